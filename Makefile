@@ -1,0 +1,40 @@
+# Two commands: `make demo` and `make test`. Everything a fresh machine needs is installed from here.
+SHELL := /bin/bash
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+EXTRAS ?= dev,browser,local,pii
+STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
+comma := ,
+# llama.cpp's default native build crashes on these CPUs (AMX kernels): build portable code.
+export CMAKE_ARGS ?= -DGGML_NATIVE=OFF
+
+.PHONY: demo test setup chromium model lint
+
+$(PY):
+	python3 -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PIP) install -q -e ".[$(EXTRAS)]"
+	touch $@
+
+chromium:
+	@if command -v chromium >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		echo "installing Debian's chromium"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else echo "Chromium is missing and this is not root: run 'sudo apt-get install -y chromium'" >&2; exit 1; fi
+
+model: $(STAMP)
+
+setup: $(STAMP) chromium model
+
+demo: setup
+	$(VENV)/bin/scrapesmith demo
+
+test: setup
+	$(VENV)/bin/pytest -q
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check src tests

@@ -1,0 +1,3 @@
+from scrapesmith.cli import main
+
+main()

@@ -1,0 +1,3 @@
+"""Imports every command module so its commands register on the typer apps."""
+
+from scrapesmith.cli import pending  # noqa: F401

@@ -1,0 +1,44 @@
+"""Commands whose capabilities have not landed yet: each fails with a clear one-line message.
+
+A capability that lands deletes its entry here and registers its real command in its own module.
+"""
+
+from __future__ import annotations
+
+from scrapesmith.cli import app, bench_app, insta_app, llm_app
+from scrapesmith.errors import NotAvailableYet
+
+PENDING = {
+    app: {
+        "induce": ("induce a field scraper from seed pages", 4),
+        "run": ("run a scraper spec or collection program", 4),
+        "lists": ("record and replay a list-extraction program", 6),
+        "replay": ("replay a recorded list program", 6),
+        "collect": ("turn an instruction into a dataset", 7),
+    },
+    llm_app: {
+        "info": ("show the configured model", 3),
+        "ask": ("ask the configured model", 3),
+        "ledger": ("print a run's LLM ledger", 3),
+    },
+    insta_app: {
+        "run": ("run the agent-data pipeline", 8),
+        "export": ("export SFT records", 8),
+    },
+    bench_app: {},
+}
+
+
+def _register(typer_app, name: str, summary: str, issue: int) -> None:
+    def not_yet(ctx_args: list[str] | None = None) -> None:
+        raise NotAvailableYet(f"'{name}' is not available yet (issue {issue}: {summary})")
+
+    not_yet.__doc__ = f"{summary.capitalize()} (not available yet, issue {issue})."
+    typer_app.command(
+        name, context_settings={"allow_extra_args": True, "ignore_unknown_options": True}
+    )(not_yet)
+
+
+for typer_app, commands in PENDING.items():
+    for name, (summary, issue) in commands.items():
+        _register(typer_app, name, summary, issue)

@@ -1,0 +1,57 @@
+"""Data types of the LLM seam: a request, a completion, and the ``LLM`` protocol every provider implements."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, Field
+
+from scrapesmith.errors import ScrapesmithError
+
+
+class ChatMessage(BaseModel):
+    role: Literal["system", "user", "assistant"]
+    content: str
+
+
+class LLMRequest(BaseModel):
+    """One chat call. ``json_schema`` asks the provider to constrain output to that schema when it can."""
+
+    messages: list[ChatMessage]
+    json_schema: dict[str, Any] | None = None
+    temperature: float = 0.0
+    max_tokens: int = 512
+    stage: str = Field(default="default", description="who is calling (ledger key), e.g. 'induce.top_down'")
+
+
+class Completion(BaseModel):
+    text: str
+    model: str = ""
+    input_tokens: int = 0
+    output_tokens: int = 0
+    latency: float = 0.0
+    cached: bool = False
+
+
+class LLM(Protocol):
+    """The seam every capability talks to models through."""
+
+    name: str
+
+    def complete(self, request: LLMRequest) -> Completion: ...
+
+
+class LLMError(ScrapesmithError):
+    """The model could not be reached or configured."""
+
+
+class LLMOutputError(LLMError):
+    """The model's output did not parse into the requested schema, even after one retry."""
+
+    def __init__(self, message: str, raw: str = "") -> None:
+        super().__init__(message)
+        self.raw = raw
+
+
+class NoModelConfigured(LLMError):
+    """A capability that truly needs a model was called with ``SCRAPESMITH_LLM=none``."""
