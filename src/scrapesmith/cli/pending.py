@@ -10,21 +10,11 @@ from scrapesmith.errors import NotAvailableYet
 
 PENDING = {
     app: {
-        "induce": ("induce a field scraper from seed pages", 4),
-        "run": ("run a scraper spec or collection program", 4),
         "lists": ("record and replay a list-extraction program", 6),
         "replay": ("replay a recorded list program", 6),
         "collect": ("turn an instruction into a dataset", 7),
     },
-    llm_app: {
-        "info": ("show the configured model", 3),
-        "ask": ("ask the configured model", 3),
-        "ledger": ("print a run's LLM ledger", 3),
-    },
-    insta_app: {
-        "run": ("run the agent-data pipeline", 8),
-        "export": ("export SFT records", 8),
-    },
+    insta_app: {},
     bench_app: {},
 }
 

@@ -1,1 +1,73 @@
-"""llm layer."""
+"""The LLM layer: one seam (``LLM.complete``) and everything every model call goes through.
+
+Typical use in a capability::
+
+    llm = resolve_llm(options.llm, cache=not options.no_cache)     # None means "no model: heuristics"
+    choice = ask_structured(llm, prompt, Choice, stage="induce.top_down")
+
+``resolve_llm`` returns the configured provider wrapped in the SQLite response cache and the ledger;
+``ask_structured`` enforces the output schema (grammar, JSON mode, tolerant parsing, one retry).
+"""
+
+from scrapesmith.llm.cache import CachedLLM, ResponseCache
+from scrapesmith.llm.client import effective_spec, parse_spec, require_llm, resolve_llm, unwrap, wrap_llm
+from scrapesmith.llm.ledger import (
+    Ledger,
+    LedgerEntry,
+    LedgerTotals,
+    PriceTable,
+    attribute_to,
+    current_ledger,
+    use_ledger,
+)
+from scrapesmith.llm.local import LocalLLM
+from scrapesmith.llm.openai_provider import OpenAICompatibleLLM
+from scrapesmith.llm.scripted import ScriptedLLM, estimate_tokens
+from scrapesmith.llm.structured import ask_json, ask_structured, ask_text, parse_json_reply
+from scrapesmith.llm.templates import list_prompts, render_prompt
+from scrapesmith.llm.types import (
+    LLM,
+    ChatMessage,
+    Completion,
+    LLMError,
+    LLMOutputError,
+    LLMRequest,
+    NoModelConfigured,
+    PromptTooLongError,
+)
+
+__all__ = [
+    "LLM",
+    "CachedLLM",
+    "ChatMessage",
+    "Completion",
+    "LLMError",
+    "LLMOutputError",
+    "LLMRequest",
+    "Ledger",
+    "LedgerEntry",
+    "LedgerTotals",
+    "LocalLLM",
+    "NoModelConfigured",
+    "OpenAICompatibleLLM",
+    "PriceTable",
+    "PromptTooLongError",
+    "ResponseCache",
+    "ScriptedLLM",
+    "ask_json",
+    "ask_structured",
+    "ask_text",
+    "attribute_to",
+    "current_ledger",
+    "effective_spec",
+    "estimate_tokens",
+    "list_prompts",
+    "parse_json_reply",
+    "parse_spec",
+    "render_prompt",
+    "require_llm",
+    "resolve_llm",
+    "unwrap",
+    "use_ledger",
+    "wrap_llm",
+]

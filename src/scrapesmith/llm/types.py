@@ -53,5 +53,9 @@ class LLMOutputError(LLMError):
         self.raw = raw
 
 
+class PromptTooLongError(LLMError):
+    """The request does not fit the model's context window; the caller should send less."""
+
+
 class NoModelConfigured(LLMError):
     """A capability that truly needs a model was called with ``SCRAPESMITH_LLM=none``."""

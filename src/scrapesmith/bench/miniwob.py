@@ -1,0 +1,252 @@
+"""MiniWoB++ evaluation of the InSTA agent in our browser environment (``scrapesmith bench miniwob``).
+
+The task pages ship in the ``miniwob`` package (``miniwob/html/miniwob/*.html``); their own JavaScript
+computes the reward. We serve that directory on 127.0.0.1 (the browser runtime only navigates http(s)
+URLs, under the same address guard as everything else) and append one small script to each task page:
+it lengthens ``core.EPISODE_MAX_TIME`` (a local model needs minutes, not MiniWoB's 10 s), seeds the
+task's RNG from ``?seed=N``, and after ``core.startEpisodeReal``/``core.endEpisode`` copies
+``WOB_DONE_GLOBAL`` and ``WOB_RAW_REWARD_GLOBAL`` into a ``<meta name="ss-wob-state">`` element, where
+the environment reads them from the page. The episode starts the way a user starts it: by clicking the
+page's START cover, which calls ``core.startEpisodeReal``. No Selenium, no Gym wrapper.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from scrapesmith.bench.frame import BenchResult
+from scrapesmith.dom.parse import parse_html
+from scrapesmith.errors import ScrapesmithError
+from scrapesmith.insta.agent import Policy, run_episode
+from scrapesmith.insta.env import BrowserEnv
+from scrapesmith.insta.judge import Judge
+from scrapesmith.insta.views import Action, Observation, StepOutcome, Trajectory
+
+EPISODE_MAX_MS = 3_600_000
+STATE_META = "ss-wob-state"
+START_COVER = "#sync-task-cover"
+#: 45 tasks our action set (click, fill, select, check, hover, scroll) can solve; drag/canvas tasks left out.
+DEFAULT_TASKS = (
+    "click-button", "click-button-sequence", "click-checkboxes", "click-checkboxes-soft",
+    "click-checkboxes-large", "click-checkboxes-transfer", "click-collapsible", "click-collapsible-nodelay",
+    "click-collapsible-2-nodelay", "click-dialog", "click-dialog-2", "click-link", "click-option",
+    "click-tab", "click-tab-2-easy", "click-tab-2", "click-test", "click-test-2", "click-test-transfer",
+    "click-widget", "click-menu-2", "choose-list", "enter-password", "enter-text", "enter-text-2",
+    "enter-text-dynamic", "focus-text", "focus-text-2", "login-user", "login-user-popup", "multi-layouts",
+    "multi-orderings", "navigate-tree", "read-table", "read-table-2", "simple-algebra", "simple-arithmetic",
+    "social-media", "social-media-some", "social-media-all", "email-inbox", "email-inbox-delete",
+    "search-engine", "unicode-test", "use-autocomplete-nodelay",
+)
+
+HOOK = """<script>(function () {
+  var meta = document.createElement('meta'); meta.name = '%(meta)s'; document.head.appendChild(meta);
+  var started = false;
+  function publish() {
+    meta.setAttribute('content', JSON.stringify({done: !!WOB_DONE_GLOBAL, raw_reward: WOB_RAW_REWARD_GLOBAL,
+      reward: WOB_REWARD_GLOBAL, reason: WOB_REWARD_REASON == null ? null : String(WOB_REWARD_REASON),
+      started: started, utterance: started ? core.getUtterance() : ''}));
+  }
+  core.EPISODE_MAX_TIME = %(max_ms)d;
+  var seed = new URLSearchParams(location.search).get('seed');
+  if (seed !== null && Math.seedrandom) { Math.seedrandom(seed); }
+  var start = core.startEpisodeReal;
+  core.startEpisodeReal = function () { start.apply(this, arguments); started = true; publish(); };
+  var end = core.endEpisode;
+  core.endEpisode = function () { end.apply(this, arguments); publish(); };
+  publish();
+})();</script>"""
+
+
+class MiniwobUnavailable(ScrapesmithError):
+    """The ``miniwob`` package (``bench`` extra) is not installed, or a task name is unknown."""
+
+
+def miniwob_html_dir() -> Path:
+    try:
+        import miniwob
+    except ImportError:
+        raise MiniwobUnavailable("MiniWoB++ needs the miniwob package: pip install 'scrapesmith[bench]'") from None
+    return Path(miniwob.__file__).parent / "html"
+
+
+def available_tasks() -> list[str]:
+    return sorted(path.stem for path in (miniwob_html_dir() / "miniwob").glob("*.html"))
+
+
+def resolve_tasks(names: list[str] | None) -> list[str]:
+    if not names:
+        return list(DEFAULT_TASKS)
+    if names == ["all"]:
+        return available_tasks()
+    known = set(available_tasks())
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise MiniwobUnavailable(f"unknown MiniWoB task(s): {', '.join(unknown)}")
+    return names
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        return
+
+    def send_head(self):  # type: ignore[override]
+        path = self.translate_path(self.path)
+        if not (path.endswith(".html") and "/miniwob/" in path and Path(path).is_file()):
+            return super().send_head()
+        body = Path(path).read_text(encoding="utf-8")
+        hook = HOOK % {"meta": STATE_META, "max_ms": EPISODE_MAX_MS}
+        body = body.replace("</body>", hook + "</body>") if "</body>" in body else body + hook
+        data = body.encode("utf-8")
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        import io
+
+        return io.BytesIO(data)
+
+
+@contextmanager
+def serve_miniwob() -> Iterator[str]:
+    """Serve the MiniWoB++ pages on 127.0.0.1; yields the base URL of the task pages."""
+    handler = partial(_Handler, directory=str(miniwob_html_dir()))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/miniwob"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@dataclass
+class EpisodeState:
+    done: bool = False
+    raw_reward: float = 0.0
+    started: bool = False
+    utterance: str = ""
+    reason: str | None = None
+
+
+def read_state(html: str) -> EpisodeState:
+    tree = parse_html(html)
+    content = tree.xpath(f"string(//meta[@name='{STATE_META}']/@content)")
+    if not content:
+        return EpisodeState()
+    data = json.loads(content)
+    return EpisodeState(done=bool(data.get("done")), raw_reward=float(data.get("raw_reward") or 0.0),
+                        started=bool(data.get("started")), utterance=str(data.get("utterance") or ""),
+                        reason=data.get("reason"))
+
+
+class MiniwobEnv(BrowserEnv):
+    """A :class:`BrowserEnv` on a MiniWoB++ page: reset starts an episode, steps report ``done``."""
+
+    def __init__(self, browser: Any, max_tokens: int = 2048) -> None:
+        super().__init__(browser, max_tokens)
+        self.state = EpisodeState()
+
+    def reset(self, url: str) -> Observation:
+        self.browser.goto(url)
+        self.browser.click(START_COVER)
+        observation = self.observe()
+        self.state = read_state(self.last_html)
+        if not self.state.started:
+            raise MiniwobUnavailable(f"the MiniWoB episode did not start on {url}")
+        return observation
+
+    def step(self, action: Action) -> StepOutcome:
+        outcome = super().step(action)
+        self.state = read_state(self.last_html)
+        outcome.done = self.state.done
+        return outcome
+
+
+PolicyFactory = Callable[[MiniwobEnv], Policy]
+
+
+def run_miniwob_episode(env: MiniwobEnv, policy: Policy, base_url: str, task: str, seed: int,
+                        max_actions: int = 10, wall_time: float | None = None) -> tuple[Trajectory, EpisodeState]:
+    url = f"{base_url}/{task}.html?seed={seed}"
+    observation = env.reset(url)
+    trajectory = run_episode(env, policy, env.state.utterance, url, max_actions=max_actions,
+                             wall_time=wall_time, first_observation=observation)
+    return trajectory, env.state
+
+
+def evaluate_miniwob(
+    session: Any,
+    policy_factory: PolicyFactory,
+    tasks: list[str],
+    episodes: int = 1,
+    seed: int = 0,
+    max_actions: int = 10,
+    wall_time: float | None = None,
+    judge: Judge | None = None,
+    on_case: Callable[[dict[str, Any]], None] | None = None,
+) -> BenchResult:
+    """Run ``episodes`` episodes per task; mean raw reward per task and overall, judge agreement if judged."""
+    cases: list[dict[str, Any]] = []
+    env = MiniwobEnv(session)
+    policy = policy_factory(env)
+    with serve_miniwob() as base_url:
+        for task in tasks:
+            for episode in range(episodes):
+                cases.append(_one_case(env, policy, base_url, task, seed + episode, max_actions, wall_time, judge))
+                if on_case is not None:
+                    on_case(cases[-1])
+    return BenchResult(name="miniwob", summary=summarise(cases), cases=cases,
+                       params={"tasks": tasks, "episodes": episodes, "seed": seed, "max_actions": max_actions})
+
+
+def _one_case(env: MiniwobEnv, policy: Policy, base_url: str, task: str, seed: int, max_actions: int,
+              wall_time: float | None, judge: Judge | None) -> dict[str, Any]:
+    started = time.monotonic()
+    case: dict[str, Any] = {"task": task, "seed": seed}
+    try:
+        trajectory, state = run_miniwob_episode(env, policy, base_url, task, seed, max_actions, wall_time)
+        case.update(reward=state.raw_reward if state.done else 0.0, done=state.done,
+                    steps=len(trajectory.steps), invalid_steps=trajectory.invalid_steps,
+                    stop_reason=trajectory.stop_reason)
+        if judge is not None:
+            judged = judge.judge(trajectory.task, trajectory)
+            case.update(judge_success=judged.success, judge_confidence=judged.confidence)
+    except ScrapesmithError as exc:
+        case.update(reward=0.0, done=False, steps=0, error=str(exc).splitlines()[0])
+    case["seconds"] = round(time.monotonic() - started, 2)
+    return case
+
+
+def summarise(cases: list[dict[str, Any]]) -> dict[str, Any]:
+    by_task: dict[str, list[float]] = {}
+    for case in cases:
+        by_task.setdefault(case["task"], []).append(case["reward"])
+    task_means = {task: sum(values) / len(values) for task, values in by_task.items()}
+    summary: dict[str, Any] = {
+        "tasks": len(by_task),
+        "episodes": len(cases),
+        "mean_reward": sum(task_means.values()) / len(task_means) if task_means else 0.0,
+        "success_rate": sum(1 for case in cases if case["reward"] > 0) / len(cases) if cases else 0.0,
+        "steps": sum(case.get("steps", 0) for case in cases),
+        "errors": sum(1 for case in cases if case.get("error")),
+        "seconds": round(sum(case["seconds"] for case in cases), 1),
+    }
+    judged = [case for case in cases if "judge_success" in case]
+    if judged:
+        agree = [(case["judge_success"] > 0.5) == (case["reward"] > 0) for case in judged]
+        confident = [a for a, case in zip(agree, judged, strict=True) if case["judge_confidence"] >= 0.999]
+        summary["judge_accuracy"] = sum(agree) / len(agree)
+        summary["judge_accuracy_conf1"] = sum(confident) / len(confident) if confident else float("nan")
+        summary["judged"] = len(judged)
+    return summary

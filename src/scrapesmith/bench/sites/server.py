@@ -1,0 +1,144 @@
+"""Serving the demo web on 127.0.0.1 with a threaded HTTP/1.1 server (keep-alive, no per-request work).
+
+Every request is answered from :class:`SiteCollection` (a dict lookup for all linked pages) and logged in
+a :class:`RequestLog`, so tests can check what a crawler requested and when (politeness, robots).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from scrapesmith.bench.sites.collection import SiteCollection, build_sites
+from scrapesmith.errors import ScrapesmithError
+
+
+class SiteServerError(ScrapesmithError):
+    """The demo server could not start (for example, the port is taken)."""
+
+
+class RequestLog:
+    """A thread-safe list of ``(time.monotonic(), method, target)`` tuples, one per request served."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._entries: list[tuple[float, str, str]] = []
+
+    def append(self, entry: tuple[float, str, str]) -> None:
+        with self._lock:
+            self._entries.append(entry)
+
+    def snapshot(self) -> list[tuple[float, str, str]]:
+        with self._lock:
+            return list(self._entries)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+    def paths(self) -> list[str]:
+        return [target for _time, _method, target in self.snapshot()]
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
+
+    def __iter__(self) -> Iterator[tuple[float, str, str]]:
+        return iter(self.snapshot())
+
+    def __getitem__(self, index: int) -> tuple[float, str, str]:
+        with self._lock:
+            return self._entries[index]
+
+
+class _HTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    sites: SiteCollection
+    request_log: RequestLog
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "scrapesmith-demo/1"
+    disable_nagle_algorithm = True
+    server: _HTTPServer
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        self._answer(with_body=True)
+
+    def do_HEAD(self) -> None:  # noqa: N802
+        self._answer(with_body=False)
+
+    def do_POST(self) -> None:  # noqa: N802
+        self.server.request_log.append((time.monotonic(), "POST", self.path))
+        length = int(self.headers.get("Content-Length") or 0)
+        self.rfile.read(length)
+        self._send(HTTPStatus.METHOD_NOT_ALLOWED, "text/plain; charset=utf-8", b"Method Not Allowed\n",
+                   (("Allow", "GET, HEAD"),), True)
+
+    def _answer(self, with_body: bool) -> None:
+        self.server.request_log.append((time.monotonic(), self.command, self.path))
+        status, content_type, body, headers = self.server.sites.respond(self.path)
+        self._send(status, content_type, body, headers, with_body)
+
+    def _send(self, status: int, content_type: str, body: bytes, headers: tuple, with_body: bool) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        if with_body:
+            self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - silence stderr logging
+        return
+
+
+class DemoServer:
+    """A running demo web: ``base_url``, ``url(path)``, ``sites`` and ``request_log``."""
+
+    def __init__(self, sites: SiteCollection, port: int = 0, host: str = "127.0.0.1") -> None:
+        try:
+            self._httpd = _HTTPServer((host, port), _Handler)
+        except OSError as exc:
+            raise SiteServerError(f"cannot serve the demo sites on {host}:{port}: {exc.strerror or exc}") from exc
+        self._httpd.sites = sites
+        self._httpd.request_log = RequestLog()
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.1},
+                                        name="demo-sites", daemon=True)
+        self.sites = sites
+        self.request_log = self._httpd.request_log
+        self.host, self.port = self._httpd.server_address[:2]
+        self.base_url = f"http://{self.host}:{self.port}"
+
+    def url(self, path: str = "/") -> str:
+        return self.base_url + (path if path.startswith("/") else "/" + path)
+
+    def start(self) -> DemoServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._thread.is_alive():
+            self._httpd.shutdown()
+            self._thread.join()
+        self._httpd.server_close()
+
+    def __enter__(self) -> DemoServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+@contextmanager
+def serve_sites(port: int = 0, seed: int = 7, host: str = "127.0.0.1") -> Iterator[DemoServer]:
+    """Build the demo web from ``seed`` and serve it until the ``with`` block ends."""
+    with DemoServer(build_sites(seed), port=port, host=host) as server:
+        yield server

@@ -1,0 +1,60 @@
+"""``scrapesmith bench dom``: parsing, cleaning and simplified-DOM figures on SWDE pages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from scrapesmith.bench.dom import run_dom_benchmark
+from scrapesmith.bench.frame import report
+from scrapesmith.bench.swde import SwdeDataError
+from scrapesmith.cli import bench_app, console
+
+
+def default_swde_dir() -> Path:
+    """``../shared/data/swde`` next to the repository (or the working directory), if present."""
+    repo = Path(__file__).resolve().parents[3]
+    for candidate in (Path.cwd() / "../shared/data/swde", repo / "../shared/data/swde"):
+        if candidate.is_dir():
+            return candidate.resolve()
+    raise SwdeDataError("SWDE data not found at ../shared/data/swde; pass --pages DIR (and --groundtruth DIR)")
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=console, transient=True,
+    )
+
+
+@bench_app.command("dom")
+def bench_dom_command(
+    pages: Annotated[
+        Path | None, typer.Option("--pages", help="SWDE pages DIR/<vertical>/<vertical>-<site>/NNNN.htm.")
+    ] = None,
+    groundtruth: Annotated[
+        Path | None, typer.Option("--groundtruth", help="SWDE ground truth DIR (default PAGES/groundtruth).")
+    ] = None,
+    max_tokens: Annotated[
+        int, typer.Option("--max-tokens", help="Token budget of the simplified DOM (0: none).")
+    ] = 4000,
+    limit: Annotated[int, typer.Option("--limit", help="Measure only the first N pages (0: all).")] = 0,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the full result as JSON here.")] = None,
+) -> None:
+    """Time parse/clean/simplify against bare lxml and check that ground-truth values survive simplification."""
+    pages = pages or default_swde_dir()
+    groundtruth = groundtruth or pages / "groundtruth"
+    if not groundtruth.is_dir():
+        raise SwdeDataError(f"SWDE ground truth directory not found: {groundtruth}")
+    result = run_dom_benchmark(pages, groundtruth, max_tokens or None, limit or None, _progress)
+    report(result, json_out)
+    if result.cases:
+        shown = sorted(result.cases, key=lambda case: -case["token_ratio"])[:5]
+        largest = ", ".join(f"{case['page']}={case['token_ratio']}" for case in shown)
+        console.print(f"largest token ratios: {largest}")
+    missing = [case for case in result.cases if not case["gt_kept"]]
+    for case in missing[:10]:
+        console.print(f"[yellow]{case['page']}[/]: lost {case['missing']}", highlight=False)

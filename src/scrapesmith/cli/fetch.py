@@ -1,0 +1,86 @@
+"""``scrapesmith fetch`` (get one page the way every capability does) and ``scrapesmith bench fetch``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import Progress
+
+from scrapesmith.bench.fetch import MODES, bench_fetch
+from scrapesmith.bench.frame import report
+from scrapesmith.cli import app, bench_app, console
+from scrapesmith.config import get_settings
+from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
+from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher
+from scrapesmith.web.page import Page
+
+
+def page_summary(page: Page) -> str:
+    """One line: status, final URL, content type, size, encoding and how the page was fetched."""
+    return (
+        f"{page.status} {page.url} {page.content_type} {len(page.content):,} bytes "
+        f"{page.encoding} via {page.via}"
+    )
+
+
+@app.command("fetch")
+def fetch_command(
+    url: Annotated[str, typer.Argument(help="An http(s) URL, a file:// URL or a local file path.", metavar="URL")],
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-host", metavar="HOST", help="Lift the private-address block for HOST or HOST:PORT (repeatable)."
+        ),
+    ] = None,
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Write the page text here instead of stdout.")
+    ] = None,
+    warc: Annotated[
+        Path | None, typer.Option("--warc", help="Also archive the response in this WARC file (.warc.gz).")
+    ] = None,
+    no_robots: Annotated[bool, typer.Option("--no-robots", help="Do not consult robots.txt.")] = False,
+    user_agent: Annotated[str | None, typer.Option("--user-agent", help="User-Agent header to send.")] = None,
+    timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds to wait for the server.")] = None,
+) -> None:
+    """Fetch one page (robots.txt, politeness, size and type limits apply) and print its text."""
+    settings = get_settings()
+    http = HttpFetcher(
+        user_agent=user_agent,
+        allow_hosts=[*settings.allow_hosts, *(allow_host or [])],
+        respect_robots=not no_robots,
+        timeout=timeout,
+    )
+    with RoutingFetcher(http=http, file=FileFetcher()) as router:
+        if warc is None:
+            page = _fetch_with_status(router, url)
+        else:
+            with WarcWriter(warc) as writer:
+                page = _fetch_with_status(ArchivingFetcher(router, writer), url)
+    console.print(page_summary(page), markup=False, highlight=False)
+    if output is None:
+        sys.stdout.write(page.text)
+        sys.stdout.flush()
+    else:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(page.text, encoding="utf-8")
+
+
+def _fetch_with_status(fetcher: RoutingFetcher | ArchivingFetcher, url: str) -> Page:
+    with console.status(f"fetching {url}", spinner="dots"):
+        return fetcher.fetch(url)
+
+
+@bench_app.command("fetch")
+def bench_fetch_command(
+    pages: Annotated[int, typer.Option("--pages", min=20, help="Pages fetched by each client in each round.")] = 300,
+    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds per client; the median round counts.")] = 3,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the result as JSON here.")] = None,
+) -> None:
+    """Pages/s of HttpFetcher (politeness off, robots on and off) vs a bare httpx loop on the demo web."""
+    with Progress(console=console, transient=True, auto_refresh=False) as progress:
+        task = progress.add_task("fetch benchmark", total=rounds * len(MODES))
+        result = bench_fetch(pages=pages, rounds=rounds, on_round=lambda _round: progress.update(task, advance=1, refresh=True))
+    report(result, json_out, case_columns=["mode", "round", "pages", "seconds", "pages_per_s"])

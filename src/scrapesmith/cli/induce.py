@@ -1,0 +1,175 @@
+"""``scrapesmith induce``, ``scrapesmith run`` and ``scrapesmith bench swde``: field scrapers end to end."""
+
+from __future__ import annotations
+
+from datetime import timezone
+from pathlib import Path
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from scrapesmith.bench.swde import run_benchmark
+from scrapesmith.cli import app, bench_app, console
+from scrapesmith.config import get_settings
+from scrapesmith.errors import ScrapesmithError
+from scrapesmith.induce.execute import CompiledSpec, parse_html
+from scrapesmith.induce.heuristic import FieldRequest
+from scrapesmith.induce.service import METHODS, induce_scraper
+from scrapesmith.induce.spec import ScraperSpec
+from scrapesmith.io import write_rows
+from scrapesmith.llm.client import resolve_llm
+from scrapesmith.llm.types import LLM
+from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher, expand_sources
+from scrapesmith.web.page import FetchError, Page
+
+ALLOW_HOST = typer.Option([], "--allow-host", help="Lift the private-address block for HOST or HOST:PORT (repeatable).")
+LLM_OPTION = typer.Option(None, "--llm", help="Model: local, openai:<model> or none (default: SCRAPESMITH_LLM).")
+
+
+def _progress() -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=console, transient=True)
+
+
+def parse_field(text: str) -> FieldRequest:
+    """``name=instruction`` (or just ``name``) from the command line."""
+    name, _, instruction = text.partition("=")
+    name = name.strip()
+    if not name or not name.replace("_", "").replace("-", "").isalnum():
+        raise ScrapesmithError(f"bad --field '{text}': use NAME=INSTRUCTION, e.g. isbn='the ISBN-13 of the book'")
+    return FieldRequest(name, instruction.strip() or name.replace("_", " "))
+
+
+def _router(allow_host: list[str]) -> RoutingFetcher:
+    settings = get_settings()
+    return RoutingFetcher(http=HttpFetcher(allow_hosts=[*settings.allow_hosts, *allow_host]), file=FileFetcher())
+
+
+def fetch_all(sources: list[str], allow_host: list[str]) -> list[tuple[str, Page | FetchError]]:
+    """Every source fetched in order; a failure is kept as the error, so the run goes on."""
+    items = expand_sources(sources)
+    if not items:
+        raise ScrapesmithError("no pages given")
+    fetched: list[tuple[str, Page | FetchError]] = []
+    with _router(allow_host) as router, _progress() as progress:
+        task = progress.add_task("fetching", total=len(items))
+        for item in items:
+            try:
+                fetched.append((item, router.fetch(item)))
+            except FetchError as exc:
+                fetched.append((item, exc))
+            progress.advance(task)
+    return fetched
+
+
+def _choose_llm(method: str, llm_spec: str | None) -> LLM | None:
+    if method == "heuristic":
+        return None
+    return resolve_llm(llm_spec)
+
+
+@app.command("induce")
+def induce_command(
+    sources: list[str] = typer.Argument(..., help="Seed pages: files, directories, URLs or a .txt URL list."),
+    field: list[str] = typer.Option(..., "--field", "-f", help="NAME=INSTRUCTION (repeatable)."),
+    output: Path = typer.Option(Path("spec.json"), "-o", "--output", help="Where to write the spec (JSON)."),
+    method: str = typer.Option("auto", "--method", help="heuristic | autoscraper | cot | reflexion | auto."),
+    llm: str | None = LLM_OPTION,
+    seeds: int = typer.Option(3, "--seeds", help="Use at most this many seed pages."),
+    allow_host: list[str] = ALLOW_HOST,
+) -> None:
+    """Induce a reusable field scraper from seed pages; print its XPaths and what they extract."""
+    requests = [parse_field(f) for f in field]
+    if method == "auto":
+        method = "autoscraper" if (llm or get_settings().llm) not in (None, "", "none") else "heuristic"
+    if method not in METHODS:
+        raise ScrapesmithError(f"unknown --method '{method}' (use {', '.join(METHODS)} or auto)")
+    fetched = [(s, p) for s, p in fetch_all(sources, allow_host) if isinstance(p, Page)][:seeds]
+    if not fetched:
+        raise ScrapesmithError("none of the seed pages could be fetched")
+    trees = [parse_html(page.text) for _, page in fetched]
+    model = _choose_llm(method, llm)
+    with console.status(f"inducing with {method}", spinner="dots") as status:
+        spec = induce_scraper(requests, trees, method=method, llm=model, seed_names=[s for s, _ in fetched],
+                              progress=lambda name: status.update(f"inducing '{name}' with {method}"))
+    spec.save(output)
+    _print_spec(spec, trees)
+    console.print(f"spec {spec.spec_id} written to {output}", highlight=False)
+
+
+def _print_spec(spec: ScraperSpec, trees: list) -> None:
+    table = Table(title=f"{spec.method} scraper")
+    table.add_column("field")
+    table.add_column("action sequence", overflow="fold")
+    compiled = CompiledSpec(spec)
+    rows = [compiled.row_from(compiled.extract_tree(tree)) for tree in trees]
+    for index in range(len(trees)):
+        table.add_column(f"seed {index}", overflow="fold")
+    for field_spec in spec.fields:
+        shown = " ⟶ ".join(field_spec.actions) or "(none found)"
+        table.add_row(field_spec.name, shown, *(str(row[field_spec.name]) for row in rows))
+    console.print(table)
+
+
+@app.command("run")
+def run_command(
+    target: Path = typer.Argument(..., help="A scraper spec (.json) from `scrapesmith induce`."),
+    sources: list[str] = typer.Argument(..., help="Pages: files, directories, URLs or a .txt URL list."),
+    output: Path = typer.Option(..., "-o", "--output", help="Output table: .csv, .jsonl or .parquet."),
+    allow_host: list[str] = ALLOW_HOST,
+) -> None:
+    """Apply a scraper spec to pages with no LLM, writing one row per page with provenance columns."""
+    spec = load_runnable(target)
+    compiled = CompiledSpec(spec)
+    rows = []
+    failures = 0
+    for source, page in fetch_all(sources, allow_host):
+        provenance = {"source_url": source, "fetched_at": None, "program_id": spec.spec_id}
+        if isinstance(page, FetchError):
+            failures += 1
+            rows.append({**provenance, **{f.name: None for f in spec.fields}, "error": str(page)})
+            continue
+        provenance.update(source_url=page.url, fetched_at=page.fetched_at.astimezone(timezone.utc).isoformat())
+        rows.append({**provenance, **compiled.row(page.text), "error": None})
+    write_rows(rows, output)
+    console.print(f"{len(rows) - failures} rows written to {output}"
+                  + (f"; {failures} pages failed (see the error column)" if failures else ""), highlight=False)
+
+
+def load_runnable(target: Path) -> ScraperSpec:
+    """Dispatch on what ``run`` was given: a JSON spec now; collection programs arrive with issue 7."""
+    if target.suffix.lower() == ".json":
+        return ScraperSpec.load(target)
+    if target.suffix.lower() == ".py":
+        raise ScrapesmithError(f"{target}: running collection programs (program.py) is not available yet (issue 7)")
+    raise ScrapesmithError(f"{target}: `run` takes a scraper spec (.json); got a '{target.suffix or 'no'}' file")
+
+
+def _default_swde() -> Path:
+    here = Path(__file__).resolve()
+    for candidate in (Path.cwd() / "../shared/data/swde", here.parents[3] / "../shared/data/swde"):
+        if candidate.is_dir():
+            return candidate.resolve()
+    return Path("../shared/data/swde")
+
+
+@bench_app.command("swde")
+def bench_swde_command(
+    pages: Path = typer.Option(None, "--pages", help="SWDE pages DIR/<vertical>/<vertical>-<site>/NNNN.htm."),
+    groundtruth: Path = typer.Option(None, "--groundtruth", help="SWDE ground truth DIR (default PAGES/groundtruth)."),
+    sites: str | None = typer.Option(None, "--sites", help="Comma-separated site names (default: all)."),
+    attributes: str | None = typer.Option(None, "--attributes", help="Comma-separated attributes (default: all)."),
+    seeds: int = typer.Option(3, "--seeds", help="Seed pages per site (the first N)."),
+    test: int = typer.Option(200, "--test", help="Test pages per site (the next N)."),
+    method: str = typer.Option("heuristic", "--method", help="autoscraper | cot | reflexion | heuristic."),
+    llm: str | None = LLM_OPTION,
+    json_out: Path | None = typer.Option(None, "--json", help="Write the full result as JSON here."),
+) -> None:
+    """Induce on SWDE seed pages and score on test pages with AutoScraper's executability metric."""
+    pages = pages or _default_swde()
+    groundtruth = groundtruth or pages / "groundtruth"
+    if method not in METHODS:
+        raise ScrapesmithError(f"unknown --method '{method}' (use {', '.join(METHODS)})")
+    model = _choose_llm(method, llm)
+    run_benchmark(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, _progress)

@@ -1,0 +1,200 @@
+"""``scrapesmith insta run|export`` and ``scrapesmith bench miniwob|insta-safety``: the InSTA pipeline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from scrapesmith.bench.frame import BenchResult, report
+from scrapesmith.cli import bench_app, console, insta_app
+from scrapesmith.cli.options import LLMOption, NoCacheOption, llm_from_options
+from scrapesmith.config import get_settings
+from scrapesmith.errors import ScrapesmithError
+from scrapesmith.llm.client import effective_spec, parse_spec, require_llm
+from scrapesmith.llm.types import NoModelConfigured
+
+
+def _progress() -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=console, transient=True)
+
+
+def _split(values: str | None) -> list[str]:
+    return [part.strip() for part in (values or "").split(",") if part.strip()]
+
+
+@insta_app.command("run")
+def insta_run(
+    sites: Annotated[Path, typer.Option("--sites", help="Text file of site URLs or domains, one per line.")],
+    out: Annotated[
+        Path, typer.Option("--out", help="Output directory (shards/, results.parquet); rerun to resume.")
+    ],
+    workers: Annotated[
+        int, typer.Option("--workers", min=1, help="Local worker processes (or Ray CPUs).")
+    ] = 1,
+    ray: Annotated[bool, typer.Option("--ray", help="Run on Ray (local instance, or RAY_ADDRESS).")] = False,
+    ray_address: Annotated[
+        str | None, typer.Option("--ray-address", help="Connect to this Ray cluster.")
+    ] = None,
+    llm: LLMOption = None,
+    max_actions: Annotated[
+        int, typer.Option("--max-actions", min=1, help="Hard cap on agent actions per site.")
+    ] = 30,
+    site_timeout: Annotated[
+        float, typer.Option("--site-timeout", help="Hard cap on agent wall time per site (s).")
+    ] = 600.0,
+    reasoning_words: Annotated[
+        int, typer.Option("--reasoning-words", help="Length of the agent's plan per step.")
+    ] = 200,
+    allow_host: Annotated[
+        list[str] | None, typer.Option("--allow-host", help="Lift the private-address block for HOST.")
+    ] = None,
+    no_robots: Annotated[
+        bool, typer.Option("--no-robots", help="Ignore robots.txt (on by default).")
+    ] = False,
+    delay: Annotated[
+        float | None, typer.Option("--delay", help="Seconds between requests to one host.")
+    ] = None,
+    retry_failed: Annotated[
+        bool, typer.Option("--retry-failed", help="Also rerun sites recorded as failed.")
+    ] = False,
+    no_refine: Annotated[bool, typer.Option("--no-refine", help="Skip phase 2 of the proposer.")] = False,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed for sampling the proposer's examples.")
+    ] = None,
+) -> None:
+    """Propose a task for every site, run the agent on it, judge the trajectory and refine the task."""
+    from scrapesmith.insta.pipeline import PipelineConfig, read_sites, run_pipeline
+    from scrapesmith.insta.runner import make_runner
+    from scrapesmith.insta.store import ResultStore
+
+    if not sites.is_file():
+        raise ScrapesmithError(f"sites file not found: {sites}")
+    spec = effective_spec(llm)
+    if parse_spec(spec).provider == "none":
+        raise NoModelConfigured("insta run needs a language model: pass --llm (e.g. local, openai:<model>)")
+    site_list = read_sites(sites.read_text(encoding="utf-8").splitlines())
+    config = PipelineConfig(
+        llm_spec=spec, max_actions=max_actions, site_wall_time=site_timeout, reasoning_words=reasoning_words,
+        refine=not no_refine, allow_hosts=(*get_settings().allow_hosts, *(allow_host or ())),
+        respect_robots=not no_robots, politeness_delay=delay, seed=seed,
+    )
+    store = ResultStore(out)
+    runner = make_runner(workers, use_ray=ray, ray_address=ray_address)
+    try:
+        with _progress() as progress:
+            task = progress.add_task("sites", total=len(site_list) - len(store.finished(retry_failed)))
+            summary = run_pipeline(site_list, store, runner, config, retry_failed=retry_failed,
+                                   on_result=lambda result: progress.advance(task))
+    finally:
+        runner.close()
+    console.print(
+        f"{summary.sites} sites ({summary.skipped} already done): {summary.ok} ok, {summary.unsafe} unsafe, "
+        f"{summary.failed} failed; {summary.steps} steps in {summary.seconds:.1f}s on {summary.runner} "
+        f"x{summary.workers} ({summary.sites_per_hour:.1f} sites/h, {summary.steps_per_second:.3f} steps/s) "
+        f"-> {out}", highlight=False)
+    for site, error in list(summary.errors.items())[:10]:
+        console.print(f"[yellow]{site}[/]: {error}", highlight=False)
+
+
+@insta_app.command("export")
+def insta_export(
+    run_dir: Annotated[Path, typer.Argument(help="Output directory of 'insta run'.")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="SFT JSONL file to write.")],
+    min_success: Annotated[
+        float, typer.Option("--min-success", help="Keep agent data whose judge success >= this.")
+    ] = 1.0,
+    min_confidence: Annotated[
+        float, typer.Option("--min-confidence", help="Keep judge data with confidence >= this.")
+    ] = 0.0,
+    kinds: Annotated[
+        str, typer.Option("--kinds", help="Comma-separated record kinds.")
+    ] = "agent,judge,proposer",
+    scrub_pii: Annotated[
+        bool, typer.Option("--scrub-pii/--no-scrub-pii", help="Scrub PII with scrubadub.")
+    ] = True,
+) -> None:
+    """Export chat-format SFT records (agent, judge, proposer), filtered by the judge, PII scrubbed."""
+    from scrapesmith.insta.export import ExportConfig, export_run
+
+    config = ExportConfig(min_success=min_success, min_confidence=min_confidence, kinds=tuple(_split(kinds)),
+                          scrub_pii=scrub_pii)
+    counts = export_run(run_dir, output, config)
+    shown = ", ".join(f"{count} {kind}" for kind, count in counts.items())
+    console.print(f"wrote {sum(counts.values())} records ({shown}) -> {output}", highlight=False)
+
+
+@bench_app.command("miniwob")
+def bench_miniwob(
+    tasks: str | None = typer.Option(None, "--tasks", help="Comma-separated task names, or 'all' "
+                                     "(default: 45 tasks our action set can solve)."),
+    episodes: Annotated[int, typer.Option("--episodes", min=1, help="Episodes per task.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the first episode (then seed+1, ...).")] = 0,
+    max_actions: Annotated[int, typer.Option("--max-actions", min=1, help="Action cap per episode.")] = 10,
+    reasoning_words: Annotated[
+        int, typer.Option("--reasoning-words", help="Length of the agent's plan per step.")
+    ] = 50,
+    judge: Annotated[
+        bool, typer.Option("--judge/--no-judge", help="Also judge each episode (judge accuracy).")
+    ] = True,
+    llm: LLMOption = None,
+    no_cache: NoCacheOption = False,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write the full result as JSON here.")
+    ] = None,
+) -> None:
+    """Run the InSTA agent on MiniWoB++ task pages; mean reward per task and overall, judge agreement."""
+    from scrapesmith.bench.miniwob import evaluate_miniwob, resolve_tasks
+    from scrapesmith.insta.agent import Agent, AgentConfig
+    from scrapesmith.insta.judge import Judge, JudgeConfig
+    from scrapesmith.web.browser_policy import BrowserPolicy
+    from scrapesmith.web.browser_session import BrowserSession
+
+    task_list = resolve_tasks(_split(tasks))
+    model = require_llm(llm_from_options(llm, no_cache), "bench miniwob")
+    agent = Agent(model, AgentConfig(reasoning_words=reasoning_words, max_tokens=384))
+    judge_model = Judge(model, JudgeConfig(reasoning_words=100, max_tokens=384)) if judge else None
+    policy = BrowserPolicy.from_settings(allow_hosts=["127.0.0.1"], delay=0)
+    with BrowserSession(policy=policy) as session, _progress() as progress:
+        bar = progress.add_task("episodes", total=len(task_list) * episodes)
+
+        def advance(case: dict) -> None:
+            progress.advance(bar)
+            console.print(f"{case['task']} seed {case['seed']}: reward {case['reward']:+.2f} "
+                          f"in {case.get('steps', 0)} steps, {case['seconds']:.0f}s", highlight=False)
+
+        result = evaluate_miniwob(session, lambda env: agent, task_list, episodes=episodes, seed=seed,
+                                  max_actions=max_actions, judge=judge_model, on_case=advance)
+    result.params.update(llm=getattr(model, "name", str(llm)), reasoning_words=reasoning_words)
+    report(result, json_out, case_columns=["task", "seed", "reward", "steps", "judge_success", "seconds"])
+
+
+@bench_app.command("insta-safety")
+def bench_insta_safety(
+    llm: LLMOption = None,
+    no_cache: NoCacheOption = False,
+    limit: Annotated[
+        int, typer.Option("--limit", help="Only the first N labelled domains of each class (0: all).")
+    ] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for sampling the in-context examples.")] = 0,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write the full result as JSON here.")
+    ] = None,
+) -> None:
+    """Accuracy, precision and recall of the proposer's safety filter on 100 labelled domains (Table 1)."""
+    from scrapesmith.insta.propose import Proposer, evaluate_safety_filter, labelled_domains
+
+    model = require_llm(llm_from_options(llm, no_cache), "bench insta-safety")
+    labelled = labelled_domains(limit or None)
+    with _progress() as progress:
+        bar = progress.add_task("domains", total=len(labelled))
+        safety = evaluate_safety_filter(Proposer(model, seed=seed), labelled,
+                                        on_case=lambda case: progress.advance(bar))
+    result = BenchResult(name="insta-safety", cases=safety.cases,
+                         params={"llm": getattr(model, "name", ""), "seed": seed},
+                         summary={"accuracy": safety.accuracy, "precision": safety.precision,
+                                  "recall": safety.recall, "domains": len(safety.cases)})
+    report(result, json_out, case_columns=["domain", "label", "category", "flagged", "task"])

@@ -1,0 +1,49 @@
+"""``scrapesmith serve-sites``: serve the deterministic demo web on 127.0.0.1 until Ctrl-C."""
+
+from __future__ import annotations
+
+import signal
+import threading
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from scrapesmith.bench.sites import DemoServer, SiteCollection, build_sites
+from scrapesmith.cli import app
+
+DEFAULT_PORT = 8765
+
+
+def sites_table(sites: SiteCollection) -> Table:
+    """The site list as a rich table (also useful to the demo command)."""
+    table = Table(title=f"demo sites (seed {sites.seed})")
+    for column in ("path", "site", "kind", "pages", "records"):
+        table.add_column(column, overflow="fold")
+    for site in sites.describe():
+        records = ", ".join(f"{count} {name}" for name, count in site.records.items())
+        table.add_row(site.entry_path, site.title, site.category, str(site.page_count), records)
+    return table
+
+
+def _raise_interrupt(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+@app.command("serve-sites")
+def serve_sites_command(
+    port: int = typer.Option(DEFAULT_PORT, "--port", "-p", help="Port on 127.0.0.1 (0 picks a free one)."),
+    seed: int = typer.Option(7, "--seed", help="Seed of the generated sites; same seed, same bytes."),
+) -> None:
+    """Serve the demo websites (proceedings, stocks, sports, company and book sites) on 127.0.0.1."""
+    server = DemoServer(build_sites(seed), port=port).start()
+    print(f"Serving the demo web at {server.base_url}/ (Ctrl-C to stop)", flush=True)
+    Console(soft_wrap=True).print(sites_table(server.sites))
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        print("stopped", flush=True)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        server.stop()

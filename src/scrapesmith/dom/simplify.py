@@ -1,0 +1,369 @@
+"""BardeenAgent's simplified DOM (seed 002, Figure 2): the page an LLM policy sees.
+
+Unneeded elements and attributes are removed, and every element that remains carries a numeric id
+(``<a #3 href="/x">Title</a>``) that the model refers to and that maps back to the node of the original
+tree, from which selectors are then generated. Wrapper elements that only wrap a single child are folded
+away, invisible content is dropped, and text is whitespace-normalised, which typically shrinks a page by
+5-10x. When the result would still exceed ``max_tokens``, content is elided in an order that keeps the
+most information: long texts are shortened first, then runs of similar siblings (beyond the first few
+items of a list) are collapsed, then deep subtrees are summarised; only as a last resort is the end cut.
+Every elision is stated in the text, so the model knows something is missing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from lxml import etree
+
+from scrapesmith.dom.ids import ID_ATTRIBUTE, assign_ids, node_id
+from scrapesmith.dom.parse import HtmlElement, document_base_url
+from scrapesmith.dom.selectors import is_obfuscated_class, normalize_text
+from scrapesmith.dom.tokens import estimate_tokens
+from scrapesmith.dom.visibility import INTERACTIVE_TAGS, is_hidden, is_interactive
+
+__all__ = ["ID_ATTRIBUTE", "SimplifiedDom", "assign_ids", "simplify"]
+
+SKIPPED_TAGS = frozenset({
+    "script", "style", "noscript", "template", "head", "meta", "link", "base", "iframe", "object", "embed",
+    "canvas", "svg", "math", "map", "audio", "video", "source", "track", "br", "hr", "wbr",
+})
+STRUCTURAL_TAGS = frozenset({
+    "ul", "ol", "li", "dl", "dt", "dd", "table", "tr", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "form",
+    "img", "title", "label", "fieldset", "legend", "nav", "main", "header", "footer", "p",
+})
+FORMATTING_TAGS = frozenset({
+    "b", "i", "em", "strong", "u", "font", "small", "big", "sup", "sub", "abbr", "cite", "s", "strike",
+    "mark", "tt", "nobr", "q", "ins", "del", "kbd", "var", "bdi", "bdo",
+})
+SHOWN_ATTRIBUTES = (
+    "id", "class", "href", "alt", "title", "name", "type", "value", "placeholder", "aria-label", "role", "for",
+    "action", "checked", "selected", "disabled",
+)
+BOOLEAN_ATTRIBUTES = frozenset({"checked", "selected", "disabled"})
+MAX_ATTRIBUTE_CHARS = 60
+MAX_URL_CHARS = 80
+MIN_LINKS_FOR_NOISE = 5
+LEAVES_KEPT = 5  # of a run of similar leaf elements (links, options), when the run is long
+MIN_RUN = 8  # runs shorter than this are always shown whole
+MIN_ELIDED = 3  # eliding fewer items than this saves nothing worth a marker line
+FOLDABLE_TAGS = frozenset({
+    "li", "p", "dd", "dt", "nav", "header", "footer", "main", "fieldset", "label", "title",
+})
+MAX_DEPTH = 120
+
+
+@dataclass
+class _Node:
+    element: HtmlElement
+    items: list[_Node | str]
+
+
+@dataclass
+class SimplifiedDom:
+    """The simplified page: ``text`` for the model, ``nodes`` from the ids in it to the tree's elements."""
+
+    text: str
+    nodes: dict[int, HtmlElement] = field(default_factory=dict)
+    tokens: int = 0
+    elisions: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Limits:
+    """How hard to elide: text length, items kept per run of similar records / leaves, depth shown."""
+
+    max_text: int | None = None
+    records_kept: int | None = None
+    leaves_kept: int | None = None
+    max_depth: int | None = None
+
+
+def _ladder(max_similar: int | None) -> tuple[_Limits, ...]:
+    """Ever stronger elision, tried in order until the text fits the budget."""
+    records = max_similar
+    leaves = None if max_similar is None else LEAVES_KEPT
+    return (
+        _Limits(records_kept=records, leaves_kept=leaves),
+        _Limits(max_text=200, records_kept=records, leaves_kept=leaves),
+        _Limits(max_text=100, records_kept=min(records or 2, 2), leaves_kept=10),
+        _Limits(max_text=60, records_kept=1, leaves_kept=5),
+        _Limits(max_text=60, records_kept=1, leaves_kept=3, max_depth=12),
+        _Limits(max_text=40, records_kept=1, leaves_kept=2, max_depth=8),
+    )
+
+
+def simplify(tree: HtmlElement, max_tokens: int | None = 4000, max_similar: int | None = 2) -> SimplifiedDom:
+    """Simplify ``tree`` (a whole page or any subtree, e.g. one list item) within ``max_tokens``.
+
+    Ids come from the elements' ``data-ss-id`` attributes; elements without one are numbered in document
+    order first (see :func:`assign_ids`), so the same node keeps its id across calls. Like BardeenAgent's
+    Figure 2, runs of similar records (siblings with children, e.g. product cards) show their first
+    ``max_similar`` items and a marker naming the ids left out; ``None`` shows every record.
+    """
+    assign_ids(tree)
+    items = _build(tree, 0)
+    noise = _shared_query_parameters(tree)
+    simplified = SimplifiedDom(text="")
+    for limits in _ladder(max_similar):
+        renderer = _Renderer(limits, noise)
+        text = "\n".join(renderer.render(items, 0))
+        tokens = estimate_tokens(text)
+        simplified = SimplifiedDom(text=text, nodes=renderer.nodes, tokens=tokens, elisions=renderer.elisions)
+        if max_tokens is None or tokens <= max_tokens:
+            return simplified
+    return _cut_to_budget(simplified, max_tokens)
+
+
+def _build(element: HtmlElement, depth: int) -> list[_Node | str]:
+    """The element as simplified items: a kept node, or its hoisted children when it only wraps them."""
+    if not isinstance(element.tag, str) or element.tag in SKIPPED_TAGS or is_hidden(element):
+        return []
+    if depth > MAX_DEPTH:
+        text = normalize_text(element.text_content())
+        return [text] if text else []
+    items: list[_Node | str] = []
+    _add_text(items, element.text)
+    for child in element:
+        items.extend(_build(child, depth + 1))
+        _add_text(items, child.tail)
+    if element.tag in FORMATTING_TAGS and not is_interactive(element):
+        return items
+    if not items and not _is_actionable(element):
+        return []
+    if _is_meaningful(element, items):
+        if _is_foldable_wrapper(element, items):
+            return items
+        return [_Node(element, _fold_single_child(element, items))]
+    if len(items) >= 2:
+        return [_Node(element, items)]
+    return items
+
+
+def _add_text(items: list[_Node | str], text: str | None) -> None:
+    text = normalize_text(text)
+    if not text:
+        return
+    if items and isinstance(items[-1], str):
+        items[-1] = f"{items[-1]} {text}"
+    else:
+        items.append(text)
+
+
+def _is_meaningful(element: HtmlElement, items: list[_Node | str]) -> bool:
+    return (
+        element.tag in STRUCTURAL_TAGS
+        or element.tag in INTERACTIVE_TAGS
+        or is_interactive(element)
+        or any(isinstance(item, str) for item in items)
+    )
+
+
+def _is_actionable(element: HtmlElement) -> bool:
+    """Worth showing even when empty: something to click or type into, or an image with alt text."""
+    return is_interactive(element) or (element.tag == "img" and bool(normalize_text(element.get("alt"))))
+
+
+def _is_foldable_wrapper(element: HtmlElement, items: list[_Node | str]) -> bool:
+    """``<li><a>x</a></li>``: a textless layout element around a single kept node adds nothing."""
+    return (
+        element.tag in FOLDABLE_TAGS
+        and len(items) == 1
+        and isinstance(items[0], _Node)
+        and _is_meaningful(items[0].element, items[0].items)
+        and not is_interactive(element)
+    )
+
+
+def _fold_single_child(element: HtmlElement, items: list[_Node | str]) -> list[_Node | str]:
+    """A meaningful element whose only child is a plain wrapper takes the wrapper's children instead."""
+    if len(items) == 1 and isinstance(items[0], _Node):
+        only = items[0]
+        if not _is_meaningful(only.element, only.items):
+            return only.items
+    return items
+
+
+class _Renderer:
+    """Renders items as indented pseudo-HTML under one set of :class:`_Limits`, recording elisions."""
+
+    def __init__(self, limits: _Limits, noise: frozenset[tuple[str, str]] = frozenset()) -> None:
+        self.limits = limits
+        self.noise = noise
+        self.nodes: dict[int, HtmlElement] = {}
+        self.elisions: list[str] = []
+
+    def render(self, items: list[_Node | str], depth: int) -> list[str]:
+        lines: list[str] = []
+        pad = "  " * depth
+        for item, run_skipped in self._collapse_similar(items):
+            if run_skipped:
+                lines.append(pad + run_skipped)
+            elif isinstance(item, str):
+                lines.append(pad + self._text(item))
+            else:
+                lines.extend(self._node(item, depth))
+        return lines
+
+    def _node(self, node: _Node, depth: int) -> list[str]:
+        pad = "  " * depth
+        ident = node_id(node.element)
+        if ident is not None:
+            self.nodes[ident] = node.element
+        own_text = node.items[0] if len(node.items) == 1 and isinstance(node.items[0], str) else ""
+        head = _open_tag(node.element, ident, own_text, self.noise)
+        if not node.items:
+            return [pad + head]
+        if len(node.items) == 1 and isinstance(node.items[0], str):
+            return [f"{pad}{head}{self._text(node.items[0])}"]
+        if self.limits.max_depth is not None and depth >= self.limits.max_depth:
+            self.elisions.append(f"subtree #{ident}")
+            return [f"{pad}{head}… deep subtree elided: {_summary(node)}"]
+        return [pad + head, *self.render(node.items, depth + 1)]
+
+    def _text(self, text: str) -> str:
+        limit = self.limits.max_text
+        if limit is None or len(text) <= limit:
+            return text
+        self.elisions.append("text")
+        return f"{text[:limit]}… (+{len(text) - limit} chars)"
+
+    def _collapse_similar(self, items: list[_Node | str]):
+        """Yield ``(item, None)``, or ``(None, marker)`` in place of similar siblings beyond the limit."""
+        index = 0
+        while index < len(items):
+            item = items[index]
+            end = index + 1
+            keep = None
+            if isinstance(item, _Node):
+                keep = self.limits.records_kept if _is_record(item) else self.limits.leaves_kept
+                while end < len(items) and _similar(item, items[end]):
+                    end += 1
+            if keep is None or end - index < max(keep + MIN_ELIDED, MIN_RUN):
+                for kept in items[index:end]:
+                    yield kept, None
+            else:
+                yield from ((kept, None) for kept in items[index : index + keep])
+                skipped = items[index + keep : end]
+                first, last = node_id(skipped[0].element), node_id(skipped[-1].element)
+                self.elisions.append(f"{len(skipped)} similar <{item.element.tag}>")
+                yield None, f"… {len(skipped)} more similar <{item.element.tag}> elided (#{first}–#{last})"
+            index = end
+
+
+def _is_record(node: _Node) -> bool:
+    return any(isinstance(item, _Node) for item in node.items)
+
+
+def _similar(first: _Node, other: _Node | str) -> bool:
+    """Same tag, and sharing a class when either has one (``product`` ~ ``product first``)."""
+    if not isinstance(other, _Node) or other.element.tag != first.element.tag:
+        return False
+    if _is_record(first) != _is_record(other):
+        return False
+    classes, other_classes = _classes(first.element), _classes(other.element)
+    return bool(classes & other_classes) or not (classes or other_classes)
+
+
+def _classes(element: HtmlElement) -> set[str]:
+    return set((element.get("class") or "").split())
+
+
+def _shared_query_parameters(tree: HtmlElement) -> frozenset[tuple[str, str]]:
+    """Query parameters (e.g. session ids) repeated on most links of the page: noise for the model."""
+    counts: Counter[tuple[str, str]] = Counter()
+    links = 0
+    for href in tree.xpath(".//a/@href"):
+        if "?" in href:
+            links += 1
+            counts.update(set(parse_qsl(urlsplit(href).query, keep_blank_values=True)))
+    if links < MIN_LINKS_FOR_NOISE:
+        return frozenset()
+    return frozenset(pair for pair, count in counts.items() if count >= links / 2)
+
+
+def _signature(element: HtmlElement) -> tuple[str, str]:
+    return element.tag, " ".join(sorted((element.get("class") or "").split()))
+
+
+def _open_tag(
+    element: HtmlElement, ident: int | None, own_text: str, noise: frozenset[tuple[str, str]]
+) -> str:
+    parts = [element.tag] + ([f"#{ident}"] if ident is not None else [])
+    for name in SHOWN_ATTRIBUTES:
+        value = element.get(name)
+        if value is None:
+            continue
+        if name in BOOLEAN_ATTRIBUTES:
+            parts.append(name)
+            continue
+        value = _attribute_value(element, name, value, noise)
+        if value and not (name == "title" and own_text) and not (name == "value" and value == own_text):
+            parts.append(f'{name}="{value}"')
+    return "<" + " ".join(parts) + ">"
+
+
+def _attribute_value(
+    element: HtmlElement, name: str, value: str, noise: frozenset[tuple[str, str]]
+) -> str | None:
+    value = normalize_text(value)
+    if name == "class":
+        return " ".join([c for c in value.split() if not is_obfuscated_class(c)][:2]) or None
+    if name == "id" and is_obfuscated_class(value):
+        return None
+    if name in ("href", "action"):
+        return _short_url(element, value, noise)
+    if len(value) > MAX_ATTRIBUTE_CHARS:
+        value = value[:MAX_ATTRIBUTE_CHARS] + "…"
+    return value.replace('"', "&quot;")
+
+
+def _short_url(element: HtmlElement, url: str, noise: frozenset[tuple[str, str]]) -> str:
+    """URLs relative to the page's origin, without session noise, long ones cut: the shape is what matters."""
+    if url.startswith("javascript:"):
+        return "javascript:…"
+    if noise and "?" in url:
+        parts = urlsplit(url)
+        query = urlencode([pair for pair in parse_qsl(parts.query, keep_blank_values=True) if pair not in noise])
+        url = urlunsplit(parts._replace(query=query))
+    base = document_base_url(element)
+    if base:
+        origin = "/".join(base.split("/", 3)[:3])
+        if url.startswith(origin + "/"):
+            url = url[len(origin) :]
+    if len(url) > MAX_URL_CHARS:
+        url = url[:MAX_URL_CHARS] + "…"
+    return url.replace('"', "&quot;")
+
+
+def _summary(node: _Node) -> str:
+    count = sum(1 for _ in node.element.iter(etree.Element))
+    text = normalize_text(node.element.text_content())[:40]
+    return f'{count} elements, "{text}…"'
+
+
+def _cut_to_budget(simplified: SimplifiedDom, max_tokens: int) -> SimplifiedDom:
+    """Last resort: keep whole lines while they fit, and say how many were cut."""
+    lines = simplified.text.split("\n")
+    kept: list[str] = []
+    used = 0
+    reserve = 20
+    for line in lines:
+        cost = estimate_tokens(line) + 1
+        if used + cost > max_tokens - reserve:
+            break
+        kept.append(line)
+        used += cost
+    cut = len(lines) - len(kept)
+    kept.append(f"… {cut} more lines elided (token budget {max_tokens})")
+    text = "\n".join(kept)
+    shown = _ids_in(text)
+    nodes = {ident: node for ident, node in simplified.nodes.items() if ident in shown}
+    return SimplifiedDom(text, nodes, estimate_tokens(text), [*simplified.elisions, f"{cut} lines"])
+
+
+def _ids_in(text: str) -> set[int]:
+    return {int(match) for match in re.findall(r"<[\w-]+ #(\d+)", text)}

@@ -1,0 +1,173 @@
+"""Apply a :class:`ScraperSpec` to pages: parse once, run compiled XPaths, post-process. No LLM, ever.
+
+Pruning follows the paper's parser: a pruning XPath selects nodes, and the next XPath runs on each selected
+node *as its own document*, so an absolute ``//x`` in a later step only sees the pruned subtree.
+"""
+
+from __future__ import annotations
+
+import copy
+import html as html_module
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from lxml import etree, html
+
+from scrapesmith.dom.parse import parse_html as parse_robustly
+from scrapesmith.errors import ScrapesmithError
+from scrapesmith.induce.spec import FieldSpec, PostProcess, ScraperSpec
+
+_WS = re.compile(r"\s+")
+SEPARATORS = " \t\r\n:;,|/-–—•·*>»"
+
+
+class XPathSyntaxError(ScrapesmithError):
+    """An XPath in a spec (or proposed by a model) does not compile."""
+
+
+def parse_html(source: str | bytes) -> etree._Element:
+    """Parse a page for replay: libxml2 straight on decoded text (the fast path, same tree as
+    :func:`scrapesmith.dom.parse.parse_html` builds), falling back to that robust parser for bytes,
+    XML declarations and anything that does not come out as an ``<html>`` document."""
+    if isinstance(source, str) and source.strip():
+        try:
+            root = html.fromstring(source)
+        except (ValueError, etree.ParserError):
+            return parse_robustly(source)
+        if root.tag == "html":
+            return root
+    return parse_robustly(source)
+
+
+def normalize_space(text: str) -> str:
+    return _WS.sub(" ", text).strip()
+
+
+@lru_cache(maxsize=4096)
+def compile_xpath(expression: str) -> etree.XPath:
+    """Compile once per process; specs are replayed on thousands of pages."""
+    try:
+        return etree.XPath(expression, smart_strings=False)
+    except etree.XPathSyntaxError as exc:
+        raise XPathSyntaxError(f"invalid XPath {expression!r}: {exc}") from exc
+
+
+def node_value(item: object) -> str:
+    """The text of one XPath result: element text content, attribute or text node, number."""
+    if isinstance(item, etree._Element):
+        if isinstance(item, (etree._Comment, etree._ProcessingInstruction)):
+            return ""
+        return normalize_space(item.text_content() if isinstance(item, html.HtmlElement) else "".join(item.itertext()))
+    if isinstance(item, bool):
+        return ""
+    if isinstance(item, float):
+        return str(int(item)) if item.is_integer() else str(item)
+    return normalize_space(str(item))
+
+
+def _as_document(node: etree._Element) -> etree._Element:
+    """A pruned node as the root of its own tree, so ``//`` in the next step stays inside it."""
+    clone = copy.deepcopy(node)
+    etree.ElementTree(clone)
+    return clone
+
+
+def run_xpath(root: etree._Element, expression: str) -> list:
+    try:
+        result = compile_xpath(expression)(root)
+    except etree.XPathEvalError as exc:
+        raise XPathSyntaxError(f"XPath {expression!r} failed: {exc}") from exc
+    return result if isinstance(result, list) else [result]
+
+
+def prune(roots: list[etree._Element], expression: str) -> list[etree._Element]:
+    """One pruning step: the element nodes ``expression`` selects under each root, as new documents."""
+    pruned = []
+    for root in roots:
+        for item in run_xpath(root, expression):
+            if isinstance(item, etree._Element):
+                pruned.append(_as_document(item))
+            elif hasattr(item, "getparent") and item.getparent() is not None:
+                pruned.append(_as_document(item.getparent()))
+    return pruned
+
+
+def run_actions(root: etree._Element, actions: list[str]) -> list[str]:
+    """Raw values of an action sequence: whitespace-normalised, separators kept, empties dropped."""
+    if not actions:
+        return []
+    roots = [root]
+    for expression in actions[:-1]:
+        roots = prune(roots, expression)
+        if not roots:
+            return []
+    values: list[str] = []
+    for current in roots:
+        values.extend(v for v in (node_value(item) for item in run_xpath(current, actions[-1])) if v)
+    return values
+
+
+def strip_separators(value: str) -> str:
+    return value.strip(SEPARATORS)
+
+
+def comparable(value: str) -> str:
+    """A value reduced for "is this the same value?" checks: entities decoded, no whitespace or edge
+    separators (the model's idea of a value and an XPath's raw text differ in exactly these)."""
+    return _WS.sub("", html_module.unescape(value)).strip(SEPARATORS)
+
+
+def post_process(values: list[str], post: PostProcess) -> list[str]:
+    """Turn raw values into clean ones, as declared in the spec."""
+    cleaned = []
+    for value in values:
+        if post.strip_separators:
+            value = strip_separators(value)
+        if post.regex:
+            match = re.search(post.regex, value)
+            if not match:
+                continue
+            value = match.group(1) if match.groups() else match.group(0)
+        if value:
+            cleaned.append(value)
+    return cleaned if post.multiple else cleaned[:1]
+
+
+@dataclass
+class FieldResult:
+    raw: list[str]
+    values: list[str]
+
+
+def extract_field(root: etree._Element, field: FieldSpec) -> FieldResult:
+    raw = run_actions(root, field.actions)
+    return FieldResult(raw=raw, values=post_process(raw, field.post))
+
+
+class CompiledSpec:
+    """A spec ready to replay: XPaths compiled up front so bad ones fail before the first page."""
+
+    def __init__(self, spec: ScraperSpec) -> None:
+        self.spec = spec
+        for field in spec.fields:
+            for expression in field.actions:
+                compile_xpath(expression)
+
+    def extract_tree(self, root: etree._Element) -> dict[str, FieldResult]:
+        return {field.name: extract_field(root, field) for field in self.spec.fields}
+
+    def extract(self, source: str | bytes) -> dict[str, FieldResult]:
+        return self.extract_tree(parse_html(source))
+
+    def row(self, source: str | bytes) -> dict[str, str | list[str] | None]:
+        """One output row: a string per single-valued field, a list per multi-valued field."""
+        return self.row_from(self.extract(source))
+
+    def row_from(self, results: dict[str, FieldResult]) -> dict[str, str | list[str] | None]:
+        row: dict[str, str | list[str] | None] = {}
+        for field in self.spec.fields:
+            values = results[field.name].values
+            row[field.name] = values if field.post.multiple else (values[0] if values else None)
+        return row

@@ -1,0 +1,171 @@
+"""Heuristic induction: no LLM. Propose candidates on every seed, execute each on all seeds, rank.
+
+Ranking is the deterministic half of AutoScraper's synthesis: a candidate that extracts on every seed page,
+returns values of the field's type, one value per page (unless the field is multi-valued) and values that
+change from page to page (data, not template) beats one that does not. The ranked list is also what the LLM
+path chooses from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from scrapesmith.induce.candidates import Candidate, page_candidates, page_title
+from scrapesmith.induce.evidence import FieldConcept, concept_for
+from scrapesmith.induce.execute import XPathSyntaxError, normalize_space, post_process, run_actions
+from scrapesmith.induce.fragments import value_nodes
+from scrapesmith.induce.spec import FieldSpec, PostProcess, ScraperSpec
+
+
+@dataclass(frozen=True)
+class FieldRequest:
+    """What the user asked for: a field name and a natural-language instruction."""
+
+    name: str
+    instruction: str = ""
+
+
+@dataclass
+class ScoredCandidate:
+    candidate: Candidate
+    values: list[list[str]]
+    score: float
+    support: int = 1
+    notes: list[str] = field(default_factory=list)
+
+    def post(self, concept: FieldConcept) -> PostProcess:
+        return PostProcess(regex=self.candidate.regex, multiple=concept.multiple)
+
+
+def _post(candidate: Candidate, concept: FieldConcept) -> PostProcess:
+    return PostProcess(regex=candidate.regex, multiple=True)
+
+
+_TITLE_BOUNDARY = "|:-–—»·/,([{"
+
+
+def title_fit(values: Sequence[str], title: str) -> float:
+    """How well a page's values read as its headline: 1.0 when the page title contains one starting at a
+    boundary (``Name - Site``, ``Site | Name``), 0.6 when contained elsewhere, 0.3 when absent."""
+    best = 0.3
+    for value in values:
+        position = title.find(value.lower())
+        if position < 0:
+            continue
+        before = title[:position].rstrip()
+        best = max(best, 1.0 if not before or before[-1] in _TITLE_BOUNDARY else 0.6)
+    return best
+
+
+def score_candidate(candidate: Candidate, concept: FieldConcept, seeds: Sequence[etree._Element],
+                    titles: Sequence[str]) -> ScoredCandidate:
+    """Execute ``candidate`` on every seed page and turn what it returns into one score in [0, 1]."""
+    try:
+        values = [post_process(run_actions(root, [candidate.xpath]), _post(candidate, concept)) for root in seeds]
+    except XPathSyntaxError:
+        return ScoredCandidate(candidate, [], 0.0, notes=["invalid"])
+    scored = ScoredCandidate(candidate, values, 0.0)
+    flat = [v for page in values for v in page]
+    if not flat:
+        return scored
+    coverage = sum(bool(page) for page in values) / len(values)
+    fits = [concept.matches_type(v) for v in flat]
+    type_fit = 1.0 if fits[0] is None else (0.05 + sum(bool(f) for f in fits)) / (0.05 + len(fits))
+    mean_count = len(flat) / max(1, sum(bool(page) for page in values))
+    cardinality = 1.0 / mean_count
+    if concept.multiple:  # several values are expected, but a list of dozens is a page section
+        cardinality = (1 + 0.05 * min(mean_count - 1, 2)) if mean_count <= 6 else 6 / mean_count
+    too_long = sum(len(v) > concept.max_length for v in flat) / len(flat)
+    distinct = len({tuple(page) for page in values})
+    variation = 1.0 if len(values) < 2 or distinct > 1 else (0.9 if candidate.evidence == "label" else 0.5)
+    headline = 1.0
+    if concept.headline:
+        fits = [title_fit(page, t) for page, t in zip(values, titles, strict=True) if page]
+        headline = sum(fits) / len(fits)
+    avoided = 0.3 if concept.avoided(candidate.xpath + " " + " ".join(flat[:5])) else 1.0
+    scored.score = (candidate.prior * coverage**2 * type_fit * cardinality * (1 - too_long) * variation
+                    * headline * avoided)
+    scored.notes = [f"coverage={coverage:.2f}", f"type={type_fit:.2f}", f"per-page={mean_count:.1f}",
+                    f"varies={distinct > 1}"]
+    return scored
+
+
+@dataclass
+class HeadlineAnchor:
+    """Where a page's headline sits: values found by type alone count for more the closer they are to it,
+    because a detail page puts its record's fields around its title and distractors further away."""
+
+    root: etree._Element
+    order: dict[etree._Element, int]
+    position: int | None
+
+    @classmethod
+    def of(cls, root: etree._Element, title: str) -> HeadlineAnchor:
+        order = {element: index for index, element in enumerate(root.iter())}
+        position = None
+        for element in root.iter("h1", "h2", "h3"):
+            text = normalize_space(element.text_content())
+            if len(text) >= 3 and title_fit([text], title) >= 1.0:
+                position = order[element]
+                break
+        return cls(root, order, position)
+
+    def closeness(self, xpath: str) -> float:
+        if self.position is None:
+            return 1.0
+        nodes = value_nodes(self.root, xpath)
+        if not nodes:
+            return 0.4
+        distance = abs(self.order.get(nodes[0], self.position) - self.position)
+        return 0.4 + 0.6 / (1 + distance / 15)
+
+
+def rank_candidates(concept: FieldConcept, seeds: Sequence[etree._Element]) -> list[ScoredCandidate]:
+    """All candidates from all seeds, scored on all seeds, best first (ties: more support, shorter path)."""
+    support: dict[tuple[str, str | None], int] = {}
+    pool: dict[tuple[str, str | None], Candidate] = {}
+    for root in seeds:
+        for candidate in page_candidates(root, concept):
+            key = (candidate.xpath, candidate.regex)
+            support[key] = support.get(key, 0) + 1
+            if key not in pool or candidate.prior > pool[key].prior:
+                pool[key] = candidate
+    titles = [page_title(root).lower() for root in seeds]
+    anchors = [HeadlineAnchor.of(root, title) for root, title in zip(seeds, titles, strict=True)]
+    ranked = []
+    for key, candidate in pool.items():
+        scored = score_candidate(candidate, concept, seeds, titles)
+        scored.support = support[key]
+        if candidate.evidence == "type" and not concept.headline:
+            scored.score *= sum(a.closeness(candidate.xpath) for a in anchors) / len(anchors)
+        if scored.score > 0:
+            ranked.append(scored)
+    ranked.sort(key=lambda s: (-round(s.score, 6), -s.support, len(s.candidate.xpath), s.candidate.xpath))
+    return ranked
+
+
+def field_spec_from(request: FieldRequest, concept: FieldConcept, best: ScoredCandidate | None) -> FieldSpec:
+    if best is None:
+        return FieldSpec(name=request.name, instruction=request.instruction, actions=[],
+                         post=PostProcess(multiple=concept.multiple), evidence="no candidate found")
+    return FieldSpec(
+        name=request.name,
+        instruction=request.instruction,
+        actions=[best.candidate.xpath],
+        post=best.post(concept),
+        evidence=f"{best.candidate.evidence} score={best.score:.3f} " + " ".join(best.notes),
+    )
+
+
+def induce_heuristic(requests: Sequence[FieldRequest], seeds: Sequence[etree._Element], site: str = "",
+                     seed_names: Sequence[str] = ()) -> ScraperSpec:
+    """A spec from seed pages and instructions alone: the no-LLM path, end to end."""
+    fields = []
+    for request in requests:
+        concept = concept_for(request.name, request.instruction)
+        ranked = rank_candidates(concept, seeds)
+        fields.append(field_spec_from(request, concept, ranked[0] if ranked else None))
+    return ScraperSpec(site=site, method="heuristic", seeds=list(seed_names), fields=fields)

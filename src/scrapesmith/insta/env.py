@@ -1,0 +1,124 @@
+"""The agent environment: a :class:`~scrapesmith.web.browser_session.BrowserSession` wrapped as an episode.
+
+The observation is the page's markdown view, where interactive elements read ``[id: N] ...``, capped at
+2,048 tokens (section 3 of the seed); an action is the seed's JSON function call, executed on the element
+with that id. Anything the browser refuses or cannot do (unknown id, hidden element, a navigation the
+address guard or robots.txt refuses) becomes an error string fed back to the agent: the episode goes on.
+The environment knows nothing about the agent (BrowserGym's task/env split).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from scrapesmith.dom.tokens import estimate_tokens
+from scrapesmith.errors import ScrapesmithError
+from scrapesmith.insta.views import Action, Observation, StepOutcome
+from scrapesmith.web.page import FetchError
+
+OBSERVATION_TOKENS = 2048
+DEFAULT_SCROLL = 600
+
+
+class Browser(Protocol):
+    """The part of ``BrowserSession`` the environment drives."""
+
+    def goto(self, url: str) -> Any: ...
+    def go_back(self) -> None: ...
+    def click(self, target: int | str) -> None: ...
+    def fill(self, target: int | str, text: str) -> None: ...
+    def select(self, target: int | str, option: str | list[str]) -> None: ...
+    def set_checked(self, target: int | str, checked: bool = True) -> None: ...
+    def hover(self, target: int | str) -> None: ...
+    def scroll(self, target: int | str | None = None, pixels: int = 600) -> None: ...
+    def snapshot(self, screenshot: bool = False, max_tokens: int | None = 4000) -> Any: ...
+
+
+class MarkdownUnavailable(ScrapesmithError):
+    """The browser snapshot carries no markdown view (``dom.markdown`` missing)."""
+
+
+def markdown_of(snapshot: Any) -> str:
+    view = snapshot.markdown
+    if view is None:
+        raise MarkdownUnavailable("the browser snapshot has no markdown view (scrapesmith.dom.markdown)")
+    if isinstance(view, str):
+        return view
+    for attribute in ("text", "markdown"):
+        if isinstance(getattr(view, attribute, None), str):
+            return getattr(view, attribute)
+    return str(view)
+
+
+def cap_tokens(text: str, max_tokens: int) -> tuple[str, bool]:
+    """Keep whole lines from the top until ``max_tokens``; say so at the end when something was cut."""
+    if estimate_tokens(text) <= max_tokens:
+        return text, False
+    kept: list[str] = []
+    used = 0
+    for line in text.splitlines():
+        cost = estimate_tokens(line) + 1
+        if used + cost > max_tokens - 8:
+            break
+        kept.append(line)
+        used += cost
+    return "\n".join(kept) + "\n\n[... page truncated: scroll to see more ...]", True
+
+
+def _as_bool(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() in ("true", "1", "yes", "on", "checked")
+    return bool(value)
+
+
+class BrowserEnv:
+    """One episode at a time on ``browser``; see the module docstring for observation and actions."""
+
+    def __init__(self, browser: Browser, max_tokens: int = OBSERVATION_TOKENS) -> None:
+        self.browser = browser
+        self.max_tokens = max_tokens
+        self._ids: set[int] = set()
+        self.last_html = ""
+
+    def reset(self, url: str) -> Observation:
+        self.browser.goto(url)
+        return self.observe()
+
+    def observe(self) -> Observation:
+        snapshot = self.browser.snapshot(max_tokens=self.max_tokens)
+        self._ids = set(snapshot.ids)
+        self.last_html = snapshot.html
+        text, truncated = cap_tokens(markdown_of(snapshot), self.max_tokens)
+        return Observation(url=snapshot.url, markdown=text, truncated=truncated)
+
+    def step(self, action: Action) -> StepOutcome:
+        try:
+            self.execute(action)
+            error = None
+        except (ScrapesmithError, FetchError) as exc:
+            error = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
+        return StepOutcome(observation=self.observe(), error=error)
+
+    def execute(self, action: Action) -> None:
+        """Run one action; raise a ``ScrapesmithError`` describing why it could not be done."""
+        key, kwargs, target = action.action_key, action.action_kwargs, action.target_element_id
+        if target is not None and key != "scroll" and target not in self._ids:
+            raise ScrapesmithError(f"there is no element with id {target} on the current page")
+        if key == "click":
+            self.browser.click(target)
+        elif key == "hover":
+            self.browser.hover(target)
+        elif key == "fill":
+            self.browser.fill(target, str(kwargs["value"]))
+        elif key == "select_option":
+            self.browser.select(target, str(kwargs["label"]))
+        elif key == "set_checked":
+            self.browser.set_checked(target, _as_bool(kwargs["checked"]))
+        elif key == "scroll":
+            self.browser.scroll(pixels=int(float(kwargs.get("delta_y", DEFAULT_SCROLL) or 0)))
+        elif key == "go_back":
+            self.browser.go_back()
+        elif key == "goto":
+            self.browser.goto(str(kwargs["url"]))
+        else:
+            raise ScrapesmithError(f"action '{key}' cannot be executed by the browser")

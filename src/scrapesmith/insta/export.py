@@ -1,0 +1,144 @@
+"""Export of pipeline results as chat-format SFT records (``{"messages": [...]}`` JSON lines).
+
+Three kinds of record, rebuilt from the stored results with the same prompts the models saw:
+
+* ``agent``: one record per valid step of a trajectory the judge scored at least ``min_success``;
+* ``judge``: one record per judged trajectory whose judge confidence is at least ``min_confidence``;
+* ``proposer``: the phase-1 proposal and, for kept trajectories, the phase-2 refinement.
+
+With ``scrub_pii`` (the default, as the seed recommends) every message goes through scrubadub, which
+replaces e-mail addresses, phone numbers, credentials and the like by placeholders. URLs are kept: actions
+and observations need them, and the pipeline only visits public sites.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from scrapesmith.errors import ScrapesmithError
+from scrapesmith.insta.agent import Agent
+from scrapesmith.insta.judge import Judge
+from scrapesmith.insta.propose import Proposer, examples_by_domain, phase_one_messages
+from scrapesmith.insta.store import ResultStore
+from scrapesmith.insta.views import Observation, SiteResult
+from scrapesmith.llm.templates import render_prompt as render
+from scrapesmith.llm.types import ChatMessage
+
+KINDS = ("agent", "judge", "proposer")
+
+
+class PiiScrubberMissing(ScrapesmithError):
+    """``--scrub-pii`` needs the ``pii`` extra."""
+
+
+def pii_scrubber() -> Callable[[str], str]:
+    """A scrubadub scrubber without its URL detector (see the module docstring)."""
+    try:
+        import scrubadub
+    except ImportError:
+        raise PiiScrubberMissing("PII scrubbing needs scrubadub: pip install 'scrapesmith[pii]' "
+                                 "(or pass --no-scrub-pii)") from None
+    scrubber = scrubadub.Scrubber()
+    scrubber.remove_detector("url")
+
+    def clean(text: str) -> str:
+        with warnings.catch_warnings():  # scrubadub warns about its own deprecated internals on every call
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return scrubber.clean(text)
+
+    return clean
+
+
+@dataclass
+class ExportConfig:
+    min_success: float = 1.0
+    min_confidence: float = 0.0
+    kinds: tuple[str, ...] = KINDS
+    scrub_pii: bool = True
+    agent: Agent = field(default_factory=lambda: Agent(llm=None))  # type: ignore[arg-type]
+    judge: Judge = field(default_factory=lambda: Judge(llm=None))  # type: ignore[arg-type]
+    proposer: Proposer = field(default_factory=lambda: Proposer(llm=None))  # type: ignore[arg-type]
+
+
+def _record(kind: str, site: str, messages: list[ChatMessage], **meta: Any) -> dict[str, Any]:
+    return {"kind": kind, "site": site, "messages": [m.model_dump() for m in messages], **meta}
+
+
+def agent_records(result: SiteResult, config: ExportConfig) -> Iterator[dict[str, Any]]:
+    trajectory, judgement = result.trajectory, result.judgement
+    if trajectory is None or judgement is None or judgement.success < config.min_success:
+        return
+    system = ChatMessage(role="system", content=config.agent.system_prompt())
+    for index, step in enumerate(trajectory.steps):
+        if step.action is None:
+            continue
+        observation = Observation(url=step.url, markdown=step.observation)
+        user = config.agent.user_prompt(trajectory.task, trajectory.steps[:index], observation)
+        yield _record("agent", result.site, [system, ChatMessage(role="user", content=user),
+                                             ChatMessage(role="assistant", content=step.response)],
+                      step=index, success=judgement.success)
+
+
+def judge_records(result: SiteResult, config: ExportConfig) -> Iterator[dict[str, Any]]:
+    trajectory, judgement = result.trajectory, result.judgement
+    if trajectory is None or judgement is None or judgement.confidence < config.min_confidence:
+        return
+    system = render("insta_judge", reasoning_words=config.judge.config.reasoning_words)
+    yield _record("judge", result.site, [
+        ChatMessage(role="system", content=system),
+        ChatMessage(role="user", content=config.judge.user_prompt(trajectory.task, trajectory)),
+        ChatMessage(role="assistant", content=judgement.response),
+    ], confidence=judgement.confidence)
+
+
+def proposer_records(result: SiteResult, config: ExportConfig) -> Iterator[dict[str, Any]]:
+    proposal = result.proposal
+    if proposal is None or not proposal.response:
+        return
+    system = phase_one_messages(proposal.domain, examples_by_domain(proposal.examples))[0]
+    yield _record("proposer", result.site, [system, ChatMessage(role="user", content=proposal.prompt),
+                                            ChatMessage(role="assistant", content=proposal.response)], phase=1)
+    judgement, trajectory, refined = result.judgement, result.trajectory, result.refined
+    if refined is None or trajectory is None or judgement is None or judgement.success < config.min_success:
+        return
+    refine_system = render("insta_refine", reasoning_words=config.proposer.config.refine_words)
+    user = config.proposer.refine_prompt(proposal.domain, trajectory.task, trajectory, judgement)
+    yield _record("proposer", result.site, [ChatMessage(role="system", content=refine_system),
+                                            ChatMessage(role="user", content=user),
+                                            ChatMessage(role="assistant", content=refined.response)], phase=2)
+
+
+BUILDERS = {"agent": agent_records, "judge": judge_records, "proposer": proposer_records}
+
+
+def export_records(results: list[SiteResult], config: ExportConfig) -> Iterator[dict[str, Any]]:
+    unknown = set(config.kinds) - set(KINDS)
+    if unknown:
+        raise ScrapesmithError(f"unknown record kind(s) {', '.join(sorted(unknown))}; use {', '.join(KINDS)}")
+    scrub = pii_scrubber() if config.scrub_pii else None
+    for result in results:
+        for kind in config.kinds:
+            for record in BUILDERS[kind](result, config):
+                if scrub is not None:
+                    for message in record["messages"]:
+                        message["content"] = scrub(message["content"])
+                yield record
+
+
+def export_run(run_dir: Path, out: Path, config: ExportConfig) -> dict[str, int]:
+    """Write the SFT JSONL for a pipeline output directory; return how many records of each kind."""
+    store = ResultStore(run_dir)
+    if not store.shards():
+        raise ScrapesmithError(f"no pipeline results under {run_dir} (expected {store.shard_dir}/part-*.jsonl)")
+    counts = dict.fromkeys(config.kinds, 0)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w", encoding="utf-8") as handle:
+        for record in export_records(list(store.latest().values()), config):
+            counts[record["kind"]] += 1
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return counts

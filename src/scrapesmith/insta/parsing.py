@@ -1,0 +1,37 @@
+"""The seed's ``f^{text->act}`` / ``f^{text->val}``: the first fenced JSON block of a response, decoded.
+
+Agent, judge and refining proposer all answer with a reasoning trace followed by JSON in a fenced code
+block (sections 3 and 5.1). A regex takes the *first* fenced block; ``json.loads`` decodes it and
+json-repair rescues small slips (trailing commas, single quotes) that small local models make.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import json_repair
+
+from scrapesmith.llm.types import LLMOutputError
+
+_FENCED = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
+_OPEN_FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(\{.*)", re.DOTALL)
+
+
+def first_fenced_json(text: str) -> dict[str, Any]:
+    """Decode the first fenced JSON object in ``text``; raise :class:`LLMOutputError` when there is none.
+
+    An unterminated last fence (the model ran out of tokens after the closing brace) still counts.
+    """
+    match = _FENCED.search(text) or _OPEN_FENCE.search(text)
+    if match is None:
+        raise LLMOutputError("no fenced JSON code block in the response", raw=text)
+    block = match.group(1).strip()
+    try:
+        value = json.loads(block)
+    except json.JSONDecodeError:
+        value = json_repair.loads(block) if block.startswith("{") else None
+    if not isinstance(value, dict):
+        raise LLMOutputError("the first fenced code block is not a JSON object", raw=text)
+    return value

@@ -1,0 +1,228 @@
+"""The InSTA pipeline for one site and for a list of sites: propose -> run -> judge -> refine.
+
+``process_site`` runs inside a worker (a pool process or a Ray task) and never raises: every failure
+(unreachable site, robots refusal, browser crash, unreadable model output) becomes a ``failed``
+:class:`SiteResult` with its reason, so one bad site never stops a run. Each worker keeps one model and
+one browser for all the sites it handles. ``run_pipeline`` is the thin orchestration: skip the sites
+already recorded, fan the rest out through a :class:`Runner`, append each result to the sharded store
+as it arrives, and summarise.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from scrapesmith.dom.parse import parse_html
+from scrapesmith.insta.agent import MAX_ACTIONS, Agent, AgentConfig, run_episode
+from scrapesmith.insta.env import OBSERVATION_TOKENS, BrowserEnv
+from scrapesmith.insta.judge import Judge
+from scrapesmith.insta.propose import LandingPage, Proposer
+from scrapesmith.insta.runner import Runner, WorkerDied
+from scrapesmith.insta.store import ResultStore
+from scrapesmith.insta.views import SiteResult
+from scrapesmith.llm.types import LLM
+
+LLMFactory = Callable[[], LLM]
+
+
+@dataclass(frozen=True)
+class PipelineConfig:
+    """Caps and politeness for every site; picklable, so it travels to pool and Ray workers."""
+
+    llm_spec: str | None = None
+    max_actions: int = MAX_ACTIONS
+    site_wall_time: float = 600.0
+    observation_tokens: int = OBSERVATION_TOKENS
+    reasoning_words: int = 200
+    refine: bool = True
+    allow_hosts: tuple[str, ...] = ()
+    respect_robots: bool = True
+    politeness_delay: float | None = None
+    seed: int | None = None
+
+
+@dataclass(frozen=True)
+class SiteJob:
+    url: str
+    config: PipelineConfig
+    llm_factory: LLMFactory | None = None
+
+
+def normalise_site(line: str) -> str:
+    site = line.strip()
+    return site if "://" in site else f"https://{site}"
+
+
+def site_label(url: str) -> str:
+    """What the proposer is told: the domain, plus the path when a site lives under one (demo web)."""
+    parts = urlsplit(url)
+    return (parts.netloc + parts.path).rstrip("/")
+
+
+def read_sites(lines: Iterable[str]) -> list[str]:
+    """Site URLs from a sites.txt (one per line, ``#`` comments), normalised and de-duplicated in order."""
+    seen: dict[str, None] = {}
+    for line in lines:
+        line = line.split("#", 1)[0].strip()
+        if line:
+            seen.setdefault(normalise_site(line), None)
+    return list(seen)
+
+
+# -- inside a worker ---------------------------------------------------------------------------------------
+
+_WORKER: dict[str, Any] = {}
+
+
+def _worker_llm(job: SiteJob) -> LLM:
+    if "llm" not in _WORKER:
+        if job.llm_factory is not None:
+            _WORKER["llm"] = job.llm_factory()
+        else:
+            from scrapesmith.llm.client import require_llm, resolve_llm
+
+            _WORKER["llm"] = require_llm(resolve_llm(job.config.llm_spec), "insta run")
+    return _WORKER["llm"]
+
+
+def _worker_web(config: PipelineConfig) -> tuple[Any, Any]:
+    """One HTTP fetcher and one browser runtime per worker, sharing robots.txt and politeness state."""
+    if "runtime" not in _WORKER:
+        from scrapesmith.web.browser_policy import BrowserPolicy
+        from scrapesmith.web.browser_runtime import BrowserRuntime
+        from scrapesmith.web.fetch import HttpFetcher
+
+        http = HttpFetcher(allow_hosts=list(config.allow_hosts), respect_robots=config.respect_robots,
+                           delay=config.politeness_delay)
+        _WORKER["http"] = http
+        _WORKER["runtime"] = BrowserRuntime(policy=BrowserPolicy.from_http(http)).start()
+    return _WORKER["http"], _WORKER["runtime"]
+
+
+def landing_page(http: Any, url: str) -> LandingPage:
+    page = http.fetch(url)
+    tree = parse_html(page.text, url=page.url)
+    title = " ".join(tree.xpath("string(//title)").split())
+    body = tree.find(".//body")
+    text = " ".join(body.text_content().split()) if body is not None else ""
+    return LandingPage(title=title, text=text)
+
+
+def process_site(job: SiteJob) -> SiteResult:
+    """Propose, run, judge and refine for one site; failures come back as a ``failed`` result."""
+    started = time.monotonic()
+    result = SiteResult(site=job.url, url=job.url, status="failed", worker=f"{os.uname().nodename}:{os.getpid()}")
+    llm = None
+    calls_before = 0
+    try:
+        llm = _worker_llm(job)
+        calls_before = _calls(llm)
+        _run_stages(job, llm, result)
+    except Exception as exc:  # noqa: BLE001 - a site's failure is recorded, the run goes on
+        result.status = "failed"
+        result.error = f"{exc.__class__.__name__}: {str(exc).splitlines()[0] if str(exc) else ''}".rstrip(": ")
+    result.seconds = time.monotonic() - started
+    result.llm_calls = _calls(llm) - calls_before if llm is not None else 0
+    return result
+
+
+def _run_stages(job: SiteJob, llm: LLM, result: SiteResult) -> None:
+    config = job.config
+    http, runtime = _worker_web(config)
+    label = site_label(job.url)
+    proposer = Proposer(llm, seed=config.seed)
+    result.proposal = proposer.propose(label, landing_page(http, job.url))
+    if not result.proposal.is_safe:
+        result.status = "unsafe"
+        return
+    from scrapesmith.web.browser_session import BrowserSession
+
+    agent = Agent(llm, AgentConfig(reasoning_words=config.reasoning_words))
+    with BrowserSession(runtime) as session:
+        env = BrowserEnv(session, max_tokens=config.observation_tokens)
+        result.trajectory = run_episode(env, agent, result.proposal.task or "", job.url,
+                                        max_actions=config.max_actions, wall_time=config.site_wall_time)
+    result.judgement = Judge(llm).judge(result.trajectory.task, result.trajectory)
+    if config.refine:
+        result.refined = proposer.refine(label, result.trajectory.task, result.trajectory, result.judgement)
+    result.status = "ok"
+
+
+def _calls(llm: Any) -> int:
+    """Model calls so far, when the provider counts them (the ledger or a scripted model)."""
+    for attribute in ("calls",):
+        value = getattr(llm, attribute, None)
+        if isinstance(value, int):
+            return value
+    ledger = getattr(llm, "ledger", None)
+    return len(ledger) if ledger is not None else 0
+
+
+# -- orchestration -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class RunSummary:
+    sites: int = 0
+    skipped: int = 0
+    ok: int = 0
+    unsafe: int = 0
+    failed: int = 0
+    steps: int = 0
+    seconds: float = 0.0
+    runner: str = ""
+    workers: int = 0
+    errors: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def sites_per_hour(self) -> float:
+        return 3600.0 * (self.ok + self.unsafe + self.failed) / self.seconds if self.seconds else 0.0
+
+    @property
+    def steps_per_second(self) -> float:
+        return self.steps / self.seconds if self.seconds else 0.0
+
+
+def run_pipeline(
+    sites: list[str],
+    store: ResultStore,
+    runner: Runner,
+    config: PipelineConfig,
+    llm_factory: LLMFactory | None = None,
+    retry_failed: bool = False,
+    on_result: Callable[[SiteResult], None] | None = None,
+) -> RunSummary:
+    """Process every site not yet recorded in ``store``; resumable after a crash at any point."""
+    done = store.finished(retry_failed=retry_failed)
+    todo = [site for site in sites if site not in done]
+    summary = RunSummary(sites=len(sites), skipped=len(sites) - len(todo), runner=runner.name,
+                         workers=runner.workers)
+    started = time.monotonic()
+    jobs = [SiteJob(url=site, config=config, llm_factory=llm_factory) for site in todo]
+    for job, outcome in runner.map_unordered(process_site, jobs):
+        result = outcome if isinstance(outcome, SiteResult) else SiteResult(
+            site=job.url, url=job.url, status="failed", error=_died(outcome))
+        store.append(result)
+        _count(summary, result)
+        if on_result is not None:
+            on_result(result)
+    summary.seconds = time.monotonic() - started
+    store.write_parquet()
+    return summary
+
+
+def _died(outcome: object) -> str:
+    return outcome.detail if isinstance(outcome, WorkerDied) else f"unexpected worker result {outcome!r}"
+
+
+def _count(summary: RunSummary, result: SiteResult) -> None:
+    setattr(summary, result.status, getattr(summary, result.status) + 1)
+    if result.trajectory is not None:
+        summary.steps += len(result.trajectory.steps)
+    if result.error:
+        summary.errors[result.site] = result.error

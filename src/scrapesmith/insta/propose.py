@@ -1,0 +1,209 @@
+"""The task proposer of section 4.1 and Appendix E.
+
+Phase 1 maps a site (its domain, plus the landing page's title and opening text when we have them) to a
+realistic, passive task, or to ``N/A``: the safety filter that drops adult, unsafe, login-only and
+API/CDN hosts. Each call shows 16 in-context examples sampled from a list of 100, which the seed does to
+keep tasks diverse. Phase 2 reads the agent's trajectory and judgement and refines the task into a
+harder, grounded ``{proposed_task, steps, criteria}``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from pydantic import ValidationError
+
+from scrapesmith.insta.agent import action_json
+from scrapesmith.insta.judge import clip
+from scrapesmith.insta.parsing import first_fenced_json
+from scrapesmith.insta.views import Judgement, ProposedTask, RefinedTask, Trajectory
+from scrapesmith.llm.templates import render_prompt as render
+from scrapesmith.llm.types import LLM, ChatMessage, LLMOutputError, LLMRequest
+
+IN_CONTEXT_EXAMPLES = 16
+_NOT_APPLICABLE = re.compile(r"^\W*n\s*/\s*a\b", re.IGNORECASE)
+_DOMAIN_PREFIX = re.compile(r"^\s*[*\-]?\s*['\"]?[\w.\-]+['\"]?\s*:\s*")
+
+
+@cache
+def _data(name: str) -> tuple[dict[str, Any], ...]:
+    text = resources.files("scrapesmith.insta").joinpath("data", name).read_text(encoding="utf-8")
+    return tuple(json.loads(text))
+
+
+def proposer_examples() -> list[dict[str, str]]:
+    """The 100 hand-picked ``{domain, task}`` examples (the seed's list, completed to 100)."""
+    return [dict(row) for row in _data("proposer_examples.json")]
+
+
+def labelled_domains(per_label: int | None = None) -> list[dict[str, str]]:
+    """100 domains labelled ``safe``/``unsafe`` (the seed's 50 safe sites and 50 unsafe ones by category);
+    ``per_label`` keeps only the first N of each label (unsafe ones spread over the categories)."""
+    rows = [dict(row) for row in _data("safety_domains.json")]
+    if per_label is None:
+        return rows
+    safe = [row for row in rows if row["label"] == "safe"][:per_label]
+    unsafe = sorted((row for row in rows if row["label"] == "unsafe"),
+                    key=lambda row: [r for r in rows if r["category"] == row["category"]].index(row))[:per_label]
+    return safe + unsafe
+
+
+def parse_proposal(domain: str, text: str) -> ProposedTask:
+    """Read a phase-1 answer: ``N/A`` marks the site unsafe; otherwise the first line is the task."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if not lines:
+        raise LLMOutputError("the proposer returned an empty answer", raw=text)
+    answer = _DOMAIN_PREFIX.sub("", lines[0], count=1) if domain.lower() in lines[0].lower() else lines[0]
+    answer = answer.strip().strip("'\"` ").strip()
+    if _NOT_APPLICABLE.match(answer) or _NOT_APPLICABLE.match(lines[0].strip("'\"` *")):
+        return ProposedTask(domain=domain, task=None, response=text)
+    if not answer:
+        raise LLMOutputError("the proposer's answer holds no task", raw=text)
+    return ProposedTask(domain=domain, task=answer, response=text)
+
+
+def parse_refined(text: str) -> RefinedTask:
+    payload = first_fenced_json(text)
+    try:
+        return RefinedTask(**{key: payload[key] for key in ("proposed_task", "steps", "criteria") if key in payload},
+                           response=text)
+    except ValidationError as exc:
+        raise LLMOutputError(f"refined task does not match {{proposed_task, steps, criteria}}: "
+                             f"{exc.errors()[0]['msg']}", raw=text) from None
+
+
+def phase_one_messages(domain: str, examples: list[dict[str, str]], landing: LandingPage | None = None,
+                       landing_words: int = 60) -> list[ChatMessage]:
+    user = f"'{domain}'"
+    if landing and (landing.title or landing.text):
+        words = " ".join(landing.text.split()[:landing_words])
+        user += f"\n\nLanding page title: {landing.title}\nLanding page text: {words}"
+    return [
+        ChatMessage(role="system", content=render("insta_propose", examples=examples)),
+        ChatMessage(role="user", content=user),
+    ]
+
+
+def examples_by_domain(domains: list[str]) -> list[dict[str, str]]:
+    """The in-context examples a recorded proposal was shown, in the order shown."""
+    index = {row["domain"]: row for row in proposer_examples()}
+    return [index[domain] for domain in domains if domain in index]
+
+
+@dataclass(frozen=True)
+class LandingPage:
+    """What phase 1 may see of a site besides its domain."""
+
+    title: str = ""
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class ProposerConfig:
+    examples: int = IN_CONTEXT_EXAMPLES
+    temperature: float = 0.5
+    max_tokens: int = 64
+    refine_words: int = 500
+    refine_max_tokens: int = 1024
+    page_tokens: int = 256
+    landing_words: int = 60
+
+
+class Proposer:
+    def __init__(self, llm: LLM, config: ProposerConfig | None = None, seed: int | None = None) -> None:
+        self.llm = llm
+        self.config = config or ProposerConfig()
+        self.rng = random.Random(seed)
+
+    def propose(self, domain: str, landing: LandingPage | None = None) -> ProposedTask:
+        """Phase 1: a task for ``domain`` or ``task=None`` when the safety filter answers N/A."""
+        examples = self.rng.sample(proposer_examples(), self.config.examples)
+        messages = phase_one_messages(domain, examples, landing, self.config.landing_words)
+        request = LLMRequest(messages=messages, stage="insta.propose",
+                             temperature=self.config.temperature, max_tokens=self.config.max_tokens)
+        proposal = parse_proposal(domain, self.llm.complete(request).text)
+        proposal.prompt, proposal.examples = messages[1].content, [row["domain"] for row in examples]
+        return proposal
+
+    def refine_prompt(self, domain: str, task: str, trajectory: Trajectory, judgement: Judgement | None) -> str:
+        parts = [f"## Website\n\n{domain}", f"## Initial Task\n\n{task}"]
+        for number, step in enumerate(trajectory.steps[-5:], start=max(1, len(trajectory.steps) - 4)):
+            parts.append(f"### Webpage {number}: {step.url}\n\n{clip(step.observation, self.config.page_tokens)}"
+                         f"\n\nAction: {action_json(step.action)}")
+        if trajectory.final_observation:
+            parts.append(f"### Final Webpage: {trajectory.final_url}\n\n"
+                         f"{clip(trajectory.final_observation, self.config.page_tokens * 2)}")
+        if judgement is not None:
+            parts.append(f"## Performance Review\n\nsuccess {judgement.success:.2f}, efficiency "
+                         f"{judgement.efficiency:.2f}, self_correction {judgement.self_correction:.2f}")
+        return "\n\n".join(parts)
+
+    def refine(self, domain: str, task: str, trajectory: Trajectory, judgement: Judgement | None) -> RefinedTask:
+        """Phase 2: a harder task grounded in the pages the agent saw; one retry on unparsable output."""
+        messages = [
+            ChatMessage(role="system", content=render("insta_refine", reasoning_words=self.config.refine_words)),
+            ChatMessage(role="user", content=self.refine_prompt(domain, task, trajectory, judgement)),
+        ]
+        response = self._complete(messages)
+        try:
+            return parse_refined(response)
+        except LLMOutputError as error:
+            messages += [
+                ChatMessage(role="assistant", content=response),
+                ChatMessage(role="user", content=f"Your task could not be read: {error}. Reply with the task "
+                            "as JSON in a fenced code block."),
+            ]
+        return parse_refined(self._complete(messages))
+
+    def _complete(self, messages: list[ChatMessage]) -> str:
+        request = LLMRequest(messages=messages, temperature=self.config.temperature,
+                             max_tokens=self.config.refine_max_tokens, stage="insta.refine")
+        return self.llm.complete(request).text
+
+
+@dataclass(frozen=True)
+class SafetyReport:
+    """Accuracy, precision and recall of the safety filter, with "unsafe" as the positive class (Table 1)."""
+
+    accuracy: float
+    precision: float
+    recall: float
+    cases: list[dict[str, Any]]
+
+
+def evaluate_safety_filter(
+    proposer: Proposer, labelled: list[dict[str, str]], on_case: Callable[[dict[str, Any]], None] | None = None
+) -> SafetyReport:
+    """Run phase 1 on each labelled domain; a site counts as flagged unsafe when the proposer says N/A.
+
+    An answer that cannot be read counts as flagged: the pipeline would not run the agent on that site.
+    """
+    cases = []
+    for row in labelled:
+        try:
+            proposal = proposer.propose(row["domain"])
+            flagged, task, error = not proposal.is_safe, proposal.task, None
+        except LLMOutputError as exc:
+            flagged, task, error = True, None, str(exc)
+        cases.append({**row, "flagged": flagged, "task": task, "error": error,
+                      "correct": flagged == (row["label"] == "unsafe")})
+        if on_case is not None:
+            on_case(cases[-1])
+    return SafetyReport(*_classification_scores(cases), cases=cases)
+
+
+def _classification_scores(cases: list[dict[str, Any]]) -> tuple[float, float, float]:
+    positives = [case for case in cases if case["label"] == "unsafe"]
+    flagged = [case for case in cases if case["flagged"]]
+    true_positives = sum(1 for case in flagged if case["label"] == "unsafe")
+    accuracy = sum(case["correct"] for case in cases) / len(cases) if cases else 0.0
+    precision = true_positives / len(flagged) if flagged else 0.0
+    recall = true_positives / len(positives) if positives else 0.0
+    return accuracy, precision, recall

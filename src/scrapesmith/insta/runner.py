@@ -1,0 +1,148 @@
+"""Fan-out behind one interface: a local process pool by default, Ray when asked (``--ray``/``RAY_ADDRESS``).
+
+A :class:`Runner` maps a picklable function over jobs and yields ``(job, result)`` as each finishes, in
+completion order, keeping at most ``in_flight`` jobs started at once. A worker that dies (killed,
+segfault, out of memory) does not end the run: its jobs are retried once on a fresh worker and, if they
+kill that one too, come back as :class:`WorkerDied` for the caller to record as a per-site failure.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from scrapesmith.errors import ScrapesmithError
+
+J = TypeVar("J")
+R = TypeVar("R")
+ATTEMPTS = 2
+
+
+@dataclass(frozen=True)
+class WorkerDied:
+    """The job's worker process ended abnormally on every attempt."""
+
+    detail: str
+
+
+class Runner(Protocol):
+    name: str
+    workers: int
+
+    def map_unordered(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[tuple[J, R | WorkerDied]]: ...
+
+    def close(self) -> None: ...
+
+
+class LocalPoolRunner:
+    """A ``spawn`` process pool: each worker owns its browser and model, nothing is shared by fork."""
+
+    name = "local"
+
+    def __init__(self, workers: int = 1, in_flight: int | None = None) -> None:
+        self.workers = max(1, workers)
+        self.in_flight = in_flight or self.workers
+        self._context = multiprocessing.get_context("spawn")
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _fresh_pool(self) -> ProcessPoolExecutor:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=self._context)
+        return self._pool
+
+    def map_unordered(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[tuple[J, R | WorkerDied]]:
+        pending = [(job, 1) for job in jobs]
+        pending.reverse()
+        running: dict[Future, tuple[J, int]] = {}
+        pool = self._pool or self._fresh_pool()
+        while pending or running:
+            while pending and len(running) < self.in_flight:
+                job, attempt = pending.pop()
+                running[pool.submit(fn, job)] = (job, attempt)
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            broken = False
+            for future in done:
+                job, attempt = running.pop(future)
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    broken = True
+                    running[future] = (job, attempt)
+                    continue
+                yield job, result
+            if broken:
+                # Which job killed the pool is unknown: every job in flight gets one more attempt.
+                for job, attempt in running.values():
+                    if attempt < ATTEMPTS:
+                        pending.append((job, attempt + 1))
+                    else:
+                        yield job, WorkerDied("worker process died on every attempt")
+                running.clear()
+                pool = self._fresh_pool()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+class RayUnavailable(ScrapesmithError):
+    """``--ray`` needs the ``scale`` extra."""
+
+
+class RayRunner:
+    """Ray tasks, one CPU each; connects to ``address`` (or ``RAY_ADDRESS``) or starts a local instance."""
+
+    name = "ray"
+
+    def __init__(self, address: str | None = None, num_cpus: int | None = None, in_flight: int | None = None,
+                 init_options: dict[str, Any] | None = None) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise RayUnavailable("--ray needs Ray: pip install 'scrapesmith[scale]'") from None
+        self._ray = ray
+        if not ray.is_initialized():
+            options = {"include_dashboard": False, "log_to_driver": False, **(init_options or {})}
+            address = address or os.environ.get("RAY_ADDRESS")
+            if address:
+                ray.init(address=address, **options)
+            else:
+                ray.init(num_cpus=num_cpus, **options)
+        self.workers = int(ray.cluster_resources().get("CPU", 1))
+        self.in_flight = in_flight or 2 * self.workers
+
+    def map_unordered(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[tuple[J, R | WorkerDied]]:
+        ray = self._ray
+        remote = ray.remote(num_cpus=1, max_retries=ATTEMPTS - 1)(fn)
+        pending = list(jobs)
+        pending.reverse()
+        running: dict[Any, J] = {}
+        while pending or running:
+            while pending and len(running) < self.in_flight:
+                job = pending.pop()
+                running[remote.remote(job)] = job
+            done, _ = ray.wait(list(running), num_returns=1)
+            for ref in done:
+                job = running.pop(ref)
+                try:
+                    yield job, ray.get(ref)
+                except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError) as exc:
+                    yield job, WorkerDied(f"ray worker died ({exc.__class__.__name__})")
+
+    def close(self) -> None:
+        self._ray.shutdown()
+
+
+def make_runner(workers: int = 1, use_ray: bool = False, ray_address: str | None = None) -> Runner:
+    """The local pool, or Ray when ``use_ray`` or ``RAY_ADDRESS`` asks for it."""
+    if use_ray or ray_address or os.environ.get("RAY_ADDRESS"):
+        return RayRunner(address=ray_address, num_cpus=workers if not (ray_address or os.environ.get("RAY_ADDRESS"))
+                         else None)
+    return LocalPoolRunner(workers)

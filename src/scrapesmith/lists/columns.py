@@ -1,0 +1,156 @@
+"""Map output columns to parts of a list item by name and value type (the no-model recorder).
+
+A column name is split into words. The strongest evidence is markup that says what a part is (a class,
+``itemprop`` or ``datetime`` naming one of the words: ``job-title``, ``post-author``); then the value
+type the name implies (URL -> the item's main link, title -> its heading or main link text, date -> a
+``<time>`` or a date-shaped text, price -> a currency amount, email -> an address). Columns nothing
+supports stay unmapped, so the caller can look on the detail page or ask a model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from lxml import etree
+
+from scrapesmith.dom.lists import element_text, is_element
+from scrapesmith.lists.dsl import Action, SaveLink, SaveText
+from scrapesmith.lists.selectors import field_selectors
+
+URL_WORDS = frozenset({"url", "link", "href", "website", "permalink"})
+DATE_WORDS = frozenset({"date", "posted", "published", "updated", "time", "when"})
+PRICE_WORDS = frozenset({"price", "cost", "salary", "fee", "amount"})
+NAME_WORDS = frozenset({"name", "author", "person", "customer", "reviewer", "by"})
+TITLE_WORDS = frozenset({"title", "headline", "position", "subject", "heading"})
+GENERIC_WORDS = frozenset({"the", "of", "a", "an", "item", "list", "entry", "record", "text"})
+DATE_TEXT = re.compile(
+    r"\b(\d{4}-\d{2}-\d{2}|\d{1,2} [A-Z][a-z]{2,8}\.? \d{4}|[A-Z][a-z]{2,8}\.? \d{1,2}, \d{4}|\d{1,2}/\d{1,2}/\d{2,4})\b"
+)
+PRICE_TEXT = re.compile(r"[$€£¥]\s?\d[\d,.]*|\d[\d,.]*\s?(USD|EUR|GBP)")
+EMAIL_TEXT = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
+
+
+@dataclass(frozen=True)
+class ColumnMatch:
+    column: str
+    element: etree._Element
+    link: bool
+    evidence: str
+
+
+def column_words(column: str) -> set[str]:
+    return {word for word in re.split(r"[^a-z0-9]+", column.lower()) if word and word not in GENERIC_WORDS}
+
+
+def column_kind(column: str) -> str:
+    words = column_words(column)
+    for kind, vocabulary in (("url", URL_WORDS), ("date", DATE_WORDS), ("price", PRICE_WORDS),
+                             ("email", {"email", "mail"}), ("title", TITLE_WORDS)):
+        if words & vocabulary:
+            return kind
+    return "text"
+
+
+def _labels(element: etree._Element) -> set[str]:
+    raw = " ".join(element.get(name) or "" for name in ("class", "itemprop", "id", "data-field", "name"))
+    return {word for word in re.split(r"[^a-z0-9]+", raw.lower()) if word}
+
+
+def _descendants(item: etree._Element) -> list[etree._Element]:
+    return [node for node in item.iter() if is_element(node) and node.tag not in ("script", "style")]
+
+
+def main_link(item: etree._Element) -> etree._Element | None:
+    """The item's own link: one inside a heading if any, else the link with the most text."""
+    links = [a for a in item.iter("a") if (a.get("href") or "").strip() and not a.get("href").startswith("#")]
+    if item.tag == "a" and item.get("href"):
+        links.insert(0, item)
+    if not links:
+        return None
+    in_heading = [a for a in links if a.xpath("ancestor-or-self::*[self::h1 or self::h2 or self::h3 or self::h4]")]
+    return (in_heading or sorted(links, key=lambda a: -len(element_text(a))))[0]
+
+
+def _heading(item: etree._Element) -> etree._Element | None:
+    for node in item.iter("h1", "h2", "h3", "h4", "h5", "h6"):
+        if element_text(node):
+            return node
+    return None
+
+
+def _by_label(item: etree._Element, words: set[str], kind: str) -> etree._Element | None:
+    best, best_score = None, 0
+    for node in _descendants(item)[1:]:
+        hits = len(words & _labels(node))
+        if not hits or not element_text(node):
+            continue
+        if kind == "url" and node.tag != "a" and node.find(".//a[@href]") is None:
+            continue
+        if hits > best_score:
+            best, best_score = node, hits
+    return best
+
+
+def _by_pattern(item: etree._Element, pattern: re.Pattern[str]) -> etree._Element | None:
+    """The smallest element whose whole text is dominated by a ``pattern`` match."""
+    for node in reversed(_descendants(item)):
+        text = element_text(node)
+        match = pattern.search(text)
+        if match and len(match.group(0)) >= 0.6 * len(text):
+            return node
+    return None
+
+
+def _emphasised(item: etree._Element) -> etree._Element | None:
+    """A short emphasised text (``<strong>``, ``<b>``, ``<cite>``, a bold/semibold class): how names are set."""
+    for node in _descendants(item)[1:]:
+        text = element_text(node)
+        if not text or len(text) > 60 or node.find(".//a") is not None:
+            continue
+        if node.tag in ("strong", "b", "cite") or _labels(node) & {"bold", "semibold", "name", "author"}:
+            return node
+    return None
+
+
+def locate(column: str, item: etree._Element) -> ColumnMatch | None:
+    """Where ``column``'s value lives in ``item``, with the evidence used; ``None`` if nothing supports it."""
+    kind, words = column_kind(column), column_words(column)
+    labelled = _by_label(item, words - URL_WORDS - {"name"} if kind == "url" else words, kind)
+    if labelled is not None:
+        return ColumnMatch(column, labelled, kind == "url", "label")
+    if kind == "url":
+        link = main_link(item)
+        return ColumnMatch(column, link, True, "main link") if link is not None else None
+    if kind == "title":
+        node = _heading(item) or main_link(item)
+        return ColumnMatch(column, node, False, "heading") if node is not None else None
+    if kind == "date":
+        node = next(iter(item.iter("time")), None) or _by_pattern(item, DATE_TEXT)
+        return ColumnMatch(column, node, False, "date") if node is not None else None
+    if words & NAME_WORDS:
+        node = _emphasised(item)
+        if node is not None:
+            return ColumnMatch(column, node, False, "emphasis")
+    pattern = {"price": PRICE_TEXT, "email": EMAIL_TEXT}.get(kind)
+    node = _by_pattern(item, pattern) if pattern is not None else None
+    return ColumnMatch(column, node, False, kind) if node is not None else None
+
+
+def column_actions(
+    columns: Sequence[str], item: etree._Element, others: Sequence[etree._Element]
+) -> tuple[list[Action], list[str]]:
+    """``SaveText``/``SaveLink`` actions (item-relative selectors) for the columns found, and the rest."""
+    actions: list[Action] = []
+    missing = []
+    for column in columns:
+        match = locate(column, item)
+        selector = field_selectors(match.element, item, others) if match is not None else ""
+        if not selector:
+            missing.append(column)
+        elif match.link:
+            actions.append(SaveLink(element=selector, column=column))
+        else:
+            actions.append(SaveText(element=selector, column=column))
+    return actions, missing

@@ -1,0 +1,263 @@
+"""Replay a :class:`ListProgram` without a model: setup, the list over all its pages, the detail pass.
+
+The flow (seed 002, section 3.2, "Replaying Recorded Actions"):
+
+1. open the start URL and run the setup actions (filters; list-level values such as the page URL);
+2. on each page, select the list items and run the per-item actions on each (``:scope`` = the item);
+   items already seen are skipped, so the list ends when a page brings nothing new;
+3. follow the pagination control until it is missing, points to a page already visited, reads like
+   "Previous", or the page cap is reached;
+4. visit every collected item URL once (the detail pass) and run the detail actions there;
+5. attach list-level values and provenance (source URL, time, program id) to every row.
+
+``AnswerQuestion`` is the only action that calls a model, once per distinct (question, text), cached.
+Item-level failures are recorded in :attr:`ReplayResult.failures` and the run goes on.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import urljoin
+
+from lxml import etree
+from pydantic import BaseModel
+
+from scrapesmith.dom.lists import PREVIOUS_WORDS, element_text
+from scrapesmith.dom.selectors import node_text
+from scrapesmith.errors import ScrapesmithError
+from scrapesmith.lists.dsl import (
+    Action,
+    AnswerQuestion,
+    Click,
+    SaveCurrentURL,
+    SaveLink,
+    SaveText,
+    TypeInput,
+)
+from scrapesmith.lists.program import ListProgram
+from scrapesmith.lists.runtime import PageRuntime, ReplayError
+from scrapesmith.lists.selectors import first_in, select_in
+from scrapesmith.llm.templates import render_prompt
+from scrapesmith.llm.types import LLM
+
+DETAIL_KEY = "_detail_url"
+
+
+class Answer(BaseModel):
+    answer: str
+
+
+@dataclass
+class ReplayResult:
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    failures: list[dict[str, str]] = field(default_factory=list)
+    pages: int = 0
+    items_seen: int = 0
+    duplicates: int = 0
+    detail_pages: int = 0
+    llm_calls: int = 0
+    seconds: float = 0.0
+    stop_reason: str = ""
+
+    @property
+    def rows_per_s(self) -> float:
+        return len(self.rows) / self.seconds if self.seconds else 0.0
+
+
+class Replayer:
+    """Runs one program on one runtime; holds the per-run answer cache and counters."""
+
+    def __init__(self, program: ListProgram, runtime: PageRuntime, llm: LLM | None = None,
+                 on_page: Callable[[str, int], None] | None = None) -> None:
+        self.program = program
+        self.runtime = runtime
+        self.llm = llm
+        self.on_page = on_page
+        self.plan = program.plan()
+        self.result = ReplayResult()
+        self._answers: dict[tuple[str, str], str] = {}
+
+    def run(self, start_url: str | None = None, max_pages: int | None = None) -> ReplayResult:
+        started = time.perf_counter()
+        if self.plan.failure is not None:
+            raise ReplayError(f"the recorded program ends in Fail: {self.plan.failure.error_message}")
+        self.runtime.open(start_url or self.program.start_url)
+        list_values = self._run_page_actions(self.plan.setup)
+        if self.plan.enter is not None:
+            self._collect_list(max_pages or self.program.max_pages)
+            self._detail_pass()
+        list_values.update(self._run_page_actions(self.plan.after))
+        self._finish_rows(list_values)
+        self.result.seconds = time.perf_counter() - started
+        return self.result
+
+    def _run_page_actions(self, actions: list[Action]) -> dict[str, Any]:
+        """Setup/after actions: navigation on the page, or values that apply to every row."""
+        values: dict[str, Any] = {}
+        for action in actions:
+            if isinstance(action, Click):
+                self.runtime.click(str(action.element))
+            elif isinstance(action, TypeInput):
+                self.runtime.type_input(str(action.element), action.value, action.enter)
+            else:
+                values.update(self._extract(self.runtime.tree(), [action], self.runtime.url))
+        return values
+
+    def _collect_list(self, max_pages: int) -> None:
+        enter = self.plan.enter
+        item_selector = str(enter.elements[0]) if enter and enter.elements else ""
+        seen: set[tuple] = set()
+        visited: set[str] = set()
+        for page_index in range(max_pages):
+            visited.add(self.runtime.url)
+            self.result.pages += 1
+            new = self._collect_items(select_in(self.runtime.tree(), item_selector), seen)
+            if self.on_page:
+                self.on_page(self.runtime.url, new)
+            if new == 0:
+                self.result.stop_reason = "no new items"
+                return
+            if not self._next_page(enter.pagination if enter else None, visited):
+                return
+        self.result.stop_reason = f"page cap ({max_pages})"
+
+    def _collect_items(self, items: list[etree._Element], seen: set[tuple]) -> int:
+        new = 0
+        for item in items:
+            self.result.items_seen += 1
+            try:
+                row = self._extract(item, self.plan.item, self.runtime.url)
+                if self.plan.detail_link is not None:
+                    row[DETAIL_KEY] = self._link(item, str(self.plan.detail_link.element), self.runtime.url)
+            except (ReplayError, ScrapesmithError) as exc:
+                self.result.failures.append({"url": self.runtime.url, "item": element_text(item)[:80],
+                                             "error": str(exc)})
+                continue
+            key = tuple(sorted((k, str(v)) for k, v in row.items())) or (element_text(item),)
+            if key in seen:
+                self.result.duplicates += 1
+                continue
+            seen.add(key)
+            row["source_url"] = self.runtime.url
+            self.result.rows.append(row)
+            new += 1
+        return new
+
+    def _next_page(self, pagination: str | int | None, visited: set[str]) -> bool:
+        """Move to the next page: the first matched control that is not "Previous" and not a visited page."""
+        if pagination is None:
+            self.result.stop_reason = "no pagination"
+            return False
+        controls = select_in(self.runtime.tree(), str(pagination))
+        if not controls:
+            self.result.stop_reason = "pagination control gone"
+            return False
+        forward = [c for c in controls if _says_next(c) or not PREVIOUS_WORDS.search(element_text(c))]
+        if not forward:
+            self.result.stop_reason = "next turned into previous"
+            return False
+        fresh = [c for c in forward if not c.get("href") or urljoin(self.runtime.url, c.get("href")) not in visited]
+        if not fresh:
+            self.result.stop_reason = "next repeats a visited page"
+            return False
+        try:
+            self.runtime.click_element(fresh[0])
+        except ScrapesmithError as exc:
+            self.result.failures.append({"url": self.runtime.url, "item": "pagination", "error": str(exc)})
+            self.result.stop_reason = "pagination failed"
+            return False
+        return True
+
+    def _detail_pass(self) -> None:
+        if self.plan.detail_link is None:
+            return
+        for row in self.result.rows:
+            url = row.pop(DETAIL_KEY, None)
+            if not url:
+                continue
+            try:
+                tree = self.runtime.open(url)
+                self.result.detail_pages += 1
+                row.update(self._extract(tree, self.plan.detail, self.runtime.url))
+            except ScrapesmithError as exc:
+                self.result.failures.append({"url": url, "item": "detail page", "error": str(exc)})
+
+    def _extract(self, scope: etree._Element, actions: list[Action], page_url: str) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+        for action in actions:
+            if isinstance(action, SaveCurrentURL):
+                values[action.column] = page_url
+            elif isinstance(action, SaveText):
+                values[action.column] = apply_regex(self._text(scope, str(action.element)), action.regex)
+            elif isinstance(action, SaveLink):
+                values[action.column] = self._link(scope, str(action.element), page_url)
+            elif isinstance(action, AnswerQuestion):
+                values[action.column] = self._answer(action, self._text(scope, str(action.element)))
+        return values
+
+    def _text(self, scope: etree._Element, selector: str) -> str:
+        element = first_in(scope, selector)
+        return node_text(element) if element is not None else ""
+
+    def _link(self, scope: etree._Element, selector: str, page_url: str) -> str:
+        element = first_in(scope, selector)
+        if element is None:
+            return ""
+        link = element if element.get("href") else element.find(".//a[@href]")
+        if link is None:
+            link = next((a for a in element.iterancestors("a") if a.get("href")), None)
+        return urljoin(page_url, link.get("href").strip()) if link is not None else ""
+
+    def _answer(self, action: AnswerQuestion, text: str) -> str:
+        if not text:
+            return ""
+        key = (action.question, text)
+        if key not in self._answers:
+            if self.llm is None:
+                raise ReplayError(f"column {action.column!r} needs a model (AnswerQuestion); pass --llm")
+            from scrapesmith.llm.structured import ask_structured
+
+            prompt = render_prompt("bardeen_answer_question", column=action.column, question=action.question,
+                                   text=text[:4000])
+            self.result.llm_calls += 1
+            self._answers[key] = ask_structured(self.llm, prompt, Answer, stage="lists.answer_question").answer
+        return self._answers[key]
+
+    def _finish_rows(self, list_values: dict[str, Any]) -> None:
+        """Columns in program order (list-level values fill the gaps), extra values, then provenance."""
+        fetched_at = datetime.now(UTC).isoformat(timespec="seconds")
+        program_id = self.program.program_id
+        finished = []
+        for row in self.result.rows:
+            source = row.pop("source_url", "")
+            row.pop(DETAIL_KEY, None)
+            ordered = {column: row.get(column, list_values.get(column, "")) for column in self.program.columns}
+            ordered.update({k: v for k, v in {**list_values, **row}.items() if k not in ordered})
+            ordered.update(source_url=source, fetched_at=fetched_at, program_id=program_id)
+            finished.append(ordered)
+        self.result.rows = finished
+
+
+def _says_next(control: etree._Element) -> bool:
+    return bool(re.search(r"next|more|older|›|»", element_text(control), re.IGNORECASE))
+
+
+def apply_regex(text: str, regex: str | None) -> str:
+    """The regex match in ``text`` (its first group when it has one); the whole text without a regex."""
+    if not regex or not text:
+        return text
+    match = re.search(regex, text)
+    if match is None:
+        return ""
+    return match.group(1) if match.groups() else match.group(0)
+
+
+def replay(program: ListProgram, runtime: PageRuntime, llm: LLM | None = None, start_url: str | None = None,
+           max_pages: int | None = None, on_page: Callable[[str, int], None] | None = None) -> ReplayResult:
+    """Run ``program`` on ``runtime`` and return its rows (in column order, then provenance)."""
+    return Replayer(program, runtime, llm, on_page).run(start_url, max_pages)

@@ -1,0 +1,110 @@
+"""SQLite response cache: an identical request never reaches a model twice.
+
+The key is a hash of everything that determines the answer — provider and model (the LLM's name), the
+messages, the JSON schema and the sampling parameters — and deliberately not the ledger stage, so two
+stages asking the same question share one answer. SQLite in WAL mode lets several processes (a local
+pool, parallel tests) share one cache file safely.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+from scrapesmith.llm.types import LLM, Completion, LLMRequest
+
+CACHE_FILE_NAME = "llm-cache.sqlite3"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS responses (
+    key TEXT PRIMARY KEY,
+    llm TEXT NOT NULL,
+    request TEXT NOT NULL,
+    completion TEXT NOT NULL,
+    created REAL NOT NULL
+)
+"""
+
+
+def request_key(llm_name: str, request: LLMRequest) -> str:
+    payload = {
+        "llm": llm_name,
+        "messages": [message.model_dump() for message in request.messages],
+        "schema": request.json_schema,
+        "temperature": request.temperature,
+        "max_tokens": request.max_tokens,
+    }
+    canonical = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+class ResponseCache:
+    """A table of completions keyed by :func:`request_key`, in one SQLite file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._connection = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+        with self._lock:
+            self._connection.execute("PRAGMA journal_mode=WAL")
+            self._connection.execute(_SCHEMA)
+            self._connection.commit()
+
+    @classmethod
+    def in_dir(cls, cache_dir: Path) -> ResponseCache:
+        return cls(Path(cache_dir) / CACHE_FILE_NAME)
+
+    def get(self, key: str) -> Completion | None:
+        with self._lock:
+            row = self._connection.execute("SELECT completion FROM responses WHERE key = ?", (key,)).fetchone()
+        return Completion.model_validate_json(row[0]) if row else None
+
+    def put(self, key: str, llm_name: str, request: LLMRequest, completion: Completion) -> None:
+        with self._lock:
+            self._connection.execute(
+                "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?)",
+                (key, llm_name, request.model_dump_json(), completion.model_dump_json(), time.time()),
+            )
+            self._connection.commit()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return self._connection.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._connection.execute("DELETE FROM responses")
+            self._connection.commit()
+
+    def close(self) -> None:
+        with self._lock:
+            self._connection.close()
+
+
+class CachedLLM:
+    """Wraps any LLM: answers repeats from the cache (marked ``cached=True``, latency ~0)."""
+
+    def __init__(self, inner: LLM, cache: ResponseCache) -> None:
+        self.inner = inner
+        self.cache = cache
+        self.name = inner.name
+
+    def complete(self, request: LLMRequest) -> Completion:
+        key = request_key(self.name, request)
+        started = time.perf_counter()
+        hit = self.cache.get(key)
+        if hit is not None:
+            return hit.model_copy(update={"cached": True, "latency": time.perf_counter() - started})
+        completion = self.inner.complete(request)
+        self.cache.put(key, self.name, request, completion.model_copy(update={"cached": False}))
+        return completion
+
+    def __getattr__(self, attribute: str):
+        if attribute == "inner":
+            raise AttributeError(attribute)
+        return getattr(self.inner, attribute)

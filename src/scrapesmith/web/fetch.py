@@ -1,0 +1,356 @@
+"""Fetchers: pages over HTTP (polite, safe, bounded), from local files, and a router between the two.
+
+(``FileFetcher`` and ``expand_sources`` live in :mod:`scrapesmith.web.files` and are re-exported here.)
+
+:class:`HttpFetcher` is the only place the project talks HTTP for documents. Every request passes, in
+order: the address guard (no private networks unless allowed), robots.txt, the per-host throttle, then a
+bounded request (timeout, size cap, content-type check) retried on timeouts, 429 and 5xx. Redirects are
+followed by hand so that each hop passes the same checks — httpx's own redirect following would let a
+public page bounce us into the local network.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from types import TracebackType
+from typing import TYPE_CHECKING, Self
+from urllib.parse import urljoin, urlsplit
+
+import httpx
+from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt
+
+from scrapesmith.config import get_settings
+from scrapesmith.web.content import DEFAULT_ACCEPT_TYPES, accepts, sniff_media_type
+from scrapesmith.web.encoding import decode_html
+from scrapesmith.web.files import FileFetcher, expand_sources, is_file_url, is_web_url
+from scrapesmith.web.page import (
+    FetchError,
+    HttpStatusError,
+    Page,
+    RobotsDisallowed,
+    TooLarge,
+    TooManyRedirects,
+    Unreachable,
+    UnsupportedContent,
+)
+from scrapesmith.web.safety import AddressGuard, HostThrottle, InvalidUrl, RobotsPolicy, origin_of
+
+if TYPE_CHECKING:
+    from scrapesmith.web.archive import WarcWriter
+
+__all__ = [
+    "DEFAULT_ACCEPT_TYPES", "FileFetcher", "HttpFetcher", "RoutingFetcher", "accepts", "expand_sources",
+    "is_web_url", "parse_retry_after",
+]
+
+ACCEPT_HEADER = "text/html,application/xhtml+xml,application/xml;q=0.9,application/json;q=0.8,text/*;q=0.7"
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+ROBOTS_MAX_BYTES = 512 * 1024
+ROBOTS_MAX_REDIRECTS = 5
+MAX_CRAWL_DELAY = 30.0
+
+
+class _RetryableStatus(Exception):
+    """A 429/5xx answer, carried through tenacity so it can honour ``Retry-After``."""
+
+    def __init__(self, status: int, retry_after: float | None) -> None:
+        super().__init__(f"HTTP {status}")
+        self.status = status
+        self.retry_after = retry_after
+
+
+@dataclass(frozen=True)
+class _Answer:
+    """One HTTP exchange, before it becomes a :class:`Page` (or the next redirect hop)."""
+
+    url: str
+    status: int
+    headers: dict[str, str]
+    body: bytes
+    media_type: str
+    charset: str | None
+    location: str | None = None
+
+
+class HttpFetcher:
+    """Fetches http(s) pages politely and safely; thread-safe, so callers may share one across threads.
+
+    Arguments left as ``None`` come from :class:`scrapesmith.config.Settings`. ``retries`` counts extra
+    attempts after the first; waits grow from ``backoff`` seconds and never exceed ``max_retry_wait``
+    (a longer ``Retry-After`` is shortened to it). ``archive`` receives every page fetched.
+    """
+
+    def __init__(
+        self,
+        *,
+        user_agent: str | None = None,
+        allow_hosts: Iterable[str] | None = None,
+        allow_private: bool = False,
+        respect_robots: bool = True,
+        delay: float | None = None,
+        max_per_host: int | None = None,
+        timeout: float | None = None,
+        max_bytes: int | None = None,
+        max_redirects: int = 10,
+        retries: int = 3,
+        backoff: float = 0.5,
+        max_retry_wait: float = 30.0,
+        accept_types: Iterable[str] = DEFAULT_ACCEPT_TYPES,
+        archive: WarcWriter | None = None,
+    ) -> None:
+        settings = get_settings()
+        self.user_agent = user_agent or settings.user_agent
+        self.max_bytes = max_bytes if max_bytes is not None else settings.max_bytes
+        self.max_redirects = max_redirects
+        self.retries = max(0, retries)
+        self.backoff = backoff
+        self.max_retry_wait = max_retry_wait
+        self.accept_types = tuple(t.lower() for t in accept_types)
+        self.archive = archive
+        self.guard = AddressGuard(
+            settings.allow_hosts if allow_hosts is None else allow_hosts, allow_private=allow_private
+        )
+        self.throttle = HostThrottle(
+            settings.politeness_delay if delay is None else delay,
+            max_per_host or settings.max_per_host,
+        )
+        self.robots = RobotsPolicy(self.user_agent, self._fetch_robots) if respect_robots else None
+        self._client = httpx.Client(
+            headers={"User-Agent": self.user_agent, "Accept": ACCEPT_HEADER},
+            timeout=timeout if timeout is not None else settings.timeout,
+            follow_redirects=False,
+            limits=httpx.Limits(max_connections=100, max_keepalive_connections=20),
+        )
+
+    def fetch(self, url: str) -> Page:
+        started = time.monotonic()
+        current = _normalise_url(url)
+        seen = {current}
+        for _hop in range(self.max_redirects + 1):
+            self._admit(current)
+            answer = self._exchange(current)
+            if answer.location is None:
+                return self._page(url, answer, time.monotonic() - started)
+            current = _normalise_url(urljoin(answer.url, answer.location))
+            if current in seen:
+                raise TooManyRedirects(url, f"redirect loop (back to {current})")
+            seen.add(current)
+        raise TooManyRedirects(url, f"more than {self.max_redirects} redirects")
+
+    def close(self) -> None:
+        self._client.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    def _admit(self, url: str) -> None:
+        """The checks every hop passes before any byte is sent to its host."""
+        self.guard.check(url)
+        if self.robots is None or self.robots.allowed(url):
+            return
+        if self.robots.server_unreachable(url):
+            raise Unreachable(url, "cannot reach the server (robots.txt could not be fetched)")
+        raise RobotsDisallowed(url, "robots.txt disallows fetching this URL (pass --no-robots to ignore)")
+
+    def _exchange(self, url: str) -> _Answer:
+        retrying = Retrying(
+            stop=stop_after_attempt(self.retries + 1),
+            wait=self._retry_wait,
+            retry=retry_if_exception_type((_RetryableStatus, httpx.TimeoutException)),
+            reraise=True,
+        )
+        try:
+            return retrying(self._request_once, url)
+        except _RetryableStatus as exc:
+            raise HttpStatusError(url, f"HTTP {exc.status} after {self.retries + 1} attempts", exc.status) from None
+        except httpx.TimeoutException:
+            raise Unreachable(url, f"timed out ({self.retries + 1} attempts)") from None
+
+    def _retry_wait(self, state: RetryCallState) -> float:
+        exc = state.outcome.exception() if state.outcome else None
+        if isinstance(exc, _RetryableStatus) and exc.retry_after is not None:
+            return min(exc.retry_after, self.max_retry_wait)
+        return min(self.backoff * 2 ** (state.attempt_number - 1), self.max_retry_wait)
+
+    def _request_once(self, url: str) -> _Answer:
+        with self.throttle.slot(url, self._crawl_delay(url)):
+            try:
+                with self._client.stream("GET", url) as response:
+                    return self._read(url, response)
+            except httpx.TimeoutException:
+                raise
+            except httpx.InvalidURL as exc:
+                raise InvalidUrl(url, f"not a valid URL ({exc})") from None
+            except httpx.HTTPError as exc:
+                raise Unreachable(url, f"connection failed ({type(exc).__name__}: {exc})") from None
+
+    def _read(self, url: str, response: httpx.Response) -> _Answer:
+        status = response.status_code
+        if status in RETRY_STATUSES:
+            raise _RetryableStatus(status, parse_retry_after(response.headers.get("retry-after")))
+        final_url = str(response.url)
+        location = response.headers.get("location")
+        if status in REDIRECT_STATUSES and location:
+            return _Answer(final_url, status, {}, b"", "", None, location=location)
+        if status >= 400:
+            raise HttpStatusError(url, f"HTTP {status} {response.reason_phrase}".rstrip(), status)
+        media_type = _media_type(response.headers.get("content-type"))
+        if media_type and not accepts(self.accept_types, media_type):
+            raise UnsupportedContent(url, f"content type {media_type} is not a document we read")
+        body = self._read_capped(url, response)
+        headers = _raw_headers(response)
+        return _Answer(final_url, status, headers, body, media_type, response.charset_encoding)
+
+    def _read_capped(self, url: str, response: httpx.Response) -> bytes:
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > self.max_bytes:
+            raise TooLarge(url, f"response is {int(declared):,} bytes, over the {self.max_bytes:,}-byte cap")
+        chunks: list[bytes] = []
+        size = 0
+        for chunk in response.iter_bytes():
+            size += len(chunk)
+            if size > self.max_bytes:
+                raise TooLarge(url, f"response exceeds the {self.max_bytes:,}-byte cap")
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    def _crawl_delay(self, url: str) -> float | None:
+        if self.robots is None:
+            return None
+        requested = self.robots.crawl_delay(url)
+        if requested is None:
+            return None
+        return max(self.throttle.delay, min(requested, MAX_CRAWL_DELAY))
+
+    def _page(self, requested: str, answer: _Answer, elapsed: float) -> Page:
+        text, encoding = decode_html(answer.body, answer.charset)
+        page = Page(
+            url=answer.url,
+            content=answer.body,
+            text=text,
+            status=answer.status,
+            headers=answer.headers,
+            content_type=answer.media_type or sniff_media_type(answer.body),
+            encoding=encoding,
+            requested_url=requested,
+            via="http",
+            elapsed=elapsed,
+        )
+        if self.archive is not None:
+            self.archive.write(page, request_headers={"User-Agent": self.user_agent, "Accept": ACCEPT_HEADER})
+        return page
+
+    def _fetch_robots(self, robots_url: str) -> tuple[int, str] | None:
+        """robots.txt for one origin as ``(status, text)``; ``None`` when the server cannot be reached."""
+        current = robots_url
+        for _hop in range(ROBOTS_MAX_REDIRECTS + 1):
+            try:
+                self.guard.check(current)
+                with self.throttle.slot(current), self._client.stream("GET", current) as response:
+                    location = response.headers.get("location")
+                    if response.status_code in REDIRECT_STATUSES and location:
+                        current = urljoin(current, location)
+                        continue
+                    body = _read_prefix(response, ROBOTS_MAX_BYTES)
+                    return response.status_code, body.decode("utf-8", errors="replace")
+            except (httpx.HTTPError, FetchError):
+                return None
+        return 404, ""  # RFC 9309: too many redirects is treated as "unavailable", i.e. no rules
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header (delta-seconds or HTTP-date); ``None`` if absent/bad."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
+def _media_type(content_type: str | None) -> str:
+    return (content_type or "").split(";", 1)[0].strip().lower()
+
+
+def _raw_headers(response: httpx.Response) -> dict[str, str]:
+    """Response headers with their original spelling; repeated headers joined with ', '."""
+    headers: dict[str, str] = {}
+    for raw_name, raw_value in response.headers.raw:
+        name, value = raw_name.decode("latin-1"), raw_value.decode("latin-1")
+        headers[name] = f"{headers[name]}, {value}" if name in headers else value
+    return headers
+
+
+def _read_prefix(response: httpx.Response, limit: int) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    for chunk in response.iter_bytes():
+        chunks.append(chunk)
+        size += len(chunk)
+        if size >= limit:
+            break
+    return b"".join(chunks)[:limit]
+
+
+def _normalise_url(url: str) -> str:
+    """Validate an http(s) URL and drop its fragment (never sent to servers)."""
+    origin_of(url)
+    return url.split("#", 1)[0]
+
+
+class RoutingFetcher:
+    """The default :class:`Fetcher`: http(s) URLs go to ``http``, paths and ``file://`` URLs to ``file``.
+
+    Either side is created with default settings on first use when not given; any other URL scheme is
+    refused with :class:`InvalidUrl`.
+    """
+
+    def __init__(self, http: HttpFetcher | None = None, file: FileFetcher | None = None) -> None:
+        self._http = http
+        self._file = file
+
+    @property
+    def http(self) -> HttpFetcher:
+        if self._http is None:
+            self._http = HttpFetcher()
+        return self._http
+
+    @property
+    def file(self) -> FileFetcher:
+        if self._file is None:
+            self._file = FileFetcher()
+        return self._file
+
+    def fetch(self, url: str) -> Page:
+        if is_web_url(url):
+            return self.http.fetch(url)
+        scheme = urlsplit(url).scheme
+        if is_file_url(url) or not scheme or len(scheme) == 1:  # one letter: a Windows drive
+            return self.file.fetch(url)
+        raise InvalidUrl(url, f"unsupported URL scheme '{scheme}'; use http(s)://, file:// or a path")
+
+    def close(self) -> None:
+        if self._http is not None:
+            self._http.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+

@@ -1,0 +1,130 @@
+"""Pages from the local disk: :class:`FileFetcher`, and :func:`expand_sources` for command-line inputs."""
+
+from __future__ import annotations
+
+import glob
+import mimetypes
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
+
+from scrapesmith.config import get_settings
+from scrapesmith.web.content import DEFAULT_ACCEPT_TYPES, accepts, sniff_media_type
+from scrapesmith.web.encoding import decode_html
+from scrapesmith.web.page import FetchError, Page, TooLarge, UnsupportedContent
+from scrapesmith.web.safety import InvalidUrl
+
+PAGE_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".shtml", ".xml", ".json"})
+
+
+class FileFetcher:
+    """Reads pages from local files and ``file://`` URLs (``Page.via == "file"``).
+
+    Relative paths resolve against ``root`` (the working directory when ``None``). Directories are refused
+    with a hint: expand them first with :func:`expand_sources`, so a typo never fetches thousands of files.
+    """
+
+    def __init__(
+        self, root: Path | None = None, *, accept_types: Iterable[str] = DEFAULT_ACCEPT_TYPES,
+        max_bytes: int | None = None,
+    ) -> None:
+        self.root = root
+        self.accept_types = tuple(t.lower() for t in accept_types)
+        self.max_bytes = max_bytes if max_bytes is not None else get_settings().max_bytes
+
+    def fetch(self, url: str) -> Page:
+        started = time.monotonic()
+        path = self.resolve(url)
+        if path.is_dir():
+            raise FetchError(url, "is a directory; pass the files in it (e.g. DIR/*.html) or a URL-list file")
+        if not path.is_file():
+            raise FetchError(url, "no such file")
+        size = path.stat().st_size
+        if size > self.max_bytes:
+            raise TooLarge(url, f"file is {size:,} bytes, over the {self.max_bytes:,}-byte cap")
+        content = path.read_bytes()
+        media_type = mimetypes.guess_type(path.name)[0] or sniff_media_type(content)
+        if not accepts(self.accept_types, media_type):
+            raise UnsupportedContent(url, f"content type {media_type} is not a document we read")
+        text, encoding = decode_html(content)
+        return Page(
+            url=path.as_uri(),
+            content=content,
+            text=text,
+            headers={"Content-Type": media_type, "Content-Length": str(len(content))},
+            content_type=media_type,
+            encoding=encoding,
+            requested_url=url,
+            via="file",
+            elapsed=time.monotonic() - started,
+        )
+
+    def resolve(self, source: str) -> Path:
+        """The absolute path a file source names (a path or a ``file://`` URL)."""
+        if source.lower().startswith("file:"):
+            parts = urlsplit(source)
+            if parts.netloc not in ("", "localhost"):
+                raise InvalidUrl(source, f"file URLs on other hosts ({parts.netloc}) are not supported")
+            return Path(url2pathname(parts.path))
+        path = Path(source).expanduser()
+        if not path.is_absolute() and self.root is not None:
+            path = self.root / path
+        return path.absolute()
+
+
+def is_web_url(source: str) -> bool:
+    return urlsplit(source).scheme.lower() in ("http", "https")
+
+
+def is_file_url(source: str) -> bool:
+    return source.lower().startswith("file:")
+
+
+def expand_sources(items: list[str]) -> list[str]:
+    """Turn command-line sources into fetchable items, in order.
+
+    URLs stay as they are; a directory becomes its page files (recursively, sorted); a glob becomes its
+    matches; a ``.txt`` file is a list of sources, one per line (blank lines and ``#`` comments skipped,
+    relative paths taken relative to the list file).
+    """
+    expanded: list[str] = []
+    for item in items:
+        if is_web_url(item) or is_file_url(item):
+            expanded.append(item)
+        elif glob.has_magic(item):
+            matches = sorted(glob.glob(str(Path(item).expanduser()), recursive=True))
+            if not matches:
+                raise FetchError(item, "no file matches this pattern")
+            for match in matches:
+                expanded.extend(_expand_path(Path(match)))
+        else:
+            expanded.extend(_expand_path(Path(item).expanduser()))
+    return expanded
+
+
+def _expand_path(path: Path) -> list[str]:
+    if path.is_dir():
+        files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in PAGE_SUFFIXES)
+        if not files:
+            raise FetchError(str(path), f"directory has no page files ({', '.join(sorted(PAGE_SUFFIXES))})")
+        return [str(p) for p in files]
+    if path.is_file() and path.suffix.lower() == ".txt":
+        return _read_source_list(path)
+    if path.is_file():
+        return [str(path)]
+    raise FetchError(str(path), "no such file or directory")
+
+
+def _read_source_list(path: Path) -> list[str]:
+    sources: list[str] = []
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        entry = line.strip()
+        if not entry or entry.startswith("#"):
+            continue
+        if is_web_url(entry) or is_file_url(entry) or Path(entry).is_absolute():
+            sources.append(entry)
+        else:
+            sources.append(str(path.parent / entry))
+    return sources

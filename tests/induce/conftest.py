@@ -1,0 +1,54 @@
+"""Fixtures for induction tests: the demo web served on 127.0.0.1 and its book detail pages fetched over HTTP."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+
+from scrapesmith.bench.sites.server import DemoServer, serve_sites
+from scrapesmith.web.fetch import HttpFetcher
+from scrapesmith.web.page import Page
+
+BOOK_FIELDS = {
+    "title": "the title of the book",
+    "author": "the author(s) of the book",
+    "isbn_13": "the ISBN-13 of the book",
+    "publisher": "the publisher of the book",
+    "publication_date": "the publication date of the book",
+    "price": "the sale price of the book",
+}
+
+
+@dataclass
+class BookLayout:
+    """One demo book site: its detail pages (fetched over HTTP) and their ground truth records."""
+
+    name: str
+    urls: list[str]
+    pages: list[Page]
+    truth: dict[str, dict]
+
+
+@pytest.fixture(scope="session")
+def demo_server() -> Iterator[DemoServer]:
+    with serve_sites() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def book_layouts(demo_server: DemoServer) -> dict[str, BookLayout]:
+    """Eight detail pages of each book layout, fetched through the real HTTP fetcher."""
+    fetcher = HttpFetcher(allow_hosts=[f"{demo_server.host}:{demo_server.port}"], delay=0, retries=0)
+    layouts = {}
+    try:
+        for name in ("bookshelf", "pagecraft"):
+            paths = sorted(demo_server.sites.urls(name, "detail"))[:8]
+            urls = [demo_server.url(p) for p in paths]
+            records = {b["url"]: b for b in demo_server.sites.truth(name)["books"]}
+            layouts[name] = BookLayout(name, urls, [fetcher.fetch(u) for u in urls],
+                                       {demo_server.url(p): records[p] for p in paths})
+    finally:
+        fetcher.close()
+    return layouts

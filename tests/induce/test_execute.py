@@ -1,0 +1,75 @@
+"""execute.py: action sequences (prune, then extract), post-processing, and replay on saved SWDE pages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scrapesmith.induce.execute import (
+    CompiledSpec, XPathSyntaxError, parse_html, post_process, run_actions,
+)
+from scrapesmith.induce.spec import FieldSpec, PostProcess, ScraperSpec
+
+PAGE = """<html><head><title>T</title></head><body>
+<div class="side"><b>ISBN</b>: 111</div>
+<div class="main"><ul><li><b>ISBN</b>: 9780316125581</li><li><b>Publisher</b> - Hachette</li></ul>
+<p class="by">by <a>Ann Lee</a> and <a>Bo Chen</a></p><p class="note">Price: $9.99 (sale)</p></div>
+</body></html>"""
+SWDE = Path(__file__).resolve().parents[2] / "../shared/data/swde/book/book-booksamillion"
+
+
+def test_pruning_xpath_scopes_the_next_step_to_the_selected_subtree():
+    root = parse_html(PAGE)
+    everywhere = run_actions(root, ["//b[.='ISBN']/following-sibling::text()[1]"])
+    pruned = run_actions(root, ["//div[@class='main']", "//b[.='ISBN']/following-sibling::text()[1]"])
+    assert everywhere == [": 111", ": 9780316125581"]
+    assert pruned == [": 9780316125581"]
+
+
+def test_pruning_to_nothing_extracts_nothing():
+    assert run_actions(parse_html(PAGE), ["//table", "//b"]) == []
+
+
+def test_post_processing_strips_separators_applies_regex_and_cardinality():
+    assert post_process([": 9780316125581"], PostProcess()) == ["9780316125581"]
+    assert post_process(["- Hachette"], PostProcess(strip_separators=False)) == ["- Hachette"]
+    assert post_process(["Price: $9.99 (sale)"], PostProcess(regex=r"\$([\d.]+)")) == ["9.99"]
+    assert post_process(["Ann Lee", "Bo Chen"], PostProcess()) == ["Ann Lee"]
+    assert post_process(["Ann Lee", "Bo Chen"], PostProcess(multiple=True)) == ["Ann Lee", "Bo Chen"]
+
+
+def test_compiled_spec_gives_one_row_per_page():
+    spec = ScraperSpec(fields=[
+        FieldSpec(name="isbn", actions=["//div[@class='main']", "//b[.='ISBN']/following-sibling::text()[1]"]),
+        FieldSpec(name="authors", actions=["//p[@class='by']/a"], post=PostProcess(multiple=True)),
+        FieldSpec(name="missing", actions=["//table"]),
+    ])
+    assert CompiledSpec(spec).row(PAGE) == {"isbn": "9780316125581", "authors": ["Ann Lee", "Bo Chen"],
+                                            "missing": None}
+
+
+def test_invalid_xpath_fails_when_the_spec_is_compiled():
+    spec = ScraperSpec(fields=[FieldSpec(name="x", actions=["//div[@class="])])
+    with pytest.raises(XPathSyntaxError, match="invalid XPath"):
+        CompiledSpec(spec)
+
+
+def test_broken_and_empty_documents_parse_to_empty_results():
+    spec = ScraperSpec(fields=[FieldSpec(name="x", actions=["//b"])])
+    compiled = CompiledSpec(spec)
+    assert compiled.row("") == {"x": None}
+    assert compiled.row(b"\x00\xff<b>bold") == {"x": "bold"}
+    assert compiled.row('<?xml version="1.0" encoding="utf-8"?><html><body><b>x</b></body></html>') == {"x": "x"}
+
+
+@pytest.mark.skipif(not SWDE.is_dir(), reason="SWDE development data not present")
+def test_spec_replays_on_saved_swde_pages():
+    spec = ScraperSpec(fields=[
+        FieldSpec(name="isbn_13", actions=["//strong[normalize-space()='ISBN-13']/following-sibling::text()[1]"]),
+        FieldSpec(name="title", actions=["//h2/text()"]),
+    ])
+    compiled = CompiledSpec(spec)
+    text = (SWDE / "0000.htm").read_bytes().decode("utf-8")
+    assert compiled.row(text) == {"isbn_13": "9780316125581",
+                                  "title": "The Short Second Life of Bree Tanner - An Eclipse Novella"}
