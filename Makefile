@@ -27,6 +27,7 @@ chromium:
 	else echo "Chromium is missing and this is not root: run 'sudo apt-get install -y chromium'" >&2; exit 1; fi
 
 model: $(STAMP)
+	$(VENV)/bin/scrapesmith llm install
 
 setup: $(STAMP) chromium model
 

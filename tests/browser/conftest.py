@@ -17,9 +17,7 @@ import pytest
 from scrapesmith.bench.sites import DemoServer, serve_sites
 from scrapesmith.web.browser import BrowserOptions, BrowserPolicy, BrowserRuntime, BrowserSession
 
-pytestmark = pytest.mark.browser
-
-FAST = BrowserOptions(action_timeout=3.0, page_timeout=10.0, settle_timeout=2.0, watchdog_margin=5.0)
+FAST = BrowserOptions(action_timeout=1.5, page_timeout=10.0, settle_timeout=2.0, watchdog_margin=5.0)
 
 TRAP_PAGES: dict[str, tuple[int, dict[str, str], bytes]] = {
     "/redirect-private": (302, {"Location": "http://10.0.0.1/secret"}, b""),
@@ -45,7 +43,7 @@ TRAP_PAGES: dict[str, tuple[int, dict[str, str], bytes]] = {
 
 
 class _TrapHandler(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+    def do_GET(self) -> None:
         status, headers, body = TRAP_PAGES.get(self.path, (404, {"Content-Type": "text/plain"}, b"not found"))
         self.send_response(status)
         for name, value in headers.items():
@@ -54,7 +52,7 @@ class _TrapHandler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         return
 
 

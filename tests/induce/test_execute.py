@@ -7,7 +7,11 @@ from pathlib import Path
 import pytest
 
 from scrapesmith.induce.execute import (
-    CompiledSpec, XPathSyntaxError, parse_html, post_process, run_actions,
+    CompiledSpec,
+    XPathSyntaxError,
+    parse_html,
+    post_process,
+    run_actions,
 )
 from scrapesmith.induce.spec import FieldSpec, PostProcess, ScraperSpec
 

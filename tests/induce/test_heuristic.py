@@ -63,3 +63,18 @@ def test_field_concepts_come_from_name_and_instruction(name, instruction, kind, 
     concept = concept_for(name, instruction)
     assert (concept.kind, concept.multiple) == (kind, multiple)
     assert concept.headline == (name == "title")
+
+
+def test_demo_induction_step_replays_both_layouts_exactly(demo_server, tmp_path):
+    from rich.console import Console
+
+    from scrapesmith.induce.demo_step import induction_step
+    from scrapesmith.web.fetch import HttpFetcher
+
+    fetcher = HttpFetcher(allow_hosts=[f"{demo_server.host}:{demo_server.port}"], delay=0, retries=0)
+    try:
+        accuracy = induction_step(demo_server, fetcher, tmp_path, Console(record=True, width=200))
+    finally:
+        fetcher.close()
+    assert accuracy == {"bookshelf": 1.0, "pagecraft": 1.0}
+    assert (tmp_path / "spec-bookshelf.json").is_file() and (tmp_path / "books-pagecraft.csv").is_file()

@@ -1,4 +1,4 @@
-"""Fixtures for the web layer's tests: local servers (see ``web_server``) and fetchers allowed onto them."""
+"""Fixtures for the web layer's tests: local servers (see ``fetch_test_server``) and fetchers allowed onto them."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import threading
 from collections.abc import Callable, Iterator
 
 import pytest
-from web_server import SiteServer
+from fetch_test_server import SiteServer
 
 from scrapesmith.web.fetch import HttpFetcher
 

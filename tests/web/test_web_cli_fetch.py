@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from web_server import RUSSIAN
+from fetch_test_server import RUSSIAN
 
 from scrapesmith.web.archive import WarcReplayFetcher
 

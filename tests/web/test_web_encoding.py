@@ -5,7 +5,7 @@ from __future__ import annotations
 import codecs
 
 import pytest
-from web_server import ENCODED_PAGES, FRENCH, RUSSIAN, html
+from fetch_test_server import ENCODED_PAGES, FRENCH, RUSSIAN, html
 
 from scrapesmith.web.encoding import decode_html, meta_charset, normalise_encoding
 

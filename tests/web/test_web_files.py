@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from web_server import FRENCH, PNG_BYTES, RUSSIAN, html
+from fetch_test_server import FRENCH, PNG_BYTES, RUSSIAN, html
 
 from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher, expand_sources
 from scrapesmith.web.page import FetchError, UnsupportedContent

@@ -27,9 +27,29 @@ from scrapesmith.dom.clean import clean_tree
 from scrapesmith.dom.parse import parse_html
 from scrapesmith.dom.simplify import simplify
 from scrapesmith.dom.tokens import estimate_tokens
+from scrapesmith.errors import ScrapesmithError
 
 _LEADING_SEPARATORS = re.compile(r"^[\s:;,|/\-–—•·]+")
 _WHITESPACE = re.compile(r"\s+")
+
+TokenCounter = Callable[[str], int]
+
+
+def gguf_token_counter(path: Path) -> TokenCounter:
+    """Real token counts from a GGUF model's vocabulary (llama-cpp-python, vocabulary only: fast, no weights).
+
+    Lets anyone check :func:`estimate_tokens` against the tokenizer of the model they actually use, e.g.
+    the embedded model's file.
+    """
+    if not path.is_file():
+        raise ScrapesmithError(f"tokenizer model not found: {path}")
+    try:
+        import llama_cpp
+    except ImportError as exc:
+        raise ScrapesmithError("--tokenizer needs llama-cpp-python (pip install 'scrapesmith[local]')") from exc
+    vocabulary = llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False)
+    return lambda text: len(vocabulary.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
 
 @dataclass
 class PageResult:
@@ -42,6 +62,14 @@ class PageResult:
     simplify_ms: float
     gt_values: int
     missing: list[str] = field(default_factory=list)
+    real_raw_tokens: int | None = None
+    real_simplified_tokens: int | None = None
+
+    @property
+    def real_token_ratio(self) -> float | None:
+        if self.real_raw_tokens is None or self.real_simplified_tokens is None:
+            return None
+        return self.real_simplified_tokens / max(self.real_raw_tokens, 1)
 
     @property
     def token_ratio(self) -> float:
@@ -59,6 +87,7 @@ class PageResult:
             "parse_ms": round(self.parse_ms, 3),
             "clean_ms": round(self.clean_ms, 3),
             "simplify_ms": round(self.simplify_ms, 3),
+            **({"real_token_ratio": round(self.real_token_ratio, 4)} if self.real_token_ratio is not None else {}),
         }
 
 
@@ -84,7 +113,9 @@ def site_groundtruth(site: SwdeSite, groundtruth_dir: Path) -> dict[str, dict[st
     return truth
 
 
-def measure_page(path: Path, truth: dict[str, list[str]], max_tokens: int | None) -> PageResult:
+def measure_page(
+    path: Path, truth: dict[str, list[str]], max_tokens: int | None, tokenizer: TokenCounter | None = None
+) -> PageResult:
     content = path.read_bytes()
     started = time.perf_counter()
     lxml.html.fromstring(content)
@@ -113,6 +144,8 @@ def measure_page(path: Path, truth: dict[str, list[str]], max_tokens: int | None
         simplify_ms=(done - cleaned) * 1000,
         gt_values=sum(len(values) for values in truth.values()),
         missing=missing,
+        real_raw_tokens=tokenizer(raw_text) if tokenizer else None,
+        real_simplified_tokens=tokenizer(simplified.text) if tokenizer else None,
     )
 
 
@@ -127,7 +160,7 @@ def summarize(results: list[PageResult]) -> dict[str, float | int]:
     mean = {name: statistics.fmean(getattr(r, name) for r in results) for name in
             ("bare_ms", "parse_ms", "clean_ms", "simplify_ms")}
     total = mean["parse_ms"] + mean["clean_ms"] + mean["simplify_ms"]
-    return {
+    summary: dict[str, float | int] = {
         "pages": pages,
         "ms_per_page": round(total, 3),
         "bare_ms_per_page": round(mean["bare_ms"], 3),
@@ -145,6 +178,16 @@ def summarize(results: list[PageResult]) -> dict[str, float | int]:
         "gt_values": sum(r.gt_values for r in results),
         "seconds": round(sum(r.bare_ms + r.parse_ms + r.clean_ms + r.simplify_ms for r in results) / 1000, 2),
     }
+    real = [r.real_token_ratio for r in results if r.real_token_ratio is not None]
+    if real:
+        summary["real_token_ratio_median"] = round(statistics.median(real), 4)
+        summary["real_token_ratio_p90"] = round(_percentile(real, 0.9), 4)
+        summary["real_pages_within_one_fifth"] = round(sum(r <= 0.2 for r in real) / len(real), 4)
+        for kind in ("raw", "simplified"):
+            estimated = sum(getattr(r, f"{kind}_tokens") for r in results)
+            counted = sum(getattr(r, f"real_{kind}_tokens") for r in results)
+            summary[f"estimate_error_{kind}"] = round(estimated / max(counted, 1) - 1, 4)
+    return summary
 
 
 def run_dom_benchmark(
@@ -153,6 +196,7 @@ def run_dom_benchmark(
     max_tokens: int | None = 4000,
     limit: int | None = None,
     progress: Callable[[], AbstractContextManager[Progress | None]] = nullcontext,
+    tokenizer: TokenCounter | None = None,
 ) -> BenchResult:
     """Measure every SWDE page under ``pages_dir`` (``DIR/<vertical>/<vertical>-<site>/NNNN.htm``)."""
     results: list[PageResult] = []
@@ -162,7 +206,7 @@ def run_dom_benchmark(
     with progress() as bar:
         task = bar.add_task("parse + clean + simplify", total=len(paths)) if bar else None
         for site, path in paths:
-            results.append(measure_page(path, truths[site.key].get(path.stem, {}), max_tokens))
+            results.append(measure_page(path, truths[site.key].get(path.stem, {}), max_tokens, tokenizer))
             if bar is not None:
                 bar.advance(task)
     return BenchResult(

@@ -14,11 +14,12 @@ chosen on quality as well as speed.
 
 from __future__ import annotations
 
+import os
 import resource
 import time
 import uuid
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, create_model
@@ -243,6 +244,7 @@ def bench_llm(
     sizes: list[str], build: Callable[[str], LLM], *, prompt_tokens: int = 1500, answer_tokens: int = 100,
     probes: bool = True, progress: Callable[[str], None] | None = None,
 ) -> BenchResult:
+    load_before = os.getloadavg()[0]
     cases = []
     for size in sizes:
         if progress:
@@ -266,5 +268,9 @@ def bench_llm(
         name="llm",
         summary=summary,
         cases=cases,
-        params={"sizes": sizes, "prompt_tokens": prompt_tokens, "answer_tokens": answer_tokens, "probes": probes},
+        params={
+            "sizes": sizes, "prompt_tokens": prompt_tokens, "answer_tokens": answer_tokens, "probes": probes,
+            # Other processes compete for the same cores; the load average says how quiet the machine was.
+            "load_average_1m_before": round(load_before, 2), "load_average_1m_after": round(os.getloadavg()[0], 2),
+        },
     )

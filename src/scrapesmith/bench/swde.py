@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lxml import html
-
 from rich.progress import Progress
 
 from scrapesmith.bench.frame import BenchResult, report

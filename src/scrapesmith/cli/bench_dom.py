@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from scrapesmith.bench.dom import run_dom_benchmark
+from scrapesmith.bench.dom import gguf_token_counter, run_dom_benchmark
 from scrapesmith.bench.frame import report
 from scrapesmith.bench.swde import SwdeDataError
 from scrapesmith.cli import bench_app, console
@@ -42,6 +42,10 @@ def bench_dom_command(
         int, typer.Option("--max-tokens", help="Token budget of the simplified DOM (0: none).")
     ] = 4000,
     limit: Annotated[int, typer.Option("--limit", help="Measure only the first N pages (0: all).")] = 0,
+    tokenizer: Annotated[
+        Path | None,
+        typer.Option("--tokenizer", help="A GGUF model whose vocabulary also counts real tokens (needs llama-cpp)."),
+    ] = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="Write the full result as JSON here.")] = None,
 ) -> None:
     """Time parse/clean/simplify against bare lxml and check that ground-truth values survive simplification."""
@@ -49,7 +53,8 @@ def bench_dom_command(
     groundtruth = groundtruth or pages / "groundtruth"
     if not groundtruth.is_dir():
         raise SwdeDataError(f"SWDE ground truth directory not found: {groundtruth}")
-    result = run_dom_benchmark(pages, groundtruth, max_tokens or None, limit or None, _progress)
+    counter = gguf_token_counter(tokenizer) if tokenizer else None
+    result = run_dom_benchmark(pages, groundtruth, max_tokens or None, limit or None, _progress, counter)
     report(result, json_out)
     if result.cases:
         shown = sorted(result.cases, key=lambda case: -case["token_ratio"])[:5]

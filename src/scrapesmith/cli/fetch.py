@@ -76,7 +76,7 @@ def _fetch_with_status(fetcher: RoutingFetcher | ArchivingFetcher, url: str) -> 
 @bench_app.command("fetch")
 def bench_fetch_command(
     pages: Annotated[int, typer.Option("--pages", min=20, help="Pages fetched by each client in each round.")] = 300,
-    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds per client; the median round counts.")] = 3,
+    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds; in each, every client fetches all pages, taking turns in blocks.")] = 3,
     json_out: Annotated[Path | None, typer.Option("--json", help="Write the result as JSON here.")] = None,
 ) -> None:
     """Pages/s of HttpFetcher (politeness off, robots on and off) vs a bare httpx loop on the demo web."""

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import timezone
+from datetime import UTC
 from pathlib import Path
+from typing import Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -11,6 +12,7 @@ from rich.table import Table
 
 from scrapesmith.bench.swde import run_benchmark
 from scrapesmith.cli import app, bench_app, console
+from scrapesmith.cli.options import LLMOption, NoCacheOption
 from scrapesmith.config import get_settings
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.execute import CompiledSpec, parse_html
@@ -23,8 +25,9 @@ from scrapesmith.llm.types import LLM
 from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher, expand_sources
 from scrapesmith.web.page import FetchError, Page
 
-ALLOW_HOST = typer.Option([], "--allow-host", help="Lift the private-address block for HOST or HOST:PORT (repeatable).")
-LLM_OPTION = typer.Option(None, "--llm", help="Model: local, openai:<model> or none (default: SCRAPESMITH_LLM).")
+AllowHost = Annotated[list[str], typer.Option(
+    "--allow-host", help="Lift the private-address block for HOST or HOST:PORT (repeatable).")]
+Sources = Annotated[list[str], typer.Argument(help="Pages: files, directories, URLs or a .txt URL list.")]
 
 
 def _progress() -> Progress:
@@ -63,21 +66,22 @@ def fetch_all(sources: list[str], allow_host: list[str]) -> list[tuple[str, Page
     return fetched
 
 
-def _choose_llm(method: str, llm_spec: str | None) -> LLM | None:
+def _choose_llm(method: str, llm_spec: str | None, no_cache: bool) -> LLM | None:
     if method == "heuristic":
         return None
-    return resolve_llm(llm_spec)
+    return resolve_llm(llm_spec, cache=not no_cache)
 
 
 @app.command("induce")
 def induce_command(
-    sources: list[str] = typer.Argument(..., help="Seed pages: files, directories, URLs or a .txt URL list."),
-    field: list[str] = typer.Option(..., "--field", "-f", help="NAME=INSTRUCTION (repeatable)."),
-    output: Path = typer.Option(Path("spec.json"), "-o", "--output", help="Where to write the spec (JSON)."),
-    method: str = typer.Option("auto", "--method", help="heuristic | autoscraper | cot | reflexion | auto."),
-    llm: str | None = LLM_OPTION,
-    seeds: int = typer.Option(3, "--seeds", help="Use at most this many seed pages."),
-    allow_host: list[str] = ALLOW_HOST,
+    sources: Sources,
+    field: Annotated[list[str], typer.Option("--field", "-f", help="NAME=INSTRUCTION (repeatable).")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Where to write the spec (JSON).")] = Path("spec.json"),
+    method: Annotated[str, typer.Option(help="heuristic | autoscraper | cot | reflexion | auto.")] = "auto",
+    seeds: Annotated[int, typer.Option(help="Use at most this many seed pages.")] = 3,
+    allow_host: AllowHost = [],  # noqa: B006 (typer reads, never mutates, the default)
+    llm: LLMOption = None,
+    no_cache: NoCacheOption = False,
 ) -> None:
     """Induce a reusable field scraper from seed pages; print its XPaths and what they extract."""
     requests = [parse_field(f) for f in field]
@@ -89,7 +93,7 @@ def induce_command(
     if not fetched:
         raise ScrapesmithError("none of the seed pages could be fetched")
     trees = [parse_html(page.text) for _, page in fetched]
-    model = _choose_llm(method, llm)
+    model = _choose_llm(method, llm, no_cache)
     with console.status(f"inducing with {method}", spinner="dots") as status:
         spec = induce_scraper(requests, trees, method=method, llm=model, seed_names=[s for s, _ in fetched],
                               progress=lambda name: status.update(f"inducing '{name}' with {method}"))
@@ -114,10 +118,10 @@ def _print_spec(spec: ScraperSpec, trees: list) -> None:
 
 @app.command("run")
 def run_command(
-    target: Path = typer.Argument(..., help="A scraper spec (.json) from `scrapesmith induce`."),
-    sources: list[str] = typer.Argument(..., help="Pages: files, directories, URLs or a .txt URL list."),
-    output: Path = typer.Option(..., "-o", "--output", help="Output table: .csv, .jsonl or .parquet."),
-    allow_host: list[str] = ALLOW_HOST,
+    target: Annotated[Path, typer.Argument(help="A scraper spec (.json) from `scrapesmith induce`.")],
+    sources: Sources,
+    output: Annotated[Path, typer.Option("-o", "--output", help="Output table: .csv, .jsonl or .parquet.")],
+    allow_host: AllowHost = [],  # noqa: B006 (typer reads, never mutates, the default)
 ) -> None:
     """Apply a scraper spec to pages with no LLM, writing one row per page with provenance columns."""
     spec = load_runnable(target)
@@ -130,7 +134,7 @@ def run_command(
             failures += 1
             rows.append({**provenance, **{f.name: None for f in spec.fields}, "error": str(page)})
             continue
-        provenance.update(source_url=page.url, fetched_at=page.fetched_at.astimezone(timezone.utc).isoformat())
+        provenance.update(source_url=page.url, fetched_at=page.fetched_at.astimezone(UTC).isoformat())
         rows.append({**provenance, **compiled.row(page.text), "error": None})
     write_rows(rows, output)
     console.print(f"{len(rows) - failures} rows written to {output}"
@@ -156,20 +160,21 @@ def _default_swde() -> Path:
 
 @bench_app.command("swde")
 def bench_swde_command(
-    pages: Path = typer.Option(None, "--pages", help="SWDE pages DIR/<vertical>/<vertical>-<site>/NNNN.htm."),
-    groundtruth: Path = typer.Option(None, "--groundtruth", help="SWDE ground truth DIR (default PAGES/groundtruth)."),
-    sites: str | None = typer.Option(None, "--sites", help="Comma-separated site names (default: all)."),
-    attributes: str | None = typer.Option(None, "--attributes", help="Comma-separated attributes (default: all)."),
-    seeds: int = typer.Option(3, "--seeds", help="Seed pages per site (the first N)."),
-    test: int = typer.Option(200, "--test", help="Test pages per site (the next N)."),
-    method: str = typer.Option("heuristic", "--method", help="autoscraper | cot | reflexion | heuristic."),
-    llm: str | None = LLM_OPTION,
-    json_out: Path | None = typer.Option(None, "--json", help="Write the full result as JSON here."),
+    pages: Annotated[Path | None, typer.Option(help="SWDE pages: DIR/<vertical>/<vertical>-<site>/NNNN.htm.")] = None,
+    groundtruth: Annotated[Path | None, typer.Option(help="SWDE ground truth DIR (default PAGES/groundtruth).")] = None,
+    sites: Annotated[str | None, typer.Option(help="Comma-separated site names (default: all).")] = None,
+    attributes: Annotated[str | None, typer.Option(help="Comma-separated attributes (default: all).")] = None,
+    seeds: Annotated[int, typer.Option(help="Seed pages per site (the first N).")] = 3,
+    test: Annotated[int, typer.Option(help="Test pages per site (the next N).")] = 200,
+    method: Annotated[str, typer.Option(help="autoscraper | cot | reflexion | heuristic.")] = "heuristic",
+    llm: LLMOption = None,
+    no_cache: NoCacheOption = False,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the full result as JSON here.")] = None,
 ) -> None:
     """Induce on SWDE seed pages and score on test pages with AutoScraper's executability metric."""
     pages = pages or _default_swde()
     groundtruth = groundtruth or pages / "groundtruth"
     if method not in METHODS:
         raise ScrapesmithError(f"unknown --method '{method}' (use {', '.join(METHODS)})")
-    model = _choose_llm(method, llm)
+    model = _choose_llm(method, llm, no_cache)
     run_benchmark(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, _progress)

@@ -6,11 +6,18 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
+from rich.progress import (
+    BarColumn,
+    DownloadColumn,
+    Progress,
+    TextColumn,
+    TimeRemainingColumn,
+    TransferSpeedColumn,
+)
 from rich.table import Table
 
 from scrapesmith.bench.frame import report
@@ -107,7 +114,9 @@ def _describe_local(provider: LocalLLM, settings: Settings) -> dict[str, str]:
 @llm_app.command("ask")
 def ask_command(
     prompt: str = typer.Argument(..., help="The question or instruction."),
-    schema: Path | None = typer.Option(None, "--schema", help="JSON schema file: reply with validated JSON."),
+    schema: Annotated[
+        Path | None, typer.Option("--schema", help="JSON schema file: reply with validated JSON.")
+    ] = None,
     system: str | None = typer.Option(None, "--system", help="A system message."),
     max_tokens: int = typer.Option(512, "--max-tokens", min=1),
     temperature: float = typer.Option(0.0, "--temperature", min=0.0),
@@ -148,7 +157,7 @@ def _read_schema(path: Path) -> dict[str, Any]:
 
 @llm_app.command("ledger")
 def ledger_command(
-    run: Path = typer.Argument(..., help="A run directory (holding ledger.json) or a ledger file."),
+    run: Annotated[Path, typer.Argument(help="A run directory (holding ledger.json) or a ledger file.")],
     as_json: bool = typer.Option(False, "--json", help="Print the totals as JSON instead of tables."),
 ) -> None:
     """Print a run's LLM calls: totals per stage and per output row, tokens, latency, cost."""
@@ -206,10 +215,10 @@ def install_command(
             TimeRemainingColumn(), console=console, transient=True,
         ) as progress:
             task = progress.add_task(model.title, total=model.total_bytes)
-            path = install_model(
-                model, settings.cache_dir,
-                progress=lambda what, done: progress.update(task, completed=done, description=f"{model.size} {what}"),
-            )
+            def show(what: str, done: int, task=task, size=model.size) -> None:
+                progress.update(task, completed=done, description=f"{size} {what}")
+
+            path = install_model(model, settings.cache_dir, progress=show)
         console.print(f"installed {model.title}: {path} (sha256 {model.sha256} verified)")
 
 
@@ -219,7 +228,7 @@ def bench_llm_command(
     prompt_tokens: int = typer.Option(1500, "--prompt-tokens", min=50),
     answer_tokens: int = typer.Option(100, "--answer-tokens", min=1),
     probes: bool = typer.Option(True, "--probes/--no-probes", help="Also run the choice-accuracy probes."),
-    json_out: Path | None = typer.Option(None, "--json", help="Write the result as JSON here."),
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the result as JSON here.")] = None,
 ) -> None:
     """Embedded models: prompt and generation tokens/s, latency of a 1,500-in/100-out call, probe accuracy."""
     settings, llm_settings = Settings(), LLMSettings()

@@ -10,8 +10,6 @@ from scrapesmith.errors import NotAvailableYet
 
 PENDING = {
     app: {
-        "lists": ("record and replay a list-extraction program", 6),
-        "replay": ("replay a recorded list program", 6),
         "collect": ("turn an instruction into a dataset", 7),
     },
     insta_app: {},

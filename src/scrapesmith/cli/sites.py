@@ -39,11 +39,13 @@ def serve_sites_command(
     server = DemoServer(build_sites(seed), port=port).start()
     print(f"Serving the demo web at {server.base_url}/ (Ctrl-C to stop)", flush=True)
     Console(soft_wrap=True).print(sites_table(server.sites))
-    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    # Ctrl-C must stop the server even when the shell started us with SIGINT ignored (background jobs).
+    previous = {sig: signal.signal(sig, _raise_interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         threading.Event().wait()
     except KeyboardInterrupt:
         print("stopped", flush=True)
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         server.stop()

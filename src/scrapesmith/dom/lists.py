@@ -290,7 +290,8 @@ def items_under_lca(examples: Sequence[etree._Element]) -> tuple[etree._Element,
 
 
 NEXT_WORDS = re.compile(
-    r"^\W*(next|more|older|load more|show more|suivant|weiter)\b[\w\s]{0,20}\W*$|^\s*[›»>→]+\s*$", re.IGNORECASE
+    r"^\W*(next|more|older|load more|show more|suivant|weiter)\b[\w\s]{0,20}\W*$|^\s*[›»>→]+\s*$",
+    re.IGNORECASE,
 )
 PREVIOUS_WORDS = re.compile(r"(prev|previous|newer|‹|«|←|back)", re.IGNORECASE)
 PAGE_PARAM = re.compile(r"^(page|p|pg|paged|pagenum|page_num|offset|start)$", re.IGNORECASE)

@@ -45,11 +45,17 @@ SHOWN_ATTRIBUTES = (
 )
 BOOLEAN_ATTRIBUTES = frozenset({"checked", "selected", "disabled"})
 MAX_ATTRIBUTE_CHARS = 60
-MAX_URL_CHARS = 80
+MAX_URL_CHARS = 40
+LONG_TEXT = 200  # characters of a text shown before "… (+N chars)"; the node keeps the full text
 MIN_LINKS_FOR_NOISE = 5
+_ID_MARK = re.compile(r" #(\d+)")
 LEAVES_KEPT = 5  # of a run of similar leaf elements (links, options), when the run is long
-MIN_RUN = 8  # runs shorter than this are always shown whole
 MIN_ELIDED = 3  # eliding fewer items than this saves nothing worth a marker line
+MIN_ELIDED_WEIGHT = 20  # records are elided only when that removes this much (small tables stay whole)
+TEXT_CHARS_PER_WEIGHT = 40
+MAX_PERIOD = 6  # longest group of mixed siblings recognised as a repeating record
+MIN_REPEATS = 5  # a group must repeat this often to be collapsed
+DUPLICATE_MIN_LINES = 5  # a repeated subtree at least this long is shown once
 FOLDABLE_TAGS = frozenset({
     "li", "p", "dd", "dt", "nav", "header", "footer", "main", "fieldset", "label", "title",
 })
@@ -60,6 +66,12 @@ MAX_DEPTH = 120
 class _Node:
     element: HtmlElement
     items: list[_Node | str]
+    weight: int = 0  # kept elements below, plus text length / 40: a cheap proxy for rendered size
+
+    def __post_init__(self) -> None:
+        self.weight = 1 + sum(
+            item.weight if isinstance(item, _Node) else len(item) // TEXT_CHARS_PER_WEIGHT for item in self.items
+        )
 
 
 @dataclass
@@ -86,11 +98,12 @@ def _ladder(max_similar: int | None) -> tuple[_Limits, ...]:
     """Ever stronger elision, tried in order until the text fits the budget."""
     records = max_similar
     leaves = None if max_similar is None else LEAVES_KEPT
+    few = 2 if records is None else min(records, 2)
     return (
-        _Limits(records_kept=records, leaves_kept=leaves),
-        _Limits(max_text=200, records_kept=records, leaves_kept=leaves),
-        _Limits(max_text=100, records_kept=min(records or 2, 2), leaves_kept=10),
-        _Limits(max_text=60, records_kept=1, leaves_kept=5),
+        _Limits(max_text=LONG_TEXT, records_kept=records, leaves_kept=leaves),
+        _Limits(max_text=120, records_kept=records, leaves_kept=leaves),
+        _Limits(max_text=80, records_kept=few, leaves_kept=LEAVES_KEPT),
+        _Limits(max_text=60, records_kept=1, leaves_kept=3),
         _Limits(max_text=60, records_kept=1, leaves_kept=3, max_depth=12),
         _Limits(max_text=40, records_kept=1, leaves_kept=2, max_depth=8),
     )
@@ -130,6 +143,7 @@ def _build(element: HtmlElement, depth: int) -> list[_Node | str]:
     for child in element:
         items.extend(_build(child, depth + 1))
         _add_text(items, child.tail)
+    items = _without_redundant_images(items)
     if element.tag in FORMATTING_TAGS and not is_interactive(element):
         return items
     if not items and not _is_actionable(element):
@@ -141,6 +155,23 @@ def _build(element: HtmlElement, depth: int) -> list[_Node | str]:
     if len(items) >= 2:
         return [_Node(element, items)]
     return items
+
+
+def _without_redundant_images(items: list[_Node | str]) -> list[_Node | str]:
+    """Drop a plain image whose alt text its siblings already show (a product card's cover and title)."""
+    if len(items) < 2:
+        return items
+    images = [i for i in items if isinstance(i, _Node) and i.element.tag == "img" and not is_interactive(i.element)]
+    if not images:
+        return items
+    image_ids = {id(image) for image in images}
+    others = (i if isinstance(i, str) else i.element.text_content() for i in items if id(i) not in image_ids)
+    shown = _compact(" ".join(others))
+    return [i for i in items if id(i) not in image_ids or _compact(i.element.get("alt") or "") not in shown]
+
+
+def _compact(text: str) -> str:
+    return "".join(text.split()).lower()
 
 
 def _add_text(items: list[_Node | str], text: str | None) -> None:
@@ -193,6 +224,7 @@ class _Renderer:
     def __init__(self, limits: _Limits, noise: frozenset[tuple[str, str]] = frozenset()) -> None:
         self.limits = limits
         self.noise = noise
+        self.seen: dict[str, int] = {}
         self.nodes: dict[int, HtmlElement] = {}
         self.elisions: list[str] = []
 
@@ -222,7 +254,23 @@ class _Renderer:
         if self.limits.max_depth is not None and depth >= self.limits.max_depth:
             self.elisions.append(f"subtree #{ident}")
             return [f"{pad}{head}… deep subtree elided: {_summary(node)}"]
-        return [pad + head, *self.render(node.items, depth + 1)]
+        body = self.render(node.items, depth + 1)
+        return [pad + head, *self._unless_duplicate(ident, head, body)]
+
+    def _unless_duplicate(self, ident: int | None, head: str, body: list[str]) -> list[str]:
+        """A subtree rendered before (same tags, attributes and texts; other ids) is shown once."""
+        if len(body) < DUPLICATE_MIN_LINES or ident is None:
+            return body
+        key = _ID_MARK.sub("", head + "\n" + "\n".join(line.strip() for line in body))
+        original = self.seen.setdefault(key, ident)
+        if original == ident:
+            return body
+        for line in body:
+            for match in _ID_MARK.finditer(line):
+                self.nodes.pop(int(match.group(1)), None)
+        self.elisions.append(f"duplicate of #{original}")
+        indent = body[0][: len(body[0]) - len(body[0].lstrip(" "))]
+        return [f"{indent}… same content as #{original} elided"]
 
     def _text(self, text: str) -> str:
         limit = self.limits.max_text
@@ -233,16 +281,31 @@ class _Renderer:
 
     def _collapse_similar(self, items: list[_Node | str]):
         """Yield ``(item, None)``, or ``(None, marker)`` in place of similar siblings beyond the limit."""
+        signatures = [_item_signature(item) for item in items]
         index = 0
         while index < len(items):
             item = items[index]
+            period, repeats = _repeating_pattern(signatures, index) if self.limits.records_kept else (0, 0)
+            if repeats:
+                keep = self.limits.records_kept * period
+                skipped = items[index + keep : index + period * repeats]
+                if sum(_item_weight(x) for x in skipped) >= MIN_ELIDED_WEIGHT:
+                    yield from ((kept, None) for kept in items[index : index + keep])
+                    nodes = [x for x in skipped if isinstance(x, _Node)]
+                    first, last = node_id(nodes[0].element), node_id(nodes[-1].element)
+                    self.elisions.append(f"{len(skipped) // period} similar groups")
+                    yield None, (
+                        f"… {len(skipped) // period} more similar groups of {period} items elided (#{first}–#{last})"
+                    )
+                    index += period * repeats
+                    continue
             end = index + 1
             keep = None
             if isinstance(item, _Node):
                 keep = self.limits.records_kept if _is_record(item) else self.limits.leaves_kept
                 while end < len(items) and _similar(item, items[end]):
                     end += 1
-            if keep is None or end - index < max(keep + MIN_ELIDED, MIN_RUN):
+            if keep is None or not _worth_eliding(item, items[index + keep : end]):
                 for kept in items[index:end]:
                     yield kept, None
             else:
@@ -252,6 +315,42 @@ class _Renderer:
                 self.elisions.append(f"{len(skipped)} similar <{item.element.tag}>")
                 yield None, f"… {len(skipped)} more similar <{item.element.tag}> elided (#{first}–#{last})"
             index = end
+
+
+def _item_weight(item: _Node | str) -> int:
+    return item.weight if isinstance(item, _Node) else len(item) // TEXT_CHARS_PER_WEIGHT
+
+
+def _item_signature(item: _Node | str) -> tuple[str, str]:
+    if isinstance(item, str):
+        return ("#text", "")
+    classes = (item.element.get("class") or "").split()
+    return (item.element.tag, classes[0] if classes else "")
+
+
+def _repeating_pattern(signatures: list[tuple[str, str]], start: int) -> tuple[int, int]:
+    """``(period, repeats)`` of a group of 2-6 mixed siblings repeating from ``start`` (``<a>`` text
+    ``<span>`` text, …: records without a wrapper element), or ``(0, 0)`` when none repeats enough."""
+    if signatures[start][0] == "#text":
+        return 0, 0
+    for period in range(2, MAX_PERIOD + 1):
+        pattern = signatures[start : start + period]
+        if len(set(pattern)) < 2:
+            continue
+        repeats = 1
+        while signatures[start + repeats * period : start + (repeats + 1) * period] == pattern:
+            repeats += 1
+        if repeats >= MIN_REPEATS:
+            return period, repeats
+    return 0, 0
+
+
+def _worth_eliding(first: _Node, rest: list[_Node | str]) -> bool:
+    if len(rest) < MIN_ELIDED:
+        return False
+    if _is_record(first):
+        return sum(item.weight for item in rest if isinstance(item, _Node)) >= MIN_ELIDED_WEIGHT
+    return True
 
 
 def _is_record(node: _Node) -> bool:
@@ -301,9 +400,19 @@ def _open_tag(
             parts.append(name)
             continue
         value = _attribute_value(element, name, value, noise)
-        if value and not (name == "title" and own_text) and not (name == "value" and value == own_text):
+        if value and not _repeats_text(element, name, value, own_text):
             parts.append(f'{name}="{value}"')
     return "<" + " ".join(parts) + ">"
+
+
+def _repeats_text(element: HtmlElement, name: str, value: str, own_text: str) -> bool:
+    """A tooltip or value that only repeats the element's visible text is noise."""
+    if name == "title":
+        if own_text:
+            return True
+        shown = element.text_content() + " ".join(element.xpath(".//img/@alt"))
+        return "".join(value.split()).lower() in "".join(shown.split()).lower()
+    return name == "value" and value == own_text
 
 
 def _attribute_value(

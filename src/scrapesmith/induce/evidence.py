@@ -16,18 +16,18 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
     "date": re.compile(
         rf"\b{_MONTHS}\s+(\d{{1,2}},?\s+)?\d{{4}}\b|\b\d{{1,2}}\s+{_MONTHS}\s+\d{{4}}\b"
         r"|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|^\s*(19|20)\d{2}\s*$",
-        re.I,
+        re.IGNORECASE,
     ),
-    "price": re.compile(r"([$£€¥]|\busd\b|\beur\b)\s?\d[\d,]*(\.\d\d)?|\b\d[\d,]*\.\d\d\b", re.I),
+    "price": re.compile(r"([$£€¥]|\busd\b|\beur\b)\s?\d[\d,]*(\.\d\d)?|\b\d[\d,]*\.\d\d\b", re.IGNORECASE),
     "phone": re.compile(r"(\+?1[\s.-]?)?\(?\b\d{3}\)?[\s.-]?\d{3}[\s.-]\d{4}\b"),
-    "url": re.compile(r"https?://|\bwww\.|\b[\w-]+\.(com|edu|org|net|gov|us|uk)\b", re.I),
-    "height": re.compile(r"\b\d\s*(-|'|’|ft|feet)\s*\d{1,2}\b|\b\d(\.\d+)?\s*m\b|\b\d{3}\s*cm\b", re.I),
-    "weight": re.compile(r"\b\d{2,3}\s*(lbs?|pounds|kg)\b|^\s*\d{3}\s*$", re.I),
+    "url": re.compile(r"https?://|\bwww\.|\b[\w-]+\.(com|edu|org|net|gov|us|uk)\b", re.IGNORECASE),
+    "height": re.compile(r"\b\d\s*(-|'|’|ft|feet)\s*\d{1,2}\b|\b\d(\.\d+)?\s*m\b|\b\d{3}\s*cm\b", re.IGNORECASE),
+    "weight": re.compile(r"\b\d{2,3}\s*(lbs?|pounds|kg)\b|^\s*\d{3}\s*$", re.IGNORECASE),
     "mpaa": re.compile(r"^\s*(rated\s+)?(G|PG|PG-13|R|NC-17|NR|Not Rated|Unrated|TV-\w+)\b"),
-    "mpg": re.compile(r"\b\d{1,3}\s*(mpg|miles per gallon)|\b\d{1,3}\s*/\s*\d{1,3}\b", re.I),
+    "mpg": re.compile(r"\b\d{1,3}\s*(mpg|miles per gallon)|\b\d{1,3}\s*/\s*\d{1,3}\b", re.IGNORECASE),
     "person": re.compile(r"^([A-Z][\w'.-]*\.?\s+){1,4}[A-Z][\w'.-]+$"),
-    "engine": re.compile(r"\b\d\.\d\s*l\b|\bv\d{1,2}\b|\b\d+\s*cyl|\bcylinder|\bhp\b|\bturbo|\belectric", re.I),
-    "address": re.compile(r"\d+\s+\w+.*\b(st|street|ave|avenue|rd|road|blvd|dr|drive|ln|way|pl|ct)\b", re.I),
+    "engine": re.compile(r"\b\d\.\d\s*l\b|\bv\d{1,2}\b|\b\d+\s*cyl|\bcylinder|\bhp\b|\bturbo|\belectric", re.IGNORECASE),
+    "address": re.compile(r"\d+\s+\w+.*\b(st|street|ave|avenue|rd|road|blvd|dr|drive|ln|way|pl|ct)\b", re.IGNORECASE),
 }
 
 
@@ -69,7 +69,7 @@ class FieldConcept:
 
     def avoided(self, text: str) -> bool:
         """Is this a known distractor for the field (a list price next to a sale price …)?"""
-        return bool(self.avoid and re.search(self.avoid, text, re.I))
+        return bool(self.avoid and re.search(self.avoid, text, re.IGNORECASE))
 
     def matches_type(self, value: str) -> bool | None:
         check = recogniser(self.kind)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 import html as html_module
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 

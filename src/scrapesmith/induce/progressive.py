@@ -66,6 +66,7 @@ class GenerationSettings:
     method: Method = "autoscraper"
     d_max: int = 5
     max_tokens: int = 1200
+    region_tokens: int = 400
     hints: int = 5
     judge_step_back: bool = True
 
@@ -135,8 +136,10 @@ def _step_back(llm: LLM, instruction: str, current: etree._Element, xpath: str, 
         return None
     # a text or attribute result is one step below the element value_nodes() started from
     first = etree.XPath(xpath)(current)[0]
-    extra = 0 if isinstance(first, etree._Element) else 1
-    return xpath + "/.." * (ups + extra), _as_document(node)
+    climbed = xpath + "/.." * (ups + (0 if isinstance(first, etree._Element) else 1))
+    if value_nodes(current, climbed) != [node]:  # the failed XPath matched several nodes: name this one
+        climbed = region_xpath(current, node) or f"({climbed})[1]"
+    return climbed, _as_document(node)
 
 
 def generate_on_page(llm: LLM, instruction: str, root: etree._Element, hint_xpaths: list[str],
@@ -146,7 +149,7 @@ def generate_on_page(llm: LLM, instruction: str, root: etree._Element, hint_xpat
     actions: list[str] = []
     current = root
     if estimate_tokens(fragment_html(root, 10**9)) > settings.max_tokens:
-        region = region_for(root, hint_xpaths[:3], settings.max_tokens)
+        region = region_for(root, hint_xpaths[:3], settings.region_tokens)
         prune = region_xpath(root, region)
         if prune:
             actions.append(prune)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
@@ -54,7 +54,7 @@ class ScraperSpec(BaseModel):
     kind: Literal["scraper"] = "scraper"
     site: str = ""
     method: str = "heuristic"
-    created_at: str = Field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
+    created_at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     seeds: list[str] = Field(default_factory=list)
     fields: list[FieldSpec] = Field(default_factory=list)
 

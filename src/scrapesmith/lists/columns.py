@@ -46,8 +46,13 @@ def column_words(column: str) -> set[str]:
 
 def column_kind(column: str) -> str:
     words = column_words(column)
-    for kind, vocabulary in (("url", URL_WORDS), ("date", DATE_WORDS), ("price", PRICE_WORDS),
-                             ("email", {"email", "mail"}), ("title", TITLE_WORDS)):
+    for kind, vocabulary in (
+        ("url", URL_WORDS),
+        ("date", DATE_WORDS),
+        ("price", PRICE_WORDS),
+        ("email", {"email", "mail"}),
+        ("title", TITLE_WORDS),
+    ):
         if words & vocabulary:
             return kind
     return "text"
@@ -69,7 +74,9 @@ def main_link(item: etree._Element) -> etree._Element | None:
         links.insert(0, item)
     if not links:
         return None
-    in_heading = [a for a in links if a.xpath("ancestor-or-self::*[self::h1 or self::h2 or self::h3 or self::h4]")]
+    in_heading = [
+        a for a in links if a.xpath("ancestor-or-self::*[self::h1 or self::h2 or self::h3 or self::h4]")
+    ]
     return (in_heading or sorted(links, key=lambda a: -len(element_text(a))))[0]
 
 
@@ -107,7 +114,7 @@ def _emphasised(item: etree._Element) -> etree._Element | None:
     """A short emphasised text (``<strong>``, ``<b>``, ``<cite>``, a bold/semibold class): how names are set."""
     for node in _descendants(item)[1:]:
         text = element_text(node)
-        if not text or len(text) > 60 or node.find(".//a") is not None:
+        if not text or len(text) > 60 or node.tag == "a" or node.find(".//a") is not None:
             continue
         if node.tag in ("strong", "b", "cite") or _labels(node) & {"bold", "semibold", "name", "author"}:
             return node
@@ -124,10 +131,12 @@ def locate(column: str, item: etree._Element) -> ColumnMatch | None:
         link = main_link(item)
         return ColumnMatch(column, link, True, "main link") if link is not None else None
     if kind == "title":
-        node = _heading(item) or main_link(item)
+        node = _heading(item)
+        node = node if node is not None else main_link(item)
         return ColumnMatch(column, node, False, "heading") if node is not None else None
     if kind == "date":
-        node = next(iter(item.iter("time")), None) or _by_pattern(item, DATE_TEXT)
+        node = next(iter(item.iter("time")), None)
+        node = node if node is not None else _by_pattern(item, DATE_TEXT)
         return ColumnMatch(column, node, False, "date") if node is not None else None
     if words & NAME_WORDS:
         node = _emphasised(item)

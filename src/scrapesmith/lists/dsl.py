@@ -93,8 +93,17 @@ class Fail(Action):
 
 
 AnyAction = Annotated[
-    Click | TypeInput | GoBack | EnterList | ExitList | SaveCurrentURL | SaveText | SaveLink | AnswerQuestion
-    | Finish | Fail,
+    Click
+    | TypeInput
+    | GoBack
+    | EnterList
+    | ExitList
+    | SaveCurrentURL
+    | SaveText
+    | SaveLink
+    | AnswerQuestion
+    | Finish
+    | Fail,
     Field(discriminator="action"),
 ]
 

@@ -55,11 +55,15 @@ class ListProgram(BaseModel):
     @property
     def program_id(self) -> str:
         """A content hash of what replay depends on (not when or how it was recorded)."""
-        payload = self.model_dump(mode="json", include={"version", "start_url", "columns", "steps", "runtime"})
+        payload = self.model_dump(
+            mode="json", include={"version", "start_url", "columns", "steps", "runtime"}
+        )
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:12]
 
     def to_json(self) -> str:
-        return json.dumps({"id": self.program_id, **self.model_dump(mode="json")}, indent=2, ensure_ascii=False)
+        return json.dumps(
+            {"id": self.program_id, **self.model_dump(mode="json")}, indent=2, ensure_ascii=False
+        )
 
     def save(self, path: Path) -> Path:
         path = Path(path)
@@ -128,5 +132,7 @@ def plan_steps(steps: list[Action]) -> ProgramPlan:
         elif phase == "detail" and isinstance(step, GoBack):
             phase = "item"
         else:
-            {"setup": plan.setup, "item": plan.item, "detail": plan.detail, "after": plan.after}[phase].append(step)
+            {"setup": plan.setup, "item": plan.item, "detail": plan.detail, "after": plan.after}[
+                phase
+            ].append(step)
     return plan

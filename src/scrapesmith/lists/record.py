@@ -30,7 +30,16 @@ from scrapesmith.dom.lists import (
 from scrapesmith.dom.selectors import normalize_text
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.columns import URL_WORDS, column_actions, column_words, main_link
-from scrapesmith.lists.dsl import Action, Click, EnterList, ExitList, Finish, GoBack, TypeInput, join_alternatives
+from scrapesmith.lists.dsl import (
+    Action,
+    Click,
+    EnterList,
+    ExitList,
+    Finish,
+    GoBack,
+    TypeInput,
+    join_alternatives,
+)
 from scrapesmith.lists.program import ListProgram
 from scrapesmith.lists.runtime import PageRuntime
 from scrapesmith.lists.selectors import element_selector, field_selectors, list_item_selectors
@@ -71,20 +80,35 @@ def record_heuristic(runtime: PageRuntime, start_url: str, goal: str, columns: l
     tree = runtime.tree()
     region = choose_region(tree, columns)
     if region is None:
-        raise RecordingError(f"no repeating list found on {runtime.url} (a script-rendered page needs "
-                             "--runtime browser)")
+        raise RecordingError(
+            f"no repeating list found on {runtime.url} (a script-rendered page needs --runtime browser)"
+        )
     items = widen_to_cousins(tree, region)
-    notes.append(f"list: {len(items)} items under <{region.parent.tag}> ({len(region.items)} in the main group)")
+    notes.append(
+        f"list: {len(items)} items under <{region.parent.tag}> ({len(region.items)} in the main group)"
+    )
     item_selector = list_item_selectors(items)
     actions, missing = column_actions(columns, items[0], items[1:])
     detail = record_detail(runtime, items, missing, notes)
     pagination = pagination_selector(tree, runtime.url, notes)
-    steps: list[Action] = [*setup, EnterList(elements=[item_selector], description=goal, pagination=pagination),
-                           *actions, *detail, ExitList(), Finish()]
+    steps: list[Action] = [
+        *setup,
+        EnterList(elements=[item_selector], description=goal, pagination=pagination),
+        *actions,
+        *detail,
+        ExitList(),
+        Finish(),
+    ]
     if missing and not detail:
         notes.append(f"columns not found (left empty): {', '.join(missing)}")
-    program = ListProgram(goal=goal, start_url=start_url, columns=columns, steps=steps,
-                          runtime="browser" if runtime.name == "browser" else "http", notes=notes)
+    program = ListProgram(
+        goal=goal,
+        start_url=start_url,
+        columns=columns,
+        steps=steps,
+        runtime="browser" if runtime.name == "browser" else "http",
+        notes=notes,
+    )
     return Recording(program=program, notes=notes)
 
 
@@ -93,7 +117,10 @@ def choose_region(tree: etree._Element, columns: list[str]) -> RecordRegion | No
     wants_link = any(column_words(column) & URL_WORDS for column in columns)
     candidates = find_record_regions(tree)[:CANDIDATE_REGIONS]
     for region in candidates:
-        if not wants_link or sum(1 for item in region.items if main_link(item) is not None) >= 0.8 * region.size:
+        if (
+            not wants_link
+            or sum(1 for item in region.items if main_link(item) is not None) >= 0.8 * region.size
+        ):
             return region
     return candidates[0] if candidates else None
 
@@ -110,14 +137,19 @@ def widen_to_cousins(tree: etree._Element, region: RecordRegion) -> list[etree._
         if group is region.parent or group.tag != region.parent.tag:
             continue
         for child in content_children(group):
-            if (child.tag == model.tag and child.get("class") == model.get("class")
-                    and similarity(prints, fingerprint(child)) >= COUSIN_SIMILARITY):
+            if (
+                child.tag == model.tag
+                and child.get("class") == model.get("class")
+                and similarity(prints, fingerprint(child)) >= COUSIN_SIMILARITY
+            ):
                 found.append(child)
     order = {id(node): index for index, node in enumerate(tree.iter())}
     return sorted(found, key=lambda node: order[id(node)])
 
 
-def apply_goal_filter(runtime: PageRuntime, tree: etree._Element, goal: str, notes: list[str]) -> list[Action]:
+def apply_goal_filter(
+    runtime: PageRuntime, tree: etree._Element, goal: str, notes: list[str]
+) -> list[Action]:
     """If the goal names a filter value offered on the page, apply it and return the recorded actions."""
     link = _filter_link(tree, runtime.url, goal)
     if link is not None:
@@ -130,9 +162,14 @@ def apply_goal_filter(runtime: PageRuntime, tree: etree._Element, goal: str, not
     if choice is not None:
         select, label = choice
         selector = element_selector(select)
-        button = next(iter(select.xpath("ancestor::form[1]//button | ancestor::form[1]//input[@type='submit']")),
-                      None)
-        runtime.type_input(selector, label, enter=button is None)
+        button = next(
+            iter(select.xpath("ancestor::form[1]//button | ancestor::form[1]//input[@type='submit']")), None
+        )
+        try:
+            runtime.type_input(selector, label, enter=button is None)
+        except ScrapesmithError as exc:
+            notes.append(f"filter {label!r} could not be applied here: {exc}")
+            return []
         actions: list[Action] = [TypeInput(element=selector, value=label, enter=button is None)]
         if button is not None:
             actions.append(Click(element=element_selector(button)))
@@ -173,8 +210,9 @@ def _filter_option(tree: etree._Element, goal: str) -> tuple[etree._Element, str
     return None
 
 
-def record_detail(runtime: PageRuntime, items: list[etree._Element], missing: list[str],
-                  notes: list[str]) -> list[Action]:
+def record_detail(
+    runtime: PageRuntime, items: list[etree._Element], missing: list[str], notes: list[str]
+) -> list[Action]:
     """For columns the item lacks, open the first item's page and map them there (the detail pass)."""
     link = main_link(items[0]) if missing else None
     if link is None or runtime.name != "http":
@@ -203,7 +241,9 @@ def _absolute(action: Action, scope: etree._Element) -> Action:
     """Detail-page selectors were made relative to ``<main>``; anchor them at that element."""
     element = str(getattr(action, "element", ""))
     anchor = "main" if scope.tag == "main" else "html"
-    parts = [f"{anchor} {part.removeprefix(':scope').strip()}".replace("  ", " ") for part in element.split(" || ")]
+    parts = [
+        f"{anchor} {part.removeprefix(':scope').strip()}".replace("  ", " ") for part in element.split(" || ")
+    ]
     return action.model_copy(update={"element": " || ".join(parts)})
 
 
@@ -211,8 +251,11 @@ def pagination_selector(tree: etree._Element, page_url: str, notes: list[str]) -
     """A selector for the next-page control, or a "Load more" button for script-driven lists."""
     control = find_pagination(tree, page_url)
     if control is not None:
-        selector = (element_selector(control.element, first=False) if control.element is not None
-                    else "link[rel=next]")
+        selector = (
+            element_selector(control.element, first=False)
+            if control.element is not None
+            else "link[rel=next]"
+        )
         notes.append(f"pagination: {control.kind} ({selector})")
         return selector
     for button in tree.iter("button", "a"):

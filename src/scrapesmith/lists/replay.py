@@ -72,8 +72,13 @@ class ReplayResult:
 class Replayer:
     """Runs one program on one runtime; holds the per-run answer cache and counters."""
 
-    def __init__(self, program: ListProgram, runtime: PageRuntime, llm: LLM | None = None,
-                 on_page: Callable[[str, int], None] | None = None) -> None:
+    def __init__(
+        self,
+        program: ListProgram,
+        runtime: PageRuntime,
+        llm: LLM | None = None,
+        on_page: Callable[[str, int], None] | None = None,
+    ) -> None:
         self.program = program
         self.runtime = runtime
         self.llm = llm
@@ -135,8 +140,9 @@ class Replayer:
                 if self.plan.detail_link is not None:
                     row[DETAIL_KEY] = self._link(item, str(self.plan.detail_link.element), self.runtime.url)
             except (ReplayError, ScrapesmithError) as exc:
-                self.result.failures.append({"url": self.runtime.url, "item": element_text(item)[:80],
-                                             "error": str(exc)})
+                self.result.failures.append(
+                    {"url": self.runtime.url, "item": element_text(item)[:80], "error": str(exc)}
+                )
                 continue
             key = tuple(sorted((k, str(v)) for k, v in row.items())) or (element_text(item),)
             if key in seen:
@@ -153,7 +159,7 @@ class Replayer:
         if pagination is None:
             self.result.stop_reason = "no pagination"
             return False
-        controls = select_in(self.runtime.tree(), str(pagination))
+        controls = [c for c in select_in(self.runtime.tree(), str(pagination)) if not _inactive(c)]
         if not controls:
             self.result.stop_reason = "pagination control gone"
             return False
@@ -161,7 +167,9 @@ class Replayer:
         if not forward:
             self.result.stop_reason = "next turned into previous"
             return False
-        fresh = [c for c in forward if not c.get("href") or urljoin(self.runtime.url, c.get("href")) not in visited]
+        fresh = [
+            c for c in forward if not c.get("href") or urljoin(self.runtime.url, c.get("href")) not in visited
+        ]
         if not fresh:
             self.result.stop_reason = "next repeats a visited page"
             return False
@@ -222,10 +230,13 @@ class Replayer:
                 raise ReplayError(f"column {action.column!r} needs a model (AnswerQuestion); pass --llm")
             from scrapesmith.llm.structured import ask_structured
 
-            prompt = render_prompt("bardeen_answer_question", column=action.column, question=action.question,
-                                   text=text[:4000])
+            prompt = render_prompt(
+                "bardeen_answer_question", column=action.column, question=action.question, text=text[:4000]
+            )
             self.result.llm_calls += 1
-            self._answers[key] = ask_structured(self.llm, prompt, Answer, stage="lists.answer_question").answer
+            self._answers[key] = ask_structured(
+                self.llm, prompt, Answer, stage="lists.answer_question"
+            ).answer
         return self._answers[key]
 
     def _finish_rows(self, list_values: dict[str, Any]) -> None:
@@ -236,11 +247,24 @@ class Replayer:
         for row in self.result.rows:
             source = row.pop("source_url", "")
             row.pop(DETAIL_KEY, None)
-            ordered = {column: row.get(column, list_values.get(column, "")) for column in self.program.columns}
+            ordered = {
+                column: row.get(column, list_values.get(column, "")) for column in self.program.columns
+            }
             ordered.update({k: v for k, v in {**list_values, **row}.items() if k not in ordered})
             ordered.update(source_url=source, fetched_at=fetched_at, program_id=program_id)
             finished.append(ordered)
         self.result.rows = finished
+
+
+def _inactive(control: etree._Element) -> bool:
+    """Hidden or disabled controls (a spent "Load more" button) end the list."""
+    style = (control.get("style") or "").replace(" ", "").lower()
+    return (
+        control.get("hidden") is not None
+        or control.get("disabled") is not None
+        or control.get("aria-disabled") == "true"
+        or "display:none" in style
+    )
 
 
 def _says_next(control: etree._Element) -> bool:
@@ -257,7 +281,13 @@ def apply_regex(text: str, regex: str | None) -> str:
     return match.group(1) if match.groups() else match.group(0)
 
 
-def replay(program: ListProgram, runtime: PageRuntime, llm: LLM | None = None, start_url: str | None = None,
-           max_pages: int | None = None, on_page: Callable[[str, int], None] | None = None) -> ReplayResult:
+def replay(
+    program: ListProgram,
+    runtime: PageRuntime,
+    llm: LLM | None = None,
+    start_url: str | None = None,
+    max_pages: int | None = None,
+    on_page: Callable[[str, int], None] | None = None,
+) -> ReplayResult:
     """Run ``program`` on ``runtime`` and return its rows (in column order, then provenance)."""
     return Replayer(program, runtime, llm, on_page).run(start_url, max_pages)

@@ -132,7 +132,9 @@ def form_fields(form: etree._Element) -> dict[str, str]:
         if field.tag == "select":
             selected = field.find(".//option[@selected]")
             selected = selected if selected is not None else field.find(".//option")
-            fields[name] = (selected.get("value", selected.text_content()) if selected is not None else "") or ""
+            fields[name] = (
+                selected.get("value", selected.text_content()) if selected is not None else ""
+            ) or ""
         elif field.get("type") in ("checkbox", "radio"):
             if field.get("checked") is not None:
                 fields[name] = field.get("value", "on")

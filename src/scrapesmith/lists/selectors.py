@@ -22,7 +22,11 @@ LINK_ATTRIBUTES = ("itemprop", "role", "rel", "data-testid", "name", "type")
 
 
 def _css_ident(value: str) -> bool:
-    return bool(value) and (value[0].isalpha() or value[0] in "_-") and all(c.isalnum() or c in "_-" for c in value)
+    return (
+        bool(value)
+        and (value[0].isalpha() or value[0] in "_-")
+        and all(c.isalnum() or c in "_-" for c in value)
+    )
 
 
 def classes_of(element: etree._Element, hashed: bool = False) -> list[str]:
@@ -139,8 +143,12 @@ def field_selectors(target: etree._Element, item: etree._Element, others: Sequen
 def _field_candidates(target: etree._Element, item: etree._Element) -> list[str]:
     tag = str(target.tag)
     candidates = [f"{SCOPE} {tag}.{name}" for name in classes_of(target)]
-    candidates += [f"{SCOPE} {tag}[{name}={_quote(target.get(name))}]" for name in LINK_ATTRIBUTES if target.get(name)]
-    candidates += [f"{SCOPE} {tag}.{name}" for name in classes_of(target, hashed=True) if is_obfuscated_class(name)]
+    candidates += [
+        f"{SCOPE} {tag}[{name}={_quote(target.get(name))}]" for name in LINK_ATTRIBUTES if target.get(name)
+    ]
+    candidates += [
+        f"{SCOPE} {tag}.{name}" for name in classes_of(target, hashed=True) if is_obfuscated_class(name)
+    ]
     path = _path(item, target)
     candidates.append(f"{SCOPE} > " + " > ".join(step_css(step) for step in path))
     candidates.append(f"{SCOPE} > " + " > ".join(_positioned(step) for step in path))
@@ -150,7 +158,11 @@ def _field_candidates(target: etree._Element, item: etree._Element) -> list[str]
 
 def _positioned(element: etree._Element) -> str:
     parent = element.getparent()
-    siblings = [child for child in content_children(parent) if child.tag == element.tag] if parent is not None else []
+    siblings = (
+        [child for child in content_children(parent) if child.tag == element.tag]
+        if parent is not None
+        else []
+    )
     if len(siblings) < 2:
         return str(element.tag)
     return f"{element.tag}:nth-of-type({siblings.index(element) + 1})"
@@ -178,3 +190,36 @@ def element_selector(element: etree._Element, first: bool = True) -> str:
         if (found[:1] == [element]) if first else (element in found):
             viable.append(option)
     return join_alternatives([*viable[:MAX_ALTERNATIVES], css_selector(element)])
+
+
+def shape_of(item: etree._Element) -> tuple[str, str]:
+    """Items built from the same template share a tag and a class attribute."""
+    return str(item.tag), item.get("class") or ""
+
+
+def multi_shape_field_selector(targets: Sequence[tuple[etree._Element, etree._Element]]) -> str:
+    """One selector (ordered alternatives) that finds the right part in items of several shapes.
+
+    ``targets`` pairs a representative item of each shape with the element holding the value in it. Each
+    shape contributes its best alternative; alternatives that also match in other shapes' items go last,
+    so in every representative the first alternative that matches is the one made for it. Returns "" when
+    no order satisfies every representative.
+    """
+    if len(targets) == 1:
+        item, target = targets[0]
+        return field_selectors(target, item, [])
+    chosen = []
+    for item, target in targets:
+        options = alternatives(field_selectors(target, item, []))
+        if not options:
+            return ""
+        foreign = [other for other, _ in targets if other is not item]
+        chosen.append(min(options, key=lambda option: sum(first_in(o, option) is not None for o in foreign)))
+    order = sorted(
+        dict.fromkeys(chosen),
+        key=lambda option: sum(first_in(item, option) is not None for item, _ in targets),
+    )
+    joined = join_alternatives(order)
+    if all(first_in(item, joined) is target for item, target in targets):
+        return joined
+    return ""

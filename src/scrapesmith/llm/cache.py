@@ -89,20 +89,27 @@ class ResponseCache:
 class CachedLLM:
     """Wraps any LLM: answers repeats from the cache (marked ``cached=True``, latency ~0)."""
 
+    _STRIPES = 64
+
     def __init__(self, inner: LLM, cache: ResponseCache) -> None:
         self.inner = inner
         self.cache = cache
         self.name = inner.name
+        # Threads asking the same question at once wait for the first answer instead of all paying.
+        self._stripes = [threading.Lock() for _ in range(self._STRIPES)]
 
     def complete(self, request: LLMRequest) -> Completion:
         key = request_key(self.name, request)
         started = time.perf_counter()
         hit = self.cache.get(key)
-        if hit is not None:
-            return hit.model_copy(update={"cached": True, "latency": time.perf_counter() - started})
-        completion = self.inner.complete(request)
-        self.cache.put(key, self.name, request, completion.model_copy(update={"cached": False}))
-        return completion
+        if hit is None:
+            with self._stripes[int(key[:8], 16) % self._STRIPES]:
+                hit = self.cache.get(key)
+                if hit is None:
+                    completion = self.inner.complete(request)
+                    self.cache.put(key, self.name, request, completion.model_copy(update={"cached": False}))
+                    return completion
+        return hit.model_copy(update={"cached": True, "latency": time.perf_counter() - started})
 
     def __getattr__(self, attribute: str):
         if attribute == "inner":

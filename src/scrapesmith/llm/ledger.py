@@ -18,7 +18,7 @@ import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import BaseModel, Field
@@ -89,7 +89,7 @@ class LedgerEntry(BaseModel):
     cost: float = 0.0
     priced: bool = True
     row: str | None = None
-    time: str = Field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
+    time: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
 
 
 class LedgerTotals(BaseModel):

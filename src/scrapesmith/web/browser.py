@@ -26,6 +26,7 @@ from typing import Self
 
 from scrapesmith.web.browser_models import (
     ActionFailed,
+    BrowserBusy,
     BrowserError,
     BrowserFetchError,
     BrowserOptions,
@@ -43,7 +44,7 @@ from scrapesmith.web.page import HttpStatusError, Page
 from scrapesmith.web.render import RENDER_MODES, AutoFetcher, RenderDecision, RenderMode, assess
 
 __all__ = [
-    "RENDER_MODES", "ActionFailed", "AutoFetcher", "BrowserError", "BrowserFetchError", "BrowserFetcher",
+    "RENDER_MODES", "ActionFailed", "AutoFetcher", "BrowserBusy", "BrowserError", "BrowserFetchError", "BrowserFetcher",
     "BrowserOptions", "BrowserPolicy", "BrowserRuntime", "BrowserSession", "BrowserUnavailable", "Navigation",
     "PageCrashed", "Recovery", "RenderDecision", "RenderMode", "Snapshot", "assess", "make_fetcher",
 ]

@@ -13,6 +13,7 @@ import logging
 import os
 import signal
 import threading
+import time
 from collections.abc import Callable
 from types import FrameType
 
@@ -97,7 +98,31 @@ def kill_browser_tree(pid: int) -> None:
             process.kill()
         except psutil.NoSuchProcess:
             continue
-    psutil.wait_procs(members, timeout=_KILL_WAIT_SECONDS)
+    _wait_gone(members, _KILL_WAIT_SECONDS)
+
+
+def _wait_gone(processes: list[psutil.Process], timeout: float) -> None:
+    """Wait until every process has exited; a zombie counts as gone (its parent, not us, reaps it)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not any(_running(process) for process in processes):
+            return
+        time.sleep(0.02)
+
+
+def _running(process: psutil.Process) -> bool:
+    try:
+        return process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def _parent_if_our_child(pid: int) -> int | None:
+    try:
+        parent = psutil.Process(pid).ppid()
+        return parent if psutil.Process(parent).ppid() == os.getpid() else None
+    except psutil.NoSuchProcess:
+        return None
 
 
 class BrowserRegistry:
@@ -111,6 +136,7 @@ class BrowserRegistry:
 
     def __init__(self) -> None:
         self._pids: dict[str, int] = {}
+        self._drivers: dict[str, int] = {}
         self._closers: dict[str, Callable[[], None]] = {}
         self._lock = threading.RLock()  # re-entrant: a signal handler may run while the main thread holds it
         self._hooked = False
@@ -129,13 +155,18 @@ class BrowserRegistry:
                 signal.signal(signum, self._on_fatal_signal)
 
     def add(self, instance_id: str, pid: int, close: Callable[[], None]) -> None:
+        """Track the browser ``pid``; its parent, Playwright's driver, is ended with it on a fatal signal."""
         with self._lock:
             self._pids[instance_id] = pid
             self._closers[instance_id] = close
+            driver = _parent_if_our_child(pid)
+            if driver is not None:
+                self._drivers[instance_id] = driver
 
     def remove(self, instance_id: str) -> None:
         with self._lock:
             self._pids.pop(instance_id, None)
+            self._drivers.pop(instance_id, None)
             self._closers.pop(instance_id, None)
 
     def live_pids(self) -> list[int]:
@@ -156,10 +187,17 @@ class BrowserRegistry:
     def kill_all(self) -> None:
         with self._lock:
             pids = list(self._pids.values())
+            drivers = list(self._drivers.values())
             self._pids.clear()
+            self._drivers.clear()
             self._closers.clear()
         for pid in pids:
             kill_browser_tree(pid)
+        for pid in drivers:
+            try:
+                psutil.Process(pid).kill()
+            except psutil.NoSuchProcess:
+                continue
 
     def _on_fatal_signal(self, signum: int, frame: FrameType | None) -> None:
         self.kill_all()

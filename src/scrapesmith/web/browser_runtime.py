@@ -274,7 +274,7 @@ class BrowserRuntime:
         """Replace a crashed or closed page inside a still-open context."""
         if not tab.page.is_closed():
             with contextlib.suppress(Exception):
-                await tab.page.close()
+                await asyncio.wait_for(tab.page.close(run_before_unload=False), 5)
         tab.page = await tab.context.new_page()
         tab.crashed = tab.closed = False
         tab.inflight.clear()

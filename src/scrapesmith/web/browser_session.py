@@ -297,7 +297,7 @@ class BrowserSession:
         if rebuilt != "page":
             await self.runtime.close_tab(tab)
             self._tab = await self.runtime.open_tab()
-        if self._last_url:
+        if self._last_url and kind != "browser-hung":  # a page that hung the browser would hang it again
             with contextlib.suppress(Exception):
                 await self._tab.page.goto(self._last_url, wait_until="load")
                 await self._settle(self._tab)
@@ -328,6 +328,8 @@ class BrowserSession:
         return fresh
 
     async def _goto_async(self, tab: Tab, url: str) -> Navigation:
+        from playwright.async_api import TimeoutError as PlaywrightTimeout
+
         tab.own_navigation = url
         try:
             response = await tab.page.goto(url, wait_until="load")
@@ -336,6 +338,8 @@ class BrowserSession:
                 await asyncio.sleep(0.2)
             if tab.crashed or tab.page.is_closed():
                 raise
+            if isinstance(exc, PlaywrightTimeout):  # maybe a busy renderer: do not keep using it
+                await self.runtime.new_page(tab)
             raise _navigation_error(tab, self.runtime, url, exc) from None
         finally:
             tab.own_navigation = None

@@ -9,10 +9,13 @@ live element again.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
+from scrapesmith.dom.ids import nodes_by_id
+from scrapesmith.dom.markdown import to_markdown
+from scrapesmith.dom.parse import parse_html
+from scrapesmith.dom.simplify import simplify
 from scrapesmith.web.browser_models import Snapshot
+
+UNLIMITED_TOKENS = 10**9
 
 # Numbering resumes from the largest id present when the page has lost the counter (e.g. a script
 # overwrote window properties), so a re-stamp never hands out an id twice.
@@ -39,28 +42,16 @@ STAMP_IDS_JS = """
 def build_snapshot(
     url: str, title: str, html: str, screenshot: bytes | None, max_tokens: int | None
 ) -> Snapshot:
-    from scrapesmith.dom.ids import nodes_by_id
-    from scrapesmith.dom.parse import parse_html
-
+    """The views of one serialised page; each view gets its own parse (views may annotate their tree)."""
     tree = parse_html(html, url=url)
     ids = {ident: str(element.tag) for ident, element in nodes_by_id(tree).items()}
+    markdown_budget = max_tokens if max_tokens is not None else UNLIMITED_TOKENS
     return Snapshot(
         url=url,
         title=title,
         html=html,
         ids=ids,
-        simplified=_view("scrapesmith.dom.simplify", "simplify", html, url, max_tokens),
-        markdown=_view("scrapesmith.dom.markdown", "to_markdown", html, url, max_tokens),
+        simplified=simplify(parse_html(html, url=url), max_tokens),
+        markdown=to_markdown(parse_html(html, url=url), markdown_budget),
         screenshot=screenshot,
     )
-
-
-def _view(module_name: str, function_name: str, html: str, url: str, max_tokens: int | None) -> Any:
-    """One ``dom`` view, built on its own parse (views may annotate the tree they are given)."""
-    from scrapesmith.dom.parse import parse_html
-
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError:
-        return None
-    return getattr(module, function_name)(parse_html(html, url=url), max_tokens)

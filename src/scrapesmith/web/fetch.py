@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_ACCEPT_TYPES", "FileFetcher", "HttpFetcher", "RoutingFetcher", "accepts", "expand_sources",
-    "is_web_url", "parse_retry_after",
+    "is_web_url", "parse_retry_after", "sniff_media_type",
 ]
 
 ACCEPT_HEADER = "text/html,application/xhtml+xml,application/xml;q=0.9,application/json;q=0.8,text/*;q=0.7"
@@ -53,6 +53,8 @@ REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 ROBOTS_MAX_BYTES = 512 * 1024
 ROBOTS_MAX_REDIRECTS = 5
 MAX_CRAWL_DELAY = 30.0
+# Worth another attempt: the server was slow, or dropped a kept-alive connection under us.
+_TRANSIENT = (httpx.TimeoutException, httpx.RemoteProtocolError)
 
 
 class _RetryableStatus(Exception):
@@ -119,6 +121,13 @@ class HttpFetcher:
             settings.politeness_delay if delay is None else delay,
             max_per_host or settings.max_per_host,
         )
+        # tenacity keeps per-call state thread-locally, so one Retrying serves every thread.
+        self._retrying = Retrying(
+            stop=stop_after_attempt(self.retries + 1),
+            wait=self._retry_wait,
+            retry=retry_if_exception_type((_RetryableStatus, *_TRANSIENT)),
+            reraise=True,
+        )
         self.robots = RobotsPolicy(self.user_agent, self._fetch_robots) if respect_robots else None
         self._client = httpx.Client(
             headers={"User-Agent": self.user_agent, "Accept": ACCEPT_HEADER},
@@ -161,18 +170,14 @@ class HttpFetcher:
         raise RobotsDisallowed(url, "robots.txt disallows fetching this URL (pass --no-robots to ignore)")
 
     def _exchange(self, url: str) -> _Answer:
-        retrying = Retrying(
-            stop=stop_after_attempt(self.retries + 1),
-            wait=self._retry_wait,
-            retry=retry_if_exception_type((_RetryableStatus, httpx.TimeoutException)),
-            reraise=True,
-        )
         try:
-            return retrying(self._request_once, url)
+            return self._retrying(self._request_once, url)
         except _RetryableStatus as exc:
             raise HttpStatusError(url, f"HTTP {exc.status} after {self.retries + 1} attempts", exc.status) from None
         except httpx.TimeoutException:
             raise Unreachable(url, f"timed out ({self.retries + 1} attempts)") from None
+        except httpx.RemoteProtocolError as exc:
+            raise Unreachable(url, f"the server broke the connection ({exc})") from None
 
     def _retry_wait(self, state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None
@@ -185,7 +190,7 @@ class HttpFetcher:
             try:
                 with self._client.stream("GET", url) as response:
                     return self._read(url, response)
-            except httpx.TimeoutException:
+            except _TRANSIENT:
                 raise
             except httpx.InvalidURL as exc:
                 raise InvalidUrl(url, f"not a valid URL ({exc})") from None

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from protego import Protego
@@ -53,8 +54,12 @@ class Origin:
         return f"{self}/robots.txt"
 
 
+@lru_cache(maxsize=4096)
 def origin_of(url: str) -> Origin:
-    """The origin of an http(s) URL; raises :class:`InvalidUrl` for anything else."""
+    """The origin of an http(s) URL; raises :class:`InvalidUrl` for anything else.
+
+    Cached: one fetch asks for the same URL's origin several times (guard, robots, throttle).
+    """
     try:
         parts = urlsplit(url)
         port = parts.port

@@ -98,6 +98,11 @@ class Handler(BaseHTTPRequestHandler):
             if state.hits[self.path] == 1:
                 return self.send(429, "text/plain", b"slow down", {"Retry-After": query.get("after", "1")})
             return self.send(200, "text/html; charset=utf-8", html("welcome back").encode())
+        if head == "drop":  # /drop/KEY: hang up without answering the first time
+            if state.hits[self.path] == 1:
+                self.close_connection = True
+                return None
+            return self.send(200, "text/html; charset=utf-8", html("answered").encode())
         if head == "status":
             return self.send(int(parts[1]), "text/html", b"status page")
         if head == "big":

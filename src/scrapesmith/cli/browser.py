@@ -1,0 +1,119 @@
+"""Browser commands: ``scrapesmith render`` and ``scrapesmith bench browser``, plus the ``--render`` option.
+
+Commands that fetch pages add rendering in two lines::
+
+    @app.command()
+    def crawl(..., render: RenderOption = "auto") -> None:
+        fetcher = render_fetcher(render, HttpFetcher(...))   # close it when done
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import Progress
+
+from scrapesmith.bench.browser import bench_browser
+from scrapesmith.bench.frame import report
+from scrapesmith.cli import app, bench_app, console
+from scrapesmith.config import get_settings
+from scrapesmith.errors import ScrapesmithError
+from scrapesmith.web.browser import RENDER_MODES, AutoFetcher, BrowserOptions, make_fetcher
+from scrapesmith.web.fetch import HttpFetcher
+
+RenderOption = Annotated[
+    str,
+    typer.Option(
+        "--render",
+        help="auto: render in Chromium only pages whose HTML lacks its content; always: render every "
+        "page; never: plain HTTP.",
+        metavar="auto|never|always",
+    ),
+]
+VIEWS = ("markdown", "simplified", "html")
+
+
+def render_fetcher(
+    render: str, http: HttpFetcher, options: BrowserOptions | None = None
+) -> HttpFetcher | AutoFetcher:
+    """The fetcher for a ``--render`` value; an unknown value is a one-line user error."""
+    if render not in RENDER_MODES:
+        raise ScrapesmithError(f"unknown --render {render!r} (use {', '.join(RENDER_MODES)})")
+    return make_fetcher(render, http, options)  # type: ignore[arg-type]
+
+
+@app.command("render")
+def render_command(
+    url: Annotated[str, typer.Argument(help="The http(s) page to load.", metavar="URL")],
+    render: RenderOption = "always",
+    view: Annotated[
+        str, typer.Option("--view", help="What to print: markdown, simplified (numeric ids) or html.")
+    ] = "markdown",
+    screenshot: Annotated[Path | None, typer.Option("--screenshot", help="Also save a PNG here.")] = None,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option("--allow-host", metavar="HOST", help="Lift the private-address block for HOST[:PORT]."),
+    ] = None,
+    no_robots: Annotated[bool, typer.Option("--no-robots", help="Do not consult robots.txt.")] = False,
+) -> None:
+    """Load a page the way --render would (Chromium when needed) and print a view of it."""
+    if view not in VIEWS:
+        raise ScrapesmithError(f"unknown --view {view!r} (use {', '.join(VIEWS)})")
+    from scrapesmith.dom.markdown import to_markdown
+    from scrapesmith.dom.parse import parse_page
+    from scrapesmith.dom.simplify import simplify
+
+    hosts = [*get_settings().allow_hosts, *(allow_host or [])]
+    fetcher = render_fetcher(render, HttpFetcher(allow_hosts=hosts, respect_robots=not no_robots))
+    try:
+        with console.status(f"loading {url}", spinner="dots"):
+            page = fetcher.fetch(url)
+            if screenshot is not None:
+                _screenshot(fetcher, url, screenshot)
+    finally:
+        fetcher.close()
+    reason = fetcher.decisions[-1].reason if isinstance(fetcher, AutoFetcher) else "render=never"
+    console.print(f"{page.status} {page.url} via {page.via} ({reason})", markup=False, highlight=False)
+    if view == "html":
+        sys.stdout.write(page.text)
+    elif view == "simplified":
+        sys.stdout.write(simplify(parse_page(page)).text + "\n")
+    else:
+        sys.stdout.write(to_markdown(parse_page(page)).text + "\n")
+    sys.stdout.flush()
+
+
+def _screenshot(fetcher: HttpFetcher | AutoFetcher, url: str, path: Path) -> None:
+    from scrapesmith.web.browser import BrowserFetcher, BrowserSession
+
+    if not isinstance(fetcher, AutoFetcher) or not isinstance(fetcher.browser, BrowserFetcher):
+        raise ScrapesmithError("--screenshot needs the browser (use --render always or auto)")
+    with BrowserSession(fetcher.browser.runtime) as session:
+        session.goto(url)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(session.screenshot(full_page=True))
+
+
+@bench_app.command("browser")
+def bench_browser_command(
+    pages: Annotated[int, typer.Option("--pages", min=4, help="Static demo pages per fetcher and level.")] = 40,
+    contexts: Annotated[
+        int, typer.Option("--contexts", min=2, help="The concurrent level compared with 1 context.")
+    ] = 4,
+    launches: Annotated[int, typer.Option("--launches", min=1, help="Cold browser launches timed.")] = 3,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the result as JSON here.")] = None,
+) -> None:
+    """Browser launch and render time; pages/s of BrowserFetcher vs HttpFetcher with 1 and N contexts."""
+    steps = 1 + 2 * 2  # launches, then http and browser at each of two concurrency levels
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("browser benchmark", total=steps)
+        finished = iter(range(steps))
+
+        def step(name: str) -> None:
+            progress.update(task, completed=next(finished), description=name)
+
+        result = bench_browser(pages=pages, concurrency=(1, contexts), launches=launches, on_step=step)
+    report(result, json_out, case_columns=["fetcher", "contexts", "pages", "seconds", "pages_per_s"])

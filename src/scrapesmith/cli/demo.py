@@ -1,0 +1,20 @@
+"""``scrapesmith demo``: run the product end to end on the local demo web."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from scrapesmith.cli import app
+
+
+@app.command()
+def demo(
+    runs: Path = typer.Option(Path("runs"), help="Directory that receives the demo's run directory."),
+) -> None:
+    """Serve the local demo web on 127.0.0.1 and run the main jobs on it (offline, a few minutes)."""
+    from scrapesmith.demo import run_demo
+
+    run_demo(Console(), runs)

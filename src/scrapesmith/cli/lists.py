@@ -1,0 +1,238 @@
+"""``scrapesmith lists``, ``scrapesmith replay``, ``bench nexteval`` and ``bench weblists``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from scrapesmith.bench.frame import report
+from scrapesmith.cli import app, bench_app, console
+from scrapesmith.cli.options import LLMOption, NoCacheOption, llm_from_options
+from scrapesmith.config import get_settings
+from scrapesmith.errors import ScrapesmithError
+from scrapesmith.io import write_rows
+from scrapesmith.lists.dsl import describe
+from scrapesmith.lists.program import ListProgram
+from scrapesmith.lists.record import parse_columns
+from scrapesmith.lists.replay import ReplayResult
+from scrapesmith.lists.service import RuntimeFactory, extract_list, http_runtimes, replay_program
+from scrapesmith.llm.ledger import Ledger, use_ledger
+from scrapesmith.web.fetch import HttpFetcher
+
+RUNTIMES = ("http", "browser")
+ALLOW_HOST = typer.Option(
+    [], "--allow-host", help="Lift the private-address block for HOST or HOST:PORT (repeatable)."
+)
+RUNTIME = typer.Option(
+    "http", "--runtime", help="http (plain requests) or browser (Chromium: scripts, Load more)."
+)
+URL_OPTION = typer.Argument(..., help="The page where the list starts (http or https).")
+GOAL_OPTION = typer.Option(..., "--goal", help="What to extract, e.g. 'all open Engineering jobs'.")
+COLUMNS_OPTION = typer.Option(
+    ..., "--columns", help="Comma-separated output columns, e.g. 'Job Title,Job URL'."
+)
+OUTPUT_OPTION = typer.Option(Path("list.csv"), "-o", "--output", help="Rows out (.csv, .jsonl, .parquet).")
+PROGRAM_OUT_OPTION = typer.Option(None, "--program", help="Save the recorded program (JSON) here.")
+PROGRAM_PATH_OPTION = typer.Argument(..., help="A program saved by 'scrapesmith lists --program'.")
+START_URL_OPTION = typer.Option(None, "--start-url", help="Run on this URL instead of the recorded one.")
+RUNTIME_OPTION = typer.Option(None, "--runtime", help="http or browser (default: as recorded).")
+HTML_OPTION = typer.Option(Path("../shared/data/next-eval/html"), "--html", help="Directory of N.html pages.")
+GROUNDTRUTH_OPTION = typer.Option(
+    Path("../shared/data/next-eval/groundtruth"),
+    "--groundtruth",
+    help="Directory of N.json record lists.",
+)
+JSON_OUT_OPTION = typer.Option(None, "--json", help="Write the full result here.")
+LIMIT_OPTION = typer.Option(None, "--limit", help="Only the first N pages.")
+USE_CASE_OPTION = typer.Option(
+    [], "--use-case", help="Only these use cases (jobs, category, blog, testimonials); repeatable."
+)
+MAX_PAGES = typer.Option(
+    None, "--max-pages", help="Stop after this many list pages (default: the program's, 20)."
+)
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    )
+
+
+@contextmanager
+def make_runtimes(kind: str, allow_hosts: list[str], delay: float | None = None) -> Iterator[RuntimeFactory]:
+    """A factory of fresh runtimes of ``kind`` sharing one polite fetcher (or one browser), closed after."""
+    if kind not in RUNTIMES:
+        raise ScrapesmithError(f"unknown --runtime {kind!r} (use http or browser)")
+    hosts = [*get_settings().allow_hosts, *allow_hosts]
+    if kind == "browser":
+        from scrapesmith.lists.browser import BrowserRuntimes
+
+        with BrowserRuntimes(hosts, delay) as factory:
+            yield factory
+        return
+    with HttpFetcher(allow_hosts=hosts, delay=delay) as fetcher:
+        yield http_runtimes(fetcher)
+
+
+def _print_program(program: ListProgram) -> None:
+    console.print(
+        f"[bold]program {program.program_id}[/] ({program.recorded_with}, runtime {program.runtime})"
+    )
+    for step in program.steps:
+        console.print(f"  {describe(step)}", markup=False, highlight=False)
+    for note in program.notes:
+        console.print(f"  [dim]# {note}[/]")
+
+
+def _print_rows(result: ReplayResult, columns: list[str], limit: int = 10) -> None:
+    table = Table(
+        title=f"{len(result.rows)} rows from {result.pages} page(s) ({result.stop_reason or 'done'})"
+    )
+    for column in columns:
+        table.add_column(column, overflow="fold")
+    for row in result.rows[:limit]:
+        table.add_row(*(str(row.get(column, "")) for column in columns))
+    console.print(table)
+    for failure in result.failures[:5]:
+        console.print(
+            f"[yellow]failed:[/] {failure['url']} {failure['item']}: {failure['error']}", markup=True
+        )
+
+
+@app.command("lists")
+def lists_command(
+    url: str = URL_OPTION,
+    goal: str = GOAL_OPTION,
+    columns: str = COLUMNS_OPTION,
+    output: Path = OUTPUT_OPTION,
+    program_out: Path | None = PROGRAM_OUT_OPTION,
+    runtime: str = RUNTIME,
+    max_pages: int | None = MAX_PAGES,
+    allow_host: list[str] = ALLOW_HOST,
+    llm: LLMOption = None,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """Record a list program on URL (with the model, or heuristically with --llm none), then replay it."""
+    ledger = Ledger()
+    model = llm_from_options(llm, no_cache, ledger=ledger)
+    with (
+        use_ledger(ledger),
+        console.status("recording and replaying the list…"),
+        make_runtimes(runtime, allow_host) as runtimes,
+    ):
+        recording, result = extract_list(runtimes, url, goal, parse_columns(columns), model, max_pages)
+    _print_program(recording.program)
+    if program_out is not None:
+        recording.program.save(program_out)
+        console.print(f"program saved to {program_out}")
+    _print_rows(result, recording.program.columns)
+    write_rows(result.rows, output)
+    totals = ledger.totals()
+    console.print(
+        f"wrote {len(result.rows)} rows to {output}; {totals.calls} LLM calls, "
+        f"{result.rows_per_s:.1f} rows/s replay"
+    )
+
+
+@app.command("replay")
+def replay_command(
+    program_path: Path = PROGRAM_PATH_OPTION,
+    start_url: str | None = START_URL_OPTION,
+    output: Path = OUTPUT_OPTION,
+    runtime: str | None = RUNTIME_OPTION,
+    max_pages: int | None = MAX_PAGES,
+    allow_host: list[str] = ALLOW_HOST,
+    llm: LLMOption = None,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """Replay a list program: no model calls unless the program has AnswerQuestion columns."""
+    program = ListProgram.load(program_path)
+    needs_model = any(step.action == "AnswerQuestion" for step in program.steps)
+    ledger = Ledger()
+    model = llm_from_options(llm, no_cache, ledger=ledger) if needs_model else None
+    with (
+        _progress() as progress,
+        use_ledger(ledger),
+        make_runtimes(runtime or program.runtime, allow_host) as runtimes,
+    ):
+        task = progress.add_task("replaying", total=None)
+        result = replay_program(runtimes, program, model, start_url, max_pages)
+        progress.update(task, completed=result.pages, total=result.pages)
+    _print_rows(result, program.columns)
+    write_rows(result.rows, output)
+    console.print(
+        f"wrote {len(result.rows)} rows to {output} ({result.pages} pages, "
+        f"{result.rows_per_s:.1f} rows/s, {ledger.totals().calls} LLM calls)"
+    )
+
+
+@bench_app.command("nexteval")
+def bench_nexteval_command(
+    html: Path = HTML_OPTION,
+    groundtruth: Path = GROUNDTRUTH_OPTION,
+    json_out: Path | None = JSON_OUT_OPTION,
+    limit: int | None = LIMIT_OPTION,
+) -> None:
+    """Record detection on NEXT-EVAL pages, scored with NEXT-EVAL's own metric (no model)."""
+    from scrapesmith.bench.nexteval import page_ids, run_nexteval
+
+    total = len(page_ids(html, groundtruth)[:limit])
+    with _progress() as progress:
+        task = progress.add_task("nexteval", total=total)
+        result = run_nexteval(html, groundtruth, limit, progress=lambda _page: progress.advance(task))
+    report(result, json_out)
+
+
+@bench_app.command("weblists")
+def bench_weblists_command(
+    json_out: Path | None = JSON_OUT_OPTION,
+    runtime: str = RUNTIME,
+    use_case: list[str] = USE_CASE_OPTION,
+    llm: LLMOption = None,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """WebLists-style precision/recall of list extraction on the demo company sites (served locally)."""
+    from scrapesmith.bench.sites import serve_sites
+    from scrapesmith.bench.weblists import COMPANY_SITES, USE_CASES, run_weblists
+
+    chosen = tuple(use_case) or USE_CASES
+    model = llm_from_options(llm, no_cache)
+    with serve_sites() as server, _progress() as progress:
+        task = progress.add_task("weblists", total=len(COMPANY_SITES) * len(chosen))
+        truths = {site: server.sites.truth(site) for site in COMPANY_SITES}
+        with make_runtimes(runtime, [f"{server.host}:{server.port}"], delay=0.0) as runtimes:
+            result = run_weblists(
+                server.base_url,
+                truths,
+                runtimes,
+                model,
+                use_cases=chosen,
+                progress=lambda _name: progress.advance(task),
+            )
+    result.params["runtime"] = runtime
+    report(
+        result,
+        json_out,
+        case_columns=[
+            "site",
+            "use_case",
+            "rows",
+            "truth_rows",
+            "precision",
+            "recall",
+            "text_precision",
+            "text_recall",
+            "pages",
+            "llm_calls",
+        ],
+    )

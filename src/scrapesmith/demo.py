@@ -1,0 +1,111 @@
+"""``scrapesmith demo``: the product end to end on the local demo web, offline, in a few minutes.
+
+Orchestration only: every step calls a capability's public API and prints what it produced. The run
+directory (``runs/demo-<time>/``) keeps every artefact so a user can open what the demo made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from scrapesmith.bench.sites import DemoServer, serve_sites
+from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
+from scrapesmith.web.fetch import HttpFetcher
+from scrapesmith.web.page import FetchError
+
+SAMPLE_PAGES_PER_SITE = 12
+
+
+@dataclass
+class DemoContext:
+    """What every demo step receives: the running sites, a polite fetcher, the run directory, the console."""
+
+    server: DemoServer
+    fetcher: ArchivingFetcher
+    run_dir: Path
+    console: Console
+    llm_spec: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+DemoStep = Callable[[DemoContext], None]
+
+
+def new_run_dir(root: Path = Path("runs")) -> Path:
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    run_dir = root / f"demo-{stamp}"
+    run_dir.mkdir(parents=True, exist_ok=True)
+    return run_dir
+
+
+def _documents(sites, name: str) -> list[str]:
+    """A site's HTML pages (not its files, API answers or ground truth)."""
+    skip = {"file", "pdf", "api", "truth"}
+    return [path for path in sites.urls(name) if not skip.intersection(sites.kinds(path))]
+
+
+def survey_sites(ctx: DemoContext) -> None:
+    """Step 1: fetch every site's entry page and a sample of its pages; summarise what is there."""
+    sites = ctx.server.sites
+    plan = {s.name: [s.entry_path, *_documents(sites, s.name)[:SAMPLE_PAGES_PER_SITE]] for s in sites.describe()}
+    urls = [(name, ctx.server.url(path)) for name, paths in plan.items() for path in dict.fromkeys(paths)]
+    fetched: dict[str, list[int]] = {name: [] for name in plan}
+    failures: list[str] = []
+
+    def fetch(item: tuple[str, str]) -> tuple[str, int | str]:
+        name, url = item
+        try:
+            return name, len(ctx.fetcher.fetch(url).content)
+        except FetchError as exc:
+            return name, str(exc)
+
+    with Progress(console=ctx.console, transient=True) as progress, ThreadPoolExecutor(4) as pool:
+        task = progress.add_task("surveying the demo web", total=len(urls))
+        for name, outcome in pool.map(fetch, urls):
+            progress.advance(task)
+            if isinstance(outcome, int):
+                fetched[name].append(outcome)
+            else:
+                failures.append(outcome)
+
+    table = Table(title=f"The demo web at {ctx.server.base_url}")
+    for column in ("site", "kind", "markup", "pages", "sampled", "KiB", "records (ground truth)"):
+        table.add_column(column)
+    for summary in sites.describe():
+        sizes = fetched[summary.name]
+        records = ", ".join(f"{key} {count}" for key, count in summary.records.items())
+        table.add_row(summary.name, summary.category, summary.markup, str(summary.page_count),
+                      str(len(sizes)), f"{sum(sizes) / 1024:.0f}", records)
+    ctx.console.print(table)
+    for failure in failures:
+        ctx.console.print(f"[yellow]failed:[/] {failure}")
+
+
+STEPS: list[tuple[str, DemoStep]] = [
+    ("Survey the local demo web", survey_sites),
+]
+
+
+def run_demo(console: Console, run_root: Path = Path("runs"), llm_spec: str | None = None) -> Path:
+    """Serve the demo web, run every step against it, and return the run directory."""
+    run_dir = new_run_dir(run_root)
+    with serve_sites() as server, WarcWriter(run_dir / "pages.warc.gz") as warc:
+        http = HttpFetcher(allow_hosts=["127.0.0.1"], delay=0.0, max_per_host=4)
+        ctx = DemoContext(server, ArchivingFetcher(http, warc), run_dir, console, llm_spec)
+        try:
+            for number, (title, step) in enumerate(STEPS, start=1):
+                console.rule(f"[bold]{number}. {title}")
+                step(ctx)
+        finally:
+            http.close()
+    console.rule("[bold]done")
+    console.print(f"Everything the demo made is in [bold]{run_dir}[/] (pages archived in pages.warc.gz).")
+    return run_dir

@@ -1,0 +1,58 @@
+"""The list-extraction job in one call: record a program (with a model or without), then replay it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+
+from scrapesmith.lists.program import ListProgram
+from scrapesmith.lists.record import Recording, record_heuristic
+from scrapesmith.lists.replay import ReplayResult, replay
+from scrapesmith.lists.runtime import HttpRuntime, PageRuntime
+from scrapesmith.llm.types import LLM
+from scrapesmith.web.page import Fetcher
+
+RuntimeFactory = Callable[[], AbstractContextManager[PageRuntime]]
+
+
+def record_program(
+    runtime: PageRuntime, start_url: str, goal: str, columns: list[str], llm: LLM | None = None
+) -> Recording:
+    """Record with the BardeenAgent loop when a model is given, else heuristically."""
+    if llm is None:
+        return record_heuristic(runtime, start_url, goal, columns)
+    from scrapesmith.lists.agent import record_with_llm
+
+    return record_with_llm(runtime, start_url, goal, columns, llm)
+
+
+def http_runtimes(fetcher: Fetcher) -> RuntimeFactory:
+    """Fresh HTTP runtimes over one shared fetcher (so politeness and robots state carry over)."""
+    return lambda: nullcontext(HttpRuntime(fetcher))
+
+
+def extract_list(
+    make_runtime: RuntimeFactory,
+    start_url: str,
+    goal: str,
+    columns: list[str],
+    llm: LLM | None = None,
+    max_pages: int | None = None,
+) -> tuple[Recording, ReplayResult]:
+    """Record on one runtime, replay on a fresh one: the replay sees the site as a new visitor does."""
+    with make_runtime() as runtime:
+        recording = record_program(runtime, start_url, goal, columns, llm)
+    with make_runtime() as runtime:
+        result = replay(recording.program, runtime, llm=llm, max_pages=max_pages)
+    return recording, result
+
+
+def replay_program(
+    make_runtime: RuntimeFactory,
+    program: ListProgram,
+    llm: LLM | None = None,
+    start_url: str | None = None,
+    max_pages: int | None = None,
+) -> ReplayResult:
+    with make_runtime() as runtime:
+        return replay(program, runtime, llm=llm, start_url=start_url, max_pages=max_pages)

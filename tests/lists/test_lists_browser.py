@@ -1,0 +1,47 @@
+"""List programs in real Chromium: a script-rendered job board with "Load more" and a <select> filter."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from scrapesmith.bench.weblists import url_key
+from scrapesmith.lists.browser import BrowserRuntimes
+from scrapesmith.lists.program import ListProgram
+from scrapesmith.lists.service import extract_list, replay_program
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(shutil.which("chromium") is None, reason="Chromium is not installed"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser_runtimes(demo_web):
+    with BrowserRuntimes([f"{demo_web.host}:{demo_web.port}"], delay=0.0) as runtimes:
+        yield runtimes
+
+
+def test_load_more_list_is_extracted_completely(demo_web, browser_runtimes) -> None:
+    truth = demo_web.sites.truth("globex")
+    recording, result = extract_list(
+        browser_runtimes, demo_web.url("/globex/careers/"), "all open jobs", ["Job Title", "Job URL"]
+    )
+    assert recording.program.runtime == "browser"
+    assert sorted(url_key(row["Job URL"]) for row in result.rows) == sorted(
+        url_key(j["url"]) for j in truth["jobs"]
+    )
+    assert result.pages > 1 and result.duplicates > 0  # each click re-shows earlier items: deduplicated
+
+
+def test_select_filter_is_recorded_and_replayed_in_the_browser(demo_web, browser_runtimes) -> None:
+    truth = demo_web.sites.truth("globex")
+    recording, _ = extract_list(
+        browser_runtimes, demo_web.url("/globex/careers/"), "all Design jobs", ["Job Title", "Job URL"]
+    )
+    program = ListProgram.from_json(recording.program.to_json())
+    assert program.plan().setup[0].action == "TypeInput"
+    result = replay_program(browser_runtimes, program)
+    expected = sorted(url_key(j["url"]) for j in truth["jobs"] if j["category"] == "Design")
+    assert sorted(url_key(row["Job URL"]) for row in result.rows) == expected

@@ -1,0 +1,65 @@
+"""NEXT-EVAL scoring (normalisation, expansion, Jaccard + Hungarian matching) and the detector on real pages."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from scrapesmith.bench.nexteval import (
+    evaluate_page,
+    expand_record,
+    normalize_xpath,
+    run_nexteval,
+    score_records,
+    text_map_keys,
+)
+from scrapesmith.dom.parse import parse_html
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "next-eval"
+
+
+def test_normalize_strips_html_and_indexes_every_step() -> None:
+    assert normalize_xpath("/html[1]/body/div[3]/ul/li[2]") == "/body[1]/div[3]/ul[1]/li[2]"
+    assert normalize_xpath("/html/body") == "/body[1]"
+
+
+def test_text_map_keys_are_parents_of_text_outside_scripts() -> None:
+    tree = parse_html("<html><body><div><p>a</p><script>x()</script><span> </span>tail</div></body></html>")
+    assert text_map_keys(tree) == ["/body[1]/div[1]", "/body[1]/div[1]/p[1]"]
+
+
+def test_expansion_covers_descendants_but_not_longer_sibling_indexes() -> None:
+    keys = sorted(["/body[1]/tr[1]/td[1]", "/body[1]/tr[10]/td[1]", "/body[1]/tr[1]"])
+    assert expand_record(["/body/tr[1]"], keys) == {"/body[1]/tr[1]", "/body[1]/tr[1]/td[1]"}
+
+
+def test_scores_use_jaccard_overlap_and_one_to_one_matching() -> None:
+    truth = [frozenset({"a", "b"}), frozenset({"c"})]
+    perfect = score_records(list(truth), truth)
+    assert (perfect.precision, perfect.recall, perfect.f1) == (1.0, 1.0, 1.0)
+    half = score_records([frozenset({"a"}), frozenset({"a", "b"})], truth)
+    assert half.precision == pytest.approx(0.5) and half.recall == pytest.approx(0.5)
+    extra = score_records([*truth, frozenset({"z"})], truth)
+    assert extra.precision == pytest.approx(2 / 3) and extra.recall == 1.0
+
+
+def test_empty_cases_follow_next_eval() -> None:
+    assert score_records([], []).f1 == 1.0
+    assert score_records([], [frozenset({"a"})]).f1 == 0.0
+    assert score_records([frozenset({"a"})], []).f1 == 0.0
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="shared NEXT-EVAL data not present")
+def test_detector_finds_the_table_rows_of_a_real_page() -> None:
+    truth = json.loads((DATA / "groundtruth" / "1.json").read_text())
+    score = evaluate_page((DATA / "html" / "1.html").read_bytes(), truth)
+    assert score.f1 > 0.9
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="shared NEXT-EVAL data not present")
+def test_benchmark_runs_on_a_few_pages(tmp_path: Path) -> None:
+    result = run_nexteval(DATA / "html", DATA / "groundtruth", limit=3)
+    assert result.summary["pages"] == 3 and result.summary["errors"] == 0
+    assert 0.0 < float(result.summary["f1"]) <= 1.0

@@ -1,0 +1,25 @@
+"""The demo's survey step fetches every demo site through the polite fetcher and archives every page."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+from scrapesmith.demo import DemoContext, survey_sites
+from scrapesmith.web.archive import ArchivingFetcher, WarcReplayFetcher, WarcWriter
+from scrapesmith.web.fetch import HttpFetcher
+
+
+def test_survey_fetches_every_site_and_archives_the_pages(demo_sites, tmp_path):
+    output = io.StringIO()
+    console = Console(file=output, width=200)
+    with WarcWriter(tmp_path / "pages.warc.gz") as warc, HttpFetcher(allow_hosts=["127.0.0.1"], delay=0) as http:
+        survey_sites(DemoContext(demo_sites, ArchivingFetcher(http, warc), tmp_path, console))
+    text = output.getvalue()
+    for name in demo_sites.sites.site_names:
+        assert name in text
+    assert "failed" not in text
+    archived = WarcReplayFetcher(tmp_path / "pages.warc.gz").urls()
+    assert demo_sites.url("/proceedings/") in archived
+    assert len(archived) >= 8 * 5
