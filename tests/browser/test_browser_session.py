@@ -42,7 +42,7 @@ def test_selecting_a_filter_changes_the_list(session: BrowserSession, sites, glo
     assert shown == min(len(matching), globex_truth["careers"]["batch_size"])
     assert metas != before
     assert session.count(f"{CARDS} .job-meta") == shown
-    texts = [t for t in _meta_texts(session)]
+    texts = _meta_texts(session)
     assert texts and all(t.startswith(category) for t in texts)
 
 
@@ -66,6 +66,7 @@ def test_snapshot_ids_address_live_elements_and_stay_stable(session: BrowserSess
     assert len(second.ids) > len(first.ids)
     assert max(second.ids) > max(first.ids)  # new cards got new ids, old ids untouched
     assert f"#{heading}" in second.simplified.text
+    assert f"[id: {button}] Load more" in second.markdown.text
     assert second.url == sites.url("/globex/careers/") and "Careers" in second.title
 
 

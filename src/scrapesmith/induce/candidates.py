@@ -174,11 +174,17 @@ def attribute_candidates(root: etree._Element, concept: FieldConcept) -> list[Ca
             found.extend(_element_variants(element, f"//{element.tag}[@itemprop={xpath_literal(element.get('itemprop'))}]",
                                            "itemprop"))
             continue
-        for attr in ("class", "id"):
+        for attr in _naming_attributes(element):
             value = usable_class(element.get(attr))
             if value and set(words) & class_words(value):
                 found.extend(_element_variants(element, f"//{element.tag}[@{attr}={xpath_literal(value)}]", "class"))
     return found
+
+
+def _naming_attributes(element: etree._Element) -> list[str]:
+    """Attributes that name what an element holds: class, id, and ``data-*`` hooks such as
+    ``data-field="location"`` or ``data-testid="price"`` that front-end code uses."""
+    return ["class", "id", *(a for a in element.attrib if a.startswith("data-") or a in ("name", "aria-label"))]
 
 
 def class_words(value: str) -> set[str]:

@@ -27,14 +27,14 @@ Method = Literal["autoscraper", "cot", "reflexion"]
 
 
 class TopDownReply(BaseModel):
-    thought: str = Field(default="", max_length=400)
+    thought: str = Field(default="", max_length=200)
     consistent: str = ""
     value: str = ""
     xpath: str = ""
 
 
 class StepBackReply(BaseModel):
-    thought: str = Field(default="", max_length=400)
+    thought: str = Field(default="", max_length=200)
     judgement: str = ""
 
 
@@ -66,7 +66,7 @@ class GenerationSettings:
     method: Method = "autoscraper"
     d_max: int = 5
     max_tokens: int = 1200
-    region_tokens: int = 400
+    region_tokens: int = 300
     hints: int = 5
     judge_step_back: bool = True
 
@@ -105,7 +105,7 @@ def _top_down(llm: LLM, instruction: str, current: etree._Element, history: list
         candidates=_hints(current, hint_xpaths, settings.hints),
         html=fragment_html(current, settings.max_tokens),
     )
-    return ask_structured(llm, prompt, TopDownReply, stage=f"induce.{settings.method}.top_down", max_tokens=300)
+    return ask_structured(llm, prompt, TopDownReply, stage=f"induce.{settings.method}.top_down", max_tokens=220)
 
 
 def _contains_value(llm: LLM, instruction: str, node: etree._Element, value: str,

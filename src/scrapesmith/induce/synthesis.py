@@ -26,7 +26,7 @@ MAX_SHOWN = 5
 
 
 class SynthesisReply(BaseModel):
-    thought: str = Field(default="", max_length=400)
+    thought: str = Field(default="", max_length=200)
     number: int | str = 0
 
 
