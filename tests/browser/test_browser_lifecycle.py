@@ -8,6 +8,7 @@ import sys
 import textwrap
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import psutil
 import pytest
@@ -20,19 +21,19 @@ from scrapesmith.web.browser import (
     BrowserRuntime,
     BrowserSession,
 )
-from scrapesmith.web.browser_process import process_tree
+from scrapesmith.web.browser_process import process_tree, profile_dir
 
 pytestmark = pytest.mark.browser
 
 CHILD = textwrap.dedent("""
     import sys, time
     from scrapesmith.web.browser import BrowserOptions, BrowserPolicy, BrowserSession
-    from scrapesmith.web.browser_process import process_tree
+    from scrapesmith.web.browser_process import process_tree, profile_dir
     policy = BrowserPolicy.from_settings(allow_hosts=["127.0.0.1"], delay=0.0)
     session = BrowserSession(options=BrowserOptions(), policy=policy).open()
     session.goto(sys.argv[1])
     pids = [p.pid for p in process_tree(session.runtime.browser_pid)]
-    print(" ".join(map(str, pids)), flush=True)
+    print(profile_dir(session.runtime.browser_pid), *pids, flush=True)
     time.sleep(60)
 """)
 
@@ -53,18 +54,21 @@ def test_closing_leaves_no_chromium_process(sites):
     assert fetcher.runtime.browser_pid is None  # the browser starts with the first page
     page = fetcher.fetch(sites.url("/acme/"))
     pids = [p.pid for p in process_tree(fetcher.runtime.browser_pid)]
+    profile = profile_dir(fetcher.runtime.browser_pid)
     fetcher.close()
     assert page.via == "browser"
     assert len(pids) > 2  # browser, zygotes, renderer, utility processes
     assert alive(pids) == []
+    assert profile is not None and not profile.exists()
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_interrupted_program_leaves_no_chromium_process(sites, signum):
     child = subprocess.Popen([sys.executable, "-c", CHILD, sites.url("/acme/")], stdout=subprocess.PIPE, text=True)
     try:
-        pids = [int(pid) for pid in child.stdout.readline().split()]
-        assert pids, "the child did not start its browser"
+        profile, *numbers = child.stdout.readline().split()
+        pids = [int(pid) for pid in numbers]
+        assert pids and Path(profile).is_dir(), "the child did not start its browser"
         child.send_signal(signum)
         child.wait(timeout=20)
     finally:
@@ -74,6 +78,7 @@ def test_interrupted_program_leaves_no_chromium_process(sites, signum):
     while alive(pids) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert alive(pids) == []
+    assert not Path(profile).exists()  # the temporary profile (cookies, cache) is gone too
     assert child.returncode != 0
 
 

@@ -105,3 +105,20 @@ def test_screenshot_is_a_png(session: BrowserSession, sites):
     image = session.screenshot()
     assert image.startswith(b"\x89PNG") and len(image) > 1000
     assert session.snapshot(screenshot=True).screenshot.startswith(b"\x89PNG")
+
+
+def test_new_windows_open_in_the_same_tab_and_dialogs_do_not_block(session: BrowserSession, trap_url):
+    session.goto(f"{trap_url}/popups")
+    session.click("#alert")
+    assert "went on" in session.html()
+    session.click("#blank")  # target=_blank, and the page objects to being left (beforeunload)
+    assert session.url == f"{trap_url}/form"
+    session.goto(f"{trap_url}/popups")
+    session.click("#opener")
+    assert session.url == f"{trap_url}/image-private"
+    pages = session.runtime.call(lambda: _pages(session))
+    assert pages == 1
+
+
+async def _pages(session: BrowserSession) -> int:
+    return len(session._tab.context.pages)

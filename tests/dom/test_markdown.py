@@ -55,3 +55,10 @@ def test_markdown_budget_truncates_and_says_so(swde_page):
     assert view.tokens <= 300 and view.truncated
     assert "token budget 300" in view.text
     assert all(f"[id: {i}]" in view.text for i in view.nodes)
+
+
+def test_runaway_nesting_is_flattened_not_a_crash():
+    deep = "<div>" * 1500 + "<p>deep text <a href='/x'>deep link</a></p>" + "</div>" * 1500
+    view = to_markdown(parse_html(deep))
+    assert "deep text" in view.text
+    assert re.search(r"\[id: \d+\] deep link link", view.text)

@@ -119,3 +119,10 @@ def test_hashed_class_names_are_obfuscated(name):
 @pytest.mark.parametrize("name", ["blog-item", "productTitle", "col-md-6", "btn-primary", "item42", "clearfix"])
 def test_semantic_class_names_are_not_obfuscated(name):
     assert not is_obfuscated_class(name)
+
+
+def test_prefixed_office_tags_get_valid_selectors():
+    tree = parse_html("<div><o:p>x</o:p><o:p>y</o:p></div>")
+    for element in tree.iter("o:p"):
+        for expression in (absolute_xpath(element), robust_xpath(element), css_selector(element)):
+            assert select(tree, expression) == [element]

@@ -113,3 +113,47 @@ def test_swde_page_is_at_most_a_third_of_raw_tokens_and_keeps_values(swde_page):
     assert simplified.tokens < raw_tokens / 3
     for value in ("Stephenie Meyer", "9780316125581", "Hachette Book Group", "June 2010"):
         assert value in simplified.text
+
+
+def test_budget_uses_the_given_token_counter():
+    simplified = simplify(parse_html(_catalogue(40)), max_tokens=2000, count_tokens=len)
+    assert len(simplified.text) <= 2000 and simplified.tokens == len(simplified.text)
+
+
+def test_records_without_wrappers_collapse_as_repeating_groups():
+    formats = "".join(
+        f'<a href="/p/{i}">Format {i}</a> for <span class="price">${i}.99</span>, published by House {i}<br>'
+        for i in range(30)
+    )
+    simplified = simplify(parse_html(f"<p>Other formats: {formats}</p>"), max_tokens=None)
+    assert re.search(r"… 28 more similar groups of 4 items elided \(#\d+–#\d+\)", simplified.text)
+    assert "Format 1" in simplified.text and "Format 29" not in simplified.text
+
+
+def test_repeated_subtrees_are_shown_once():
+    block = "<ul class='details'>" + "".join(f"<li>Fact {i}</li>" for i in range(6)) + "</ul>"
+    simplified = simplify(parse_html(f"<div class='tab'>{block}</div><div class='tab'>{block}</div>"))
+    assert simplified.text.count("Fact 5") == 1
+    assert re.search(r"… same content as #\d+ elided", simplified.text)
+    assert set(_ids(simplified.text)) == set(simplified.nodes)
+
+
+def test_tooltips_and_image_alts_repeating_visible_text_are_dropped():
+    html = '<a href="/b" title="Take Four (Paperback)"><img alt="Take Four (Paperback)"><div>Take Four<br>(Paperback)</div></a>'
+    text = simplify(parse_html(html)).text
+    assert "title=" not in text and "alt=" not in text
+    assert "Take Four" in text
+
+
+def test_session_parameters_shared_by_all_links_are_hidden():
+    links = "".join(f'<a href="http://shop.test/item{i}?sid=XYZ123&amp;ref={i}">Item {i}</a>' for i in range(6))
+    tree = parse_html(f"<div>{links}</div>", url="http://shop.test/")
+    text = simplify(tree).text
+    assert "sid=" not in text and 'href="/item3?ref=3"' in text
+
+
+def test_runaway_nesting_and_binary_garbage_do_not_crash():
+    deep = parse_html("<div>" * 1500 + "<a href='/x'>deep link</a>" + "</div>" * 1500)
+    assert "deep link" in simplify(deep).text
+    garbage = bytes(range(256)) * 40
+    assert isinstance(simplify(parse_html(garbage)).text, str)

@@ -78,3 +78,19 @@ def test_demo_induction_step_replays_both_layouts_exactly(demo_server, tmp_path)
         fetcher.close()
     assert accuracy == {"bookshelf": 1.0, "pagecraft": 1.0}
     assert (tmp_path / "spec-bookshelf.json").is_file() and (tmp_path / "books-pagecraft.csv").is_file()
+
+
+@pytest.mark.parametrize("site_name", ["acme", "globex"])
+def test_heuristic_carries_to_job_pages_of_other_templates(demo_server, site_name):
+    """A vertical the heuristics were not tuned on: class words and data-* hooks name the fields."""
+    sites = demo_server.sites
+    jobs = {job["url"]: job for job in sites.truth(site_name)["jobs"]}
+    paths = [p for p in sorted(sites.urls(site_name, "detail")) if p in jobs][:8]
+    pages = [sites.pages[p].body.decode() for p in paths]
+    requests = [FieldRequest("title", "Please extract the title of the job."),
+                FieldRequest("location", "Please extract the working location of the job."),
+                FieldRequest("employment_type", "the employment type of the job")]
+    compiled = CompiledSpec(induce_heuristic(requests, [parse_html(p) for p in pages[:3]]))
+    for path, page in zip(paths[3:], pages[3:], strict=True):
+        row = compiled.row(page)
+        assert row == {name: jobs[path][name] for name in ("title", "location", "employment_type")}

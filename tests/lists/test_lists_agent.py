@@ -54,8 +54,9 @@ def test_irregular_testimonials_through_the_selector_model(demo_web, demo_runtim
     truth = demo_web.sites.truth("northwind")["testimonials"]
     url = demo_web.url("/northwind/customers/")
     llm = scripted_recorder(northwind_testimonial_selector(httpx.get(url).text), {t["name"] for t in truth})
-    recording, result = extract_list(demo_runtimes, url, "all customer testimonials",
-                                     ["Customer Name", "Story URL"], llm)
+    recording, result = extract_list(
+        demo_runtimes, url, "all customer testimonials", ["Customer Name", "Story URL"], llm
+    )
     stages = [request.stage for request in llm.requests]
     assert "lists.selector_model" in stages and stages[-1] == "lists.verify"
     got = {url_key(row["Story URL"]): row["Customer Name"] for row in result.rows}
@@ -65,32 +66,49 @@ def test_irregular_testimonials_through_the_selector_model(demo_web, demo_runtim
 
 def test_heuristic_recording_misses_most_irregular_testimonials(demo_web, demo_runtimes) -> None:
     truth = demo_web.sites.truth("northwind")["testimonials"]
-    _recording, result = extract_list(demo_runtimes, demo_web.url("/northwind/customers/"),
-                                      "all customer testimonials", ["Customer Name", "Story URL"])
+    _recording, result = extract_list(
+        demo_runtimes,
+        demo_web.url("/northwind/customers/"),
+        "all customer testimonials",
+        ["Customer Name", "Story URL"],
+    )
     assert len(result.rows) < len(truth)
 
 
 def test_invalid_selector_model_answer_is_rejected(demo_web, demo_runtimes) -> None:
     truth = demo_web.sites.truth("northwind")["testimonials"]
     llm = scripted_recorder("h2", {t["name"] for t in truth})
-    recording, result = extract_list(demo_runtimes, demo_web.url("/northwind/customers/"),
-                                     "all customer testimonials", ["Customer Name", "Story URL"], llm)
+    recording, result = extract_list(
+        demo_runtimes,
+        demo_web.url("/northwind/customers/"),
+        "all customer testimonials",
+        ["Customer Name", "Story URL"],
+        llm,
+    )
     assert any("rejected" in note for note in recording.notes)
     assert result.rows and all(row["Story URL"] for row in result.rows)
 
 
 def test_verifier_rejection_backtracks_to_the_next_list(demo_web, demo_runtimes) -> None:
     llm = scripted_recorder("", set(), verdicts=[False, True])
-    recording, _ = extract_list(demo_runtimes, demo_web.url("/acme/customers/"), "all customer testimonials",
-                                ["Customer Name", "Story URL"], llm)
+    recording, _ = extract_list(
+        demo_runtimes,
+        demo_web.url("/acme/customers/"),
+        "all customer testimonials",
+        ["Customer Name", "Story URL"],
+        llm,
+    )
     assert any("backtracking" in note for note in recording.notes)
     assert [r.stage for r in llm.requests].count("lists.verify") == 2
 
 
 def test_model_calls_do_not_grow_with_rows_or_pages(mutable_site, site_runtimes) -> None:
     def page(n: int, items: int, last: int) -> str:
-        cards = "".join(f'<li class="job"><a href="/j/{n}-{i}">Job {n}-{i}</a><span class="city">Oslo</span>'
-                        f"<p>About job {n}-{i}.</p></li>" for i in range(items))
+        cards = "".join(
+            f'<li class="job"><a href="/j/{n}-{i}">Job {n}-{i}</a><span class="city">Oslo</span>'
+            f"<p>About job {n}-{i}.</p></li>"
+            for i in range(items)
+        )
         more = f'<a rel="next" href="/p{n + 1}">Next</a>' if n < last else ""
         return f"<html><body><nav><a href='/'>Home</a><a href='/x'>X</a></nav><ul>{cards}</ul>{more}</body></html>"
 
@@ -99,8 +117,9 @@ def test_model_calls_do_not_grow_with_rows_or_pages(mutable_site, site_runtimes)
         for n in range(1, pages + 1):
             mutable_site.pages[f"/p{n}"] = page(n, items, pages)
         llm = scripted_recorder("", set())
-        _recording, result = extract_list(site_runtimes, mutable_site.url("/p1"), "all jobs",
-                                          ["Job Title", "Job URL", "City"], llm)
+        _recording, result = extract_list(
+            site_runtimes, mutable_site.url("/p1"), "all jobs", ["Job Title", "Job URL", "City"], llm
+        )
         assert len(result.rows) == pages * items
         calls.append(llm.calls)
     assert calls[0] == calls[1]

@@ -109,3 +109,11 @@ def test_ask_text_returns_the_reply_and_tags_the_stage() -> None:
 def test_no_model_raises_no_model_configured_naming_the_setting() -> None:
     with pytest.raises(NoModelConfigured, match="SCRAPESMITH_LLM.*--llm"):
         ask_structured(None, "Which book?", Book, stage="induce.top_down")
+
+
+def test_scalar_schemas_accept_a_bare_scalar_reply() -> None:
+    assert ask_structured(ScriptedLLM(lambda request: " 42 "), "How many?", int, stage="test.scalar") == 42
+
+
+def test_only_the_first_of_several_bare_values_is_taken() -> None:
+    assert parse_json_reply('{"a": 1} and later {"a": 2}') == {"a": 1}

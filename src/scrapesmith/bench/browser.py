@@ -48,7 +48,7 @@ def static_html_urls(server: DemoServer, pages: int) -> list[str]:
 
 
 def measure_launches(options: BrowserOptions, launches: int) -> list[float]:
-    """Seconds from nothing to a browser ready for pages (driver + Chromium), ``launches`` times."""
+    """Seconds from nothing to a browser ready for pages (Playwright driver, Chromium, proxy)."""
     times = []
     for _ in range(launches):
         started = time.monotonic()
@@ -77,7 +77,7 @@ def bench_browser(
     notify = on_step or (lambda _step: None)
     cases: list[dict] = []
     notify("launch")
-    launch_times = measure_launches(options, launches)
+    launch_times = measure_launches(options, launches)  # plus one cold start per concurrency level below
     render_times: list[float] = []
     with serve_sites() as server:
         urls = static_html_urls(server, pages)
@@ -85,6 +85,9 @@ def bench_browser(
             host = f"127.0.0.1:{server.port}"
             http = HttpFetcher(allow_hosts=[host], delay=0.0, max_per_host=threads, retries=0)
             runtime = BrowserRuntime(replace(options, max_contexts=threads), BrowserPolicy.from_http(http))
+            started = time.monotonic()
+            runtime.start()
+            launch_times.append(time.monotonic() - started)
             with http, runtime, BrowserFetcher(runtime) as browser:
                 for name, fetcher in (("http", http), ("browser", browser)):
                     notify(f"{name} x{threads}")

@@ -103,7 +103,9 @@ def bench_browser_command(
     contexts: Annotated[
         int, typer.Option("--contexts", min=2, help="The concurrent level compared with 1 context.")
     ] = 4,
-    launches: Annotated[int, typer.Option("--launches", min=1, help="Cold browser launches timed.")] = 3,
+    launches: Annotated[
+        int, typer.Option("--launches", min=0, help="Extra cold launches timed (besides one per level).")
+    ] = 3,
     json_out: Annotated[Path | None, typer.Option("--json", help="Write the result as JSON here.")] = None,
 ) -> None:
     """Browser launch and render time; pages/s of BrowserFetcher vs HttpFetcher with 1 and N contexts."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from pathlib import Path
 from typing import Annotated
 
@@ -147,7 +149,7 @@ def bench_miniwob(
     ] = None,
 ) -> None:
     """Run the InSTA agent on MiniWoB++ task pages; mean reward per task and overall, judge agreement."""
-    from scrapesmith.bench.miniwob import evaluate_miniwob, resolve_tasks
+    from scrapesmith.bench.miniwob import evaluate_miniwob, resolve_tasks, summarise
     from scrapesmith.insta.agent import Agent, AgentConfig
     from scrapesmith.insta.judge import Judge, JudgeConfig
     from scrapesmith.web.browser_policy import BrowserPolicy
@@ -161,8 +163,16 @@ def bench_miniwob(
     with BrowserSession(policy=policy) as session, _progress() as progress:
         bar = progress.add_task("episodes", total=len(task_list) * episodes)
 
+        done: list[dict] = []
+
         def advance(case: dict) -> None:
             progress.advance(bar)
+            done.append(case)
+            if json_out is not None:  # slow local models: keep what finished if the run is stopped
+                partial = BenchResult(name="miniwob", summary=summarise(done), cases=done,
+                                      params={"partial": True, "tasks": task_list})
+                json_out.parent.mkdir(parents=True, exist_ok=True)
+                json_out.write_text(json.dumps(partial.to_json(), indent=2, default=str) + "\n")
             console.print(f"{case['task']} seed {case['seed']}: reward {case['reward']:+.2f} "
                           f"in {case.get('steps', 0)} steps, {case['seconds']:.0f}s", highlight=False)
 

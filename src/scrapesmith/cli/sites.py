@@ -36,16 +36,19 @@ def serve_sites_command(
     seed: int = typer.Option(7, "--seed", help="Seed of the generated sites; same seed, same bytes."),
 ) -> None:
     """Serve the demo websites (proceedings, stocks, sports, company and book sites) on 127.0.0.1."""
-    server = DemoServer(build_sites(seed), port=port).start()
-    print(f"Serving the demo web at {server.base_url}/ (Ctrl-C to stop)", flush=True)
-    Console(soft_wrap=True).print(sites_table(server.sites))
-    # Ctrl-C must stop the server even when the shell started us with SIGINT ignored (background jobs).
+    # Ctrl-C must stop the server even when the shell started us with SIGINT ignored (background jobs);
+    # handlers go in before the URL is printed, so anyone who saw the URL can stop us.
     previous = {sig: signal.signal(sig, _raise_interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        print("stopped", flush=True)
+        server = DemoServer(build_sites(seed), port=port).start()
+        try:
+            print(f"Serving the demo web at {server.base_url}/ (Ctrl-C to stop)", flush=True)
+            Console(soft_wrap=True).print(sites_table(server.sites))
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            print("stopped", flush=True)
+        finally:
+            server.stop()
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-        server.stop()

@@ -14,6 +14,7 @@ simplified DOM and in the browser runtime, so an action's ``target_element_id`` 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from scrapesmith.dom.ids import assign_ids, node_id
@@ -30,6 +31,7 @@ BLOCKS = frozenset({
     "table", "tbody", "thead", "tfoot", "tr", "caption", "li",
 })
 MAX_OPTIONS = 20
+MAX_DEPTH = 150  # deeper markup is flattened (Python recursion would overflow on runaway nesting)
 
 
 @dataclass
@@ -42,14 +44,16 @@ class MarkdownView:
     truncated: bool = False
 
 
-def to_markdown(tree: HtmlElement, max_tokens: int = 2048) -> MarkdownView:
+def to_markdown(
+    tree: HtmlElement, max_tokens: int = 2048, *, count_tokens: Callable[[str], int] = estimate_tokens
+) -> MarkdownView:
     """Render ``tree`` as InSTA-style markdown within ``max_tokens`` (the end is cut, and says so)."""
     assign_ids(tree)
     writer = _MarkdownWriter()
     writer.block(tree)
     text = writer.finish()
-    view = MarkdownView(text, writer.nodes, estimate_tokens(text))
-    return view if view.tokens <= max_tokens else _truncate(view, max_tokens)
+    view = MarkdownView(text, writer.nodes, count_tokens(text))
+    return view if view.tokens <= max_tokens else _truncate(view, max_tokens, count_tokens)
 
 
 def describe_interactive(element: HtmlElement) -> str:
@@ -93,7 +97,7 @@ class _MarkdownWriter:
         self.blocks: list[str] = []
         self.line: list[str] = []
         self.nodes: dict[int, HtmlElement] = {}
-        self.list_depth = 0
+        self.depth = 0
 
     def finish(self) -> str:
         self._flush()
@@ -126,12 +130,25 @@ class _MarkdownWriter:
         is_block = element.tag in BLOCKS
         if is_block:
             self._flush()
+        if self.depth >= MAX_DEPTH:
+            self._flat(element)
+            return
+        self.depth += 1
         self._text(element.text)
         for child in element:
             self.block(child)
             self._text(child.tail)
+        self.depth -= 1
         if is_block or element.tag == "br":
             self._flush()
+
+    def _flat(self, element: HtmlElement) -> None:
+        """Pathologically deep markup: its text, then its interactive elements, without recursion."""
+        self._text(node_text(element))
+        for descendant in element.iterdescendants():
+            if isinstance(descendant.tag, str) and is_interactive(descendant) and not is_hidden(descendant):
+                self._interactive(descendant)
+        self._flush()
 
     def _interactive(self, element: HtmlElement) -> None:
         ident = node_id(element)
@@ -144,7 +161,7 @@ class _MarkdownWriter:
         lines = []
         for number, item in enumerate(element.iterchildren("li"), start=1):
             writer = _MarkdownWriter()
-            writer.nodes = self.nodes
+            writer.nodes, writer.depth = self.nodes, self.depth + 1
             writer._container(item)
             blocks = [line for line in writer.finish().split("\n") if line.strip()]
             if blocks:
@@ -160,7 +177,7 @@ class _MarkdownWriter:
             cells = []
             for cell in row.iterchildren("td", "th"):
                 writer = _MarkdownWriter()
-                writer.nodes = self.nodes
+                writer.nodes, writer.depth = self.nodes, self.depth + 1
                 writer._container(cell)
                 cells.append(writer.finish().replace("\n\n", " ").replace("|", "\\|"))
             if any(cells):
@@ -230,11 +247,11 @@ def _join(*parts: str) -> str:
     return " ".join(part for part in parts if part)
 
 
-def _truncate(view: MarkdownView, max_tokens: int) -> MarkdownView:
+def _truncate(view: MarkdownView, max_tokens: int, count_tokens: Callable[[str], int]) -> MarkdownView:
     kept, used = [], 0
     blocks = view.text.split("\n\n")
     for block in blocks:
-        cost = estimate_tokens(block) + 1
+        cost = count_tokens(block) + 1
         if used + cost > max_tokens - 20:
             break
         kept.append(block)
@@ -242,4 +259,4 @@ def _truncate(view: MarkdownView, max_tokens: int) -> MarkdownView:
     kept.append(f"… {len(blocks) - len(kept)} more blocks cut (token budget {max_tokens})")
     text = "\n\n".join(kept)
     nodes = {ident: node for ident, node in view.nodes.items() if f"[id: {ident}]" in text}
-    return MarkdownView(text, nodes, estimate_tokens(text), truncated=True)
+    return MarkdownView(text, nodes, count_tokens(text), truncated=True)

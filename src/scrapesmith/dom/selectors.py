@@ -77,8 +77,19 @@ def node_text(node: HtmlElement | str) -> str:
 
 
 def absolute_xpath(node: HtmlElement) -> str:
-    """Positional XPath from the document root, e.g. ``/html/body/div[2]/p``."""
-    return node.getroottree().getpath(node)
+    """Positional XPath from the document root, e.g. ``/html/body/div[2]/p`` (lxml's ``getpath`` format,
+    but valid for prefixed tags such as ``o:p`` too)."""
+    steps = [_positional_step(element) for element in (node, *node.iterancestors())]
+    return "/" + "/".join(reversed(steps))
+
+
+def _positional_step(element: HtmlElement) -> str:
+    tag = element.tag if _CSS_IDENT.match(element.tag) else f"*[name()={_xpath_literal(element.tag)}]"
+    parent = element.getparent()
+    if parent is None:
+        return tag
+    same = list(parent.iterchildren(element.tag))
+    return tag + (f"[{same.index(element) + 1}]" if len(same) > 1 else "")
 
 
 def relative_xpath(node: HtmlElement, ancestor: HtmlElement) -> str:
@@ -162,9 +173,12 @@ def _xpath_step(step: _Step, position: int | None = None) -> str:
     if step.id:
         predicates = [f"@id={_xpath_literal(step.id)}"]
     else:
-        predicates = [f"contains(concat(' ', normalize-space(@class), ' '), ' {c} ')" for c in step.classes]
+        predicates = [
+            f"contains(concat(' ', normalize-space(@class), ' '), {_xpath_literal(f' {c} ')})" for c in step.classes
+        ]
         predicates += [f"@{name}={_xpath_literal(value)}" for name, value in step.attributes]
-    text = step.tag + "".join(f"[{p}]" for p in predicates)
+    tag = step.tag if _CSS_IDENT.match(step.tag) else f"*[name()={_xpath_literal(step.tag)}]"
+    text = tag + "".join(f"[{p}]" for p in predicates)
     return text + (f"[{position}]" if position else "")
 
 
@@ -274,7 +288,11 @@ def robust_xpath(node: HtmlElement, root: HtmlElement | None = None) -> str:
 
 
 def css_selector(node: HtmlElement, root: HtmlElement | None = None) -> str:
-    """A short CSS selector that selects exactly ``node`` (within ``root`` when given), avoiding positions."""
+    """A short CSS selector that selects exactly ``node`` (within ``root`` when given), avoiding positions.
+
+    For the rare node CSS cannot single out (e.g. a prefixed tag like ``o:p``), the verified positional
+    XPath is returned instead; :func:`select` evaluates either.
+    """
     return _generate(node, root, "css")
 
 

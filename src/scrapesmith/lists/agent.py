@@ -83,7 +83,9 @@ class AgentContext:
         return ask_structured(self.llm, prompt, model, stage=stage, max_tokens=max_tokens)
 
 
-def record_with_llm(runtime: PageRuntime, start_url: str, goal: str, columns: list[str], llm: LLM) -> Recording:
+def record_with_llm(
+    runtime: PageRuntime, start_url: str, goal: str, columns: list[str], llm: LLM
+) -> Recording:
     """Record a program with ``llm`` choosing among algorithmic candidates (see the module docstring)."""
     context = AgentContext(llm, goal, columns, notes=[])
     tree = runtime.open(start_url)
@@ -91,8 +93,9 @@ def record_with_llm(runtime: PageRuntime, start_url: str, goal: str, columns: li
     tree = runtime.tree()
     candidates = _ranked_lists(context, tree, runtime.url)
     if not candidates:
-        raise RecordingError(f"no repeating list found on {runtime.url} (a script-rendered page needs "
-                             "--runtime browser)")
+        raise RecordingError(
+            f"no repeating list found on {runtime.url} (a script-rendered page needs --runtime browser)"
+        )
     pagination = pagination_selector(tree, runtime.url, context.notes)
     program = None
     for region in candidates[:2]:
@@ -108,10 +111,13 @@ def _ranked_lists(context: AgentContext, tree: etree._Element, url: str) -> list
     regions = find_record_regions(tree)[:CANDIDATE_LISTS]
     if len(regions) < 2:
         return regions
-    described = [{"index": i, "count": r.size, "sample": element_text(r.items[0])[:SAMPLE_CHARS]}
-                 for i, r in enumerate(regions)]
-    prompt = render_prompt("lists_choose_list", goal=context.goal, columns=context.columns, url=url,
-                           candidates=described)
+    described = [
+        {"index": i, "count": r.size, "sample": element_text(r.items[0])[:SAMPLE_CHARS]}
+        for i, r in enumerate(regions)
+    ]
+    prompt = render_prompt(
+        "lists_choose_list", goal=context.goal, columns=context.columns, url=url, candidates=described
+    )
     try:
         choice = context.ask(prompt, ListChoice, "lists.choose_list").choice
     except LLMError as exc:
@@ -123,8 +129,15 @@ def _ranked_lists(context: AgentContext, tree: etree._Element, url: str) -> list
     return regions
 
 
-def _program_for(context: AgentContext, runtime: PageRuntime, tree: etree._Element, region: RecordRegion,
-                 setup: list[Action], pagination: str | None, start_url: str) -> ListProgram:
+def _program_for(
+    context: AgentContext,
+    runtime: PageRuntime,
+    tree: etree._Element,
+    region: RecordRegion,
+    setup: list[Action],
+    pagination: str | None,
+    start_url: str,
+) -> ListProgram:
     items = widen_to_cousins(tree, region)
     item_selector = list_item_selectors(items)
     if is_irregular(region):
@@ -133,11 +146,22 @@ def _program_for(context: AgentContext, runtime: PageRuntime, tree: etree._Eleme
             item_selector, items = selector, select_in(tree, selector)
     actions = [_column_action(context, column, items) for column in context.columns]
     context.notes.append(f"list: {len(items)} items ({item_selector})")
-    steps = [*setup, EnterList(elements=[item_selector], description=context.goal, pagination=pagination),
-             *[a for a in actions if a is not None], ExitList(), Finish()]
-    return ListProgram(goal=context.goal, start_url=start_url, columns=context.columns, steps=steps,
-                       runtime="browser" if runtime.name == "browser" else "http",
-                       recorded_with=getattr(context.llm, "name", "llm"), notes=context.notes)
+    steps = [
+        *setup,
+        EnterList(elements=[item_selector], description=context.goal, pagination=pagination),
+        *[a for a in actions if a is not None],
+        ExitList(),
+        Finish(),
+    ]
+    return ListProgram(
+        goal=context.goal,
+        start_url=start_url,
+        columns=context.columns,
+        steps=steps,
+        runtime="browser" if runtime.name == "browser" else "http",
+        recorded_with=getattr(context.llm, "name", "llm"),
+        notes=context.notes,
+    )
 
 
 def is_irregular(region: RecordRegion) -> bool:
@@ -148,7 +172,9 @@ def is_irregular(region: RecordRegion) -> bool:
     if any(child.tag in IRREGULAR_TAGS for child in others):
         return True
     parent = container.getparent()
-    return parent is not None and any(child.tag in IRREGULAR_TAGS for child in parent if isinstance(child.tag, str))
+    return parent is not None and any(
+        child.tag in IRREGULAR_TAGS for child in parent if isinstance(child.tag, str)
+    )
 
 
 def selector_model(context: AgentContext, tree: etree._Element, items: list[etree._Element]) -> str:
@@ -157,9 +183,14 @@ def selector_model(context: AgentContext, tree: etree._Element, items: list[etre
     container = lca.getparent() if lca is not None and lca.getparent() is not None else lca
     html = simplify(container, max_tokens=SELECTOR_HTML_TOKENS, max_similar=None).text
     examples = [simplify(item, max_tokens=200, max_similar=None).text for item in items[:2]]
-    prompt = render_prompt("bardeen_selector_model", goal=context.goal,
-                           columns=[{"name": c} for c in context.columns], description=context.goal,
-                           html=html, examples=examples)
+    prompt = render_prompt(
+        "bardeen_selector_model",
+        goal=context.goal,
+        columns=[{"name": c} for c in context.columns],
+        description=context.goal,
+        html=html,
+        examples=examples,
+    )
     try:
         answer = context.ask(prompt, SelectorAnswer, "lists.selector_model", max_tokens=400)
     except LLMError as exc:
@@ -199,8 +230,12 @@ def _choose_part(context: AgentContext, column: str, item: etree._Element) -> et
     parts = [node for node in item.iter() if isinstance(node.tag, str) and _own_text(node)][:MAX_PARTS]
     if not parts:
         return None
-    prompt = render_prompt("lists_choose_field", goal=context.goal, column=column,
-                           parts=[{"index": i, "text": element_text(p)[:120]} for i, p in enumerate(parts)])
+    prompt = render_prompt(
+        "lists_choose_field",
+        goal=context.goal,
+        column=column,
+        parts=[{"index": i, "text": element_text(p)[:120]} for i, p in enumerate(parts)],
+    )
     try:
         choice = context.ask(prompt, PartChoice, "lists.choose_field").part
     except LLMError:
@@ -220,9 +255,15 @@ def _verified(context: AgentContext, runtime: PageRuntime, program: ListProgram)
         context.notes.append(f"first-page check failed: {exc}")
         return False
     shown = "\n".join(str({c: row.get(c, "") for c in program.columns}) for row in rows) or "(no rows)"
-    prompt = render_prompt("bardeen_verify", goal=context.goal, action="EnterList + Save* (one list)",
-                           url_before=runtime.url, before="(the list page)", url_after=runtime.url,
-                           after=f"Rows extracted:\n{shown}")
+    prompt = render_prompt(
+        "bardeen_verify",
+        goal=context.goal,
+        action="EnterList + Save* (one list)",
+        url_before=runtime.url,
+        before="(the list page)",
+        url_after=runtime.url,
+        after=f"Rows extracted:\n{shown}",
+    )
     try:
         verdict = context.ask(prompt, Verdict, "lists.verify")
     except LLMError as exc:

@@ -37,15 +37,23 @@ def parse_json_reply(text: str) -> Any:
     if candidate is None:
         start = min((i for i in (text.find("{"), text.find("[")) if i >= 0), default=-1)
         if start < 0:
-            raise JSONReplyError("the reply contains no JSON object or array")
+            return _bare_scalar(text)
         candidate = text[start:]
     try:
-        return json.loads(candidate)
+        return json.JSONDecoder().raw_decode(candidate.strip())[0]
     except ValueError:
         repaired = json_repair.loads(candidate)
     if repaired == "" or repaired is None:
         raise JSONReplyError("the reply's JSON could not be parsed or repaired")
     return repaired
+
+
+def _bare_scalar(text: str) -> Any:
+    """A reply that is only a JSON scalar (a schema may ask for a number or a string)."""
+    try:
+        return json.loads(text.strip())
+    except ValueError:
+        raise JSONReplyError("the reply contains no JSON object or array") from None
 
 
 def _first_fenced_block(text: str) -> str | None:

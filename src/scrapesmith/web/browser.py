@@ -74,6 +74,7 @@ class BrowserFetcher:
 
     def fetch(self, url: str) -> Page:
         started = time.monotonic()
+        self.runtime.policy.admit(url)  # a refused URL never starts a browser
         session = self._borrow()
         try:
             navigation = session.goto(url)

@@ -11,16 +11,20 @@ from __future__ import annotations
 import atexit
 import logging
 import os
+import shutil
 import signal
+import tempfile
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from types import FrameType
 
 import psutil
 
 log = logging.getLogger(__name__)
 MARKER_SWITCH = "--scrapesmith-instance"
+PLAYWRIGHT_PROFILE_PREFIX = "playwright_chromiumdev_profile-"
 _KILL_WAIT_SECONDS = 3.0
 
 
@@ -84,6 +88,7 @@ def kill_browser_tree(pid: int) -> None:
     re-parented. Our own group is never signalled.
     """
     members = process_tree(pid)
+    profile = profile_dir(pid)
     try:
         group = os.getpgid(pid)
     except ProcessLookupError:
@@ -99,6 +104,22 @@ def kill_browser_tree(pid: int) -> None:
         except psutil.NoSuchProcess:
             continue
     _wait_gone(members, _KILL_WAIT_SECONDS)
+    if profile is not None:  # Playwright deletes it on a polite close only; it may hold cookies
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def profile_dir(pid: int) -> Path | None:
+    """The temporary profile Playwright created for the browser ``pid`` (never a user's own profile)."""
+    try:
+        arguments = psutil.Process(pid).cmdline()
+    except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+        return None
+    for argument in arguments:
+        if argument.startswith("--user-data-dir="):
+            path = Path(argument.partition("=")[2])
+            if path.name.startswith(PLAYWRIGHT_PROFILE_PREFIX) and path.parent == Path(tempfile.gettempdir()):
+                return path
+    return None
 
 
 def _wait_gone(processes: list[psutil.Process], timeout: float) -> None:

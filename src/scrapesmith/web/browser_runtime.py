@@ -27,6 +27,8 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from typing import Any, Self, TypeVar
 
+import psutil
+
 from scrapesmith.web.browser_models import (
     CHROMIUM_ARGS,
     BrowserError,
@@ -35,13 +37,34 @@ from scrapesmith.web.browser_models import (
     Recovery,
 )
 from scrapesmith.web.browser_policy import BrowserPolicy
-from scrapesmith.web.browser_process import REGISTRY, find_browser_process, kill_browser_tree, marker_arg
+from scrapesmith.web.browser_process import (
+    REGISTRY,
+    find_browser_process,
+    kill_browser_tree,
+    marker_arg,
+    tree_rss_bytes,
+)
 from scrapesmith.web.browser_proxy import GuardProxy, Refusal
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 _NON_NETWORK_SCHEMES = ("data:", "blob:", "about:", "chrome-error:")
+
+# One tab per session: links and forms that target a new window, and window.open, load in the same tab,
+# so an agent or replayer always sees where a click led.
+SAME_TAB_JS = """
+(() => {
+  document.addEventListener('click', (event) => {
+    const link = event.target instanceof Element ? event.target.closest('a[target], area[target]') : null;
+    if (link) link.removeAttribute('target');
+  }, true);
+  document.addEventListener('submit', (event) => {
+    if (event.target instanceof HTMLFormElement) event.target.removeAttribute('target');
+  }, true);
+  window.open = function (url) { if (url) window.location.assign(url); return null; };
+})();
+"""
 
 
 class BrowserHung(BrowserError):
@@ -64,6 +87,7 @@ class Tab:
     refusals: deque[Refusal] = field(default_factory=lambda: deque(maxlen=50))
     refused_navigations: int = 0
     last_refused_navigation: Refusal | None = None
+    opening_page: bool = False
 
     def refusal_for(self, url: str) -> Refusal | None:
         for refusal in reversed(self.refusals):
@@ -139,6 +163,8 @@ class BrowserRuntime:
                 self.call(self._close_async, timeout=15)
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(timeout=5)
+            if not self._thread.is_alive():
+                self._loop.close()
         if self._pid is not None:
             kill_browser_tree(self._pid)
         REGISTRY.remove(self._instance_id)
@@ -172,8 +198,7 @@ class BrowserRuntime:
             self._slots.release()
 
     def rss_bytes(self) -> int:
-        from scrapesmith.web.browser_process import tree_rss_bytes
-
+        """Resident memory of Chromium's processes together (what ``max_rss_mb`` caps)."""
         return tree_rss_bytes(self._pid) if self._pid is not None else 0
 
     def record(self, recovery: Recovery) -> Recovery:
@@ -218,6 +243,8 @@ class BrowserRuntime:
         self._pid = process.pid if process is not None else None
         if self._pid is not None:
             REGISTRY.add(self._instance_id, self._pid, self.close)
+        else:
+            log.warning("could not find the launched Chromium's process; emergency shutdown cannot kill it")
 
     async def _close_async(self) -> None:
         if self._browser is not None:
@@ -237,7 +264,7 @@ class BrowserRuntime:
         """Relaunch the browser if it is gone; ``True`` when a relaunch happened since ``seen_generation``."""
         assert self._relaunch_lock is not None
         async with self._relaunch_lock:
-            if self._browser is not None and self._browser.is_connected():
+            if self.browser_connected():
                 return self.generation != seen_generation
             old_pid = self._pid
             if old_pid is not None:
@@ -248,7 +275,10 @@ class BrowserRuntime:
             return True
 
     def browser_connected(self) -> bool:
-        return self._browser is not None and self._browser.is_connected()
+        """Connected and its process alive (a killed browser may not have reported its disconnect yet)."""
+        if self._browser is None or not self._browser.is_connected():
+            return False
+        return self._pid is None or _running(self._pid)
 
     async def open_tab(self) -> Tab:
         """A fresh context (no storage, downloads refused, service workers blocked) with one page."""
@@ -264,9 +294,11 @@ class BrowserRuntime:
         )
         context.set_default_timeout(self.options.action_timeout * 1000)
         context.set_default_navigation_timeout(self.options.page_timeout * 1000)
+        await context.add_init_script(SAME_TAB_JS)
         page = await context.new_page()
         tab = Tab(context=context, page=page, generation=self.generation)
         await context.route("**/*", lambda route, request: self._intercept(tab, route, request))
+        context.on("page", lambda popup: _close_popup(tab, popup))
         _watch(tab)
         return tab
 
@@ -275,7 +307,11 @@ class BrowserRuntime:
         if not tab.page.is_closed():
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(tab.page.close(run_before_unload=False), 5)
-        tab.page = await tab.context.new_page()
+        tab.opening_page = True
+        try:
+            tab.page = await tab.context.new_page()
+        finally:
+            tab.opening_page = False
         tab.crashed = tab.closed = False
         tab.inflight.clear()
         _watch(tab)
@@ -334,6 +370,26 @@ def _watch(tab: Tab) -> None:
     page.on("requestfailed", ended)
     page.on("crash", crashed)
     page.on("close", closed)
+    page.on("dialog", _answer_dialog)
+
+
+def _answer_dialog(dialog: Any) -> Any:
+    """Dismiss alerts and prompts, but let the page go when it asks to stay (``beforeunload``)."""
+    return dialog.accept() if dialog.type == "beforeunload" else dialog.dismiss()
+
+
+def _close_popup(tab: Tab, popup: Any) -> Any:
+    """A session is one tab: windows the page opens despite ``SAME_TAB_JS`` are closed at once."""
+    if popup is not tab.page and not tab.opening_page:
+        return popup.close()
+    return None
+
+
+def _running(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
 
 
 def _is_main_frame(request: Any) -> bool:

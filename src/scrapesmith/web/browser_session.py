@@ -25,10 +25,16 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Self, TypeVar
 
+from scrapesmith.web.browser_failures import (
+    breakage_in_message,
+    first_line,
+    navigation_error,
+    raise_if_refused,
+    refusal_error,
+)
 from scrapesmith.web.browser_models import (
     ActionFailed,
     BrowserBusy,
-    BrowserFetchError,
     BrowserOptions,
     PageCrashed,
     Recovery,
@@ -37,10 +43,8 @@ from scrapesmith.web.browser_models import (
     id_selector,
 )
 from scrapesmith.web.browser_policy import BrowserPolicy
-from scrapesmith.web.browser_proxy import REFUSED_HEADER
 from scrapesmith.web.browser_runtime import BrowserHung, BrowserRuntime, Tab
 from scrapesmith.web.browser_snapshot import STAMP_IDS_JS, build_snapshot
-from scrapesmith.web.page import BlockedAddress, FetchError, RobotsDisallowed, Unreachable
 
 T = TypeVar("T")
 _ACTION_GRACE = 0.05  # lets requests an action triggers begin before we wait for the network to go idle
@@ -218,8 +222,7 @@ class BrowserSession:
                 with contextlib.suppress(Exception):  # back to the page the action started from
                     await tab.page.goto(self._last_url, wait_until="load")
                     await self._settle(tab)
-            kind = RobotsDisallowed if refusal.reason == RobotsDisallowed.reason else BlockedAddress
-            raise kind(refusal.url, refusal.message.removeprefix(f"{refusal.url}: "))
+            raise refusal_error(refusal.url, refusal)
         if tab.page.url.startswith(("http:", "https:")):
             self._last_url = tab.page.url
 
@@ -248,12 +251,12 @@ class BrowserSession:
         except BrowserHung as exc:
             raise PageCrashed(str(exc), self._recover("browser-hung", str(exc))) from None
         except PlaywrightTimeout as exc:
-            raise ActionFailed(f"timed out: {_first_line(exc)}") from None
+            raise ActionFailed(f"timed out: {first_line(exc)}") from None
         except PlaywrightError as exc:
-            kind = self._breakage(tab) or _breakage_in_message(str(exc))
+            kind = self._breakage(tab) or breakage_in_message(str(exc))
             if kind is None:
-                raise ActionFailed(_first_line(exc)) from None
-            raise PageCrashed(f"{kind}: {_first_line(exc)}", self._recover(kind, _first_line(exc))) from None
+                raise ActionFailed(first_line(exc)) from None
+            raise PageCrashed(f"{kind}: {first_line(exc)}", self._recover(kind, first_line(exc))) from None
 
     def _require_tab(self) -> Tab:
         if self._tab is None:
@@ -340,7 +343,7 @@ class BrowserSession:
                 raise
             if isinstance(exc, PlaywrightTimeout):  # maybe a busy renderer: do not keep using it
                 await self.runtime.new_page(tab)
-            raise _navigation_error(tab, self.runtime, url, exc) from None
+            raise navigation_error(tab, self.runtime, url, exc) from None
         finally:
             tab.own_navigation = None
         tab.navigations += 1
@@ -348,7 +351,7 @@ class BrowserSession:
         if response is None:  # same-document navigation (fragment) or about:blank
             return Navigation(url=tab.page.url, status=200)
         headers = await response.all_headers()
-        _raise_if_refused(url, headers)
+        raise_if_refused(url, headers)
         content_type = headers.get("content-type", "text/html").split(";", 1)[0].strip().lower()
         document = None if "html" in content_type or not content_type else await response.body()
         return Navigation(tab.page.url, response.status, headers, content_type or "text/html", document)
@@ -381,50 +384,4 @@ def _selector(target: Target) -> str:
     return target
 
 
-def _raise_if_refused(url: str, headers: dict[str, str]) -> None:
-    reason = headers.get(REFUSED_HEADER.lower())
-    if reason == RobotsDisallowed.reason:
-        raise RobotsDisallowed(url, "robots.txt disallows a page this navigation was redirected to")
-    if reason:
-        raise BlockedAddress(url, f"the navigation was redirected to a refused address ({reason})")
-
-
-def _navigation_error(tab: Tab, runtime: BrowserRuntime, url: str, exc: Exception) -> Exception:
-    """Turn Playwright's navigation error into the FetchError the HTTP path would have raised."""
-    from playwright.async_api import TimeoutError as PlaywrightTimeout
-
-    text = _first_line(exc)
-    refusal = tab.refusal_for(url) or runtime.proxy_refusal(url)
-    if refusal is None and ("ERR_BLOCKED_BY_CLIENT" in text or "ERR_TUNNEL_CONNECTION_FAILED" in text):
-        refusal = tab.refusals[-1] if tab.refusals else None
-    if refusal is not None:
-        kind = RobotsDisallowed if refusal.reason == RobotsDisallowed.reason else BlockedAddress
-        return kind(url, refusal.message.removeprefix(f"{refusal.url}: "))
-    if isinstance(exc, PlaywrightTimeout):
-        return Unreachable(url, f"page did not load within the page timeout ({text})")
-    if "Download is starting" in text:
-        return BrowserFetchError(url, "the URL starts a download; downloads are disabled")
-    if _breakage_in_message(text) is not None:
-        return exc  # a crash: let the session rebuild and retry
-    if "ERR_" in text:
-        return Unreachable(url, text)
-    return BrowserFetchError(url, text)
-
-
-def _breakage_in_message(text: str) -> str | None:
-    lowered = text.lower()
-    if "crash" in lowered:
-        return "page-crashed"
-    if "browser has been closed" in lowered or "browser has disconnected" in lowered:
-        return "browser-gone"
-    if "has been closed" in lowered or "target closed" in lowered:
-        return "context-closed"
-    return None
-
-
-def _first_line(exc: BaseException) -> str:
-    lines = str(exc).strip().splitlines()
-    return lines[0] if lines else type(exc).__name__
-
-
-__all__ = ["BrowserSession", "FetchError", "Navigation"]
+__all__ = ["BrowserSession", "Navigation"]

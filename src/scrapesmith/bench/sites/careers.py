@@ -37,8 +37,12 @@ Renderer = Callable[[CareersView], str]
 
 
 def _select(jobs: list[dict], category: str, location: str) -> list[dict]:
-    return [j for j in jobs if (not category or slugify(j["category"]) == category)
-            and (not location or slugify(j["location"]) == location)]
+    return [
+        j
+        for j in jobs
+        if (not category or slugify(j["category"]) == category)
+        and (not location or slugify(j["location"]) == location)
+    ]
 
 
 def filter_url(path: str, names: dict[str, str], params: dict[str, str]) -> str:
@@ -46,7 +50,9 @@ def filter_url(path: str, names: dict[str, str], params: dict[str, str]) -> str:
     return query_path(path, {names[k]: v for k, v in params.items()})
 
 
-def _view(data: CompanyData, page_size: int | None, category: str, location: str, page: int) -> CareersView | None:
+def _view(
+    data: CompanyData, page_size: int | None, category: str, location: str, page: int
+) -> CareersView | None:
     matching = _select(data.jobs, category, location)
     size = page_size or max(1, len(matching))
     pages = page_count(len(matching), size)
@@ -55,16 +61,26 @@ def _view(data: CompanyData, page_size: int | None, category: str, location: str
     return CareersView(category, location, page, pages, len(matching), chunk(matching, size, page))
 
 
-def add_filtered_careers(site: SiteBuild, path: str, data: CompanyData, names: dict[str, str],
-                         page_size: int | None, render: Renderer, not_found: str) -> None:
+def add_filtered_careers(
+    site: SiteBuild,
+    path: str,
+    data: CompanyData,
+    names: dict[str, str],
+    page_size: int | None,
+    render: Renderer,
+    not_found: str,
+) -> None:
     """Register the careers route at ``path`` and pre-render every combination of filters and pages.
 
     ``names`` maps ``category``/``location``/``page`` to the site's parameter names.
     """
+
     def respond(params: dict[str, str]) -> Response:
         raw_page = params.get(names["page"], "1") or "1"
         page = int(raw_page) if raw_page.isdigit() else 0
-        view = _view(data, page_size, params.get(names["category"], ""), params.get(names["location"], ""), page)
+        view = _view(
+            data, page_size, params.get(names["category"], ""), params.get(names["location"], ""), page
+        )
         return html_response(not_found, 404) if view is None else html_response(render(view))
 
     site.routes[path] = QueryRoute(tuple(names.values()), respond)
@@ -74,4 +90,6 @@ def add_filtered_careers(site: SiteBuild, path: str, data: CompanyData, names: d
             for page in range(1, view.pages + 1):
                 params = {"category": category, "location": location, "page": "" if page == 1 else str(page)}
                 kinds = ("careers", "list") + (("filtered",) if category or location else ())
-                site.add(filter_url(path, names, params), respond({names[k]: v for k, v in params.items()}), *kinds)
+                site.add(
+                    filter_url(path, names, params), respond({names[k]: v for k, v in params.items()}), *kinds
+                )

@@ -16,8 +16,14 @@ from scrapesmith.bench.sites.models import Response, SiteBuild, SiteSummary, jso
 from scrapesmith.bench.sites.root import NOT_FOUND_HTML, NOT_FOUND_JSON, root_pages
 
 BUILDERS: tuple[Callable[[int], SiteBuild], ...] = (
-    proceedings.build, stocks.build, sports.build, acme.build, northwind.build, globex.build,
-    books.build_bookshelf, books.build_pagecraft,
+    proceedings.build,
+    stocks.build,
+    sports.build,
+    acme.build,
+    northwind.build,
+    globex.build,
+    books.build_bookshelf,
+    books.build_pagecraft,
 )
 
 
@@ -55,8 +61,11 @@ class SiteCollection:
         """Paths of pre-rendered pages, optionally of one site and/or tagged with one kind."""
         if site_name is not None and site_name not in self._sites:
             raise KeyError(f"unknown demo site '{site_name}'")
-        return [path for path, kinds in self._kinds.items()
-                if (site_name is None or self._owner.get(path) == site_name) and (kind is None or kind in kinds)]
+        return [
+            path
+            for path, kinds in self._kinds.items()
+            if (site_name is None or self._owner.get(path) == site_name) and (kind is None or kind in kinds)
+        ]
 
     def respond(self, target: str) -> Response:
         """The response for a request target (``/path?query``), as the server sends it."""
@@ -70,17 +79,32 @@ class SiteCollection:
             return self.pages[path]
         if not path.endswith("/") and (path + "/" in self.pages or path + "/" in self.routes):
             location = path + "/" + (f"?{parts.query}" if parts.query else "")
-            return Response(301, "text/plain; charset=utf-8", b"Moved Permanently\n", (("Location", location),))
+            return Response(
+                301, "text/plain; charset=utf-8", b"Moved Permanently\n", (("Location", location),)
+            )
         return NOT_FOUND_JSON if "/api/" in path else NOT_FOUND_HTML
 
     def describe(self) -> list[SiteSummary]:
         """One summary per site (title, kind, entry path, page count, record counts) for tables."""
         summaries = []
         for name, site in self._sites.items():
-            records = {key: len(value) for key, value in site.truth.items() if isinstance(value, list)
-                       and value and isinstance(value[0], dict)}
-            summaries.append(SiteSummary(name, site.title, site.category, site.description, site.markup,
-                                         f"/{name}/", len(site.pages), records))
+            records = {
+                key: len(value)
+                for key, value in site.truth.items()
+                if isinstance(value, list) and value and isinstance(value[0], dict)
+            }
+            summaries.append(
+                SiteSummary(
+                    name,
+                    site.title,
+                    site.category,
+                    site.description,
+                    site.markup,
+                    f"/{name}/",
+                    len(site.pages),
+                    records,
+                )
+            )
         return summaries
 
 

@@ -48,12 +48,26 @@ def _jobs(rng: random.Random, categories: list[str], locations: list[str], count
         category = categories[i % len(categories)] if i < len(categories) else rng.choice(categories)
         title = rng.choice(SENIORITY) + rng.choice(JOB_TITLES[category])
         posted = date(2024, 6, 28) - timedelta(days=rng.randrange(0, 75))
-        jobs.append({"id": str(first_id + 7 * i), "title": title, "category": category,
-                     "location": rng.choice(locations), "employment_type": rng.choice(EMPLOYMENT_TYPES),
-                     "posted": posted.isoformat(),
-                     "description": [f"You will join our {category} team and own {rng.choice(BUSINESS_TOPICS).lower()} "
-                                     f"end to end.", f"We value {rng.choice(('curiosity', 'ownership', 'clear writing', 'kindness'))}"
-                                     f" and give you the time to do deep work."]})
+        jobs.append(
+            {
+                "id": str(first_id + 7 * i),
+                "title": title,
+                "category": category,
+                "location": rng.choice(locations),
+                "employment_type": rng.choice(EMPLOYMENT_TYPES),
+                "posted": posted.isoformat(),
+                "description": [
+                    (
+                        f"You will join our {category} team and own {rng.choice(BUSINESS_TOPICS).lower()} "
+                        f"end to end."
+                    ),
+                    (
+                        f"We value {rng.choice(('curiosity', 'ownership', 'clear writing', 'kindness'))}"
+                        f" and give you the time to do deep work."
+                    ),
+                ],
+            }
+        )
     return sorted(jobs, key=lambda j: (j["category"], j["title"], j["id"]))
 
 
@@ -62,37 +76,65 @@ def _posts(rng: random.Random, company: str, product: str, count: int) -> list[d
     authors = [_person(rng) for _ in range(4)]
     while len(posts) < count:
         topic = rng.choice(BUSINESS_TOPICS)
-        title = rng.choice(BLOG_PATTERNS).format(topic=topic, topic_lower=topic.lower(), product=product,
-                                                 version=f"{rng.randrange(2, 6)}.{rng.randrange(0, 10)}",
-                                                 year=day.year, company=company)
+        title = rng.choice(BLOG_PATTERNS).format(
+            topic=topic,
+            topic_lower=topic.lower(),
+            product=product,
+            version=f"{rng.randrange(2, 6)}.{rng.randrange(0, 10)}",
+            year=day.year,
+            company=company,
+        )
         if title in used:
             continue
         used.add(title)
-        posts.append({"slug": slugify(title), "title": title, "date": day.isoformat(),
-                      "author": rng.choice(authors),
-                      "summary": f"{topic} is easier than it looks. Here is what we learned.",
-                      "body": [f"This post covers {topic.lower()} in practice.",
-                               f"Teams using {product} asked us how we approach it, so we wrote it down.",
-                               "We close with a checklist you can use tomorrow."]})
+        posts.append(
+            {
+                "slug": slugify(title),
+                "title": title,
+                "date": day.isoformat(),
+                "author": rng.choice(authors),
+                "summary": f"{topic} is easier than it looks. Here is what we learned.",
+                "body": [
+                    f"This post covers {topic.lower()} in practice.",
+                    f"Teams using {product} asked us how we approach it, so we wrote it down.",
+                    "We close with a checklist you can use tomorrow.",
+                ],
+            }
+        )
         day -= timedelta(days=rng.randrange(5, 21))
     return posts
 
 
 def _testimonials(rng: random.Random, count: int) -> list[dict]:
     customers = rng.sample(CUSTOMER_COMPANIES, count)
-    return [{"name": _person(rng), "role": rng.choice(ROLES), "company": customer,
-             "industry": INDUSTRIES[i % len(INDUSTRIES)], "slug": slugify(customer),
-             "quote": " ".join(rng.sample(TESTIMONIAL_SENTENCES, rng.randrange(1, 3)))}
-            for i, customer in enumerate(customers)]
+    return [
+        {
+            "name": _person(rng),
+            "role": rng.choice(ROLES),
+            "company": customer,
+            "industry": INDUSTRIES[i % len(INDUSTRIES)],
+            "slug": slugify(customer),
+            "quote": " ".join(rng.sample(TESTIMONIAL_SENTENCES, rng.randrange(1, 3))),
+        }
+        for i, customer in enumerate(customers)
+    ]
 
 
-def company_data(seed: int, site: str, name: str, product: str, *, jobs: int, posts: int,
-                 testimonials: int) -> CompanyData:
+def company_data(
+    seed: int, site: str, name: str, product: str, *, jobs: int, posts: int, testimonials: int
+) -> CompanyData:
     rng = random.Random(f"{seed}:{site}")
     categories = sorted(rng.sample(sorted(JOB_TITLES), 5))
     locations = sorted(rng.sample(CITIES, 4))
-    return CompanyData(name, product, categories, locations, _jobs(rng, categories, locations, jobs),
-                       _posts(rng, name, product, posts), _testimonials(rng, testimonials))
+    return CompanyData(
+        name,
+        product,
+        categories,
+        locations,
+        _jobs(rng, categories, locations, jobs),
+        _posts(rng, name, product, posts),
+        _testimonials(rng, testimonials),
+    )
 
 
 def job_truth(job: dict) -> dict:
@@ -109,8 +151,16 @@ def testimonial_truth(item: dict) -> dict:
 
 
 def company_truth(site: str, data: CompanyData, careers: dict, blog: dict, testimonials_url: str) -> dict:
-    return {"site": site, "company": data.name, "product": data.product, "careers": careers, "blog": blog,
-            "testimonials_url": testimonials_url,
-            "categories": data.categories, "locations": data.locations,
-            "jobs": [job_truth(j) for j in data.jobs], "posts": [post_truth(p) for p in data.posts],
-            "testimonials": [testimonial_truth(t) for t in data.testimonials]}
+    return {
+        "site": site,
+        "company": data.name,
+        "product": data.product,
+        "careers": careers,
+        "blog": blog,
+        "testimonials_url": testimonials_url,
+        "categories": data.categories,
+        "locations": data.locations,
+        "jobs": [job_truth(j) for j in data.jobs],
+        "posts": [post_truth(p) for p in data.posts],
+        "testimonials": [testimonial_truth(t) for t in data.testimonials],
+    }

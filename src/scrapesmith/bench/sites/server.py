@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Self
 
 from scrapesmith.bench.sites.collection import SiteCollection, build_sites
 from scrapesmith.errors import ScrapesmithError
@@ -68,18 +69,23 @@ class _Handler(BaseHTTPRequestHandler):
     disable_nagle_algorithm = True
     server: _HTTPServer
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+    def do_GET(self) -> None:
         self._answer(with_body=True)
 
-    def do_HEAD(self) -> None:  # noqa: N802
+    def do_HEAD(self) -> None:
         self._answer(with_body=False)
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         self.server.request_log.append((time.monotonic(), "POST", self.path))
         length = int(self.headers.get("Content-Length") or 0)
         self.rfile.read(length)
-        self._send(HTTPStatus.METHOD_NOT_ALLOWED, "text/plain; charset=utf-8", b"Method Not Allowed\n",
-                   (("Allow", "GET, HEAD"),), True)
+        self._send(
+            HTTPStatus.METHOD_NOT_ALLOWED,
+            "text/plain; charset=utf-8",
+            b"Method Not Allowed\n",
+            (("Allow", "GET, HEAD"),),
+            True,
+        )
 
     def _answer(self, with_body: bool) -> None:
         self.server.request_log.append((time.monotonic(), self.command, self.path))
@@ -96,7 +102,7 @@ class _Handler(BaseHTTPRequestHandler):
         if with_body:
             self.wfile.write(body)
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - silence stderr logging
+    def log_message(self, format: str, *args: object) -> None:
         return
 
 
@@ -107,11 +113,14 @@ class DemoServer:
         try:
             self._httpd = _HTTPServer((host, port), _Handler)
         except OSError as exc:
-            raise SiteServerError(f"cannot serve the demo sites on {host}:{port}: {exc.strerror or exc}") from exc
+            raise SiteServerError(
+                f"cannot serve the demo sites on {host}:{port}: {exc.strerror or exc}"
+            ) from exc
         self._httpd.sites = sites
         self._httpd.request_log = RequestLog()
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.1},
-                                        name="demo-sites", daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.1}, name="demo-sites", daemon=True
+        )
         self.sites = sites
         self.request_log = self._httpd.request_log
         self.host, self.port = self._httpd.server_address[:2]
@@ -130,7 +139,7 @@ class DemoServer:
             self._thread.join()
         self._httpd.server_close()
 
-    def __enter__(self) -> DemoServer:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

@@ -1,0 +1,302 @@
+"""The research squad: plan, web, tool and blueprint agents (AutoData section 3.1)."""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from typing import Literal
+from urllib.parse import urldefrag, urljoin, urlsplit
+
+from lxml import html
+from pydantic import BaseModel, Field
+
+from scrapesmith.collect.agents.base import Agent
+from scrapesmith.collect.candidates import Found, list_candidate, rest_candidates, table_candidate
+from scrapesmith.collect.instruction import parse_instruction
+from scrapesmith.collect.views import (
+    Blueprint,
+    BlueprintMessage,
+    Candidate,
+    PlanMessage,
+    Role,
+    SourceLink,
+    ToolMessage,
+    ValidationRules,
+    WebMessage,
+)
+from scrapesmith.errors import ScrapesmithError
+from scrapesmith.web.page import FetchError, Page
+
+CRAWL_LIMIT = 200
+CRAWL_DEPTH = 3
+
+
+class NoStartingPoint(ScrapesmithError):
+    """Nothing to start from: no URL in the instruction and no pages to search."""
+
+
+class PlanAgent(Agent):
+    role = Role.PLAN
+    prompt = "autodata_plan"
+
+    def run(self) -> None:
+        guess = parse_instruction(self.team.instruction)
+        reply = self.decide(PlanMessage, guess=guess)
+        steps = reply.steps if reply else [
+            "find the page that lists the requested records", "inspect how the records and their pages are laid out",
+            "choose an access path (list, table or REST API) and write the blueprint", "write, test and validate the program"]
+        columns = guess.columns or (reply.columns if reply else [])
+        if not columns:
+            raise ScrapesmithError("the instruction names no columns: add e.g. 'with columns title, authors, url'")
+        start_url = guess.start_url or (reply.start_url if reply and reply.start_url and reply.start_url in self.team.instruction else None)
+        self.send("plan", PlanMessage(steps=steps, columns=columns, start_url=start_url,
+                                      keywords=guess.keywords or (reply.keywords if reply else [])))
+        self.report(f"{len(steps)} steps, columns {', '.join(columns)}")
+
+
+def plan_of(agent: Agent) -> PlanMessage:
+    edge = agent.received("plan")
+    if edge is None:
+        raise ScrapesmithError(f"{agent.role} ran before the plan agent")
+    return PlanMessage.model_validate(edge.content)
+
+
+class ToolAgent(Agent):
+    """Search (a local FTS index of crawled pages), page inspection and extraction tools."""
+
+    role = Role.TOOL
+
+    def run(self) -> None:
+        plan = plan_of(self)
+        web = self.received("web")
+        if web is None:
+            self._search(plan)
+        else:
+            self._propose(plan, WebMessage.model_validate(web.content))
+
+    def _search(self, plan: PlanMessage) -> None:
+        crawled = self._crawl(self.team.seeds)
+        hits = self.team.search.search(" ".join(plan.keywords), limit=5)
+        self.send("search", ToolMessage(candidates=[], search_hits=[hit.url for hit in hits]))
+        self.report(f"indexed {crawled} pages, {len(hits)} hits")
+
+    def _crawl(self, seeds: list[str]) -> int:
+        """Breadth-first over the seeds' pages (same host, under the seed path, a few levels deep)."""
+        queue, seen, count = deque((seed, 0) for seed in seeds), set(seeds), 0
+        while queue and count < CRAWL_LIMIT:
+            url, depth = queue.popleft()
+            page = fetch_or_none(self, url)
+            if page is None or not page.is_html:
+                continue
+            count += 1
+            self.team.search.add(page.url, page.text)
+            if depth >= CRAWL_DEPTH:
+                continue
+            for link in page_links(page):
+                if link.url not in seen and any(link.url.startswith(seed) for seed in seeds):
+                    seen.add(link.url)
+                    queue.append((link.url, depth + 1))
+        return count
+
+    def _propose(self, plan: PlanMessage, web: WebMessage) -> None:
+        url = web.source_urls[0].url
+        found = [c for c in (list_candidate(self.team.fetcher, url, plan.columns),
+                             table_candidate(self.team.fetcher, url, plan.columns)) if c is not None]
+        docs = [(hit.url, self.team.search.text_of(hit.url)) for hit in self.team.search.search("API GET", limit=3)]
+        found += rest_candidates(self.team.fetcher, docs, plan.columns, self.team.instruction,
+                                 parse_instruction(self.team.instruction).dates)
+        candidates = []
+        for index, item in enumerate(found):
+            sample_ref = self.store("sample", json.dumps(item.rows[:3], ensure_ascii=False))
+            program_ref = self.store("candidate", json.dumps(_found_json(item), ensure_ascii=False))
+            candidates.append(Candidate(candidate_id=f"c{index}", kind=item.kind, source_url=item.url,
+                                        columns=item.keys, filled=item.filled(plan.columns),
+                                        rows_on_page=len(item.rows), sample_ref=f"cache://{sample_ref}",
+                                        program_ref=f"cache://{program_ref}"))
+        self.send("candidates", ToolMessage(candidates=candidates))
+        self.report(f"{len(candidates)} candidate access paths")
+
+
+def _found_json(item: Found) -> dict:
+    return {"kind": item.kind, "url": item.url, "field_map": item.field_map, "list_program": item.list_program,
+            "api_params": item.api_params, "records_key": item.records_key, "rows": item.rows[:20]}
+
+
+def fetch_or_none(agent: Agent, url: str) -> Page | None:
+    try:
+        return agent.team.fetcher.fetch(url)
+    except FetchError:
+        return None
+
+
+def page_links(page: Page) -> list[SourceLink]:
+    tree = html.fromstring(page.text)
+    links, seen = [], set()
+    host = urlsplit(page.url).netloc
+    for anchor in tree.xpath("//a[@href]"):
+        url = urldefrag(urljoin(page.url, anchor.get("href")))[0]
+        if urlsplit(url).netloc == host and url not in seen and url != page.url:
+            seen.add(url)
+            links.append(SourceLink(url=url, label=" ".join(anchor.text_content().split())))
+    return links
+
+
+class WebStep(BaseModel):
+    thought: str = ""
+    action: Literal["use_page", "use_links", "open"]
+    choice: list[int] = Field(default_factory=list)
+
+
+class WebAgent(Agent):
+    """Navigates from the start URL (or the best search hit) to the page(s) holding the records."""
+
+    role = Role.WEB
+    prompt = "autodata_web"
+    budget = 4
+
+    def run(self) -> None:
+        plan = plan_of(self)
+        url = plan.start_url or self._first_hit()
+        for step in range(1, self.budget + 1):
+            page = fetch_or_none(self, url)
+            if page is None:
+                raise ScrapesmithError(f"the web agent could not open {url}")
+            self.team.search.add(page.url, page.text)
+            page_ref = self.store("page", page.text)
+            links = page_links(page)[:40]
+            decision = self._decide(page, plan, links, step)
+            chosen = [links[i - 1] for i in decision.choice if 1 <= i <= len(links)]
+            if decision.action == "open" and chosen and step < self.budget:
+                url = chosen[0].url
+                self.report(f"step {step}: open {url}")
+                continue
+            sources = chosen if decision.action == "use_links" and chosen else [SourceLink(url=page.url)]
+            self.send("web", WebMessage(source_urls=sources, access="html", page_refs=[f"cache://{page_ref}"],
+                                        notes=decision.thought[:300]))
+            self.report(f"step {step}: {len(sources)} source page(s)")
+            return
+
+    def _first_hit(self) -> str:
+        search = self.received("search")
+        hits = search.content.get("search_hits", []) if search else []
+        if hits:
+            return hits[0]
+        if self.team.seeds:
+            return self.team.seeds[0]
+        raise NoStartingPoint("no start URL: name one in the instruction (e.g. 'from http://host/list/') "
+                              "or give --seed pages to search")
+
+    def _decide(self, page: Page, plan: PlanMessage, links: list[SourceLink], step: int) -> WebStep:
+        tree = html.fromstring(page.text)
+        table = table_candidate(self.team.fetcher, page.url, plan.columns)
+        data = (f"a table with {len(table.rows)} rows filling {', '.join(table.filled(plan.columns)) or 'nothing'}"
+                if table else "no data table")
+        reply = self.decide(WebStep, columns=plan.columns, step=step, budget=self.budget, url=page.url,
+                            title=" ".join(tree.xpath("string(//title)").split()),
+                            headings=[" ".join(h.text_content().split()) for h in tree.xpath("//h1|//h2")][:6],
+                            data=data, links=[{"index": i, "text": link.label[:60], "url": link.url}
+                                              for i, link in enumerate(links, start=1)])
+        return reply or WebStep(thought="no decision from the model: use the current page", action="use_page")
+
+
+class BlueprintChoice(BaseModel):
+    choice: int
+    field_map: dict[str, str] = Field(default_factory=dict)
+    api_params: dict[str, str] = Field(default_factory=dict)
+    row_filter: dict[str, str] = Field(default_factory=dict)
+
+
+class BlueprintAgent(Agent):
+    """Chooses among the tool's candidates and writes the development blueprint (plus ranked alternatives)."""
+
+    role = Role.BLUEPRINT
+    prompt = "autodata_blueprint"
+
+    def run(self) -> None:
+        plan = plan_of(self)
+        web = WebMessage.model_validate(self.received("web").content)
+        tool = ToolMessage.model_validate(self.received("candidates").content)
+        if not tool.candidates:
+            raise ScrapesmithError(f"no list, table or REST API on {web.source_urls[0].url} fills "
+                                   f"the columns {', '.join(plan.columns)}")
+        found = [self.team.cache.get_json(c.program_ref) for c in tool.candidates]
+        ranked = sorted(range(len(found)), key=lambda i: _rank(tool.candidates[i], web))
+        reply = self.decide(BlueprintChoice, columns=plan.columns, candidates=[
+            {"index": i, "kind": c.kind, "url": c.source_url, "keys": c.columns[:15], "filled": c.filled,
+             "rows": c.rows_on_page, "sample": self.team.cache.mention(c.sample_ref.removeprefix("cache://"))}
+            for i, c in enumerate(tool.candidates)])
+        if reply is not None and 0 <= reply.choice < len(found):
+            ranked.remove(reply.choice)
+            ranked.insert(0, reply.choice)
+        blueprints = [self._blueprint(plan, web, found[i], tool.candidates[i], reply if n == 0 else None)
+                      for n, i in enumerate(ranked)]
+        refs = [self.store("blueprint", b.model_dump_json()) for b in blueprints]
+        (self.team.run_dir / "blueprint.md").write_text(blueprints[0].to_markdown(), encoding="utf-8")
+        self.send("blueprint", BlueprintMessage(blueprint_ref=f"cache://{refs[0]}", access=blueprints[0].access,
+                                                fields=blueprints[0].fields, sources=len(blueprints[0].sources),
+                                                alternatives=[f"cache://{r}" for r in refs[1:]]))
+        self.report(f"{blueprints[0].access} over {len(blueprints[0].sources)} source(s)")
+
+    def _blueprint(self, plan: PlanMessage, web: WebMessage, found: dict, candidate: Candidate,
+                   reply: BlueprintChoice | None) -> Blueprint:
+        field_map = dict(found["field_map"])
+        label_column = None
+        if reply is not None:
+            for column, key in reply.field_map.items():
+                if column in plan.columns and key == "@label":
+                    label_column = column
+                elif column in plan.columns and key in candidate.columns:
+                    field_map[column] = key
+        missing = [c for c in plan.columns if c not in candidate.filled and c != label_column]
+        if label_column is None and len(missing) == 1 and all(s.label for s in web.source_urls):
+            label_column = missing[0]
+        sources = web.source_urls if found["kind"] != "rest" else [SourceLink(url=found["url"])]
+        access = {"list": "html_list", "table": "html_table", "rest": "rest"}[found["kind"]]
+        row_filter = (reply.row_filter if reply and reply.row_filter else
+                      _filter_from_instruction(self.team.instruction, found["rows"], field_map, plan.columns))
+        filled = [c for c in plan.columns if c in candidate.filled]
+        return Blueprint(
+            instruction=self.team.instruction, access=access, sources=sources, fields=plan.columns,
+            field_map={c: field_map.get(c, c) for c in plan.columns if c != label_column}, label_column=label_column,
+            pagination="followed by the list program" if access == "html_list" else (
+                "next-page links" if access == "html_table" else None),
+            list_program=found["list_program"], api_params=(reply.api_params if reply and reply.api_params
+                                                            and access == "rest" else found["api_params"]),
+            api_records_key=found["records_key"], row_filter=row_filter,
+            validation=ValidationRules(required=filled, unique=[c for c in plan.columns],
+                                       numeric=_numeric(found["rows"], field_map, filled)))
+
+
+def _rank(candidate: Candidate, web: WebMessage) -> tuple:
+    preference = {"rest": 0, "table": 1, "list": 2}[candidate.kind]
+    return (-len(candidate.filled), preference, -candidate.rows_on_page)
+
+
+def _numeric(rows: list[dict], field_map: dict[str, str], columns: list[str]) -> list[str]:
+    numeric = []
+    for column in columns:
+        values = [str(r.get(field_map.get(column, column)) or "").replace(",", "") for r in rows[:10]]
+        if values and all(_is_number(v) for v in values):
+            numeric.append(column)
+    return numeric
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _filter_from_instruction(instruction: str, rows: list[dict], field_map: dict[str, str],
+                             columns: list[str]) -> dict[str, str]:
+    """Rows the instruction singles out by name ("Bayport Pelicans"), when not every row has that value."""
+    lowered = instruction.lower()
+    for column in columns:
+        key = field_map.get(column, column)
+        values = {str(r.get(key) or "").strip() for r in rows}
+        named = [v for v in values if len(v) > 3 and not _is_number(v) and v.lower() in lowered]
+        if len(named) == 1 and len(values) > 1:
+            return {column: named[0]}
+    return {}

@@ -1,0 +1,114 @@
+"""Runs inside the sandbox child before the generated program: the network and file-system guard.
+
+``python -m scrapesmith.collect.guard program.py`` installs a :func:`sys.addaudithook` hook (which a
+program cannot remove) that refuses socket connections to anything but the allowed ``host:port`` pairs,
+any write outside the run directory, and starting other processes; then it runs the program as
+``__main__``. Every refusal is also printed to stderr as a ``sandbox-violation:`` line, so the test agent
+sees it even when the program swallows the exception.
+"""
+
+from __future__ import annotations
+
+import os
+import runpy
+import socket
+import sys
+from pathlib import Path
+
+VIOLATION = "sandbox-violation:"
+ENV_RUN_DIR = "SCRAPESMITH_RUN_DIR"
+ENV_ALLOW = "SCRAPESMITH_SANDBOX_ALLOW"
+EXIT_VIOLATION = 3
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+_PROCESS_EVENTS = frozenset({"os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
+                             "subprocess.Popen", "pty.spawn"})
+_PATH_EVENTS = frozenset({"os.remove", "os.rmdir", "os.mkdir", "os.rename", "os.replace", "os.symlink",
+                          "os.link", "os.truncate", "os.chmod", "shutil.rmtree"})
+
+
+class SandboxViolation(PermissionError):
+    """What the guard raises inside the program."""
+
+
+def _allowed_addresses(entries: list[str]) -> set[tuple[str, int]]:
+    allowed = set()
+    for entry in entries:
+        host, _, port = entry.rpartition(":")
+        if not host or not port.isdigit():
+            continue
+        for info in socket.getaddrinfo(host, int(port), type=socket.SOCK_STREAM):
+            allowed.add((info[4][0], int(port)))
+    return allowed
+
+
+def _refuse(message: str) -> None:
+    print(f"{VIOLATION} {message}", file=sys.__stderr__, flush=True)
+    raise SandboxViolation(message)
+
+
+def _is_write(mode: object, flags: object) -> bool:
+    if isinstance(mode, str) and any(c in mode for c in "wax+"):
+        return True
+    return isinstance(flags, int) and bool(flags & _WRITE_FLAGS)
+
+
+def _inside(path: object, root: Path) -> bool:
+    if isinstance(path, int):
+        return True
+    text = os.fsdecode(path) if isinstance(path, (str, bytes, os.PathLike)) else str(path)
+    if text in ("/dev/null", "/dev/stdout", "/dev/stderr"):
+        return True
+    resolved = Path(os.path.realpath(text))
+    return resolved == root or root in resolved.parents
+
+
+def install(run_dir: Path, allow: list[str]) -> None:
+    """Install the audit hook; from here on only allowed connections and writes under ``run_dir`` pass."""
+    root = Path(os.path.realpath(run_dir))
+    allowed = _allowed_addresses(allow)
+
+    def hook(event: str, args: tuple) -> None:
+        if event == "socket.connect":
+            sock, address = args[0], args[1]
+            if sock.family == socket.AF_UNIX or (str(address[0]), int(address[1])) not in allowed:
+                _refuse(f"connection to {address!r} is not allowed (allowed: {', '.join(allow) or 'none'})")
+        elif event == "open" and _is_write(args[1], args[2]) and not _inside(args[0], root):
+            _refuse(f"write to {args[0]!s} outside the run directory {root}")
+        elif event in _PATH_EVENTS and not all(_inside(a, root) for a in args[:2] if isinstance(a, (str, bytes))):
+            _refuse(f"{event} outside the run directory {root}: {args[:2]!r}")
+        elif event in _PROCESS_EVENTS:
+            _refuse(f"starting processes is not allowed ({event})")
+
+    sys.addaudithook(hook)
+
+
+def _preload() -> None:
+    """Import the runtime's dependencies before the hook: some probe the system once on import
+    (``ctypes.util.find_library`` runs ldconfig and writes temp files), which the guard would refuse."""
+    import importlib
+
+    for module in ("scrapesmith.collect.runtime", "trio"):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            continue
+
+
+def main() -> int:
+    program = Path(sys.argv[1]).resolve()
+    run_dir = Path(os.environ.get(ENV_RUN_DIR, program.parent))
+    allow = [entry for entry in os.environ.get(ENV_ALLOW, "").split(",") if entry]
+    sys.argv = [str(program), *sys.argv[2:]]
+    sys.path.insert(0, str(program.parent))
+    _preload()
+    install(run_dir, allow)
+    try:
+        runpy.run_path(str(program), run_name="__main__")
+    except SandboxViolation as exc:
+        print(f"program stopped: {exc}", file=sys.stderr)
+        return EXIT_VIOLATION
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

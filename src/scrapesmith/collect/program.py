@@ -1,0 +1,122 @@
+"""Writing and running ``program.py``: the engineer fills a template from the blueprint's fields.
+
+The small embedded model cannot be trusted to write a scraper from scratch, so the program is a fixed
+template per access path (HTML list, HTML table, REST API) composing :mod:`scrapesmith.collect.runtime`;
+the blueprint supplies the data (sources, list program, field map, filters). The same file reruns
+later with ``scrapesmith run runs/<id>/program.py`` and zero LLM calls.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+from pathlib import Path
+from pprint import pformat
+
+from scrapesmith.collect.sandbox import SandboxLimits, SandboxResult, run_in_sandbox
+from scrapesmith.collect.views import Blueprint
+from scrapesmith.errors import ScrapesmithError
+
+TEMPLATES = ("html_list", "html_table", "rest")
+
+_HEADER = '''"""Collection program written by scrapesmith collect (engineer agent, template {template}).
+
+Instruction: {instruction}
+Rerun with: scrapesmith run {name}
+"""
+
+from scrapesmith.collect.runtime import Collection
+
+PROGRAM_ID = {program_id!r}
+ALLOW_HOSTS = {allow_hosts!r}
+DELAY = {delay!r}
+SOURCES = {sources}
+FIELDS = {fields!r}
+FIELD_MAP = {field_map!r}
+LABEL_COLUMN = {label_column!r}
+ROW_FILTER = {row_filter!r}
+'''
+
+_BODIES = {
+    "html_list": '''LIST_PROGRAM = {list_program}
+
+
+def collect(run: Collection) -> None:
+    for source in SOURCES:
+        rows = run.replay_list(LIST_PROGRAM, source["url"])
+        constants = {{LABEL_COLUMN: source["label"]}} if LABEL_COLUMN else None
+        run.write(keep_matching(rows), FIELD_MAP, constants, keep=FIELDS)
+''',
+    "html_table": '''
+
+def collect(run: Collection) -> None:
+    for source in SOURCES:
+        rows = run.read_table(source["url"], list(FIELD_MAP.values()) or FIELDS)
+        constants = {{LABEL_COLUMN: source["label"]}} if LABEL_COLUMN else None
+        run.write(keep_matching(rows), FIELD_MAP, constants, keep=FIELDS)
+''',
+    "rest": '''API_PARAMS = {api_params!r}
+RECORDS_KEY = {records_key!r}
+
+
+def collect(run: Collection) -> None:
+    for source in SOURCES:
+        rows = run.rest_records(source["url"], API_PARAMS, RECORDS_KEY)
+        run.write(keep_matching(rows), FIELD_MAP, None, keep=FIELDS)
+''',
+}
+
+_FOOTER = '''
+
+def keep_matching(rows: list[dict]) -> list[dict]:
+    return [row for row in rows if all(str(row.get(FIELD_MAP.get(k, k), "")).strip() == v for k, v in ROW_FILTER.items())]
+
+
+if __name__ == "__main__":
+    with Collection(PROGRAM_ID, allow_hosts=ALLOW_HOSTS, delay=DELAY) as run:
+        collect(run)
+'''
+
+
+def render_program(blueprint: Blueprint, allow_hosts: list[str], delay: float | None) -> str:
+    """The program text for ``blueprint`` (its id is a hash of the blueprint, so reruns are traceable)."""
+    template = blueprint.access
+    if template not in TEMPLATES:
+        raise ScrapesmithError(f"no program template for access path '{template}'")
+    program_id = hashlib.sha256(blueprint.model_dump_json().encode()).hexdigest()[:12]
+    fields = [f for f in blueprint.fields if f != blueprint.label_column]
+    text = _HEADER.format(
+        template=template, instruction=blueprint.instruction.replace('"""', "'''"), name="program.py",
+        program_id=program_id, allow_hosts=list(allow_hosts), delay=delay,
+        sources=json.dumps([s.model_dump() for s in blueprint.sources], indent=4),
+        fields=fields, field_map={f: blueprint.field_map.get(f, f) for f in fields},
+        label_column=blueprint.label_column, row_filter=blueprint.row_filter)
+    text += _BODIES[template].format(
+        list_program=pformat(blueprint.list_program, width=110, sort_dicts=False),
+        api_params=blueprint.api_params, records_key=blueprint.api_records_key)
+    compile(text, "program.py", "exec")
+    return text + _FOOTER
+
+
+def declared_hosts(program: Path) -> list[str]:
+    """The ``ALLOW_HOSTS`` a program declares (read without running it)."""
+    try:
+        tree = ast.parse(Path(program).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError) as exc:
+        raise ScrapesmithError(f"{program}: not a readable Python program ({exc})") from exc
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "ALLOW_HOSTS" for t in node.targets):
+            value = ast.literal_eval(node.value)
+            return [str(v) for v in value]
+    return []
+
+
+def run_program_file(program: Path, allow_hosts: list[str] | None = None,
+                     limits: SandboxLimits | None = None) -> SandboxResult:
+    """``scrapesmith run program.py``: rerun a collection in the sandbox, writing next to the program."""
+    program = Path(program)
+    if not program.is_file():
+        raise ScrapesmithError(f"{program}: no such program")
+    hosts = [*declared_hosts(program), *(allow_hosts or [])]
+    return run_in_sandbox(program, program.parent, hosts, limits)

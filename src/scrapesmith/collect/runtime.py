@@ -1,0 +1,143 @@
+"""The runtime API generated ``program.py`` files are written against.
+
+A program is a short script that composes these calls; it never needs an LLM::
+
+    from scrapesmith.collect.runtime import Collection
+
+    with Collection(program_id="3f2a…", allow_hosts=["127.0.0.1:8000"], delay=1.0) as run:
+        for url in SOURCES:
+            run.write(run.replay_list(LIST_PROGRAM, url), constants={"track": "Main"})
+
+Every page goes through scrapesmith's polite, guarded fetcher and into ``pages.warc.gz``; every row
+gets provenance columns; :meth:`Collection.close` writes ``dataset.csv`` and ``dataset.jsonl`` in the
+run directory (the current directory, which is the run directory inside the sandbox).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Self
+from urllib.parse import urlencode, urljoin
+
+from lxml import html
+
+from scrapesmith.collect.tables import best_table, next_page_url, table_rows
+from scrapesmith.errors import ScrapesmithError
+from scrapesmith.induce.execute import CompiledSpec
+from scrapesmith.induce.spec import ScraperSpec
+from scrapesmith.io import write_rows
+from scrapesmith.lists.program import ListProgram
+from scrapesmith.lists.replay import replay
+from scrapesmith.lists.runtime import HttpRuntime
+from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
+from scrapesmith.web.fetch import HttpFetcher
+from scrapesmith.web.page import FetchError, Page
+
+
+class CollectionError(ScrapesmithError):
+    """A source answered with something the program cannot use (e.g. non-JSON from a REST call)."""
+
+
+class Collection:
+    """One collection run: a guarded fetcher with a WARC archive, and the rows written so far."""
+
+    def __init__(self, program_id: str, allow_hosts: list[str] | None = None, delay: float | None = None,
+                 run_dir: Path | None = None, max_pages: int = 50) -> None:
+        self.program_id = program_id
+        self.run_dir = Path(run_dir or os.environ.get("SCRAPESMITH_RUN_DIR", "."))
+        self.max_pages = max_pages
+        self.rows: list[dict[str, Any]] = []
+        self.failures: list[dict[str, str]] = []
+        self._warc = WarcWriter(self.run_dir / "pages.warc.gz")
+        self._http = HttpFetcher(allow_hosts=allow_hosts or [], delay=delay)
+        self.fetcher = ArchivingFetcher(self._http, self._warc)
+
+    def fetch(self, url: str) -> Page:
+        return self.fetcher.fetch(url)
+
+    def get_json(self, url: str, params: dict[str, str] | None = None) -> Any:
+        """One REST call: GET ``url`` with query ``params``, parsed as JSON."""
+        target = f"{url}?{urlencode(params)}" if params else url
+        page = self.fetch(target)
+        try:
+            return json.loads(page.text)
+        except ValueError as exc:
+            raise CollectionError(f"{target} did not answer JSON ({page.content_type})") from exc
+
+    def rest_records(self, url: str, params: dict[str, str] | None = None, records_key: str | None = None,
+                     ) -> list[dict[str, Any]]:
+        """The records of a REST answer: the list under ``records_key`` (or the first list found)."""
+        answer = self.get_json(url, params)
+        records = answer.get(records_key) if isinstance(answer, dict) and records_key else answer
+        if isinstance(records, dict):
+            records = next((v for v in records.values() if isinstance(v, list)), [])
+        source = f"{url}?{urlencode(params)}" if params else url
+        return [{**r, "source_url": source} for r in records or [] if isinstance(r, dict)]
+
+    def read_table(self, url: str, columns: list[str], follow_pages: bool = True) -> list[dict[str, Any]]:
+        """Rows of the data table on ``url`` that best fits ``columns``, following "next" links."""
+        rows, seen = [], set()
+        while url and url not in seen and len(seen) < self.max_pages:
+            seen.add(url)
+            page = self.fetch(url)
+            table = best_table(page.text, columns)
+            if table is not None:
+                rows += [{**row, "source_url": page.url} for row in table_rows(table)]
+            following = next_page_url(html.fromstring(page.text)) if follow_pages and page.text else None
+            url = urljoin(page.url, following) if following else ""
+        return rows
+
+    def replay_list(self, program: dict[str, Any] | str, start_url: str | None = None) -> list[dict[str, Any]]:
+        """Replay a recorded list program (``lists``), pagination and detail pages included."""
+        text = program if isinstance(program, str) else json.dumps(program)
+        result = replay(ListProgram.from_json(text), HttpRuntime(self.fetcher), start_url=start_url,
+                        max_pages=self.max_pages)
+        self.failures += result.failures
+        return result.rows
+
+    def run_spec(self, spec: dict[str, Any] | str, urls: list[str]) -> list[dict[str, Any]]:
+        """Apply an induced field scraper (``induce``) to each page: one row per page."""
+        compiled = CompiledSpec(ScraperSpec.from_json(spec if isinstance(spec, str) else json.dumps(spec)))
+        rows = []
+        for url in urls:
+            try:
+                page = self.fetch(url)
+            except FetchError as exc:
+                self.failures.append({"url": url, "item": "", "error": str(exc)})
+                continue
+            rows.append({**compiled.row(page.text), "source_url": page.url})
+        return rows
+
+    def write(self, rows: list[dict[str, Any]], field_map: dict[str, str] | None = None,
+              constants: dict[str, Any] | None = None, keep: list[str] | None = None) -> int:
+        """Add rows: rename by ``field_map`` (output <- extracted), add ``constants``, stamp provenance."""
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        for row in rows:
+            out = {}
+            for column in keep or list(row):
+                source = (field_map or {}).get(column, column)
+                out[column] = row.get(source)
+            out.update(constants or {})
+            out["source_url"] = row.get("source_url")
+            out["fetched_at"] = row.get("fetched_at") or now
+            out["program_id"] = self.program_id
+            self.rows.append(out)
+        print(f"rows: {len(self.rows)}", flush=True)
+        return len(rows)
+
+    def close(self) -> None:
+        self.fetcher.close()
+        self._warc.close()
+        write_rows(self.rows, self.run_dir / "dataset.csv")
+        write_rows(self.rows, self.run_dir / "dataset.jsonl")
+        if self.failures:
+            (self.run_dir / "failures.json").write_text(json.dumps(self.failures, indent=1))
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,83 @@
+"""The validation agent's checks: schema, non-empty required columns, uniqueness, numbers, row count,
+and a sample of rows compared with the pages they came from (read back from the run's WARC archive)."""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from scrapesmith.collect.views import Blueprint, Check
+from scrapesmith.io import read_rows
+from scrapesmith.web.archive import WarcReplayFetcher
+from scrapesmith.web.page import FetchError
+
+SAMPLE_ROWS = 3
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def validate_dataset(run_dir: Path, blueprint: Blueprint) -> list[Check]:
+    path = run_dir / "dataset.jsonl"
+    rows = read_rows(path) if path.is_file() else []
+    fields = blueprint.fields
+    rules = blueprint.validation
+    missing = [f for f in fields if rows and f not in rows[0]]
+    checks = [Check(name="rows", ok=len(rows) >= rules.min_rows, detail=f"{len(rows)} rows (need {rules.min_rows})"),
+              Check(name="schema", ok=not missing, detail=f"missing columns: {', '.join(missing)}" if missing else
+                    f"columns {', '.join(fields)}")]
+    for column in rules.required:
+        empty = sum(1 for r in rows if not str(r.get(column) or "").strip())
+        checks.append(Check(name=f"non-empty:{column}", ok=empty == 0, detail=f"{empty} empty values"))
+    if rules.unique:
+        keys = [tuple(str(r.get(c)) for c in rules.unique) for r in rows]
+        duplicates = len(keys) - len(set(keys))
+        checks.append(Check(name="unique", ok=duplicates == 0, detail=f"{duplicates} duplicate rows"))
+    for column in rules.numeric:
+        bad = [r.get(column) for r in rows if _number(str(r.get(column) or "")) is None]
+        checks.append(Check(name=f"numeric:{column}", ok=not bad, detail=f"{len(bad)} non-numeric values"))
+    checks.append(_sample_check(run_dir, rows, rules.required))
+    return checks
+
+
+def _sample_check(run_dir: Path, rows: list[dict], columns: list[str]) -> Check:
+    """Each sampled value must appear in the archived page its row names as source."""
+    archive = run_dir / "pages.warc.gz"
+    if not archive.is_file() or not rows:
+        return Check(name="sample-against-pages", ok=False, detail="no archived pages to compare with")
+    replay = WarcReplayFetcher(archive)
+    step = max(1, len(rows) // SAMPLE_ROWS)
+    misses = []
+    for row in rows[::step][:SAMPLE_ROWS]:
+        try:
+            page = replay.fetch(str(row.get("source_url")))
+        except FetchError:
+            misses.append(f"{row.get('source_url')} not archived")
+            continue
+        text = html.unescape(page.text) if page.is_html else json.dumps(json.loads(page.text))
+        for column in columns:
+            value = str(row.get(column) or "")
+            if value and not _on_page(value, text):
+                misses.append(f"{column}={value[:40]!r} not on {row.get('source_url')}")
+    return Check(name="sample-against-pages", ok=not misses, detail="; ".join(misses[:3]) or
+                 f"{min(SAMPLE_ROWS, len(rows))} sampled rows found on their pages")
+
+
+def _on_page(value: str, text: str) -> bool:
+    """Found as written, as a link's path (pages link relatively), or as a number in another format."""
+    if value in text or (value.startswith("http") and urlsplit(value).path in text):
+        return True
+    return _number_on_page(value, text)
+
+
+def _number_on_page(value: str, text: str) -> bool:
+    number = _number(value)
+    if number is None:
+        return False
+    return any(form in text for form in (f"{number:,}", f"{number:g}", f"{number:.2f}", f"{number:.4f}"))

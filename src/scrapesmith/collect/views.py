@@ -1,0 +1,181 @@
+"""Data models of the collect capability: roles, hyperedges, per-role message schemas, the blueprint.
+
+Behaviour lives elsewhere (``ohcache/``, ``agents/``, ``workflow.py``); this module only says what the
+agents exchange, so every schema the formatter enforces can be read in one place.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+
+class Role(StrEnum):
+    """The eight agents of AutoData plus the local cache node ``v_ics``."""
+
+    MANAGER = "manager"
+    PLAN = "plan"
+    WEB = "web"
+    TOOL = "tool"
+    BLUEPRINT = "blueprint"
+    ENGINEER = "engineer"
+    TEST = "test"
+    VALIDATION = "validation"
+    CACHE = "cache"
+
+
+AGENTS = tuple(role for role in Role if role is not Role.CACHE)
+Ablation = Literal["full", "broadcast", "no-formatter", "no-cache"]
+ABLATIONS: tuple[str, ...] = ("full", "broadcast", "no-formatter", "no-cache")
+
+
+class Hyperedge(BaseModel):
+    """One message m_j with its oriented hyperedge e_j = (S_j, T_j): one sender, a target set (Eq. 2)."""
+
+    index: int
+    sender: Role
+    targets: list[Role]
+    kind: str
+    content: dict[str, Any]
+    text: str = Field(description="the message as the receiving agents read it")
+
+
+class PlanMessage(BaseModel):
+    """Plan agent: the instruction split into steps, with the columns and start URL it names."""
+
+    steps: list[str] = Field(min_length=1, max_length=8)
+    columns: list[str] = Field(min_length=1)
+    start_url: str | None = None
+    keywords: list[str] = Field(default_factory=list)
+
+
+class SourceLink(BaseModel):
+    url: str
+    label: str = ""
+
+
+class WebMessage(BaseModel):
+    """Web agent: where the data lives and how it is reached."""
+
+    source_urls: list[SourceLink] = Field(min_length=1)
+    access: Literal["html", "rest"]
+    label_column: str | None = None
+    page_refs: list[str] = Field(default_factory=list)
+    notes: str = ""
+
+
+class Candidate(BaseModel):
+    """One extraction method a tool proposes, with a cached sample of what it extracts."""
+
+    candidate_id: str
+    kind: Literal["list", "table", "rest"]
+    source_url: str
+    columns: list[str]
+    filled: list[str] = Field(default_factory=list, description="columns the sample has values for")
+    rows_on_page: int = 0
+    sample_ref: str = ""
+    program_ref: str = ""
+
+
+class ToolMessage(BaseModel):
+    candidates: list[Candidate]
+    search_hits: list[str] = Field(default_factory=list)
+
+
+class ValidationRules(BaseModel):
+    required: list[str] = Field(default_factory=list)
+    unique: list[str] = Field(default_factory=list)
+    numeric: list[str] = Field(default_factory=list)
+    min_rows: int = 1
+
+
+class Blueprint(BaseModel):
+    """The development blueprint: sources, access path, fields, pagination, validation rules."""
+
+    instruction: str
+    access: Literal["html_list", "html_table", "rest"]
+    sources: list[SourceLink] = Field(min_length=1)
+    fields: list[str] = Field(min_length=1)
+    field_map: dict[str, str] = Field(default_factory=dict, description="output column -> extracted column")
+    label_column: str | None = None
+    pagination: str | None = None
+    list_program: dict[str, Any] | None = None
+    api_params: dict[str, str] = Field(default_factory=dict)
+    api_records_key: str | None = None
+    row_filter: dict[str, str] = Field(default_factory=dict, description="keep rows whose column equals the value")
+    validation: ValidationRules = Field(default_factory=ValidationRules)
+
+    def to_markdown(self) -> str:
+        """The human-readable ``blueprint.md`` of a run."""
+        lines = [f"# Development blueprint\n\nInstruction: {self.instruction}\n", f"Access path: **{self.access}**\n",
+                 "## Sources\n", *[f"- {s.url}" + (f" ({s.label})" if s.label else "") for s in self.sources],
+                 "\n## Fields\n", *[f"- `{f}` <- `{self.field_map.get(f, f)}`" for f in self.fields]]
+        if self.label_column:
+            lines.append(f"- `{self.label_column}` <- the source's label")
+        if self.row_filter:
+            lines.append(f"\nOnly rows where {', '.join(f'{k} = {v!r}' for k, v in self.row_filter.items())}.")
+        if self.api_params:
+            lines.append(f"\nREST parameters: {self.api_params}")
+        lines += ["\n## Pagination\n", self.pagination or "none (or handled by the list program)",
+                  "\n## Validation rules\n", f"- required: {', '.join(self.validation.required) or '-'}",
+                  f"- unique together: {', '.join(self.validation.unique) or '-'}",
+                  f"- numeric: {', '.join(self.validation.numeric) or '-'}", f"- at least {self.validation.min_rows} rows"]
+        return "\n".join(lines) + "\n"
+
+
+class BlueprintMessage(BaseModel):
+    blueprint_ref: str
+    access: str
+    fields: list[str]
+    sources: int
+    alternatives: list[str] = Field(default_factory=list, description="refs of ranked fallback blueprints")
+
+
+class EngineerMessage(BaseModel):
+    program_ref: str
+    blueprint_ref: str
+    template: str
+    revision: int = 0
+
+
+class TestMessage(BaseModel):
+    ok: bool
+    exit_status: int | None
+    rows: int = 0
+    error: str | None = None
+    stderr_tail: str = ""
+
+
+class Check(BaseModel):
+    name: str
+    ok: bool
+    detail: str = ""
+
+
+class ValidationMessage(BaseModel):
+    ok: bool
+    checks: list[Check]
+
+
+class ManagerMessage(BaseModel):
+    next: Role
+    instruction: str = ""
+    refs: list[str] = Field(default_factory=list, description="artifacts the scheduled agent should use")
+
+
+class CacheMessage(BaseModel):
+    """Eq. 5: the cache node announces a stored artifact (id, kind, size) to every agent."""
+
+    artifact_id: str
+    kind: str
+    size: int
+    summary: str = ""
+
+
+ROLE_SCHEMAS: dict[Role, type[BaseModel]] = {
+    Role.MANAGER: ManagerMessage, Role.PLAN: PlanMessage, Role.WEB: WebMessage, Role.TOOL: ToolMessage,
+    Role.BLUEPRINT: BlueprintMessage, Role.ENGINEER: EngineerMessage, Role.TEST: TestMessage,
+    Role.VALIDATION: ValidationMessage, Role.CACHE: CacheMessage,
+}

@@ -1,0 +1,82 @@
+"""The sandbox stops runaway programs and reports why: CPU, wall time, memory, network, file system."""
+
+from __future__ import annotations
+
+import textwrap
+
+from scrapesmith.collect.sandbox import SandboxLimits, run_in_sandbox
+
+
+def _program(tmp_path, body: str):
+    path = tmp_path / "program.py"
+    path.write_text(textwrap.dedent(body))
+    return path
+
+
+def test_well_behaved_program_returns_stdout_and_writes_in_its_run_dir(tmp_path):
+    program = _program(tmp_path, """
+        from pathlib import Path
+        Path("out.txt").write_text("rows")
+        print("done")
+    """)
+    result = run_in_sandbox(program, tmp_path, [])
+    assert result.ok, result.stderr
+    assert result.stdout.strip() == "done"
+    assert (tmp_path / "out.txt").read_text() == "rows"
+
+
+def test_runaway_loop_is_stopped_by_the_cpu_limit(tmp_path):
+    program = _program(tmp_path, "while True:\n    pass\n")
+    result = run_in_sandbox(program, tmp_path, [], SandboxLimits(cpu_seconds=1, wall_seconds=20))
+    assert result.reason == "cpu-limit"
+    assert "CPU-time limit" in result.stderr
+
+
+def test_sleeping_program_is_stopped_by_the_wall_limit(tmp_path):
+    program = _program(tmp_path, "import time\ntime.sleep(30)\n")
+    result = run_in_sandbox(program, tmp_path, [], SandboxLimits(wall_seconds=1.0))
+    assert result.reason == "wall-limit"
+    assert result.seconds < 10
+
+
+def test_memory_hog_is_stopped_by_the_memory_limit(tmp_path):
+    program = _program(tmp_path, "hog = bytearray(3 * 1024 ** 3)\nprint(len(hog))\n")
+    result = run_in_sandbox(program, tmp_path, [], SandboxLimits(memory_mb=1024))
+    assert result.reason == "memory-limit"
+    assert "MemoryError" in result.stderr
+
+
+def test_connection_to_a_forbidden_host_is_refused(tmp_path, demo_web, allow):
+    program = _program(tmp_path, f"""
+        import socket
+        allowed = socket.create_connection(("{demo_web.host}", {demo_web.port}), timeout=5)
+        allowed.close()
+        print("allowed host reached")
+        socket.create_connection(("127.0.0.1", 9), timeout=5)
+    """)
+    result = run_in_sandbox(program, tmp_path, allow)
+    assert "allowed host reached" in result.stdout
+    assert result.reason == "violation"
+    assert "connection to ('127.0.0.1', 9) is not allowed" in result.stderr
+
+
+def test_write_outside_the_run_dir_is_refused_even_when_caught(tmp_path):
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    outside = tmp_path / "escape.txt"
+    program = _program(run_dir, f"""
+        try:
+            open({str(outside)!r}, "w").write("x")
+        except PermissionError:
+            print("caught")
+    """)
+    result = run_in_sandbox(program, run_dir, [])
+    assert result.reason == "violation"
+    assert "outside the run directory" in result.stderr
+    assert not outside.exists()
+
+
+def test_starting_a_process_is_refused(tmp_path):
+    program = _program(tmp_path, "import subprocess\nsubprocess.run(['true'])\n")
+    result = run_in_sandbox(program, tmp_path, [])
+    assert result.reason == "violation"

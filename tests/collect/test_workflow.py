@@ -1,0 +1,121 @@
+"""End-to-end collection on the demo web: the scripted-LLM run reproduces the ground truth exactly, the
+heuristic path works from a start URL, and the run directory holds every artefact."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+
+import pytest
+
+from scrapesmith.collect.agents import NoStartingPoint
+from scrapesmith.collect.program import run_program_file
+from scrapesmith.collect.workflow import collect
+from scrapesmith.llm import ScriptedLLM
+from scrapesmith.llm.types import LLMRequest
+
+INSTRUCTION = "Collect all papers of CLML 2023 with columns title, authors, track and url."
+
+
+def _links(prompt: str) -> dict[str, int]:
+    return {url: int(n) for n, _text, url in re.findall(r"^(\d+)\. (.*?) -> (\S+)$", prompt, re.MULTILINE)}
+
+
+def scripted_team(request: LLMRequest) -> str:
+    """Plays the agents' decisions the way a capable model would, reading only the prompt it is sent."""
+    prompt = request.messages[-1].content
+    if request.stage == "collect.plan":
+        return json.dumps({"steps": ["find the CLML 2023 page", "collect every track's paper list"],
+                           "columns": ["title", "authors", "track", "url"], "start_url": None,
+                           "keywords": ["CLML", "2023", "papers"]})
+    if request.stage == "collect.web":
+        links = _links(prompt)
+        tracks = [n for url, n in links.items() if re.search(r"/clml/2023/[a-z-]+/$", url)]
+        if tracks:
+            return json.dumps({"thought": "each track lists its papers", "action": "use_links", "choice": tracks})
+        year = next(n for url, n in links.items() if url.endswith("/clml/2023/"))
+        return json.dumps({"thought": "open the 2023 proceedings", "action": "open", "choice": [year]})
+    if request.stage == "collect.blueprint":
+        lists = re.search(r"^(\d+)\. list at", prompt, re.MULTILINE)
+        return json.dumps({"choice": int(lists.group(1)), "field_map": {"track": "@label"}})
+    return json.dumps({"choice": 0})
+
+
+def ground_truth(demo_web) -> list[dict]:
+    papers = demo_web.sites.truth("proceedings")["papers"]
+    return [{"title": p["title"], "authors": ", ".join(p["authors"]), "track": p["track"],
+             "url": demo_web.url(p["url"])} for p in papers if p["conference"] == "CLML" and p["year"] == 2023]
+
+
+def _dataset(run_dir) -> list[dict]:
+    with (run_dir / "dataset.csv").open() as handle:
+        return [{k: row[k] for k in ("title", "authors", "track", "url")} for row in csv.DictReader(handle)]
+
+
+@pytest.fixture(scope="module")
+def scripted_run(demo_web, tmp_path_factory):
+    run_dir = tmp_path_factory.mktemp("run")
+    llm = ScriptedLLM(scripted_team)
+    steps = []
+    result = collect(INSTRUCTION, llm=llm, run_dir=run_dir, allow_hosts=[f"{demo_web.host}:{demo_web.port}"],
+                     seeds=[demo_web.url("/proceedings/")], delay=0.0,
+                     progress=lambda agent, step, rows: steps.append((agent, step, rows)))
+    return result, llm, steps
+
+
+def test_scripted_collection_reproduces_the_ground_truth_exactly(scripted_run, demo_web):
+    result, _llm, _steps = scripted_run
+    collected = _dataset(result.run_dir)
+    expected = ground_truth(demo_web)
+    assert sorted(collected, key=lambda r: r["url"]) == sorted(expected, key=lambda r: r["url"])
+    assert result.valid and result.finished
+
+
+def test_run_directory_holds_every_artefact(scripted_run):
+    run_dir = scripted_run[0].run_dir
+    for name in ("dataset.csv", "dataset.parquet", "blueprint.md", "program.py", "validation.json", "ledger.json",
+                 "pages.warc.gz", "messages.jsonl"):
+        assert (run_dir / name).is_file(), name
+    assert "html_list" in (run_dir / "blueprint.md").read_text()
+
+
+def test_agents_are_scheduled_in_the_papers_order_and_progress_is_reported(scripted_run):
+    result, llm, steps = scripted_run
+    assert result.trail == ["plan", "tool", "web", "tool", "blueprint", "engineer", "test", "validation", "finish"]
+    assert {stage for stage in (r.stage for r in llm.requests)} == {"collect.plan", "collect.web", "collect.blueprint"}
+    assert steps[-1][2] == result.rows > 0
+    ledger = json.loads((result.run_dir / "ledger.json").read_text())
+    assert set(ledger["by_stage"]) == {"collect.plan", "collect.web", "collect.blueprint"}
+
+
+def test_messages_follow_the_hypergraph_routes(scripted_run):
+    edges = [json.loads(line) for line in (scripted_run[0].run_dir / "messages.jsonl").read_text().splitlines()]
+    blueprint = next(e for e in edges if e["kind"] == "blueprint")
+    assert set(blueprint["targets"]) == {"engineer", "validation", "manager"}
+    assert "cache://" in blueprint["text"] and "<html" not in blueprint["text"]
+
+
+def test_rerunning_program_py_recollects_without_a_model(scripted_run, demo_web):
+    run_dir = scripted_run[0].run_dir
+    before = _dataset(run_dir)
+    (run_dir / "dataset.csv").unlink()
+    outcome = run_program_file(run_dir / "program.py")
+    assert outcome.ok, outcome.stderr
+    assert _dataset(run_dir) == before
+
+
+def test_heuristic_path_collects_from_a_start_url(demo_web, tmp_path):
+    url = demo_web.url("/proceedings/nlpx/2022/findings/")
+    result = collect(f"Papers listed at {url} with columns title, authors and url", llm=None, run_dir=tmp_path,
+                     allow_hosts=[f"{demo_web.host}:{demo_web.port}"], delay=0.0)
+    truth = {demo_web.url(p["url"]) for p in demo_web.sites.truth("proceedings")["papers"]
+             if (p["conference"], p["year"], p["track"]) == ("NLPX", 2022, "Findings")}
+    with (tmp_path / "dataset.csv").open() as handle:
+        assert {row["url"] for row in csv.DictReader(handle)} == truth
+    assert result.llm_calls == 0 and result.valid
+
+
+def test_heuristic_path_without_a_start_url_fails_clearly(tmp_path):
+    with pytest.raises(NoStartingPoint, match="must name a start URL"):
+        collect("All papers of CLML 2023 with columns title, url", llm=None, run_dir=tmp_path, allow_hosts=[])
