@@ -20,6 +20,6 @@ def test_survey_fetches_every_site_and_archives_the_pages(demo_sites, tmp_path):
     for name in demo_sites.sites.site_names:
         assert name in text
     assert "failed" not in text
-    archived = WarcReplayFetcher(tmp_path / "pages.warc.gz").urls()
+    archived = WarcReplayFetcher(tmp_path / "pages.warc.gz").urls
     assert demo_sites.url("/proceedings/") in archived
     assert len(archived) >= 8 * 5

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import psutil
 import pytest
-from conftest import FAST, local_policy
+from browser_helpers import FAST, local_policy
 
 from scrapesmith.web.browser import (
     BrowserBusy,

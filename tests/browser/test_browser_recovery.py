@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from conftest import local_policy
+from browser_helpers import local_policy
 
 from scrapesmith.web.browser import BrowserOptions, BrowserRuntime, BrowserSession, PageCrashed
 from scrapesmith.web.browser_process import process_tree, renderer_pids
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.browser
 CARDS = "#job-list li.job-card"
 
 
-TIGHT = BrowserOptions(action_timeout=1.0, page_timeout=3.0, settle_timeout=0.5, watchdog_margin=1.0)
+TIGHT = BrowserOptions(action_timeout=1.0, page_timeout=6.0, settle_timeout=0.5, watchdog_margin=1.0)
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ private-address case here must be refused before a connection is attempted (10.0
 from __future__ import annotations
 
 import pytest
-from conftest import FAST, local_policy
+from browser_helpers import FAST, local_policy
 
 from scrapesmith.web.browser import BrowserFetcher, BrowserFetchError, BrowserRuntime, BrowserSession
 from scrapesmith.web.page import BlockedAddress, RobotsDisallowed

@@ -35,3 +35,12 @@ def browser_session(browser_runtime) -> Iterator[object]:
 
     with BrowserSession(browser_runtime) as session:
         yield session
+
+
+@pytest.fixture(scope="session")
+def demo_web() -> Iterator[object]:
+    """The bundled demo web on 127.0.0.1: the pipeline's stand-in for the internet."""
+    from scrapesmith.bench.sites.server import serve_sites
+
+    with serve_sites() as server:
+        yield server

@@ -9,9 +9,11 @@ import lxml.html
 
 from scrapesmith.bench.sites import DemoServer
 
+_CLIENT = httpx.Client(timeout=10, trust_env=False)  # one client: keep-alive, one SSL context
+
 
 def get(server: DemoServer, path: str) -> httpx.Response:
-    return httpx.get(server.url(path), timeout=10)
+    return _CLIENT.get(server.url(path))
 
 
 def page(server: DemoServer, path: str) -> lxml.html.HtmlElement:

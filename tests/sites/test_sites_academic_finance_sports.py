@@ -15,9 +15,17 @@ def test_paper_lists_paginate_through_exactly_the_listed_papers(demo_sites: Demo
     for listing in truth["listings"]:
         docs = follow(demo_sites, listing["url"], '//nav[@class="pagination"]/a[@rel="next"]/@href')
         assert len(docs) == listing["pages"]
-        shown = [(text(a), a.get("href")) for d in docs for a in d.xpath('//li[@class="paper-item"]/a[@class="paper-title"]')]
-        expected = [(p["title"], p["url"]) for p in truth["papers"]
-                    if (p["conference"], p["year"], p["track"]) == (listing["conference"], listing["year"], listing["track"])]
+        shown = [
+            (text(a), a.get("href"))
+            for d in docs
+            for a in d.xpath('//li[@class="paper-item"]/a[@class="paper-title"]')
+        ]
+        expected = [
+            (p["title"], p["url"])
+            for p in truth["papers"]
+            if (p["conference"], p["year"], p["track"])
+            == (listing["conference"], listing["year"], listing["track"])
+        ]
         assert shown == expected and len(shown) == listing["paper_count"]
 
 
@@ -50,12 +58,22 @@ def test_history_tables_show_the_truth_prices(demo_sites: DemoServer) -> None:
         start = f"/stocks/symbol/{symbol}/history/{truth['quarters'][0]}/"
         docs = follow(demo_sites, start, '//div[@class="pager"]/a[@rel="next"]/@href')
         assert len(docs) == len(truth["quarters"])
-        shown = [[td.xpath("string(time/@datetime)") or text(td) for td in tr.xpath("td")]
-                 for d in docs for tr in d.xpath('//table[@class="hist"]/tbody/tr')]
+        shown = [
+            [td.xpath("string(time/@datetime)") or text(td) for td in tr.xpath("td")]
+            for d in docs
+            for tr in d.xpath('//table[@class="hist"]/tbody/tr')
+        ]
         assert [r[0] for r in shown] == [r["date"] for r in rows]
         for cells, row in zip(shown, rows, strict=True):
             values = [_row_value(c) for c in cells[1:]]
-            assert values == [row["open"], row["high"], row["low"], row["close"], row["adj_close"], row["volume"]]
+            assert values == [
+                row["open"],
+                row["high"],
+                row["low"],
+                row["close"],
+                row["adj_close"],
+                row["volume"],
+            ]
 
 
 def test_adjusted_prices_reflect_split_and_dividends(demo_sites: DemoServer) -> None:
@@ -73,8 +91,11 @@ def test_price_api_answers_a_date_range(demo_sites: DemoServer) -> None:
     response = get(demo_sites, "/stocks/api/prices?symbol=bltx&start=2024-02-01&end=2024-02-29")
     assert response.status_code == 200 and response.headers["content-type"] == "application/json"
     data = response.json()
-    expected = [{k: v for k, v in r.items() if k != "symbol"} for r in truth["prices"]
-                if r["symbol"] == "BLTX" and "2024-02-01" <= r["date"] <= "2024-02-29"]
+    expected = [
+        {k: v for k, v in r.items() if k != "symbol"}
+        for r in truth["prices"]
+        if r["symbol"] == "BLTX" and "2024-02-01" <= r["date"] <= "2024-02-29"
+    ]
     assert data["symbol"] == "BLTX" and data["count"] == len(expected) == 20
     assert data["prices"] == expected
     assert set(expected[0]) == set(truth["price_fields"])
@@ -83,18 +104,25 @@ def test_price_api_answers_a_date_range(demo_sites: DemoServer) -> None:
 
 
 def test_symbols_api_lists_every_symbol(demo_sites: DemoServer) -> None:
-    assert get(demo_sites, "/stocks/api/symbols").json()["symbols"] == demo_sites.sites.truth("stocks")["symbols"]
+    assert (
+        get(demo_sites, "/stocks/api/symbols").json()["symbols"]
+        == demo_sites.sites.truth("stocks")["symbols"]
+    )
 
 
-@pytest.mark.parametrize(("query", "status", "message"), [
-    ("", 400, "missing required parameter 'symbol'"),
-    ("?symbol=ACMR&start=01/02/2024", 400, "must be a date YYYY-MM-DD"),
-    ("?symbol=ACMR&end=2024-02-30", 400, "not a valid date"),
-    ("?symbol=ACMR&start=2024-03-01&end=2024-02-01", 400, "must not be after"),
-    ("?symbol=NOPE", 404, "unknown symbol 'NOPE'"),
-])
-def test_price_api_rejects_bad_parameters_with_json_errors(demo_sites: DemoServer, query: str, status: int,
-                                                           message: str) -> None:
+@pytest.mark.parametrize(
+    ("query", "status", "message"),
+    [
+        ("", 400, "missing required parameter 'symbol'"),
+        ("?symbol=ACMR&start=01/02/2024", 400, "must be a date YYYY-MM-DD"),
+        ("?symbol=ACMR&end=2024-02-30", 400, "not a valid date"),
+        ("?symbol=ACMR&start=2024-03-01&end=2024-02-01", 400, "must not be after"),
+        ("?symbol=NOPE", 404, "unknown symbol 'NOPE'"),
+    ],
+)
+def test_price_api_rejects_bad_parameters_with_json_errors(
+    demo_sites: DemoServer, query: str, status: int, message: str
+) -> None:
     response = get(demo_sites, f"/stocks/api/prices{query}")
     assert response.status_code == status
     assert message in response.json()["error"]
@@ -111,9 +139,13 @@ def test_standings_show_team_seasons_and_a_non_team_average_row(demo_sites: Demo
         shown = {}
         for tr in doc.xpath('//table[@id="standings"]/tbody/tr'):
             shown[text(tr.xpath('th[@data-stat="team"]')[0])] = {
-                k: _stat(text(tr.xpath(f'td[@data-stat="{k}"]')[0])) for k in truth["team_stat_fields"]}
-        expected = {r["team"]: {k: r[k] for k in truth["team_stat_fields"]} for r in truth["team_seasons"]
-                    if r["year"] == year}
+                k: _stat(text(tr.xpath(f'td[@data-stat="{k}"]')[0])) for k in truth["team_stat_fields"]
+            }
+        expected = {
+            r["team"]: {k: r[k] for k in truth["team_stat_fields"]}
+            for r in truth["team_seasons"]
+            if r["year"] == year
+        }
         assert shown == expected
         assert texts(doc, '//table[@id="standings"]/tfoot//th') == ["League Average"]
 
@@ -122,10 +154,18 @@ def test_player_tables_paginate_through_every_player_season(demo_sites: DemoServ
     truth = demo_sites.sites.truth("sports")
     for year in truth["seasons"]:
         docs = follow(demo_sites, f"/sports/season/{year}/players/", '//a[contains(@class, "next")]/@href')
-        shown = [{"player": text(tr.xpath('th[@data-stat="player"]')[0]), "team": text(tr.xpath('td[@data-stat="team"]')[0]),
-                  **{k: _stat(text(tr.xpath(f'td[@data-stat="{k}"]')[0])) for k in truth["player_stat_fields"]}}
-                 for d in docs for tr in d.xpath('//table[@id="per_game"]/tbody/tr')]
-        expected = [{k: v for k, v in r.items() if k != "year"} for r in truth["player_seasons"] if r["year"] == year]
+        shown = [
+            {
+                "player": text(tr.xpath('th[@data-stat="player"]')[0]),
+                "team": text(tr.xpath('td[@data-stat="team"]')[0]),
+                **{k: _stat(text(tr.xpath(f'td[@data-stat="{k}"]')[0])) for k in truth["player_stat_fields"]},
+            }
+            for d in docs
+            for tr in d.xpath('//table[@id="per_game"]/tbody/tr')
+        ]
+        expected = [
+            {k: v for k, v in r.items() if k != "year"} for r in truth["player_seasons"] if r["year"] == year
+        ]
         assert shown == expected
 
 
@@ -134,5 +174,9 @@ def test_roster_pages_list_the_team_players(demo_sites: DemoServer) -> None:
     for team in truth["teams"]:
         year = truth["seasons"][-1]
         doc = page(demo_sites, f"{team['url']}{year}/")
-        expected = [r["player"] for r in truth["player_seasons"] if r["team"] == team["abbreviation"] and r["year"] == year]
+        expected = [
+            r["player"]
+            for r in truth["player_seasons"]
+            if r["team"] == team["abbreviation"] and r["year"] == year
+        ]
         assert texts(doc, '//table[@id="roster"]/tbody/tr/th') == expected

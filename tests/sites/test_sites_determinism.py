@@ -21,8 +21,16 @@ def test_another_seed_gives_other_data() -> None:
 
 def test_every_site_is_listed_and_described() -> None:
     sites = build_sites()
-    assert sites.site_names == ["proceedings", "stocks", "sports", "acme", "northwind", "globex",
-                                "bookshelf", "pagecraft"]
+    assert sites.site_names == [
+        "proceedings",
+        "stocks",
+        "sports",
+        "acme",
+        "northwind",
+        "globex",
+        "bookshelf",
+        "pagecraft",
+    ]
     summaries = {s.name: s for s in sites.describe()}
     assert summaries["proceedings"].records["papers"] == len(sites.truth("proceedings")["papers"])
     assert all(s.page_count == len(sites.urls(s.name)) for s in summaries.values())
@@ -32,8 +40,11 @@ def test_urls_filter_by_site_and_kind() -> None:
     sites = build_sites()
     papers = sites.urls("proceedings", "detail")
     assert sorted(papers) == sorted(p["url"] for p in sites.truth("proceedings")["papers"])
-    assert set(sites.urls(kind="testimonials")) == {"/acme/customers/", "/northwind/customers/",
-                                                     "/globex/customers/"}
+    assert set(sites.urls(kind="testimonials")) == {
+        "/acme/customers/",
+        "/northwind/customers/",
+        "/globex/customers/",
+    }
     assert all("api" in sites.kinds(path) for path in sites.urls(kind="api"))
 
 

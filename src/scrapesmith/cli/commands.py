@@ -10,3 +10,4 @@ from scrapesmith.cli import bench_dom  # noqa: F401
 from scrapesmith.cli import insta  # noqa: F401
 from scrapesmith.cli import lists  # noqa: F401
 from scrapesmith.cli import browser  # noqa: F401
+from scrapesmith.cli import collect  # noqa: F401

@@ -118,12 +118,21 @@ def _print_spec(spec: ScraperSpec, trees: list) -> None:
 
 @app.command("run")
 def run_command(
-    target: Annotated[Path, typer.Argument(help="A scraper spec (.json) from `scrapesmith induce`.")],
-    sources: Sources,
-    output: Annotated[Path, typer.Option("-o", "--output", help="Output table: .csv, .jsonl or .parquet.")],
+    target: Annotated[Path, typer.Argument(help="A scraper spec (.json) from `scrapesmith induce`, or a "
+                                                "collection program (program.py) from `scrapesmith collect`.")],
+    sources: Annotated[list[str] | None, typer.Argument(help="Pages for a spec: files, directories, URLs or a "
+                                                             ".txt URL list.")] = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Output table: .csv, .jsonl or .parquet.")] = None,
     allow_host: AllowHost = [],  # noqa: B006 (typer reads, never mutates, the default)
 ) -> None:
-    """Apply a scraper spec to pages with no LLM, writing one row per page with provenance columns."""
+    """Apply a scraper spec to pages, or rerun a collection program.py, with no LLM."""
+    if target.suffix.lower() == ".py":
+        from scrapesmith.cli.collect import run_collection_program
+
+        run_collection_program(target, allow_host)
+        return
+    if output is None or not sources:
+        raise ScrapesmithError("running a scraper spec needs pages and -o OUTPUT, e.g. run spec.json page.html -o out.csv")
     spec = load_runnable(target)
     compiled = CompiledSpec(spec)
     rows = []

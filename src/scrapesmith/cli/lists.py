@@ -52,6 +52,7 @@ LIMIT_OPTION = typer.Option(None, "--limit", help="Only the first N pages.")
 USE_CASE_OPTION = typer.Option(
     [], "--use-case", help="Only these use cases (jobs, category, blog, testimonials); repeatable."
 )
+DELAY = typer.Option(None, "--delay", help="Seconds between requests to one host (default: settings, 1.0).")
 MAX_PAGES = typer.Option(
     None, "--max-pages", help="Stop after this many list pages (default: the program's, 20)."
 )
@@ -119,6 +120,7 @@ def lists_command(
     runtime: str = RUNTIME,
     max_pages: int | None = MAX_PAGES,
     allow_host: list[str] = ALLOW_HOST,
+    delay: float | None = DELAY,
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
 ) -> None:
@@ -128,7 +130,7 @@ def lists_command(
     with (
         use_ledger(ledger),
         console.status("recording and replaying the list…"),
-        make_runtimes(runtime, allow_host) as runtimes,
+        make_runtimes(runtime, allow_host, delay) as runtimes,
     ):
         recording, result = extract_list(runtimes, url, goal, parse_columns(columns), model, max_pages)
     _print_program(recording.program)
@@ -152,6 +154,7 @@ def replay_command(
     runtime: str | None = RUNTIME_OPTION,
     max_pages: int | None = MAX_PAGES,
     allow_host: list[str] = ALLOW_HOST,
+    delay: float | None = DELAY,
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
 ) -> None:
@@ -163,7 +166,7 @@ def replay_command(
     with (
         _progress() as progress,
         use_ledger(ledger),
-        make_runtimes(runtime or program.runtime, allow_host) as runtimes,
+        make_runtimes(runtime or program.runtime, allow_host, delay) as runtimes,
     ):
         task = progress.add_task("replaying", total=None)
         result = replay_program(runtimes, program, model, start_url, max_pages)

@@ -9,9 +9,7 @@ from scrapesmith.cli import app, bench_app, insta_app, llm_app
 from scrapesmith.errors import NotAvailableYet
 
 PENDING = {
-    app: {
-        "collect": ("turn an instruction into a dataset", 7),
-    },
+    app: {},
     insta_app: {},
     bench_app: {},
 }

@@ -86,8 +86,11 @@ def score_candidate(candidate: Candidate, concept: FieldConcept, seeds: Sequence
         fits = [title_fit(page, t) for page, t in zip(values, titles, strict=True) if page]
         headline = sum(fits) / len(fits)
     avoided = 0.3 if concept.avoided(candidate.xpath + " " + " ".join(flat[:5])) else 1.0
+    # a path that starts by testing every text node or element is 2-3x slower to replay than one that starts
+    # from a tag, and bare text labels repeat more often; it wins only when nothing cheaper does as well
+    scan = 0.8 if candidate.xpath.startswith(("//text()", "//*")) else 1.0
     scored.score = (candidate.prior * coverage**2 * type_fit * cardinality * (1 - too_long) * variation
-                    * headline * avoided)
+                    * headline * avoided * scan)
     scored.notes = [f"coverage={coverage:.2f}", f"type={type_fit:.2f}", f"per-page={mean_count:.1f}",
                     f"varies={distinct > 1}"]
     return scored

@@ -90,18 +90,24 @@ def _worker_llm(job: SiteJob) -> LLM:
     return _WORKER["llm"]
 
 
-def _worker_web(config: PipelineConfig) -> tuple[Any, Any]:
-    """One HTTP fetcher and one browser runtime per worker, sharing robots.txt and politeness state."""
+def _worker_http(config: PipelineConfig) -> Any:
+    """One HTTP fetcher per worker: robots.txt cache and per-host politeness shared by all its sites."""
+    if "http" not in _WORKER:
+        from scrapesmith.web.fetch import HttpFetcher
+
+        _WORKER["http"] = HttpFetcher(allow_hosts=list(config.allow_hosts), respect_robots=config.respect_robots,
+                                      delay=config.politeness_delay)
+    return _WORKER["http"]
+
+
+def _worker_runtime(config: PipelineConfig) -> Any:
+    """One browser per worker, started on the first safe site, under the fetcher's rules."""
     if "runtime" not in _WORKER:
         from scrapesmith.web.browser_policy import BrowserPolicy
         from scrapesmith.web.browser_runtime import BrowserRuntime
-        from scrapesmith.web.fetch import HttpFetcher
 
-        http = HttpFetcher(allow_hosts=list(config.allow_hosts), respect_robots=config.respect_robots,
-                           delay=config.politeness_delay)
-        _WORKER["http"] = http
-        _WORKER["runtime"] = BrowserRuntime(policy=BrowserPolicy.from_http(http)).start()
-    return _WORKER["http"], _WORKER["runtime"]
+        _WORKER["runtime"] = BrowserRuntime(policy=BrowserPolicy.from_http(_worker_http(config))).start()
+    return _WORKER["runtime"]
 
 
 def landing_page(http: Any, url: str) -> LandingPage:
@@ -133,17 +139,16 @@ def process_site(job: SiteJob) -> SiteResult:
 
 def _run_stages(job: SiteJob, llm: LLM, result: SiteResult) -> None:
     config = job.config
-    http, runtime = _worker_web(config)
     label = site_label(job.url)
     proposer = Proposer(llm, seed=config.seed)
-    result.proposal = proposer.propose(label, landing_page(http, job.url))
+    result.proposal = proposer.propose(label, landing_page(_worker_http(config), job.url))
     if not result.proposal.is_safe:
         result.status = "unsafe"
         return
     from scrapesmith.web.browser_session import BrowserSession
 
     agent = Agent(llm, AgentConfig(reasoning_words=config.reasoning_words))
-    with BrowserSession(runtime) as session:
+    with BrowserSession(_worker_runtime(config)) as session:
         env = BrowserEnv(session, max_tokens=config.observation_tokens)
         result.trajectory = run_episode(env, agent, result.proposal.task or "", job.url,
                                         max_actions=config.max_actions, wall_time=config.site_wall_time)

@@ -108,6 +108,7 @@ class RayRunner:
         except ImportError:
             raise RayUnavailable("--ray needs Ray: pip install 'scrapesmith[scale]'") from None
         self._ray = ray
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # never report usage to the internet
         if not ray.is_initialized():
             options = {"include_dashboard": False, "log_to_driver": False, **(init_options or {})}
             address = address or os.environ.get("RAY_ADDRESS")

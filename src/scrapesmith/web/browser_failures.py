@@ -7,9 +7,10 @@ to a breakage kind, which the session answers by rebuilding (see ``BrowserSessio
 
 from __future__ import annotations
 
-from scrapesmith.web.browser_models import BrowserFetchError
+from scrapesmith.web.browser_models import BrowserFetchError, first_line
 from scrapesmith.web.browser_proxy import REFUSED_HEADER, Refusal
-from scrapesmith.web.browser_runtime import BrowserRuntime, Tab
+from scrapesmith.web.browser_runtime import BrowserRuntime
+from scrapesmith.web.browser_tab import Tab
 from scrapesmith.web.page import BlockedAddress, FetchError, RobotsDisallowed, Unreachable
 
 
@@ -59,8 +60,3 @@ def breakage_in_message(text: str) -> str | None:
     if "has been closed" in lowered or "target closed" in lowered:
         return "context-closed"
     return None
-
-
-def first_line(exc: BaseException) -> str:
-    lines = str(exc).strip().splitlines()
-    return lines[0] if lines else type(exc).__name__

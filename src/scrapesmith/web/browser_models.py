@@ -129,3 +129,9 @@ class BrowserFetchError(FetchError):
     """The browser failed to load a page (navigation error, crash after retry, timeout)."""
 
     reason = "browser"
+
+
+def first_line(exc: BaseException) -> str:
+    """The first line of an error message (Playwright appends call logs below it)."""
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__

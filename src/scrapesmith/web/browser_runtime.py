@@ -21,10 +21,8 @@ import os
 import threading
 import time
 import uuid
-from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass, field
 from typing import Any, Self, TypeVar
 
 import psutil
@@ -35,6 +33,7 @@ from scrapesmith.web.browser_models import (
     BrowserOptions,
     BrowserUnavailable,
     Recovery,
+    first_line,
 )
 from scrapesmith.web.browser_policy import BrowserPolicy
 from scrapesmith.web.browser_process import (
@@ -45,55 +44,15 @@ from scrapesmith.web.browser_process import (
     tree_rss_bytes,
 )
 from scrapesmith.web.browser_proxy import GuardProxy, Refusal
+from scrapesmith.web.browser_tab import SAME_TAB_JS, Tab, close_popup, watch
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 _NON_NETWORK_SCHEMES = ("data:", "blob:", "about:", "chrome-error:")
 
-# One tab per session: links and forms that target a new window, and window.open, load in the same tab,
-# so an agent or replayer always sees where a click led.
-SAME_TAB_JS = """
-(() => {
-  document.addEventListener('click', (event) => {
-    const link = event.target instanceof Element ? event.target.closest('a[target], area[target]') : null;
-    if (link) link.removeAttribute('target');
-  }, true);
-  document.addEventListener('submit', (event) => {
-    if (event.target instanceof HTMLFormElement) event.target.removeAttribute('target');
-  }, true);
-  window.open = function (url) { if (url) window.location.assign(url); return null; };
-})();
-"""
-
-
 class BrowserHung(BrowserError):
     """A call into the browser outlived the watchdog; the browser was killed so the call could end."""
-
-
-@dataclass
-class Tab:
-    """One isolated context with its single page, as the loop thread sees it."""
-
-    context: Any
-    page: Any
-    generation: int
-    inflight: set = field(default_factory=set)
-    last_network: float = field(default_factory=time.monotonic)
-    crashed: bool = False
-    closed: bool = False
-    navigations: int = 0
-    own_navigation: str | None = None
-    refusals: deque[Refusal] = field(default_factory=lambda: deque(maxlen=50))
-    refused_navigations: int = 0
-    last_refused_navigation: Refusal | None = None
-    opening_page: bool = False
-
-    def refusal_for(self, url: str) -> Refusal | None:
-        for refusal in reversed(self.refusals):
-            if refusal.url.split("#", 1)[0] == url.split("#", 1)[0]:
-                return refusal
-        return None
 
 
 class BrowserRuntime:
@@ -235,7 +194,7 @@ class BrowserRuntime:
                 handle_sighup=False,
             )
         except PlaywrightError as exc:
-            raise BrowserUnavailable(f"Chromium failed to start ({_first_line(exc)})") from None
+            raise BrowserUnavailable(f"Chromium failed to start ({first_line(exc)})") from None
         self.generation += 1
         self.launch_seconds = time.monotonic() - started
         loop = asyncio.get_running_loop()
@@ -298,8 +257,8 @@ class BrowserRuntime:
         page = await context.new_page()
         tab = Tab(context=context, page=page, generation=self.generation)
         await context.route("**/*", lambda route, request: self._intercept(tab, route, request))
-        context.on("page", lambda popup: _close_popup(tab, popup))
-        _watch(tab)
+        context.on("page", lambda popup: close_popup(tab, popup))
+        watch(tab)
         return tab
 
     async def new_page(self, tab: Tab) -> None:
@@ -314,7 +273,7 @@ class BrowserRuntime:
             tab.opening_page = False
         tab.crashed = tab.closed = False
         tab.inflight.clear()
-        _watch(tab)
+        watch(tab)
 
     async def close_tab(self, tab: Tab) -> None:
         with contextlib.suppress(Exception):
@@ -347,44 +306,6 @@ class BrowserRuntime:
         return self._proxy.refusal_for(url) if self._proxy is not None else None
 
 
-def _watch(tab: Tab) -> None:
-    """Keep the tab's crash/close flags and its in-flight request set current (for network idle)."""
-    page = tab.page
-
-    def started(request: Any) -> None:
-        tab.inflight.add(request)
-        tab.last_network = time.monotonic()
-
-    def ended(request: Any) -> None:
-        tab.inflight.discard(request)
-        tab.last_network = time.monotonic()
-
-    def crashed(_page: Any) -> None:
-        tab.crashed = True
-
-    def closed(_page: Any) -> None:
-        tab.closed = True
-
-    page.on("request", started)
-    page.on("requestfinished", ended)
-    page.on("requestfailed", ended)
-    page.on("crash", crashed)
-    page.on("close", closed)
-    page.on("dialog", _answer_dialog)
-
-
-def _answer_dialog(dialog: Any) -> Any:
-    """Dismiss alerts and prompts, but let the page go when it asks to stay (``beforeunload``)."""
-    return dialog.accept() if dialog.type == "beforeunload" else dialog.dismiss()
-
-
-def _close_popup(tab: Tab, popup: Any) -> Any:
-    """A session is one tab: windows the page opens despite ``SAME_TAB_JS`` are closed at once."""
-    if popup is not tab.page and not tab.opening_page:
-        return popup.close()
-    return None
-
-
 def _running(pid: int) -> bool:
     try:
         return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
@@ -401,11 +322,6 @@ def _is_main_frame(request: Any) -> bool:
 
 def _same_url(a: str, b: str) -> bool:
     return a.split("#", 1)[0].rstrip("/") == b.split("#", 1)[0].rstrip("/")
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
 
 
 def _check_installation(executable: str) -> None:

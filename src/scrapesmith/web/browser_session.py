@@ -27,7 +27,6 @@ from typing import Any, Self, TypeVar
 
 from scrapesmith.web.browser_failures import (
     breakage_in_message,
-    first_line,
     navigation_error,
     raise_if_refused,
     refusal_error,
@@ -40,11 +39,13 @@ from scrapesmith.web.browser_models import (
     Recovery,
     Snapshot,
     Target,
+    first_line,
     id_selector,
 )
 from scrapesmith.web.browser_policy import BrowserPolicy
-from scrapesmith.web.browser_runtime import BrowserHung, BrowserRuntime, Tab
+from scrapesmith.web.browser_runtime import BrowserHung, BrowserRuntime
 from scrapesmith.web.browser_snapshot import STAMP_IDS_JS, build_snapshot
+from scrapesmith.web.browser_tab import Tab
 
 T = TypeVar("T")
 _ACTION_GRACE = 0.05  # lets requests an action triggers begin before we wait for the network to go idle

@@ -6,10 +6,11 @@ a :class:`RequestLog`, so tests can check what a crawler requested and when (pol
 
 from __future__ import annotations
 
+import contextlib
+import socket
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Self
@@ -59,8 +60,26 @@ class RequestLog:
 class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = 128  # many concurrent clients (benchmarks, browser contexts) must not see resets
     sites: SiteCollection
     request_log: RequestLog
+
+    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler]) -> None:
+        super().__init__(address, handler)
+        self._open: set[socket.socket] = set()
+        self._open_lock = threading.Lock()
+
+    def track(self, connection: socket.socket, is_open: bool) -> None:
+        with self._open_lock:
+            (self._open.add if is_open else self._open.discard)(connection)
+
+    def close_open_connections(self) -> None:
+        """End keep-alive connections so no handler thread outlives the server."""
+        with self._open_lock:
+            connections = list(self._open)
+        for connection in connections:
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -68,6 +87,14 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "scrapesmith-demo/1"
     disable_nagle_algorithm = True
     server: _HTTPServer
+
+    def setup(self) -> None:
+        super().setup()
+        self.server.track(self.connection, True)
+
+    def finish(self) -> None:
+        self.server.track(self.connection, False)
+        super().finish()
 
     def do_GET(self) -> None:
         self._answer(with_body=True)
@@ -138,6 +165,7 @@ class DemoServer:
             self._httpd.shutdown()
             self._thread.join()
         self._httpd.server_close()
+        self._httpd.close_open_connections()
 
     def __enter__(self) -> Self:
         return self.start()
@@ -146,7 +174,7 @@ class DemoServer:
         self.stop()
 
 
-@contextmanager
+@contextlib.contextmanager
 def serve_sites(port: int = 0, seed: int = 7, host: str = "127.0.0.1") -> Iterator[DemoServer]:
     """Build the demo web from ``seed`` and serve it until the ``with`` block ends."""
     with DemoServer(build_sites(seed), port=port, host=host) as server:

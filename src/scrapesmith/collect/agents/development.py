@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel
 
 from scrapesmith.collect.agents.base import Agent
-from scrapesmith.collect.program import render_program
+from scrapesmith.collect.program import declared_hosts, render_program
 from scrapesmith.collect.sandbox import run_in_sandbox
 from scrapesmith.collect.validate import validate_dataset
 from scrapesmith.collect.views import Blueprint, BlueprintMessage, EngineerMessage, Role, TestMessage, ValidationMessage
@@ -38,7 +39,7 @@ class EngineerAgent(Agent):
                 raise ScrapesmithError("every blueprint alternative failed its test")
             ref = options[self._choose_repair(options)]
         blueprint = Blueprint.model_validate_json(self.team.cache.get(ref))
-        text = render_program(blueprint, self.team.allow_hosts, self.team.delay)
+        text = render_program(blueprint, program_hosts(self.team.allow_hosts, blueprint), self.team.delay)
         (self.team.run_dir / "program.py").write_text(text, encoding="utf-8")
         program_ref = self.store("program", text)
         self.send("program", EngineerMessage(program_ref=f"cache://{program_ref}", blueprint_ref=ref,
@@ -55,6 +56,17 @@ class EngineerAgent(Agent):
         return reply.choice if reply is not None and 0 <= reply.choice < len(options) else 0
 
 
+def program_hosts(allow_hosts: list[str], blueprint: Blueprint) -> list[str]:
+    """The ``host:port`` pairs the program may reach: the allowed hosts and its sources' origins."""
+    hosts = list(allow_hosts)
+    for source in blueprint.sources:
+        parts = urlsplit(source.url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        if parts.hostname and f"{parts.hostname}:{port}" not in hosts:
+            hosts.append(f"{parts.hostname}:{port}")
+    return hosts
+
+
 class TestAgent(Agent):
     """Runs program.py in the sandbox and reports exit status, rows and the error tail to the engineer."""
 
@@ -64,7 +76,8 @@ class TestAgent(Agent):
         run_dir = self.team.run_dir
         for stale in ("dataset.csv", "dataset.jsonl", "failures.json"):
             (run_dir / stale).unlink(missing_ok=True)
-        result = run_in_sandbox(run_dir / "program.py", run_dir, self.team.allow_hosts, self.team.limits)
+        result = run_in_sandbox(run_dir / "program.py", run_dir, declared_hosts(run_dir / "program.py"),
+                                self.team.limits)
         rows = count_rows(run_dir / "dataset.jsonl")
         self.team.rows = rows
         ok = result.ok and rows > 0

@@ -222,7 +222,7 @@ class BlueprintAgent(Agent):
         found = [self.team.cache.get_json(c.program_ref) for c in tool.candidates]
         ranked = sorted(range(len(found)), key=lambda i: _rank(tool.candidates[i], web))
         reply = self.decide(BlueprintChoice, columns=plan.columns, candidates=[
-            {"index": i, "kind": c.kind, "url": c.source_url, "keys": c.columns[:15], "filled": c.filled,
+            {"index": i, "kind": c.kind, "url": c.source_url, "extracted": c.columns[:15], "filled": c.filled,
              "rows": c.rows_on_page, "sample": self.team.cache.mention(c.sample_ref.removeprefix("cache://"))}
             for i, c in enumerate(tool.candidates)])
         if reply is not None and 0 <= reply.choice < len(found):

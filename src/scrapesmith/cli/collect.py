@@ -1,0 +1,117 @@
+"""``scrapesmith collect`` (instruction -> dataset) and ``scrapesmith bench instruct2ds``."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from scrapesmith.cli import app, bench_app, console
+from scrapesmith.cli.options import LLMOption, NoCacheOption, llm_from_options
+from scrapesmith.config import get_settings
+from scrapesmith.errors import ScrapesmithError
+from scrapesmith.llm.types import LLM
+
+AllowHost = Annotated[list[str], typer.Option(
+    "--allow-host", help="Lift the private-address block for HOST:PORT (repeatable); the program may reach it.")]
+Ablation = Annotated[str, typer.Option(
+    help="full | broadcast (A3: no OHCache) | no-formatter (A4) | no-cache (A5).")]
+Delay = Annotated[float | None, typer.Option(help="Seconds between requests to one host (default: settings).")]
+
+
+def default_run_dir(instruction: str) -> Path:
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    return Path("runs") / f"{stamp}-{hashlib.sha256(instruction.encode()).hexdigest()[:6]}"
+
+
+def _live_progress(status):
+    def show(agent: str, step: str, rows: int) -> None:
+        status.update(f"[bold]{agent}[/]: {step} — {rows} rows so far")
+        console.print(f"  {agent:<10} {step}", highlight=False, markup=False)
+    return show
+
+
+@app.command("collect")
+def collect_command(
+    instruction: Annotated[str, typer.Argument(help="One sentence naming the data and its columns.")],
+    run_dir: Annotated[Path | None, typer.Option(help="Run directory (default runs/<time>-<hash>).")] = None,
+    seed: Annotated[list[str], typer.Option(
+        "--seed", help="Pages to crawl into the local search index when the instruction names no URL.")] = [],  # noqa: B006
+    allow_host: AllowHost = [],  # noqa: B006
+    ablation: Ablation = "full",
+    delay: Delay = None,
+    llm: LLMOption = None,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """Turn an instruction into a validated dataset: research, blueprint, program, sandboxed test, validation."""
+    from scrapesmith.collect.workflow import collect
+
+    model: LLM | None = llm_from_options(llm, no_cache)
+    target = run_dir or default_run_dir(instruction)
+    hosts = [*get_settings().allow_hosts, *allow_host]
+    with console.status("collecting…", spinner="dots") as status:
+        result = collect(instruction, llm=model, run_dir=target, allow_hosts=hosts, seeds=seed, ablation=ablation,
+                         delay=delay, progress=_live_progress(status))
+    verdict = "valid" if result.valid else "NOT valid (see validation.json)"
+    console.print(f"{result.rows} rows -> {result.dataset} ({verdict}); {result.llm_calls} LLM calls, "
+                  f"{result.tokens} tokens, {result.seconds:.1f}s", highlight=False)
+    console.print(f"rerun without a model: scrapesmith run {target / 'program.py'}", highlight=False)
+    if not result.rows:
+        raise ScrapesmithError(f"no rows collected; see {target / 'messages.jsonl'}")
+
+
+def run_collection_program(program: Path, allow_host: list[str]) -> None:
+    """``scrapesmith run runs/<id>/program.py``: recollect in the sandbox with zero LLM calls."""
+    from scrapesmith.collect.program import run_program_file
+
+    with console.status(f"running {program} in the sandbox", spinner="dots"):
+        result = run_program_file(program, [*get_settings().allow_hosts, *allow_host])
+    if not result.ok:
+        raise ScrapesmithError(f"{program}: {result.summary()}")
+    rows = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else "rows: 0"
+    console.print(f"{rows} -> {program.parent / 'dataset.csv'} ({result.seconds:.1f}s, 0 LLM calls)", highlight=False)
+
+
+@bench_app.command("instruct2ds")
+def bench_instruct2ds_command(
+    domains: Annotated[str, typer.Option(help="Comma-separated: academic,finance,sports.")] = "academic,finance,sports",
+    tasks: Annotated[int, typer.Option(help="Tasks per template.")] = 1,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the result as JSON.")] = None,
+    out_dir: Annotated[Path, typer.Option(help="Where the task run directories go.")] = Path("runs/instruct2ds"),
+    ablation: Ablation = "full",
+    start_urls: Annotated[bool, typer.Option(
+        help="Name the listing URL in each instruction that has one page to start from (heuristic-only runs).")] = False,
+    seed: Annotated[int, typer.Option(help="Random seed for the task sample.")] = 0,
+    llm: LLMOption = None,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """Instruct2DS-style benchmark on the local demo web: P/R/F1 per attribute unit, time and tokens per task."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from scrapesmith.bench.frame import report
+    from scrapesmith.bench.instruct2ds import DOMAINS, make_tasks, run_instruct2ds, site_truths
+    from scrapesmith.bench.instruct2ds_runner import task_runner
+    from scrapesmith.bench.sites import serve_sites
+
+    chosen = [d.strip() for d in domains.split(",") if d.strip()]
+    unknown = [d for d in chosen if d not in DOMAINS]
+    if unknown:
+        raise ScrapesmithError(f"unknown domain(s) {', '.join(unknown)} (use {', '.join(DOMAINS)})")
+    model = llm_from_options(llm, no_cache)
+    with serve_sites() as server:
+        truths = site_truths(server.sites)
+        selected = make_tasks(truths, chosen, tasks, seed)
+        progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                            console=console, transient=True)
+        with progress:
+            bar = progress.add_task("instruct2ds", total=len(selected))
+            result = run_instruct2ds(
+                selected, truths, task_runner(server, model, ablation, start_urls), out_dir,
+                on_task=lambda task: progress.advance(bar),
+                params={"domains": chosen, "tasks_per_template": tasks, "ablation": ablation,
+                        "llm": getattr(model, "name", "none"), "start_urls": start_urls, "seed": seed})
+    report(result, json_out, case_columns=["task", "rows", "truth_rows", "precision", "recall", "f1", "seconds",
+                                           "tokens", "error"])

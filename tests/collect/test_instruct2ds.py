@@ -1,0 +1,54 @@
+"""The Instruct2DS-style benchmark: templates, ground truth g(T, P, D), per-attribute P/R/F1, a CLI run."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from scrapesmith.bench.instruct2ds import TEMPLATES, attribute_scores, make_tasks, normalize, score_task, site_truths
+
+
+def test_every_template_yields_a_non_empty_ground_truth(demo_web):
+    truths = site_truths(demo_web.sites)
+    tasks = make_tasks(truths, ["academic", "finance", "sports"], 2)
+    assert {t.template.name for t in tasks} == {t.name for t in TEMPLATES}
+    for task in tasks:
+        truth = task.template.truth(truths[task.template.domain], task.values)
+        assert truth and all(column in truth[0] for column in task.template.columns)
+        assert "{" not in task.instruction
+
+
+def test_finance_ground_truth_is_the_date_range_of_one_symbol(demo_web):
+    truths = site_truths(demo_web.sites)
+    task = next(t for t in make_tasks(truths, ["finance"], 1) if t.template.name == "finance-T1")
+    truth = task.template.truth(truths["finance"], task.values)
+    assert {r["symbol"] for r in truth} == {task.values["symbol"]}
+    assert min(r["date"] for r in truth) >= task.values["start"] and max(r["date"] for r in truth) <= task.values["end"]
+
+
+def test_numbers_are_rounded_to_four_decimals_and_links_compare_by_path():
+    assert normalize("1,234.567891") == normalize(1234.5679) == "1234.5679"
+    assert normalize("http://127.0.0.1:9/a/b.html") == normalize("/a/b.html")
+    assert normalize("  Bayport   Pelicans ") == "bayport pelicans"
+
+
+def test_each_attribute_is_a_unit_and_scores_are_averaged():
+    truth = [{"a": "x", "b": "1"}, {"a": "y", "b": "2"}]
+    collected = [{"a": "x", "b": "1.0"}, {"a": "z", "b": "2"}, {"a": "y", "b": "3"}]
+    scores = attribute_scores(collected, truth, ("a", "b"))
+    assert scores["a"]["precision"] == 2 / 3 and scores["a"]["recall"] == 1.0
+    assert score_task(collected, truth, ("a", "b")) == {"precision": 0.6667, "recall": 1.0, "f1": 0.8}
+    assert score_task([], truth, ("a", "b"))["f1"] == 0.0
+
+
+def test_bench_cli_heuristic_run_scores_sports_tasks(tmp_path):
+    out = tmp_path / "i2ds.json"
+    done = subprocess.run([sys.executable, "-m", "scrapesmith", "bench", "instruct2ds", "--domains", "sports",
+                           "--tasks", "1", "--llm", "none", "--start-urls", "--json", str(out),
+                           "--out-dir", str(tmp_path / "runs")], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(out.read_text())
+    assert result["summary"]["tasks"] == 3
+    assert result["summary"]["sports_f1"] == 1.0
+    assert all(case["tokens"] == 0 for case in result["cases"])

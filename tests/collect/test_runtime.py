@@ -1,0 +1,68 @@
+"""The runtime API program.py files use: tables, REST calls, list replay, provenance, the WARC archive."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scrapesmith.collect.runtime import Collection, CollectionError
+from scrapesmith.collect.search import LocalSearchIndex
+from scrapesmith.collect.tables import best_table, table_rows
+from scrapesmith.io import read_rows
+from scrapesmith.web.archive import WarcReplayFetcher
+
+
+def test_read_table_follows_pages_and_keys_cells_by_data_stat(demo_web, allow, tmp_path):
+    with Collection("p1", allow_hosts=allow, delay=0.0, run_dir=tmp_path) as run:
+        rows = run.read_table(demo_web.url("/sports/season/2022/players/"), ["player", "points_per_game"])
+    truth = [r for r in demo_web.sites.truth("sports")["player_seasons"] if r["year"] == 2022]
+    assert len(rows) == len(truth)
+    assert {r["player"] for r in rows} == {r["player"] for r in truth}
+    assert rows[0]["points_per_game"] == str(truth[0]["points_per_game"])
+
+
+def test_table_reader_prefers_time_datetime_and_skips_footer_rows():
+    source = ("<table><thead><tr><th>Date</th><th>Close</th></tr></thead><tbody>"
+              "<tr><td><time datetime='2023-01-03'>Jan 03, 2023</time></td><td>1.50</td></tr>"
+              "<tr><td><time datetime='2023-01-04'>Jan 04, 2023</time></td><td>1.60</td></tr></tbody>"
+              "<tfoot><tr><td>Average</td><td>1.55</td></tr></tfoot></table>")
+    rows = table_rows(best_table(source, ["date", "close"]))
+    assert rows == [{"date": "2023-01-03", "close": "1.50"}, {"date": "2023-01-04", "close": "1.60"}]
+
+
+def test_rest_records_call_the_api_with_parameters(demo_web, allow, tmp_path):
+    with Collection("p2", allow_hosts=allow, delay=0.0, run_dir=tmp_path) as run:
+        rows = run.rest_records(demo_web.url("/stocks/api/prices"),
+                                {"symbol": "BLTX", "start": "2023-03-01", "end": "2023-03-10"}, "prices")
+    truth = [r for r in demo_web.sites.truth("stocks")["prices"]
+             if r["symbol"] == "BLTX" and "2023-03-01" <= r["date"] <= "2023-03-10"]
+    assert [r["date"] for r in rows] == [r["date"] for r in truth]
+    assert rows[0]["source_url"].endswith("symbol=BLTX&start=2023-03-01&end=2023-03-10")
+
+
+def test_non_json_answer_to_a_rest_call_is_a_clear_error(demo_web, allow, tmp_path):
+    with Collection("p3", allow_hosts=allow, delay=0.0, run_dir=tmp_path) as run, pytest.raises(CollectionError):
+        run.get_json(demo_web.url("/stocks/"))
+
+
+def test_written_rows_carry_provenance_and_pages_are_archived(demo_web, allow, tmp_path):
+    url = demo_web.url("/sports/season/2021/standings.html")
+    with Collection("prog42", allow_hosts=allow, delay=0.0, run_dir=tmp_path) as run:
+        run.write(run.read_table(url, ["team", "wins"]), {"team": "team", "wins": "wins"}, {"season": 2021},
+                  keep=["team", "wins"])
+    rows = read_rows(tmp_path / "dataset.csv")
+    assert len(rows) == 8
+    assert set(rows[0]) == {"team", "wins", "season", "source_url", "fetched_at", "program_id"}
+    assert rows[0]["program_id"] == "prog42" and rows[0]["source_url"] == url
+    assert url in WarcReplayFetcher(tmp_path / "pages.warc.gz").urls
+    assert json.loads((tmp_path / "dataset.jsonl").read_text().splitlines()[0])["team"] == rows[0]["team"]
+
+
+def test_local_search_index_ranks_the_matching_page_first():
+    index = LocalSearchIndex()
+    index.add("http://x/clml/2023/", "<title>CLML 2023</title><h1>CLML 2023</h1><p>Main track papers</p>")
+    index.add("http://x/stocks/", "<title>Markets</title><p>Listed symbols and prices</p>")
+    hits = index.search("CLML 2023 papers")
+    assert hits[0].url == "http://x/clml/2023/" and len(hits) == 1
+    assert index.search("!!") == []

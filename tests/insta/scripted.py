@@ -1,0 +1,49 @@
+"""A scripted model for pipeline tests, importable by spawned pool workers and Ray workers.
+
+It plays every role by reading the prompt the way a model would have to: the proposer answers N/A for
+sites whose label contains ``unsafe_on``, the agent clicks the first "Blog link" it sees and then stops, the judge
+scores a trajectory that reached a blog page as a success. ``kill_on`` makes the worker process die when
+the proposer is asked about that site, to test crash recovery and resume.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from functools import partial
+
+from scrapesmith.llm.scripted import ScriptedLLM
+from scrapesmith.llm.types import LLMRequest
+
+
+def _fenced(payload: dict) -> str:
+    return "Reasoning about the page.\n```json\n" + json.dumps(payload) + "\n```"
+
+
+def respond(request: LLMRequest, kill_on: str | None = None, unsafe_on: str = "/stocks") -> str:
+    user = request.messages[1].content
+    if request.stage == "insta.propose":
+        if kill_on and kill_on in user:
+            os._exit(17)
+        return "N/A" if unsafe_on in user else "Find the latest blog post."
+    if request.stage == "insta.agent":
+        page = user.split("## Current Webpage:", 1)[1]
+        blog = re.search(r"\[id: (\d+)\] Blog link", page)
+        if "/blog" not in page.splitlines()[0] and blog:
+            return _fenced({"action_key": "click", "action_kwargs": {}, "target_element_id": int(blog.group(1))})
+        return _fenced({"action_key": "stop", "action_kwargs": {"answer": "found the blog"}, "target_element_id": None})
+    if request.stage == "insta.judge":
+        success = 1.0 if "/blog" in user.split("### Final Webpage:", 1)[-1].splitlines()[0] else 0.0
+        return _fenced({"success": success, "efficiency": 0.9, "self_correction": 0.0})
+    return _fenced({"proposed_task": "Who wrote the oldest blog post?", "steps": ["Open the blog"],
+                    "criteria": ["Names the author"]})
+
+
+def make_llm(kill_on: str | None = None) -> ScriptedLLM:
+    return ScriptedLLM(partial(respond, kill_on=kill_on))
+
+
+def llm_factory(kill_on: str | None = None):
+    """A picklable zero-argument factory, as the pipeline's workers expect."""
+    return partial(make_llm, kill_on)
