@@ -32,9 +32,12 @@ TRAP_PAGES: dict[str, tuple[int, dict[str, str], bytes]] = {
     "/popups": (200, {"Content-Type": "text/html"}, b"""<html><body>
 <a id="blank" target="_blank" href="/form">form in a new window</a>
 <button id="opener" onclick="window.open('/image-private')">open a window</button>
-<button id="alert" onclick="alert('hi'); document.getElementById('after').textContent = 'went on'">alert</button>
+<button id="alert" onclick="alert('hi'); document.getElementById('after').textContent = 'went on'">
+alert</button>
 <p id="after"></p>
-<script>window.addEventListener('beforeunload', function (e) { e.preventDefault(); e.returnValue = ''; });</script>
+<script>
+window.addEventListener('beforeunload', function (e) { e.preventDefault(); e.returnValue = ''; });
+</script>
 </body></html>"""),
     "/spin": (200, {"Content-Type": "text/html"},
               b"<html><body><p>busy</p><script>setTimeout(function(){for(;;){}}, 50)</script></body></html>"),

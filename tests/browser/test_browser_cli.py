@@ -19,7 +19,8 @@ def scrapesmith(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_render_auto_renders_the_js_job_board_and_says_why(sites):
-    result = scrapesmith("render", sites.url("/globex/careers/"), "--render", "auto", "--allow-host", "127.0.0.1")
+    url = sites.url("/globex/careers/")
+    result = scrapesmith("render", url, "--render", "auto", "--allow-host", "127.0.0.1")
     assert result.returncode == 0, result.stderr
     assert "via browser (rendered: noscript-hint" in result.stderr
     assert "Load more button" in result.stdout and "- [id:" in result.stdout

@@ -64,7 +64,8 @@ def test_closing_leaves_no_chromium_process(sites):
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_interrupted_program_leaves_no_chromium_process(sites, signum):
-    child = subprocess.Popen([sys.executable, "-c", CHILD, sites.url("/acme/")], stdout=subprocess.PIPE, text=True)
+    command = [sys.executable, "-c", CHILD, sites.url("/acme/")]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
         profile, *numbers = child.stdout.readline().split()
         pids = [int(pid) for pid in numbers]
@@ -85,7 +86,9 @@ def test_interrupted_program_leaves_no_chromium_process(sites, signum):
 @pytest.fixture(scope="module")
 def tight() -> Iterator[BrowserRuntime]:
     """One context at most, and a memory cap every browser exceeds."""
-    options = BrowserOptions(max_contexts=1, max_rss_mb=1, page_timeout=3, action_timeout=1, settle_timeout=0.5)
+    options = BrowserOptions(
+        max_contexts=1, max_rss_mb=1, page_timeout=3, action_timeout=1, settle_timeout=0.5
+    )
     with BrowserRuntime(options, local_policy()) as runtime:
         yield runtime
 

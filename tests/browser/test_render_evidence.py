@@ -28,8 +28,9 @@ def test_noscript_asking_for_javascript_is_a_signal_but_a_tracking_pixel_is_not(
 
 
 def test_empty_list_container_counts_only_on_pages_with_scripts():
-    scripted = html_page(f'{FILLER}<div id="results" class="search-results"></div><script src="/app.js"></script>')
-    plain = html_page(f'{FILLER}<div id="results" class="search-results"></div>')
+    container = '<div id="results" class="search-results"></div>'
+    scripted = html_page(f'{FILLER}{container}<script src="/app.js"></script>')
+    plain = html_page(f"{FILLER}{container}")
     assert assess(scripted).signals == ("empty-container:results",)
     assert assess(plain).signals == ()
 
@@ -78,8 +79,9 @@ def test_unknown_render_mode_is_refused():
 
 def test_on_the_demo_web_only_the_script_rendered_job_board_needs_a_browser(sites):
     with HttpFetcher(allow_hosts=["127.0.0.1"], delay=0.0) as http:
+        pages = sites.sites.pages
         paths = [path for path in sorted(sites.sites.urls())
-                 if sites.sites.pages[path].content_type.startswith("text/html") and not path.startswith("/private")]
+                 if pages[path].content_type.startswith("text/html") and not path.startswith("/private")]
         flagged = [path for path in paths if assess(http.fetch(sites.url(path))).needs_browser]
     assert len(paths) > 100
     assert flagged == ["/globex/careers/"]

@@ -6,7 +6,13 @@ import json
 
 import pytest
 
-from scrapesmith.collect.ohcache import ArtifactCache, CacheMiss, FormatRejected, HyperedgeFormatter, MessageHypergraph
+from scrapesmith.collect.ohcache import (
+    ArtifactCache,
+    CacheMiss,
+    FormatRejected,
+    HyperedgeFormatter,
+    MessageHypergraph,
+)
 from scrapesmith.collect.ohcache.hypergraph import RoutingError
 from scrapesmith.collect.views import AGENTS, PlanMessage, Role
 from scrapesmith.llm import ChatMessage, ScriptedLLM

@@ -148,7 +148,7 @@ def _choose_first_candidate(request: LLMRequest) -> str:
         if not match:
             return json.dumps({"value": "", "xpath": ""})
         first_value = re.findall(r"'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"", match.group(2))[0]
-        return json.dumps({"value": first_value[0] or first_value[1], "xpath": match.group(1)})
+        return json.dumps({"candidate": 0, "value": first_value[0] or first_value[1]})
     if request.stage.endswith("step_back"):
         return json.dumps({"judgement": "yes"})
     return json.dumps({"number": 0})
@@ -169,3 +169,9 @@ def test_autoscraper_induction_with_a_choosing_model_builds_a_working_spec(book_
 def test_llm_methods_without_a_model_raise_a_clear_error():
     with pytest.raises(NoModelConfigured, match="--method cot"):
         induce_scraper([FieldRequest("x")], [parse_html(PAGE)], method="cot", llm=None)
+
+
+def test_a_model_may_answer_with_a_candidate_number_instead_of_an_xpath():
+    llm = ScriptedLLM(_replies({"candidate": 0, "value": "9781439184301", "xpath": ""}))
+    result = generate_on_page(llm, ISBN, parse_html(PAGE), ["//span[.='ISBN-13']/following-sibling::span[1]"])
+    assert result.ok and result.actions == ["//span[.='ISBN-13']/following-sibling::span[1]"]

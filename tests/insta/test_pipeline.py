@@ -22,23 +22,19 @@ def test_read_sites_normalises_dedupes_and_skips_comments():
 
 
 def test_pipeline_records_every_site_and_resumes_after_a_killed_worker(demo_web, tmp_path):
-    acme, northwind = demo_web.url("/acme/"), demo_web.url("/northwind/")
-    unsafe, private = demo_web.url("/stocks/"), demo_web.url("/private/")
-    sites = [acme, northwind, unsafe, private]
+    acme, unsafe, private = demo_web.url("/acme/"), demo_web.url("/stocks/"), demo_web.url("/private/")
+    sites = [acme, unsafe, private]
     store = ResultStore(tmp_path / "run")
     runner = LocalPoolRunner(workers=1)
     try:
-        first = run_pipeline(sites, store, runner, CONFIG, llm_factory=llm_factory(kill_on="/northwind"))
+        first = run_pipeline(sites, store, runner, CONFIG, llm_factory=llm_factory(kill_on="/acme"))
     finally:
         runner.close()
     results = store.latest()
-    assert (first.ok, first.unsafe, first.failed) == (1, 1, 2)
-    assert results[northwind].error == "worker process died on every attempt"
+    assert (first.ok, first.unsafe, first.failed) == (0, 1, 2)
+    assert results[acme].error == "worker process died on every attempt"
     assert "RobotsDisallowed" in results[private].error
     assert results[unsafe].proposal.task is None and results[unsafe].trajectory is None
-    done = results[acme]
-    assert done.trajectory.steps[0].action.action_key == "click" and "/blog" in done.trajectory.final_url
-    assert done.judgement.success == 1.0 and done.refined.steps == ["Open the blog"]
 
     with store.shards()[-1].open("a") as shard:  # a crash mid-write leaves a torn last line
         shard.write('{"site": "http://127.0.0.1/torn", "status": "o')
@@ -48,21 +44,13 @@ def test_pipeline_records_every_site_and_resumes_after_a_killed_worker(demo_web,
                               retry_failed=True)
     finally:
         runner.close()
-    assert second.skipped == 2 and (second.ok, second.failed) == (1, 1)
-    assert ResultStore(tmp_path / "run").latest()[northwind].status == "ok"
-    recorded = [result.site for result in ResultStore(tmp_path / "run").results()]
-    assert recorded.count(acme) == 1 and recorded.count(northwind) == 2
-    rows = {row["site"]: row for row in read_rows(tmp_path / "run" / "results.parquet")}
-    assert rows[northwind]["status"] == "ok" and rows[acme]["success"] == 1.0 and rows[unsafe]["status"] == "unsafe"
-
-
-def test_pipeline_with_nothing_left_to_do_skips_everything(demo_web, tmp_path):
+    assert second.skipped == 1 and (second.ok, second.failed, second.unsafe) == (1, 1, 0)
     store = ResultStore(tmp_path / "run")
-    runner = LocalPoolRunner(workers=2)
-    try:
-        sites = [demo_web.url("/stocks/"), demo_web.url("/stocks/?page=2")]
-        first = run_pipeline(sites, store, runner, CONFIG, llm_factory=llm_factory())
-        again = run_pipeline(sites, store, runner, CONFIG, llm_factory=llm_factory())
-    finally:
-        runner.close()
-    assert first.unsafe == 2 and again.skipped == 2 and again.unsafe == 0
+    done = store.latest()[acme]
+    assert done.status == "ok" and done.trajectory.steps[0].action.action_key == "click"
+    assert "/blog" in done.trajectory.final_url and done.trajectory.stop_reason == "stop"
+    assert done.judgement.success == 1.0 and done.refined.steps == ["Open the blog"]
+    recorded = [result.site for result in store.results()]
+    assert recorded.count(unsafe) == 1 and recorded.count(acme) == 2
+    rows = {row["site"]: row for row in read_rows(tmp_path / "run" / "results.parquet")}
+    assert rows[acme]["status"] == "ok" and rows[acme]["success"] == 1.0 and rows[unsafe]["status"] == "unsafe"

@@ -34,7 +34,8 @@ def static_html_urls(server: DemoServer, pages: int) -> list[str]:
     documents, and this benchmark compares the cost of getting the same one.
     """
     robots_txt = server.sites.respond("/robots.txt")
-    robots = RobotsPolicy(get_settings().user_agent, lambda url: (robots_txt.status, robots_txt.body.decode()))
+    answer = (robots_txt.status, robots_txt.body.decode())
+    robots = RobotsPolicy(get_settings().user_agent, lambda url: answer)
     paths = sorted(
         path
         for path in server.sites.urls()
@@ -95,8 +96,8 @@ def bench_browser(
                     seconds, elapsed = run_pool(fetcher, urls, threads)
                     if name == "browser" and threads == 1:
                         render_times = elapsed
-                    cases.append({"fetcher": name, "contexts": threads, "pages": len(urls), "seconds": seconds,
-                                  "pages_per_s": len(urls) / seconds})
+                    cases.append({"fetcher": name, "contexts": threads, "pages": len(urls),
+                                  "seconds": seconds, "pages_per_s": len(urls) / seconds})
     return BenchResult(
         name="browser",
         summary=_summary(cases, launch_times, render_times),

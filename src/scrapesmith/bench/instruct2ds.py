@@ -139,7 +139,7 @@ def normalize(value: object) -> str:
     if _NUMBER.match(text):
         number = round(float(text.replace(",", "")), 4)
         return repr(number)
-    if text.startswith(("http://", "https://")) or text.startswith("/"):
+    if text.startswith(("http://", "https://", "/")):
         return urlsplit(text).path
     return text.lower()
 

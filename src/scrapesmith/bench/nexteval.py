@@ -127,7 +127,11 @@ Detector = Callable[[etree._Element], list[list[str]]]
 
 def detect_records(root: etree._Element) -> list[list[str]]:
     """The heuristic detector: the page's main lists (see :func:`detect_lists`), each item one record."""
-    return [[absolute_xpath(item)] for region in detect_lists(root) for item in region.items]
+    return [
+        [absolute_xpath(element) for element in region.record(index)]
+        for region in detect_lists(root)
+        for index in range(region.size)
+    ]
 
 
 def page_ids(html_dir: Path, truth_dir: Path) -> list[str]:

@@ -11,6 +11,7 @@ import sys
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from scrapesmith.errors import ScrapesmithError
 
@@ -39,7 +40,7 @@ def main() -> None:
     try:
         app(standalone_mode=False)
     except ScrapesmithError as exc:
-        console.print(f"[bold red]error:[/] {exc}", highlight=False)
+        console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
         sys.exit(1)
     except (typer.Abort, KeyboardInterrupt):
         console.print("[yellow]aborted[/]")

@@ -62,6 +62,8 @@ def render_command(
     """Load a page the way --render would (Chromium when needed) and print a view of it."""
     if view not in VIEWS:
         raise ScrapesmithError(f"unknown --view {view!r} (use {', '.join(VIEWS)})")
+    if screenshot is not None and render == "never":
+        raise ScrapesmithError("--screenshot needs the browser (use --render always or auto)")
     from scrapesmith.dom.markdown import to_markdown
     from scrapesmith.dom.parse import parse_page
     from scrapesmith.dom.simplify import simplify
@@ -89,8 +91,7 @@ def render_command(
 def _screenshot(fetcher: HttpFetcher | AutoFetcher, url: str, path: Path) -> None:
     from scrapesmith.web.browser import BrowserFetcher, BrowserSession
 
-    if not isinstance(fetcher, AutoFetcher) or not isinstance(fetcher.browser, BrowserFetcher):
-        raise ScrapesmithError("--screenshot needs the browser (use --render always or auto)")
+    assert isinstance(fetcher, AutoFetcher) and isinstance(fetcher.browser, BrowserFetcher)
     with BrowserSession(fetcher.browser.runtime) as session:
         session.goto(url)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -99,7 +100,9 @@ def _screenshot(fetcher: HttpFetcher | AutoFetcher, url: str, path: Path) -> Non
 
 @bench_app.command("browser")
 def bench_browser_command(
-    pages: Annotated[int, typer.Option("--pages", min=4, help="Static demo pages per fetcher and level.")] = 40,
+    pages: Annotated[
+        int, typer.Option("--pages", min=4, help="Static demo pages per fetcher and level.")
+    ] = 40,
     contexts: Annotated[
         int, typer.Option("--contexts", min=2, help="The concurrent level compared with 1 context.")
     ] = 4,

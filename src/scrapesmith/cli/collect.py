@@ -79,6 +79,8 @@ def run_collection_program(program: Path, allow_host: list[str]) -> None:
 def bench_instruct2ds_command(
     domains: Annotated[str, typer.Option(help="Comma-separated: academic,finance,sports.")] = "academic,finance,sports",
     tasks: Annotated[int, typer.Option(help="Tasks per template.")] = 1,
+    template: Annotated[list[str], typer.Option(
+        "--template", help="Only these templates, e.g. sports-T2 (repeatable; default: all).")] = [],  # noqa: B006
     json_out: Annotated[Path | None, typer.Option("--json", help="Write the result as JSON.")] = None,
     out_dir: Annotated[Path, typer.Option(help="Where the task run directories go.")] = Path("runs/instruct2ds"),
     ablation: Ablation = "full",
@@ -103,7 +105,7 @@ def bench_instruct2ds_command(
     model = llm_from_options(llm, no_cache)
     with serve_sites() as server:
         truths = site_truths(server.sites)
-        selected = make_tasks(truths, chosen, tasks, seed)
+        selected = [t for t in make_tasks(truths, chosen, tasks, seed) if not template or t.template.name in template]
         progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                             console=console, transient=True)
         with progress:
@@ -111,7 +113,7 @@ def bench_instruct2ds_command(
             result = run_instruct2ds(
                 selected, truths, task_runner(server, model, ablation, start_urls), out_dir,
                 on_task=lambda task: progress.advance(bar),
-                params={"domains": chosen, "tasks_per_template": tasks, "ablation": ablation,
+                params={"domains": chosen, "templates": template or "all", "tasks_per_template": tasks, "ablation": ablation,
                         "llm": getattr(model, "name", "none"), "start_urls": start_urls, "seed": seed})
     report(result, json_out, case_columns=["task", "rows", "truth_rows", "precision", "recall", "f1", "seconds",
                                            "tokens", "error"])

@@ -10,6 +10,7 @@ sees it even when the program swallows the exception.
 from __future__ import annotations
 
 import os
+import resource
 import runpy
 import socket
 import sys
@@ -18,6 +19,7 @@ from pathlib import Path
 VIOLATION = "sandbox-violation:"
 ENV_RUN_DIR = "SCRAPESMITH_RUN_DIR"
 ENV_ALLOW = "SCRAPESMITH_SANDBOX_ALLOW"
+ENV_LIMITS = "SCRAPESMITH_SANDBOX_LIMITS"
 EXIT_VIOLATION = 3
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 _PROCESS_EVENTS = frozenset({"os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
@@ -94,6 +96,16 @@ def _preload() -> None:
             continue
 
 
+def apply_limits(spec: str) -> None:
+    """``cpu_seconds,memory_mb,max_file_mb`` as hard resource limits of this process (and its children)."""
+    if not spec:
+        return
+    cpu, memory, size = (int(part) for part in spec.split(","))
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    resource.setrlimit(resource.RLIMIT_AS, (memory * 1024 * 1024, memory * 1024 * 1024))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (size * 1024 * 1024, size * 1024 * 1024))
+
+
 def main() -> int:
     program = Path(sys.argv[1]).resolve()
     run_dir = Path(os.environ.get(ENV_RUN_DIR, program.parent))
@@ -101,6 +113,7 @@ def main() -> int:
     sys.argv = [str(program), *sys.argv[2:]]
     sys.path.insert(0, str(program.parent))
     _preload()
+    apply_limits(os.environ.get(ENV_LIMITS, ""))
     install(run_dir, allow)
     try:
         runpy.run_path(str(program), run_name="__main__")

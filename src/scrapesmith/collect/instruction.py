@@ -16,8 +16,7 @@ _COLUMNS = re.compile(r"\b(?:columns?|fields?|attributes?)\s*[:=]?\s*(?P<list>[^
 _WITH = re.compile(r"\bwith (?:their |its |the )?(?P<list>[^.;]+)", re.IGNORECASE)
 _TAIL = re.compile(r"\s+(?:from|on|at|in)\s+(?:https?://\S+|the\b).*$", re.IGNORECASE)
 _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
-_STOP = frozenset("a an the of for and or to from with in on at all each every by as is are be collect gather get "
-                  "build make dataset data table list columns column fields field include including".split())
+_STOP = frozenset(["a", "an", "the", "of", "for", "and", "or", "to", "from", "with", "in", "on", "at", "all", "each", "every", "by", "as", "is", "are", "be", "collect", "gather", "get", "build", "make", "dataset", "data", "table", "list", "columns", "column", "fields", "field", "include", "including"])
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """The sandbox generated programs run in: a child process with CPU, wall-time and memory limits.
 
-Limits come from :mod:`resource` (``RLIMIT_CPU``, ``RLIMIT_AS``, ``RLIMIT_FSIZE``) set in the child
-before it starts, and a wall-clock timeout that kills the child's whole process group. The child starts
+Limits come from :mod:`resource` (``RLIMIT_CPU``, ``RLIMIT_AS``, ``RLIMIT_FSIZE``), which the child's
+guard sets on itself before the program runs (no ``preexec_fn``, which is unsafe with threads), and a wall-clock timeout that kills the child's whole process group. The child starts
 under :mod:`scrapesmith.collect.guard`, which confines network to the allowed hosts and writes to the
 run directory. The outcome (stdout, stderr, exit status and why it stopped) goes back to the test agent.
 """
@@ -9,7 +9,6 @@ run directory. The outcome (stdout, stderr, exit status and why it stopped) goes
 from __future__ import annotations
 
 import os
-import resource
 import signal
 import subprocess
 import sys
@@ -17,7 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from scrapesmith.collect.guard import ENV_ALLOW, ENV_RUN_DIR, EXIT_VIOLATION, VIOLATION
+from scrapesmith.collect.guard import ENV_ALLOW, ENV_LIMITS, ENV_RUN_DIR, EXIT_VIOLATION, VIOLATION
 
 
 @dataclass(frozen=True)
@@ -47,18 +46,6 @@ class SandboxResult:
         return f"{self.reason} (exit {self.exit_status}, {self.seconds:.1f}s)" + (": " + " | ".join(tail) if tail else "")
 
 
-def _limit(limits: SandboxLimits):
-    def apply() -> None:
-        os.setsid()
-        resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1))
-        memory = limits.memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-        size = limits.max_file_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
-
-    return apply
-
-
 def run_in_sandbox(program: Path, run_dir: Path, allow_hosts: list[str], limits: SandboxLimits | None = None,
                    args: list[str] | None = None) -> SandboxResult:
     """Run ``program`` confined to ``run_dir`` and ``allow_hosts`` (``host:port`` entries)."""
@@ -66,11 +53,12 @@ def run_in_sandbox(program: Path, run_dir: Path, allow_hosts: list[str], limits:
     run_dir = Path(run_dir).resolve()
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(run_dir), "LANG": "C.UTF-8",
            ENV_RUN_DIR: str(run_dir), ENV_ALLOW: ",".join(allow_hosts), "PYTHONDONTWRITEBYTECODE": "1",
-           "SCRAPESMITH_LLM": "none"}
+           "SCRAPESMITH_LLM": "none",
+           ENV_LIMITS: f"{limits.cpu_seconds},{limits.memory_mb},{limits.max_file_mb}"}
     command = [sys.executable, "-B", "-m", "scrapesmith.collect.guard", str(Path(program).resolve()), *(args or [])]
     started = time.monotonic()
     child = subprocess.Popen(command, cwd=run_dir, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, preexec_fn=_limit(limits))
+                             text=True, start_new_session=True)
     try:
         stdout, stderr = child.communicate(timeout=limits.wall_seconds)
         timed_out = False

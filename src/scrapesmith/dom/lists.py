@@ -39,10 +39,15 @@ class RecordRegion:
     score: float = 0.0
     text_nodes: int = 0
     links: int = 0
+    companions: list[list[etree._Element]] = field(default_factory=list)
 
     @property
     def size(self) -> int:
         return len(self.items)
+
+    def record(self, index: int) -> list[etree._Element]:
+        """The elements of record ``index``: its item, plus the siblings that complete it (if any)."""
+        return [self.items[index], *(self.companions[index] if self.companions else [])]
 
 
 @dataclass
@@ -150,11 +155,18 @@ def in_boilerplate(element: etree._Element) -> bool:
     return False
 
 
-def _region_from(parent: etree._Element, items: list[etree._Element]) -> RecordRegion:
-    """Score a candidate list: many members, each rich in text, outside site chrome."""
+def _region_from(
+    parent: etree._Element, items: list[etree._Element], companions: list[list[etree._Element]] | None = None
+) -> RecordRegion:
+    """Score a candidate list: many members, each rich in text, outside site chrome.
+
+    Companion elements (the second row of two-row records) are attached but not scored, so pairing
+    never promotes a run above how it ranks on its own.
+    """
     text_counts = [len(text_bearing(item)) for item in items]
     links = sum(1 for item in items if item.tag == "a" or item.find(".//a") is not None)
-    region = RecordRegion(parent=parent, items=items, text_nodes=sum(text_counts), links=links)
+    region = RecordRegion(parent=parent, items=items, text_nodes=sum(text_counts), links=links,
+                          companions=companions or [])
     richness = sum(text_counts) / max(len(items), 1)
     region.score = len(items) * min(richness, RICHNESS_CAP) ** RICHNESS_POWER
     if in_boilerplate(parent):
@@ -178,13 +190,42 @@ def find_record_regions(root: etree._Element, min_items: int = 3) -> list[Record
         children = content_children(parent)
         if len(children) < min_items:
             continue
-        for group in group_similar(children):
-            filled = [item for item in group if _has_text(item)]
-            if len(filled) >= min_items:
-                regions.append(_region_from(parent, filled))
+        groups = [[item for item in group if _has_text(item)] for group in group_similar(children)]
+        groups = [group for group in groups if len(group) >= min_items]
+        regions.extend(_regions_of(parent, children, groups))
     _penalize_containers(regions)
     regions.sort(key=lambda region: region.score, reverse=True)
     return regions
+
+
+def _regions_of(
+    parent: etree._Element, children: list[etree._Element], groups: list[list[etree._Element]]
+) -> list[RecordRegion]:
+    """One region per group; two groups that alternate one to one (a title row, then its details row)
+    form a single region whose records span both elements, as MDR's generalised nodes do."""
+    position = {id(child): index for index, child in enumerate(children)}
+    paired: set[int] = set()
+    regions = []
+    for i, first in enumerate(groups):
+        for j, second in enumerate(groups):
+            if i == j or i in paired or j in paired or not _alternate(first, second, position):
+                continue
+            region = _region_from(parent, first, companions=[[partner] for partner in second])
+            regions.append(region)
+            paired.update((i, j))
+    regions.extend(_region_from(parent, group) for k, group in enumerate(groups) if k not in paired)
+    return regions
+
+
+def _alternate(first: list[etree._Element], second: list[etree._Element], position: dict[int, int]) -> bool:
+    """``first[k]`` comes right before ``second[k]`` (spacers aside) for every record ``k``."""
+    if len(first) != len(second):
+        return False
+    starts = [position[id(element)] for element in first] + [10**9]
+    return all(
+        starts[k] < position[id(partner)] < starts[k + 1] and position[id(partner)] - starts[k] <= 2
+        for k, partner in enumerate(second)
+    )
 
 
 def _penalize_containers(regions: list[RecordRegion]) -> None:

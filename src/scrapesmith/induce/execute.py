@@ -30,7 +30,7 @@ def parse_html(source: str | bytes) -> etree._Element:
     """Parse a page for replay: libxml2 straight on decoded text (the fast path, same tree as
     :func:`scrapesmith.dom.parse.parse_html` builds), falling back to that robust parser for bytes,
     XML declarations and anything that does not come out as an ``<html>`` document."""
-    if isinstance(source, str) and source.strip():
+    if isinstance(source, str) and source and not source.isspace():
         try:
             root = html.fromstring(source)
         except (ValueError, etree.ParserError):

@@ -27,10 +27,15 @@ Method = Literal["autoscraper", "cot", "reflexion"]
 
 
 class TopDownReply(BaseModel):
-    thought: str = Field(default="", max_length=200)
-    consistent: str = ""
+    """The paper's top-down answer, with the answer fields first: constrained decoding follows the schema's
+    order, and a small model that starts with a free-text thought often runs out of budget before it
+    commits to a value. ``candidate`` lets it pick a listed XPath by number instead of writing one."""
+
+    candidate: int = Field(default=-1, description="number of the chosen candidate XPath, -1 if none")
     value: str = ""
     xpath: str = ""
+    consistent: str = ""
+    thought: str = Field(default="", max_length=160)
 
 
 class StepBackReply(BaseModel):
@@ -99,13 +104,16 @@ def _hints(current: etree._Element, hint_xpaths: list[str], limit: int) -> list[
 
 def _top_down(llm: LLM, instruction: str, current: etree._Element, history: list[Attempt],
               hint_xpaths: list[str], settings: GenerationSettings) -> TopDownReply:
+    shown = _hints(current, hint_xpaths, settings.hints)
     prompt = render_prompt(
         "autoscraper_top_down", instruction=instruction,
         history="\n\n".join(a.describe() for a in history[-3:]),
-        candidates=_hints(current, hint_xpaths, settings.hints),
-        html=fragment_html(current, settings.max_tokens),
+        candidates=shown, html=fragment_html(current, settings.max_tokens),
     )
-    return ask_structured(llm, prompt, TopDownReply, stage=f"induce.{settings.method}.top_down", max_tokens=220)
+    reply = ask_structured(llm, prompt, TopDownReply, stage=f"induce.{settings.method}.top_down", max_tokens=200)
+    if 0 <= reply.candidate < len(shown) and not reply.xpath.strip():
+        reply.xpath = shown[reply.candidate]["xpath"]
+    return reply
 
 
 def _contains_value(llm: LLM, instruction: str, node: etree._Element, value: str,

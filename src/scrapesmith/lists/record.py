@@ -215,7 +215,7 @@ def record_detail(
 ) -> list[Action]:
     """For columns the item lacks, open the first item's page and map them there (the detail pass)."""
     link = main_link(items[0]) if missing else None
-    if link is None or runtime.name != "http":
+    if link is None:
         return []
     link_selector = field_selectors(link, items[0], items[1:])
     list_url = runtime.url

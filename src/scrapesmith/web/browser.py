@@ -44,7 +44,8 @@ from scrapesmith.web.page import HttpStatusError, Page
 from scrapesmith.web.render import RENDER_MODES, AutoFetcher, RenderDecision, RenderMode, assess
 
 __all__ = [
-    "RENDER_MODES", "ActionFailed", "AutoFetcher", "BrowserBusy", "BrowserError", "BrowserFetchError", "BrowserFetcher",
+    "RENDER_MODES", "ActionFailed", "AutoFetcher", "BrowserBusy", "BrowserError", "BrowserFetchError",
+    "BrowserFetcher",
     "BrowserOptions", "BrowserPolicy", "BrowserRuntime", "BrowserSession", "BrowserUnavailable", "Navigation",
     "PageCrashed", "Recovery", "RenderDecision", "RenderMode", "Snapshot", "assess", "make_fetcher",
 ]
@@ -122,7 +123,10 @@ class BrowserFetcher:
                 session = BrowserSession(self.runtime, recycle_after=budget)
                 self._sessions.append(session)
         if not can_open:
-            return self._idle.get(timeout=self.runtime.options.watchdog)
+            try:
+                return self._idle.get(timeout=self.runtime.options.watchdog)
+            except queue.Empty:
+                raise BrowserBusy("every browser context of the fetcher stayed busy") from None
         try:
             return session.open()
         except BaseException:

@@ -329,7 +329,7 @@ def _check_installation(executable: str) -> None:
         import playwright  # noqa: F401
     except ImportError:
         raise BrowserUnavailable(
-            "Playwright is not installed: install the browser extra (pip install 'scrapesmith[browser]')"
+            "Playwright is not installed: pip install playwright (the 'browser' extra of scrapesmith)"
         ) from None
     if not os.access(executable, os.X_OK):
         raise BrowserUnavailable(

@@ -3,7 +3,13 @@
 from scrapesmith.collect.agents.base import Agent, Team
 from scrapesmith.collect.agents.development import EngineerAgent, TestAgent, ValidationAgent
 from scrapesmith.collect.agents.manager import FINISH, ManagerAgent
-from scrapesmith.collect.agents.research import BlueprintAgent, NoStartingPoint, PlanAgent, ToolAgent, WebAgent
+from scrapesmith.collect.agents.research import (
+    BlueprintAgent,
+    NoStartingPoint,
+    PlanAgent,
+    ToolAgent,
+    WebAgent,
+)
 
 AGENT_TYPES: dict[str, type[Agent]] = {
     "plan": PlanAgent, "web": WebAgent, "tool": ToolAgent, "blueprint": BlueprintAgent,

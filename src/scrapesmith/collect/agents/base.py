@@ -48,7 +48,7 @@ class Team:
     delay: float | None
     seeds: list[str] = field(default_factory=list)
     limits: SandboxLimits = field(default_factory=SandboxLimits)
-    progress: Progress = lambda agent, step, rows: None  # noqa: E731
+    progress: Progress = lambda agent, step, rows: None
     rows: int = 0
     done: bool = False
 

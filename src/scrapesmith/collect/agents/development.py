@@ -12,7 +12,14 @@ from scrapesmith.collect.agents.base import Agent
 from scrapesmith.collect.program import declared_hosts, render_program
 from scrapesmith.collect.sandbox import run_in_sandbox
 from scrapesmith.collect.validate import validate_dataset
-from scrapesmith.collect.views import Blueprint, BlueprintMessage, EngineerMessage, Role, TestMessage, ValidationMessage
+from scrapesmith.collect.views import (
+    Blueprint,
+    BlueprintMessage,
+    EngineerMessage,
+    Role,
+    TestMessage,
+    ValidationMessage,
+)
 from scrapesmith.errors import ScrapesmithError
 
 

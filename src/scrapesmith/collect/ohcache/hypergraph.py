@@ -74,6 +74,5 @@ class MessageHypergraph:
 
     def save_jsonl(self, path: Path) -> Path:
         with Path(path).open("w", encoding="utf-8") as handle:
-            for edge in self.edges:
-                handle.write(json.dumps(edge.model_dump(mode="json"), ensure_ascii=False) + "\n")
+            handle.writelines(json.dumps(edge.model_dump(mode="json"), ensure_ascii=False) + "\n" for edge in self.edges)
         return Path(path)
