@@ -75,7 +75,8 @@ class FileFetcher:
 
 
 def is_web_url(source: str) -> bool:
-    return urlsplit(source).scheme.lower() in ("http", "https")
+    """True for http(s) URLs, including malformed ones, so the HTTP fetcher reports what is wrong."""
+    return source.lower().startswith(("http://", "https://"))
 
 
 def is_file_url(source: str) -> bool:
