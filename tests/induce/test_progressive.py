@@ -175,3 +175,13 @@ def test_a_model_may_answer_with_a_candidate_number_instead_of_an_xpath():
     llm = ScriptedLLM(_replies({"candidate": 0, "value": "9781439184301", "xpath": ""}))
     result = generate_on_page(llm, ISBN, parse_html(PAGE), ["//span[.='ISBN-13']/following-sibling::span[1]"])
     assert result.ok and result.actions == ["//span[.='ISBN-13']/following-sibling::span[1]"]
+
+
+def test_a_model_error_such_as_an_overlong_prompt_is_recorded_not_raised():
+    from scrapesmith.llm.types import PromptTooLongError
+
+    def refuse(request: LLMRequest) -> str:
+        raise PromptTooLongError("prompt exceeds the context window")
+
+    result = generate_on_page(ScriptedLLM(refuse), ISBN, parse_html(PAGE), [], GenerationSettings(method="cot"))
+    assert not result.ok and "context window" in result.error

@@ -6,7 +6,6 @@ from scrapesmith.dom.lists import (
     detect_lists,
     find_pagination,
     find_record_regions,
-    items_under_lca,
     least_common_ancestor,
     page_number,
 )
@@ -43,12 +42,11 @@ def test_empty_placeholders_are_dropped_from_a_list() -> None:
     assert region.size == 4
 
 
-def test_least_common_ancestor_and_items_under_it() -> None:
+def test_least_common_ancestor_of_two_items_is_their_list() -> None:
     tree = parse_html(PAGE)
     links = tree.xpath("//div[@class='card']//a")
     assert least_common_ancestor([links[0], links[3]]).get("class") == "grid"
-    lca, items = items_under_lca([links[0], links[3]])
-    assert lca.get("class") == "grid" and len(items) == 6
+    assert least_common_ancestor([links[0]]) is links[0]
 
 
 def test_pagination_by_rel_next_words_and_numbers() -> None:
@@ -72,3 +70,19 @@ def test_page_number_reads_query_and_path_forms() -> None:
     assert page_number("http://s/resources/blog/3/") == 3
     assert page_number("http://s/jobs?page=2&team=x") == 2
     assert page_number("http://s/blog/2024/06/post") is None
+
+
+def test_two_row_records_pair_title_and_details_rows() -> None:
+    rows = "".join(
+        f'<tr class="story"><td>{i}.</td><td><a href="/s/{i}">Story {i}</a></td></tr>'
+        f'<tr><td></td><td><span>{i * 10} points</span> by <a href="/u/{i}">user{i}</a></td></tr>'
+        '<tr class="spacer"></tr>'
+        for i in range(1, 6)
+    )
+    region = find_record_regions(
+        parse_html(f"<html><body><table><tbody>{rows}</tbody></table></body></html>")
+    )[0]
+    assert region.size == 5
+    first = region.record(0)
+    assert [element.get("class") for element in first] == ["story", None]
+    assert "10 points" in first[1].text_content()

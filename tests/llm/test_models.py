@@ -91,3 +91,14 @@ def test_truncated_file_is_not_considered_installed(tmp_path: Path) -> None:
     path = install_model(model, tmp_path / "cache", downloader=CopyingDownloader(make_wheels(tmp_path, PARTS)))
     path.write_bytes(path.read_bytes()[:-1])
     assert not is_installed(model, tmp_path / "cache")
+
+
+def test_rehash_detects_a_corrupted_file_and_downloads_again(tmp_path: Path) -> None:
+    model = tiny_model(b"".join(PARTS))
+    downloader = CopyingDownloader(make_wheels(tmp_path, PARTS))
+    path = install_model(model, tmp_path / "cache", downloader=downloader)
+    path.write_bytes(b"X" + path.read_bytes()[1:])
+    assert is_installed(model, tmp_path / "cache")  # the stamp is trusted until asked to rehash
+    install_model(model, tmp_path / "cache", downloader=downloader, rehash=True)
+    assert path.read_bytes() == b"".join(PARTS)
+    assert len(downloader.requested) == 6

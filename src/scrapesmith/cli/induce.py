@@ -151,11 +151,9 @@ def run_command(
 
 
 def load_runnable(target: Path) -> ScraperSpec:
-    """Dispatch on what ``run`` was given: a JSON spec now; collection programs arrive with issue 7."""
+    """The scraper spec ``run`` was given (``run_command`` has already sent ``.py`` programs to collect)."""
     if target.suffix.lower() == ".json":
         return ScraperSpec.load(target)
-    if target.suffix.lower() == ".py":
-        raise ScrapesmithError(f"{target}: running collection programs (program.py) is not available yet (issue 7)")
     raise ScrapesmithError(f"{target}: `run` takes a scraper spec (.json); got a '{target.suffix or 'no'}' file")
 
 

@@ -207,3 +207,26 @@ def bench_insta_safety(
                          summary={"accuracy": safety.accuracy, "precision": safety.precision,
                                   "recall": safety.recall, "domains": len(safety.cases)})
     report(result, json_out, case_columns=["domain", "label", "category", "flagged", "task"])
+
+
+@bench_app.command("insta-pipeline")
+def bench_insta_pipeline(
+    llm: LLMOption = None,
+    workers: Annotated[str, typer.Option("--workers", help="Comma-separated worker counts.")] = "1,2,4",
+    ray: Annotated[bool, typer.Option("--ray/--no-ray", help="Also measure the Ray backend.")] = True,
+    max_actions: Annotated[int, typer.Option("--max-actions", min=1, help="Agent action cap per site.")] = 5,
+    limit: Annotated[int, typer.Option("--limit", help="Only the first N demo sites (0: all).")] = 0,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the full result as JSON here.")] = None,
+) -> None:
+    """Pipeline throughput (sites/hour, steps/s) on the demo web: 1, 2, 4 local workers vs Ray."""
+    from scrapesmith.bench.insta_pipeline import measure_throughput
+
+    spec = effective_spec(llm)
+    if parse_spec(spec).provider == "none":
+        raise NoModelConfigured("bench insta-pipeline needs a language model: pass --llm")
+    counts = [int(part) for part in _split(workers)]
+    backends = ["local", "ray"] if ray else ["local"]
+    with console.status(f"running the pipeline on the demo web ({len(counts) * len(backends)} configurations)"):
+        result = measure_throughput(spec, counts, backends, max_actions=max_actions, limit=limit or None)
+    report(result, json_out, case_columns=["backend", "workers", "sites", "ok", "unsafe", "failed", "steps",
+                                           "seconds", "sites_per_hour", "steps_per_s"])

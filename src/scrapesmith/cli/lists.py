@@ -47,6 +47,7 @@ GROUNDTRUTH_OPTION = typer.Option(
     "--groundtruth",
     help="Directory of N.json record lists.",
 )
+SITE_OPTION = typer.Option([], "--site", help="Only these demo sites (acme, globex, northwind); repeatable.")
 JSON_OUT_OPTION = typer.Option(None, "--json", help="Write the full result here.")
 LIMIT_OPTION = typer.Option(None, "--limit", help="Only the first N pages.")
 USE_CASE_OPTION = typer.Option(
@@ -201,6 +202,7 @@ def bench_weblists_command(
     json_out: Path | None = JSON_OUT_OPTION,
     runtime: str = RUNTIME,
     use_case: list[str] = USE_CASE_OPTION,
+    site: list[str] = SITE_OPTION,
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
 ) -> None:
@@ -209,16 +211,21 @@ def bench_weblists_command(
     from scrapesmith.bench.weblists import COMPANY_SITES, USE_CASES, run_weblists
 
     chosen = tuple(use_case) or USE_CASES
+    sites = tuple(site) or COMPANY_SITES
+    unknown = [name for name in (*chosen, *sites) if name not in (*USE_CASES, *COMPANY_SITES)]
+    if unknown:
+        raise ScrapesmithError(f"unknown use case or site: {', '.join(unknown)}")
     model = llm_from_options(llm, no_cache)
     with serve_sites() as server, _progress() as progress:
-        task = progress.add_task("weblists", total=len(COMPANY_SITES) * len(chosen))
-        truths = {site: server.sites.truth(site) for site in COMPANY_SITES}
+        task = progress.add_task("weblists", total=len(sites) * len(chosen))
+        truths = {name: server.sites.truth(name) for name in sites}
         with make_runtimes(runtime, [f"{server.host}:{server.port}"], delay=0.0) as runtimes:
             result = run_weblists(
                 server.base_url,
                 truths,
                 runtimes,
                 model,
+                sites=sites,
                 use_cases=chosen,
                 progress=lambda _name: progress.advance(task),
             )

@@ -21,7 +21,7 @@ from rich.progress import (
 from rich.table import Table
 
 from scrapesmith.bench.frame import report
-from scrapesmith.bench.llm import bench_llm, measure_speed
+from scrapesmith.bench.llm import bench_llm, measure_generation_speed, measure_prompt_speed
 from scrapesmith.cli import bench_app, console, llm_app
 from scrapesmith.cli.options import LLMOption, NoCacheOption, llm_from_options
 from scrapesmith.config import Settings
@@ -71,10 +71,11 @@ def info_command(
     for key, value in _describe(provider, settings).items():
         table.add_row(key, value)
     if probe:
-        with console.status("measuring speed with a short call…"):
-            figures = measure_speed(provider, prompt_tokens=300, answer_tokens=32)
-        table.add_row("prompt tokens/s", f"{figures.prompt_tokens_per_s:.1f}")
-        table.add_row("generation tokens/s", f"{figures.generation_tokens_per_s:.1f}")
+        with console.status("measuring speed with two short calls…"):
+            prompt_speed = measure_prompt_speed(provider, 300)
+            generation_speed = measure_generation_speed(provider, 32, prompt_speed)
+        table.add_row("prompt tokens/s", f"{prompt_speed:.1f} (300-token probe)")
+        table.add_row("generation tokens/s", f"{generation_speed:.1f} (32-token probe)")
     stdout.print(table)
 
 
@@ -205,9 +206,7 @@ def install_command(
     sizes = list(EMBEDDED_MODELS) if size == "all" else [embedded_model(size).size]
     for name in sizes:
         model = EMBEDDED_MODELS[name]
-        if force:
-            model_path(model, settings.cache_dir).with_name(model.file_name + ".sha256").unlink(missing_ok=True)
-        if is_installed(model, settings.cache_dir):
+        if is_installed(model, settings.cache_dir) and not force:
             console.print(f"{model.title} is installed: {model_path(model, settings.cache_dir)}")
             continue
         with Progress(
@@ -218,7 +217,7 @@ def install_command(
             def show(what: str, done: int, task=task, size=model.size) -> None:
                 progress.update(task, completed=done, description=f"{size} {what}")
 
-            path = install_model(model, settings.cache_dir, progress=show)
+            path = install_model(model, settings.cache_dir, progress=show, rehash=force)
         console.print(f"installed {model.title}: {path} (sha256 {model.sha256} verified)")
 
 

@@ -165,8 +165,9 @@ def _region_from(
     """
     text_counts = [len(text_bearing(item)) for item in items]
     links = sum(1 for item in items if item.tag == "a" or item.find(".//a") is not None)
-    region = RecordRegion(parent=parent, items=items, text_nodes=sum(text_counts), links=links,
-                          companions=companions or [])
+    region = RecordRegion(
+        parent=parent, items=items, text_nodes=sum(text_counts), links=links, companions=companions or []
+    )
     richness = sum(text_counts) / max(len(items), 1)
     region.score = len(items) * min(richness, RICHNESS_CAP) ** RICHNESS_POWER
     if in_boilerplate(parent):
@@ -288,12 +289,6 @@ def detect_lists(root: etree._Element, relative_score: float = MAIN_LIST_SHARE) 
     return select_regions(region for region in regions if region.score >= floor)
 
 
-def main_region(root: etree._Element, min_items: int = 3) -> RecordRegion | None:
-    """The page's main list: the best-scoring region, or ``None`` when nothing repeats."""
-    regions = find_record_regions(root, min_items=min_items)
-    return regions[0] if regions else None
-
-
 def least_common_ancestor(elements: Sequence[etree._Element]) -> etree._Element | None:
     """The deepest element that contains every one of ``elements``."""
     if not elements:
@@ -308,26 +303,6 @@ def least_common_ancestor(elements: Sequence[etree._Element]) -> etree._Element 
             length += 1
         common = common[:length]
     return common[-1] if common else None
-
-
-def items_under_lca(examples: Sequence[etree._Element]) -> tuple[etree._Element, list[etree._Element]] | None:
-    """The paper's list rule: take the LCA of example items and return it with its children holding them.
-
-    Each example is lifted to the LCA's child that contains it; the list is the LCA's children that share
-    the tag of those lifted items.
-    """
-    lca = least_common_ancestor(examples)
-    if lca is None or len(examples) < 2:
-        return None
-    lifted = []
-    for example in examples:
-        chain = _ancestors(example)
-        index = next(i for i, node in enumerate(chain) if node is lca)
-        if index == 0:
-            return None
-        lifted.append(chain[index - 1])
-    tags = {item.tag for item in lifted}
-    return lca, [child for child in content_children(lca) if child.tag in tags]
 
 
 NEXT_WORDS = re.compile(

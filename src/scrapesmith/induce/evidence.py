@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 _MONTHS = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _PATTERNS: dict[str, re.Pattern[str]] = {
@@ -125,7 +125,25 @@ def _words(text: str) -> set[str]:
     return set(re.findall(r"[a-z0-9]+", text.lower().replace("_", " ")))
 
 
+_TARGET_PHRASE = re.compile(r"\bthe\s+(?:\w+'s\s+)?([a-z0-9][\w()\-/ ]{0,30}?)(?:\s+(?:of|that|for|on|in)\b|\s*[.?!]|$)")
+
+
+def instruction_label(instruction: str) -> str | None:
+    """The phrase an instruction asks for ("the *online price* of the book"): often the page's own label."""
+    match = _TARGET_PHRASE.search(instruction.lower())
+    return match.group(1).strip() if match else None
+
+
 def concept_for(name: str, instruction: str = "") -> FieldConcept:
+    """The field's concept, plus the instruction's own target phrase as the first label to look for."""
+    concept = _base_concept(name, instruction)
+    phrase = instruction_label(instruction)
+    if phrase and phrase not in concept.labels:
+        concept = replace(concept, labels=(phrase, *concept.labels))
+    return concept
+
+
+def _base_concept(name: str, instruction: str = "") -> FieldConcept:
     """Read a field's concept from its name first, then its instruction; fall back to its own words."""
     for source in (name.lower(), instruction.lower()):
         words = _words(source)

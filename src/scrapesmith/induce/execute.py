@@ -66,7 +66,7 @@ def node_value(item: object) -> str:
     return normalize_space(str(item))
 
 
-def _as_document(node: etree._Element) -> etree._Element:
+def as_document(node: etree._Element) -> etree._Element:
     """A pruned node as the root of its own tree, so ``//`` in the next step stays inside it."""
     clone = copy.deepcopy(node)
     etree.ElementTree(clone)
@@ -87,9 +87,9 @@ def prune(roots: list[etree._Element], expression: str) -> list[etree._Element]:
     for root in roots:
         for item in run_xpath(root, expression):
             if isinstance(item, etree._Element):
-                pruned.append(_as_document(item))
+                pruned.append(as_document(item))
             elif hasattr(item, "getparent") and item.getparent() is not None:
-                pruned.append(_as_document(item.getparent()))
+                pruned.append(as_document(item.getparent()))
     return pruned
 
 

@@ -17,11 +17,11 @@ from lxml import etree
 from pydantic import BaseModel, Field
 
 from scrapesmith.dom.tokens import estimate_tokens
-from scrapesmith.induce.execute import XPathSyntaxError, _as_document, comparable, run_actions
+from scrapesmith.induce.execute import XPathSyntaxError, as_document, comparable, run_actions
 from scrapesmith.induce.fragments import fragment_html, region_for, region_xpath, value_nodes
 from scrapesmith.llm.structured import ask_structured
 from scrapesmith.llm.templates import render_prompt
-from scrapesmith.llm.types import LLM, LLMOutputError
+from scrapesmith.llm.types import LLM, LLMError
 
 Method = Literal["autoscraper", "cot", "reflexion"]
 
@@ -147,7 +147,7 @@ def _step_back(llm: LLM, instruction: str, current: etree._Element, xpath: str, 
     climbed = xpath + "/.." * (ups + (0 if isinstance(first, etree._Element) else 1))
     if value_nodes(current, climbed) != [node]:  # the failed XPath matched several nodes: name this one
         climbed = region_xpath(current, node) or f"({climbed})[1]"
-    return climbed, _as_document(node)
+    return climbed, as_document(node)
 
 
 def generate_on_page(llm: LLM, instruction: str, root: etree._Element, hint_xpaths: list[str],
@@ -161,13 +161,13 @@ def generate_on_page(llm: LLM, instruction: str, root: etree._Element, hint_xpat
         prune = region_xpath(root, region)
         if prune:
             actions.append(prune)
-            current = _as_document(region)
+            current = as_document(region)
     result = GenerationResult(actions=list(actions))
     rounds = 1 if settings.method == "cot" else settings.d_max + 1
     for _ in range(rounds):
         try:
             reply = _top_down(llm, instruction, current, result.attempts, hint_xpaths, settings)
-        except LLMOutputError as exc:
+        except LLMError as exc:  # unparseable reply, prompt over the context window, endpoint error
             result.error = str(exc)
             continue
         xpath = reply.xpath.strip()
@@ -185,7 +185,11 @@ def generate_on_page(llm: LLM, instruction: str, root: etree._Element, hint_xpat
             result.actions = [*actions, xpath]
         if settings.method != "autoscraper" or not xpath or not reply.value:
             continue
-        stepped = _step_back(llm, instruction, current, xpath, reply.value, settings)
+        try:
+            stepped = _step_back(llm, instruction, current, xpath, reply.value, settings)
+        except LLMError as exc:
+            result.error = str(exc)
+            stepped = None
         if stepped is not None:
             actions.append(stepped[0])
             current = stepped[1]

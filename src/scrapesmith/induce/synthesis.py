@@ -20,7 +20,7 @@ from scrapesmith.induce.progressive import consistent
 from scrapesmith.induce.spec import PostProcess
 from scrapesmith.llm.structured import ask_structured
 from scrapesmith.llm.templates import render_prompt
-from scrapesmith.llm.types import LLM, LLMOutputError
+from scrapesmith.llm.types import LLM, LLMError
 
 MAX_SHOWN = 5
 
@@ -73,7 +73,7 @@ def _ask_model(llm: LLM, instruction: str, tied: list[SequenceCandidate]) -> Seq
     )
     try:
         reply = ask_structured(llm, prompt, SynthesisReply, stage="induce.synthesis", max_tokens=200)
-    except LLMOutputError:
+    except LLMError:
         return None
     try:
         number = int(str(reply.number).strip())

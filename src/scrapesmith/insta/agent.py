@@ -85,6 +85,19 @@ class AgentConfig:
     temperature: float = 0.5
 
 
+def agent_system_prompt(config: AgentConfig) -> str:
+    return render("insta_agent", reasoning_words=config.reasoning_words)
+
+
+def agent_user_prompt(task: str, history: list[Step], observation: Observation, config: AgentConfig) -> str:
+    """The task, the last steps and the current page; the exporter rebuilds training prompts with it."""
+    return (
+        f"## Task\n\n{task}\n\n## Previous Steps\n\n{format_history(history, config.history_steps)}"
+        f"\n\n## Current Webpage: {observation.url}\n\n{observation.markdown}\n\n"
+        "Write your plan, then the next action as JSON in a fenced code block."
+    )
+
+
 class Agent:
     """Chooses the next action with an LLM, as in the seed's equation (1)."""
 
@@ -93,14 +106,10 @@ class Agent:
         self.config = config or AgentConfig()
 
     def system_prompt(self) -> str:
-        return render("insta_agent", reasoning_words=self.config.reasoning_words)
+        return agent_system_prompt(self.config)
 
     def user_prompt(self, task: str, history: list[Step], observation: Observation) -> str:
-        return (
-            f"## Task\n\n{task}\n\n## Previous Steps\n\n{format_history(history, self.config.history_steps)}"
-            f"\n\n## Current Webpage: {observation.url}\n\n{observation.markdown}\n\n"
-            "Write your plan, then the next action as JSON in a fenced code block."
-        )
+        return agent_user_prompt(task, history, observation, self.config)
 
     def act(self, task: str, history: list[Step], observation: Observation) -> Step:
         """One turn; a response that does not parse gets one retry with the error, then counts as invalid."""

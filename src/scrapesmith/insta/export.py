@@ -21,12 +21,17 @@ from pathlib import Path
 from typing import Any
 
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.insta.agent import Agent
-from scrapesmith.insta.judge import Judge
-from scrapesmith.insta.propose import Proposer, examples_by_domain, phase_one_messages
+from scrapesmith.insta.agent import AgentConfig, agent_system_prompt, agent_user_prompt
+from scrapesmith.insta.judge import JudgeConfig, judge_system_prompt, judge_user_prompt
+from scrapesmith.insta.propose import (
+    ProposerConfig,
+    examples_by_domain,
+    phase_one_messages,
+    refine_prompt,
+    refine_system_prompt,
+)
 from scrapesmith.insta.store import ResultStore
 from scrapesmith.insta.views import Observation, SiteResult
-from scrapesmith.llm.templates import render_prompt as render
 from scrapesmith.llm.types import ChatMessage
 
 KINDS = ("agent", "judge", "proposer")
@@ -60,9 +65,9 @@ class ExportConfig:
     min_confidence: float = 0.0
     kinds: tuple[str, ...] = KINDS
     scrub_pii: bool = True
-    agent: Agent = field(default_factory=lambda: Agent(llm=None))  # type: ignore[arg-type]
-    judge: Judge = field(default_factory=lambda: Judge(llm=None))  # type: ignore[arg-type]
-    proposer: Proposer = field(default_factory=lambda: Proposer(llm=None))  # type: ignore[arg-type]
+    agent: AgentConfig = field(default_factory=AgentConfig)
+    judge: JudgeConfig = field(default_factory=JudgeConfig)
+    proposer: ProposerConfig = field(default_factory=ProposerConfig)
 
 
 def _record(kind: str, site: str, messages: list[ChatMessage], **meta: Any) -> dict[str, Any]:
@@ -73,12 +78,12 @@ def agent_records(result: SiteResult, config: ExportConfig) -> Iterator[dict[str
     trajectory, judgement = result.trajectory, result.judgement
     if trajectory is None or judgement is None or judgement.success < config.min_success:
         return
-    system = ChatMessage(role="system", content=config.agent.system_prompt())
+    system = ChatMessage(role="system", content=agent_system_prompt(config.agent))
     for index, step in enumerate(trajectory.steps):
         if step.action is None:
             continue
         observation = Observation(url=step.url, markdown=step.observation)
-        user = config.agent.user_prompt(trajectory.task, trajectory.steps[:index], observation)
+        user = agent_user_prompt(trajectory.task, trajectory.steps[:index], observation, config.agent)
         yield _record("agent", result.site, [system, ChatMessage(role="user", content=user),
                                              ChatMessage(role="assistant", content=step.response)],
                       step=index, success=judgement.success)
@@ -88,10 +93,10 @@ def judge_records(result: SiteResult, config: ExportConfig) -> Iterator[dict[str
     trajectory, judgement = result.trajectory, result.judgement
     if trajectory is None or judgement is None or judgement.confidence < config.min_confidence:
         return
-    system = render("insta_judge", reasoning_words=config.judge.config.reasoning_words)
+    system = judge_system_prompt(config.judge)
     yield _record("judge", result.site, [
         ChatMessage(role="system", content=system),
-        ChatMessage(role="user", content=config.judge.user_prompt(trajectory.task, trajectory)),
+        ChatMessage(role="user", content=judge_user_prompt(trajectory.task, trajectory, config.judge)),
         ChatMessage(role="assistant", content=judgement.response),
     ], confidence=judgement.confidence)
 
@@ -106,8 +111,8 @@ def proposer_records(result: SiteResult, config: ExportConfig) -> Iterator[dict[
     judgement, trajectory, refined = result.judgement, result.trajectory, result.refined
     if refined is None or trajectory is None or judgement is None or judgement.success < config.min_success:
         return
-    refine_system = render("insta_refine", reasoning_words=config.proposer.config.refine_words)
-    user = config.proposer.refine_prompt(proposal.domain, trajectory.task, trajectory, judgement)
+    refine_system = refine_system_prompt(config.proposer)
+    user = refine_prompt(proposal.domain, trajectory.task, trajectory, judgement, config.proposer)
     yield _record("proposer", result.site, [ChatMessage(role="system", content=refine_system),
                                             ChatMessage(role="user", content=user),
                                             ChatMessage(role="assistant", content=refined.response)], phase=2)

@@ -54,29 +54,38 @@ class JudgeConfig:
     temperature: float = 0.0
 
 
+def judge_user_prompt(task: str, trajectory: Trajectory, config: JudgeConfig) -> str:
+    """The task, the last steps (page and action) and the final page, each page clipped."""
+    steps = trajectory.steps[-config.history_steps:]
+    first = len(trajectory.steps) - len(steps) + 1
+    parts = [f"## Task\n\n{task}", f"## Trajectory (last {len(steps)} of {len(trajectory.steps)} steps)"]
+    for number, step in enumerate(steps, start=first):
+        feedback = f"\n\nError: {step.error}" if step.error else ""
+        parts.append(f"### Step {number}: {step.url}\n\n{clip(step.observation, config.page_tokens)}"
+                     f"\n\nAction: {action_json(step.action)}{feedback}")
+    if trajectory.final_observation:
+        parts.append(f"### Final Webpage: {trajectory.final_url}\n\n"
+                     f"{clip(trajectory.final_observation, config.final_page_tokens)}")
+    parts.append(f"## Stop Reason\n\n{trajectory.stop_reason}; answer: {trajectory.answer or '(none)'}")
+    return "\n\n".join(parts)
+
+
+def judge_system_prompt(config: JudgeConfig) -> str:
+    return render("insta_judge", reasoning_words=config.reasoning_words)
+
+
 class Judge:
     def __init__(self, llm: LLM, config: JudgeConfig | None = None) -> None:
         self.llm = llm
         self.config = config or JudgeConfig()
 
     def user_prompt(self, task: str, trajectory: Trajectory) -> str:
-        steps = trajectory.steps[-self.config.history_steps:]
-        first = len(trajectory.steps) - len(steps) + 1
-        parts = [f"## Task\n\n{task}", f"## Trajectory (last {len(steps)} of {len(trajectory.steps)} steps)"]
-        for number, step in enumerate(steps, start=first):
-            feedback = f"\n\nError: {step.error}" if step.error else ""
-            parts.append(f"### Step {number}: {step.url}\n\n{clip(step.observation, self.config.page_tokens)}"
-                         f"\n\nAction: {action_json(step.action)}{feedback}")
-        if trajectory.final_observation:
-            parts.append(f"### Final Webpage: {trajectory.final_url}\n\n"
-                         f"{clip(trajectory.final_observation, self.config.final_page_tokens)}")
-        parts.append(f"## Stop Reason\n\n{trajectory.stop_reason}; answer: {trajectory.answer or '(none)'}")
-        return "\n\n".join(parts)
+        return judge_user_prompt(task, trajectory, self.config)
 
     def judge(self, task: str, trajectory: Trajectory) -> Judgement:
         """Score ``trajectory``; one retry when the scores do not parse, then :class:`LLMOutputError`."""
         messages = [
-            ChatMessage(role="system", content=render("insta_judge", reasoning_words=self.config.reasoning_words)),
+            ChatMessage(role="system", content=judge_system_prompt(self.config)),
             ChatMessage(role="user", content=self.user_prompt(task, trajectory)),
         ]
         response = self._complete(messages)

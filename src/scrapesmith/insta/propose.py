@@ -79,6 +79,14 @@ def parse_refined(text: str) -> RefinedTask:
                              f"{exc.errors()[0]['msg']}", raw=text) from None
 
 
+@dataclass(frozen=True)
+class LandingPage:
+    """What phase 1 may see of a site besides its domain."""
+
+    title: str = ""
+    text: str = ""
+
+
 def phase_one_messages(domain: str, examples: list[dict[str, str]], landing: LandingPage | None = None,
                        landing_words: int = 60) -> list[ChatMessage]:
     user = f"'{domain}'"
@@ -98,14 +106,6 @@ def examples_by_domain(domains: list[str]) -> list[dict[str, str]]:
 
 
 @dataclass(frozen=True)
-class LandingPage:
-    """What phase 1 may see of a site besides its domain."""
-
-    title: str = ""
-    text: str = ""
-
-
-@dataclass(frozen=True)
 class ProposerConfig:
     examples: int = IN_CONTEXT_EXAMPLES
     temperature: float = 0.5
@@ -114,6 +114,26 @@ class ProposerConfig:
     refine_max_tokens: int = 1024
     page_tokens: int = 256
     landing_words: int = 60
+
+
+def refine_prompt(domain: str, task: str, trajectory: Trajectory, judgement: Judgement | None,
+              config: ProposerConfig) -> str:
+    """Phase-2 input: the site, the initial task, the last pages and actions, and the judge's review."""
+    parts = [f"## Website\n\n{domain}", f"## Initial Task\n\n{task}"]
+    for number, step in enumerate(trajectory.steps[-5:], start=max(1, len(trajectory.steps) - 4)):
+        parts.append(f"### Webpage {number}: {step.url}\n\n{clip(step.observation, config.page_tokens)}"
+                     f"\n\nAction: {action_json(step.action)}")
+    if trajectory.final_observation:
+        parts.append(f"### Final Webpage: {trajectory.final_url}\n\n"
+                     f"{clip(trajectory.final_observation, config.page_tokens * 2)}")
+    if judgement is not None:
+        parts.append(f"## Performance Review\n\nsuccess {judgement.success:.2f}, efficiency "
+                     f"{judgement.efficiency:.2f}, self_correction {judgement.self_correction:.2f}")
+    return "\n\n".join(parts)
+
+
+def refine_system_prompt(config: ProposerConfig) -> str:
+    return render("insta_refine", reasoning_words=config.refine_words)
 
 
 class Proposer:
@@ -133,22 +153,12 @@ class Proposer:
         return proposal
 
     def refine_prompt(self, domain: str, task: str, trajectory: Trajectory, judgement: Judgement | None) -> str:
-        parts = [f"## Website\n\n{domain}", f"## Initial Task\n\n{task}"]
-        for number, step in enumerate(trajectory.steps[-5:], start=max(1, len(trajectory.steps) - 4)):
-            parts.append(f"### Webpage {number}: {step.url}\n\n{clip(step.observation, self.config.page_tokens)}"
-                         f"\n\nAction: {action_json(step.action)}")
-        if trajectory.final_observation:
-            parts.append(f"### Final Webpage: {trajectory.final_url}\n\n"
-                         f"{clip(trajectory.final_observation, self.config.page_tokens * 2)}")
-        if judgement is not None:
-            parts.append(f"## Performance Review\n\nsuccess {judgement.success:.2f}, efficiency "
-                         f"{judgement.efficiency:.2f}, self_correction {judgement.self_correction:.2f}")
-        return "\n\n".join(parts)
+        return refine_prompt(domain, task, trajectory, judgement, self.config)
 
     def refine(self, domain: str, task: str, trajectory: Trajectory, judgement: Judgement | None) -> RefinedTask:
         """Phase 2: a harder task grounded in the pages the agent saw; one retry on unparsable output."""
         messages = [
-            ChatMessage(role="system", content=render("insta_refine", reasoning_words=self.config.refine_words)),
+            ChatMessage(role="system", content=refine_system_prompt(self.config)),
             ChatMessage(role="user", content=self.refine_prompt(domain, task, trajectory, judgement)),
         ]
         response = self._complete(messages)

@@ -165,16 +165,15 @@ def _program_for(
 
 
 def is_irregular(region: RecordRegion) -> bool:
-    """Items interleaved with headers or dividers, or look-alike groups of other shapes nearby."""
+    """Items interleaved with headers or dividers, or sections (several headers) around their container."""
     container = region.parent
     members = {id(item) for item in region.items}
     others = [child for child in container if isinstance(child.tag, str) and id(child) not in members]
     if any(child.tag in IRREGULAR_TAGS for child in others):
         return True
     parent = container.getparent()
-    return parent is not None and any(
-        child.tag in IRREGULAR_TAGS for child in parent if isinstance(child.tag, str)
-    )
+    siblings = [child for child in parent if isinstance(child.tag, str)] if parent is not None else []
+    return sum(1 for child in siblings if child.tag in IRREGULAR_TAGS) >= 2
 
 
 def selector_model(context: AgentContext, tree: etree._Element, items: list[etree._Element]) -> str:

@@ -7,7 +7,8 @@ Two recorders produce the same :class:`ListProgram`:
   elsewhere on the page (one block per team), map columns to item parts by name and value type
   (:mod:`scrapesmith.lists.columns`), look on the first item's detail page for columns the item lacks,
   and detect pagination;
-* :func:`scrapesmith.lists.agent.record_with_llm` (policy + verifier + selector model, seed 002 3.1/3.3).
+* :func:`scrapesmith.lists.agent.record_with_llm`: the same steps with a model choosing among the
+  candidates (list, item parts), the selector model for irregular lists and a verifier (seed 002, 3.1/3.3).
 """
 
 from __future__ import annotations

@@ -55,10 +55,6 @@ class ResponseCache:
             self._connection.execute(_SCHEMA)
             self._connection.commit()
 
-    @classmethod
-    def in_dir(cls, cache_dir: Path) -> ResponseCache:
-        return cls(Path(cache_dir) / CACHE_FILE_NAME)
-
     def get(self, key: str) -> Completion | None:
         with self._lock:
             row = self._connection.execute("SELECT completion FROM responses WHERE key = ?", (key,)).fetchone()
@@ -75,11 +71,6 @@ class ResponseCache:
     def __len__(self) -> int:
         with self._lock:
             return self._connection.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
-
-    def clear(self) -> None:
-        with self._lock:
-            self._connection.execute("DELETE FROM responses")
-            self._connection.commit()
 
     def close(self) -> None:
         with self._lock:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scrapesmith.config import Settings
-from scrapesmith.llm.cache import CachedLLM, ResponseCache
+from scrapesmith.llm.cache import CACHE_FILE_NAME, CachedLLM, ResponseCache
 from scrapesmith.llm.config import LLMSettings
 from scrapesmith.llm.ledger import Ledger, LedgeredLLM
 from scrapesmith.llm.local import LocalLLM, llama_cpp_available
@@ -127,7 +127,7 @@ def wrap_llm(
         elif isinstance(cache, Path):
             store = shared_cache(cache)
         else:
-            store = shared_cache(ResponseCache.in_dir((settings or Settings()).cache_dir).path)
+            store = shared_cache((settings or Settings()).cache_dir / CACHE_FILE_NAME)
         llm = CachedLLM(llm, store)
     return LedgeredLLM(llm, ledger)
 

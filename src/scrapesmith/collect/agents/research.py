@@ -28,6 +28,7 @@ from scrapesmith.errors import ScrapesmithError
 from scrapesmith.web.page import FetchError, Page
 
 CRAWL_LIMIT = 200
+MAX_LINKS = 20
 CRAWL_DEPTH = 3
 
 
@@ -141,6 +142,14 @@ def page_links(page: Page) -> list[SourceLink]:
     return links
 
 
+def ranked_links(page: Page) -> list[SourceLink]:
+    """Links below the current page first (where records usually are), then the rest, in page order;
+    a short list keeps the small model's prompt short."""
+    links = [link for link in page_links(page) if link.label]
+    base = page.url.rsplit("/", 1)[0] + "/"
+    return [link for link in links if link.url.startswith(base)] + [l for l in links if not l.url.startswith(base)]
+
+
 class WebStep(BaseModel):
     thought: str = ""
     action: Literal["use_page", "use_links", "open"]
@@ -163,7 +172,7 @@ class WebAgent(Agent):
                 raise ScrapesmithError(f"the web agent could not open {url}")
             self.team.search.add(page.url, page.text)
             page_ref = self.store("page", page.text)
-            links = page_links(page)[:40]
+            links = ranked_links(page)[:MAX_LINKS]
             decision = self._decide(page, plan, links, step)
             chosen = [links[i - 1] for i in decision.choice if 1 <= i <= len(links)]
             if decision.action == "open" and chosen and step < self.budget:

@@ -1,0 +1,52 @@
+"""Throughput of the InSTA pipeline on the demo web (``scrapesmith bench insta-pipeline``).
+
+Every demo site is one "site" of the pipeline; each configuration (1, 2, 4 local workers, and Ray) runs
+them from scratch into its own output directory, with the same model, caps and politeness. Reported per
+configuration: sites/hour and agent steps/s (wall clock, model time included), and how the sites ended.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from scrapesmith.bench.frame import BenchResult
+from scrapesmith.bench.sites.server import serve_sites
+from scrapesmith.insta.pipeline import PipelineConfig, run_pipeline
+from scrapesmith.insta.runner import LocalPoolRunner, RayRunner, Runner
+from scrapesmith.insta.store import ResultStore
+
+
+def _runner(kind: str, workers: int) -> Runner:
+    return RayRunner(num_cpus=workers) if kind == "ray" else LocalPoolRunner(workers)
+
+
+def measure_throughput(
+    llm_spec: str, worker_counts: list[int], backends: list[str], max_actions: int = 5,
+    site_timeout: float = 300.0, limit: int | None = None, out_dir: Path | None = None,
+) -> BenchResult:
+    cases: list[dict[str, Any]] = []
+    root = Path(out_dir or tempfile.mkdtemp(prefix="insta-bench-"))
+    with serve_sites() as server:
+        sites = [server.url(f"/{name}/") for name in server.sites.site_names()][:limit]
+        config = PipelineConfig(llm_spec=llm_spec, max_actions=max_actions, site_wall_time=site_timeout,
+                                allow_hosts=("127.0.0.1",), politeness_delay=0.0, reasoning_words=50)
+        for backend in backends:
+            for workers in worker_counts:
+                runner = _runner(backend, workers)
+                try:
+                    summary = run_pipeline(sites, ResultStore(root / f"{backend}-{workers}"), runner, config)
+                finally:
+                    runner.close()
+                cases.append({"backend": backend, "workers": workers, "sites": len(sites), "ok": summary.ok,
+                              "unsafe": summary.unsafe, "failed": summary.failed, "steps": summary.steps,
+                              "seconds": round(summary.seconds, 1),
+                              "sites_per_hour": round(summary.sites_per_hour, 2),
+                              "steps_per_s": round(summary.steps_per_second, 4)})
+    best = max(cases, key=lambda case: case["sites_per_hour"]) if cases else {}
+    summary_row = {"configurations": len(cases), "sites": len(sites),
+                   "best_sites_per_hour": best.get("sites_per_hour", 0.0),
+                   "best_configuration": f"{best.get('backend')}x{best.get('workers')}" if best else ""}
+    return BenchResult(name="insta-pipeline", summary=summary_row, cases=cases,
+                       params={"llm": llm_spec, "max_actions": max_actions, "out": str(root)})
