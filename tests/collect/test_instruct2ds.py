@@ -59,3 +59,10 @@ def test_bench_cli_heuristic_run_scores_a_sports_task(tmp_path):
     assert result["summary"]["tasks"] == 1
     assert result["summary"]["sports_f1"] == 1.0
     assert all(case["tokens"] == 0 for case in result["cases"])
+
+
+def test_demo_instructions_name_one_task_per_domain(demo_web):
+    from scrapesmith.bench.instruct2ds import demo_instructions
+
+    tasks = demo_instructions(site_truths(demo_web.sites))
+    assert [t.template.domain for t in tasks] == ["academic", "finance", "sports"]

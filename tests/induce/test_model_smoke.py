@@ -16,7 +16,7 @@ from scrapesmith.induce.service import induce_scraper
 from scrapesmith.llm import Ledger, resolve_llm
 from scrapesmith.llm.models import DEFAULT_SIZE, EMBEDDED_MODELS, is_installed
 
-pytestmark = pytest.mark.model
+pytestmark = [pytest.mark.model, pytest.mark.timeout(1800)]  # a busy 2-core CPU: minutes per call
 
 PAGE = ("<html><head><title>Night Train - Example Books</title></head><body><h1>Night Train</h1>"
         "<ul class='facts'><li><b>ISBN-13:</b> 9780316125581</li><li><b>Pages:</b> 212</li></ul></body></html>")

@@ -29,7 +29,7 @@ def measure_throughput(
     cases: list[dict[str, Any]] = []
     root = Path(out_dir or tempfile.mkdtemp(prefix="insta-bench-"))
     with serve_sites() as server:
-        sites = [server.url(f"/{name}/") for name in server.sites.site_names()][:limit]
+        sites = [server.url(f"/{name}/") for name in server.sites.site_names][:limit]
         config = PipelineConfig(llm_spec=llm_spec, max_actions=max_actions, site_wall_time=site_timeout,
                                 allow_hosts=("127.0.0.1",), politeness_delay=0.0, reasoning_words=50)
         for backend in backends:

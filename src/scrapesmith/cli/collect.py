@@ -13,6 +13,7 @@ from scrapesmith.cli import app, bench_app, console
 from scrapesmith.cli.options import LLMOption, NoCacheOption, llm_from_options
 from scrapesmith.config import get_settings
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.io import read_rows
 from scrapesmith.llm.types import LLM
 
 AllowHost = Annotated[list[str], typer.Option(
@@ -71,8 +72,12 @@ def run_collection_program(program: Path, allow_host: list[str]) -> None:
         result = run_program_file(program, [*get_settings().allow_hosts, *allow_host])
     if not result.ok:
         raise ScrapesmithError(f"{program}: {result.summary()}")
-    rows = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else "rows: 0"
-    console.print(f"{rows} -> {program.parent / 'dataset.csv'} ({result.seconds:.1f}s, 0 LLM calls)", highlight=False)
+    dataset = program.parent / "dataset.csv"
+    if not dataset.is_file():
+        console.print(f"{program} finished ({result.seconds:.1f}s) but wrote no dataset.csv", highlight=False)
+        return
+    rows = len(read_rows(dataset))
+    console.print(f"{rows} rows -> {dataset} ({result.seconds:.1f}s, 0 LLM calls)", highlight=False)
 
 
 @bench_app.command("instruct2ds")

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.markup import escape
 from rich.table import Table
 
 from scrapesmith.bench.swde import run_benchmark
@@ -111,8 +112,8 @@ def _print_spec(spec: ScraperSpec, trees: list) -> None:
     for index in range(len(trees)):
         table.add_column(f"seed {index}", overflow="fold")
     for field_spec in spec.fields:
-        shown = " ⟶ ".join(field_spec.actions) or "(none found)"
-        table.add_row(field_spec.name, shown, *(str(row[field_spec.name]) for row in rows))
+        shown = " ⟶ ".join(field_spec.actions) or "(none found)"  # XPath predicates look like rich markup
+        table.add_row(field_spec.name, escape(shown), *(escape(str(row[field_spec.name])) for row in rows))
     console.print(table)
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from scrapesmith.induce.execute import CompiledSpec, parse_html
@@ -45,7 +46,7 @@ def induce_demo_layout(server: Any, fetcher: Any, run_dir: Path, console: Consol
     shown.add_column("field")
     shown.add_column("action sequence", overflow="fold")
     for field in spec.fields:
-        shown.add_row(field.name, " ⟶ ".join(field.actions) or "(none)")
+        shown.add_row(field.name, escape(" ⟶ ".join(field.actions)) or "(none)")
     console.print(shown)
 
     truth = {b["url"]: b for b in server.sites.truth(layout)["books"]}
@@ -60,7 +61,7 @@ def induce_demo_layout(server: Any, fetcher: Any, run_dir: Path, console: Consol
                      "program_id": spec.spec_id, **row})
         cells += len(spec.fields)
         right += sum(row[f.name] == _expected(truth[path], f.name) for f in spec.fields)
-        table.add_row(*(", ".join(v) if isinstance(v, list) else str(v) for v in row.values()))
+        table.add_row(*(escape(", ".join(v) if isinstance(v, list) else str(v)) for v in row.values()))
     console.print(table)
     write_rows(rows, run_dir / f"books-{layout}.csv")
     accuracy = right / cells if cells else 0.0

@@ -145,6 +145,13 @@ def extract_field(root: etree._Element, field: FieldSpec) -> FieldResult:
     return FieldResult(raw=raw, values=post_process(raw, field.post))
 
 
+def rebased_xpath(field: FieldSpec) -> str | None:
+    """A one-step ``//x…`` sequence rebased onto a scope element (``descendant-or-self::x…``), if it is one."""
+    if len(field.actions) == 1 and field.actions[0].startswith("//") and "|" not in field.actions[0]:
+        return "descendant-or-self::" + field.actions[0][2:]
+    return None
+
+
 class CompiledSpec:
     """A spec ready to replay: XPaths compiled up front so bad ones fail before the first page."""
 
@@ -153,9 +160,21 @@ class CompiledSpec:
         for field in spec.fields:
             for expression in field.actions:
                 compile_xpath(expression)
+        self._scope = compile_xpath(spec.scope) if spec.scope else None
+        self._scoped = {f.name: [rebased] for f in spec.fields if (rebased := rebased_xpath(f)) is not None}
+        for actions in self._scoped.values():
+            compile_xpath(actions[0])
 
     def extract_tree(self, root: etree._Element) -> dict[str, FieldResult]:
-        return {field.name: extract_field(root, field) for field in self.spec.fields}
+        scope = self._scope(root) if self._scope is not None else None
+        if not scope or not isinstance(scope, list) or not isinstance(scope[0], etree._Element):
+            return {field.name: extract_field(root, field) for field in self.spec.fields}
+        results = {}
+        for field in self.spec.fields:
+            scoped = self._scoped.get(field.name)
+            raw = run_actions(scope[0], scoped) if scoped else run_actions(root, field.actions)
+            results[field.name] = FieldResult(raw=raw, values=post_process(raw, field.post))
+        return results
 
     def extract(self, source: str | bytes) -> dict[str, FieldResult]:
         return self.extract_tree(parse_html(source))

@@ -60,6 +60,11 @@ def title_fit(values: Sequence[str], title: str) -> float:
     return best
 
 
+def _starts_with_label(value: str, labels: Sequence[str]) -> bool:
+    lowered = value.lower()
+    return any(lowered.startswith(label) and lowered[len(label):][:1] in (" ", ":") for label in labels if label)
+
+
 def score_candidate(candidate: Candidate, concept: FieldConcept, seeds: Sequence[etree._Element],
                     titles: Sequence[str]) -> ScoredCandidate:
     """Execute ``candidate`` on every seed page and turn what it returns into one score in [0, 1]."""
@@ -89,8 +94,10 @@ def score_candidate(candidate: Candidate, concept: FieldConcept, seeds: Sequence
     # a path that starts by testing every text node or element is 2-3x slower to replay than one that starts
     # from a tag, and bare text labels repeat more often; it wins only when nothing cheaper does as well
     scan = 0.8 if candidate.xpath.startswith(("//text()", "//*")) else 1.0
+    # "Posted June 5, 2024": the value still carries its label, so a path to the bare value is better
+    labelled = 0.8 if all(_starts_with_label(v, concept.labels) for v in flat) else 1.0
     scored.score = (candidate.prior * coverage**2 * type_fit * cardinality * (1 - too_long) * variation
-                    * headline * avoided * scan)
+                    * headline * avoided * scan * labelled)
     scored.notes = [f"coverage={coverage:.2f}", f"type={type_fit:.2f}", f"per-page={mean_count:.1f}",
                     f"varies={distinct > 1}"]
     return scored

@@ -17,6 +17,7 @@ from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.evidence import FieldConcept, concept_for
 from scrapesmith.induce.heuristic import FieldRequest, induce_heuristic, rank_candidates
 from scrapesmith.induce.progressive import GenerationSettings, generate_on_page
+from scrapesmith.induce.scope import with_scope
 from scrapesmith.induce.spec import FieldSpec, PostProcess, ScraperSpec
 from scrapesmith.induce.synthesis import SequenceCandidate, synthesize
 from scrapesmith.llm.client import require_llm
@@ -68,7 +69,7 @@ def induce_scraper(requests: Sequence[FieldRequest], seeds: Sequence[etree._Elem
     if not seeds:
         raise ScrapesmithError("induction needs at least one seed page")
     if method == "heuristic":
-        return induce_heuristic(requests, seeds, site=site, seed_names=seed_names)
+        return with_scope(induce_heuristic(requests, seeds, site=site, seed_names=seed_names), seeds)
     model = require_llm(llm, f"--method {method}")
     settings = settings or GenerationSettings()
     settings.method = method  # type: ignore[assignment]
@@ -77,4 +78,4 @@ def induce_scraper(requests: Sequence[FieldRequest], seeds: Sequence[etree._Elem
         if progress:
             progress(request.name)
         fields.append(_induce_field(request, concept_for(request.name, request.instruction), seeds, model, settings))
-    return ScraperSpec(site=site, method=method, seeds=list(seed_names), fields=fields)
+    return with_scope(ScraperSpec(site=site, method=method, seeds=list(seed_names), fields=fields), seeds)

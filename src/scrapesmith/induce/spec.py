@@ -56,12 +56,14 @@ class ScraperSpec(BaseModel):
     method: str = "heuristic"
     created_at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     seeds: list[str] = Field(default_factory=list)
+    scope: str | None = Field(default=None, description="id()-anchored element holding every field (speed only)")
     fields: list[FieldSpec] = Field(default_factory=list)
 
     @property
     def spec_id(self) -> str:
         """A content hash of the fields, so two specs that extract the same way share an id."""
-        payload = json.dumps([f.model_dump(exclude={"evidence"}) for f in self.fields], sort_keys=True)
+        fields = [f.model_dump(exclude={"evidence"}) for f in self.fields]
+        payload = json.dumps([fields, self.scope] if self.scope else fields, sort_keys=True)
         return "spec-" + hashlib.sha256(payload.encode()).hexdigest()[:12]
 
     def field(self, name: str) -> FieldSpec:
