@@ -119,3 +119,4 @@ def test_heuristic_path_collects_from_a_start_url(demo_web, tmp_path):
 def test_heuristic_path_without_a_start_url_fails_clearly(tmp_path):
     with pytest.raises(NoStartingPoint, match="must name a start URL"):
         collect("All papers of CLML 2023 with columns title, url", llm=None, run_dir=tmp_path, allow_hosts=[])
+

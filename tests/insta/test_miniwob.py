@@ -79,3 +79,16 @@ def test_wrong_click_earns_the_page_negative_reward(browser_session):
 
 def test_read_state_without_hook_means_not_started():
     assert read_state("<html><head></head><body>x</body></html>").started is False
+
+
+def test_summary_averages_per_task_and_scores_the_judge_against_true_reward():
+    from scrapesmith.bench.miniwob import summarise
+
+    cases = [
+        {"task": "a", "reward": 1.0, "seconds": 1, "judge_success": 0.9, "judge_confidence": 0.8},
+        {"task": "a", "reward": -1.0, "seconds": 1, "judge_success": 1.0, "judge_confidence": 1.0},
+        {"task": "b", "reward": 0.0, "seconds": 1, "judge_success": 0.0, "judge_confidence": 1.0},
+    ]
+    summary = summarise(cases)
+    assert summary["mean_reward"] == 0.0 and summary["success_rate"] == pytest.approx(1 / 3)
+    assert summary["judge_accuracy"] == pytest.approx(2 / 3) and summary["judge_accuracy_conf1"] == 0.5
