@@ -3,7 +3,7 @@ SHELL := /bin/bash
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
-EXTRAS ?= dev,browser,local,pii
+EXTRAS ?= dev,browser,local,pii,scale,bench
 STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 comma := ,
 # llama.cpp's default native build crashes on these CPUs (AMX kernels): build portable code.
