@@ -89,8 +89,24 @@ def survey_sites(ctx: DemoContext) -> None:
         ctx.console.print(f"[yellow]failed:[/] {failure}")
 
 
+def induce_book_scrapers(ctx: DemoContext) -> None:
+    """Step 2: induce a field scraper per book layout from three seed pages, then run it with no LLM."""
+    from scrapesmith.induce.demo_step import induction_step
+
+    induction_step(ctx.server, ctx.fetcher, ctx.run_dir, ctx.console)
+
+
+def record_job_list(ctx: DemoContext) -> None:
+    """Step 3: record a list program on a careers page (filter + pagination), then replay it."""
+    from scrapesmith.lists.demo import demo_list_step
+
+    demo_list_step(ctx)
+
+
 STEPS: list[tuple[str, DemoStep]] = [
     ("Survey the local demo web", survey_sites),
+    ("Forge field scrapers for two book layouts (induce)", induce_book_scrapers),
+    ("Record and replay a job list (lists)", record_job_list),
 ]
 
 
