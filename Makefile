@@ -4,8 +4,8 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 EXTRAS ?= dev,browser,local,pii,scale,bench
-STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 comma := ,
+STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 # llama.cpp's default native build crashes on these CPUs (AMX kernels): build portable code.
 export CMAKE_ARGS ?= -DGGML_NATIVE=OFF
 

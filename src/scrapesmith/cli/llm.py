@@ -38,7 +38,6 @@ from scrapesmith.llm.models import (
     is_installed,
     model_path,
 )
-from scrapesmith.llm.openai_provider import OpenAICompatibleLLM
 from scrapesmith.llm.structured import ask_json, ask_text
 from scrapesmith.llm.types import LLM, LLMError, NoModelConfigured
 
@@ -82,7 +81,7 @@ def info_command(
 def _describe(provider: LLM, settings: Settings) -> dict[str, str]:
     if isinstance(provider, LocalLLM):
         return _describe_local(provider, settings)
-    if isinstance(provider, OpenAICompatibleLLM):
+    if type(provider).__name__ == "OpenAICompatibleLLM":
         llm_settings = LLMSettings()
         return {
             "provider": "openai (OpenAI-compatible chat completions)",

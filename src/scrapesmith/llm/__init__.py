@@ -21,7 +21,6 @@ from scrapesmith.llm.ledger import (
     use_ledger,
 )
 from scrapesmith.llm.local import LocalLLM
-from scrapesmith.llm.openai_provider import OpenAICompatibleLLM
 from scrapesmith.llm.scripted import ScriptedLLM, estimate_tokens
 from scrapesmith.llm.structured import ask_json, ask_structured, ask_text, parse_json_reply
 from scrapesmith.llm.templates import list_prompts, render_prompt
@@ -71,3 +70,12 @@ __all__ = [
     "use_ledger",
     "wrap_llm",
 ]
+
+
+def __getattr__(name: str):
+    """Import the OpenAI SDK (about a second) only when the remote provider is actually used."""
+    if name == "OpenAICompatibleLLM":
+        from scrapesmith.llm.openai_provider import OpenAICompatibleLLM
+
+        return OpenAICompatibleLLM
+    raise AttributeError(f"module 'scrapesmith.llm' has no attribute {name!r}")

@@ -18,7 +18,6 @@ from scrapesmith.llm.config import LLMSettings
 from scrapesmith.llm.ledger import Ledger, LedgeredLLM
 from scrapesmith.llm.local import LocalLLM, llama_cpp_available
 from scrapesmith.llm.models import DEFAULT_SIZE, EMBEDDED_MODELS, embedded_model, is_installed, model_path
-from scrapesmith.llm.openai_provider import OpenAICompatibleLLM
 from scrapesmith.llm.types import LLM, LLMError, NoModelConfigured
 
 SPEC_HELP = "openai:<model> | local | local:0.5b | local:1.5b | local:/path/model.gguf | none"
@@ -67,6 +66,8 @@ def build_provider(spec: LLMSpec, settings: Settings, llm_settings: LLMSettings)
     if spec.provider == "none":
         return None
     if spec.provider == "openai":
+        from scrapesmith.llm.openai_provider import OpenAICompatibleLLM
+
         return OpenAICompatibleLLM(
             spec.target or llm_settings.openai_model,
             base_url=llm_settings.openai_base_url,
