@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Annotated
 
 from platformdirs import user_cache_dir
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 DEFAULT_USER_AGENT = "scrapesmith/0.1 (+https://example.invalid/scrapesmith; polite bot)"
 
@@ -20,11 +21,22 @@ class Settings(BaseSettings):
     llm: str | None = Field(default=None, description="openai:<model> | local[:0.5b|:1.5b|:/path.gguf] | none")
     cache_dir: Path = Field(default_factory=lambda: Path(user_cache_dir("scrapesmith")))
     user_agent: str = DEFAULT_USER_AGENT
-    allow_hosts: list[str] = Field(default_factory=list, description="hosts exempt from the private-address block")
+    allow_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, description="hosts exempt from the private-address block (comma-separated)"
+    )
     politeness_delay: float = 1.0
     max_per_host: int = 2
     timeout: float = 20.0
     max_bytes: int = 10 * 1024 * 1024
+
+
+    @field_validator("allow_hosts", mode="before")
+    @classmethod
+    def _split_hosts(cls, value: object) -> object:
+        """Accept ``SCRAPESMITH_ALLOW_HOSTS=a,b`` as well as a list."""
+        if isinstance(value, str):
+            return [host.strip() for host in value.split(",") if host.strip()]
+        return value
 
 
 @lru_cache(maxsize=1)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from rich.console import Console
@@ -40,7 +40,7 @@ DemoStep = Callable[[DemoContext], None]
 
 
 def new_run_dir(root: Path = Path("runs")) -> Path:
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     run_dir = root / f"demo-{stamp}"
     run_dir.mkdir(parents=True, exist_ok=True)
     return run_dir

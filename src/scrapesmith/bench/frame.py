@@ -12,7 +12,7 @@ import os
 import platform
 import sys
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,7 @@ class BenchResult:
     cases: list[dict[str, Any]] = field(default_factory=list)
     params: dict[str, Any] = field(default_factory=dict)
     machine: dict[str, Any] = field(default_factory=machine_description)
-    date: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
+    date: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     command: str = field(default_factory=lambda: " ".join(["scrapesmith", *sys.argv[1:]]))
 
     def to_json(self) -> dict[str, Any]:

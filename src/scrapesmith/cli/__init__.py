@@ -32,7 +32,7 @@ app.add_typer(insta_app, name="insta")
 console = Console(stderr=True, soft_wrap=True)
 
 # Importing the command modules registers their commands on the apps above.
-from scrapesmith.cli import commands  # noqa: E402,F401
+from scrapesmith.cli import commands  # noqa: F401
 
 
 def main() -> None:

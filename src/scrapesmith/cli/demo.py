@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -12,7 +13,7 @@ from scrapesmith.cli import app
 
 @app.command()
 def demo(
-    runs: Path = typer.Option(Path("runs"), help="Directory that receives the demo's run directory."),
+    runs: Annotated[Path, typer.Option(help="Directory that receives the demo's run directory.")] = Path("runs"),
 ) -> None:
     """Serve the local demo web on 127.0.0.1 and run the main jobs on it (offline, a few minutes)."""
     from scrapesmith.demo import run_demo

@@ -5,7 +5,7 @@ A capability that lands deletes its entry here and registers its real command in
 
 from __future__ import annotations
 
-from scrapesmith.cli import app, bench_app, insta_app, llm_app
+from scrapesmith.cli import app, bench_app, insta_app
 from scrapesmith.errors import NotAvailableYet
 
 PENDING = {

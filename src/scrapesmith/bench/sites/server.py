@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import socket
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -63,6 +64,14 @@ class _HTTPServer(ThreadingHTTPServer):
     request_queue_size = 128  # many concurrent clients (benchmarks, browser contexts) must not see resets
     sites: SiteCollection
     request_log: RequestLog
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """Clients that drop a keep-alive connection are normal traffic, not errors worth a traceback."""
+
+
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)
 
     def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler]) -> None:
         super().__init__(address, handler)
