@@ -67,8 +67,6 @@ class _HTTPServer(ThreadingHTTPServer):
 
     def handle_error(self, request: object, client_address: object) -> None:
         """Clients that drop a keep-alive connection are normal traffic, not errors worth a traceback."""
-
-
         if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
             return
         super().handle_error(request, client_address)
