@@ -14,6 +14,7 @@ chosen on quality as well as speed.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 import time
@@ -204,12 +205,10 @@ def run_probes(llm: LLM) -> list[dict[str, Any]]:
 
 def rss_mib() -> float:
     """Resident memory of this process now (Linux), falling back to the peak elsewhere."""
-    try:
+    with contextlib.suppress(OSError):
         for line in Path("/proc/self/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
-    except OSError:
-        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 

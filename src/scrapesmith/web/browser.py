@@ -18,6 +18,7 @@ contexts keep no storage, and Chromium runs with background networking off behin
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 import time
@@ -110,10 +111,8 @@ class BrowserFetcher:
         self.close()
 
     def _borrow(self) -> BrowserSession:
-        try:
+        with contextlib.suppress(queue.Empty):
             return self._idle.get_nowait()
-        except queue.Empty:
-            pass
         with self._lock:
             if self._closed:
                 raise BrowserUnavailable("the browser fetcher is closed")

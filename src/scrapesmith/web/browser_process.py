@@ -9,6 +9,7 @@ programs on the machine may run Chromium too) and only ever kill its process gro
 from __future__ import annotations
 
 import atexit
+import contextlib
 import logging
 import os
 import shutil
@@ -94,10 +95,8 @@ def kill_browser_tree(pid: int) -> None:
     except ProcessLookupError:
         group = None
     if group is not None and group == pid and group != os.getpgrp():
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(group, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
     for process in members:
         try:
             process.kill()

@@ -99,9 +99,8 @@ class GuardProxy:
         if task is not None:
             self._tasks.add(task)
         try:
-            await self._serve(reader, writer)
-        except (TimeoutError, OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
-            pass
+            with contextlib.suppress(TimeoutError, OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
+                await self._serve(reader, writer)
         finally:
             if task is not None:
                 self._tasks.discard(task)

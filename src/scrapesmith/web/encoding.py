@@ -10,6 +10,7 @@ falls through to the next piece of evidence instead of producing garbage or rais
 from __future__ import annotations
 
 import codecs
+import contextlib
 import re
 
 from charset_normalizer import from_bytes
@@ -107,10 +108,8 @@ def _sniff(content: bytes) -> tuple[str, str]:
         return content.decode("utf-8"), "utf-8"
     encoding = _likeliest_web_encoding(content)
     if encoding is not None:
-        try:
+        with contextlib.suppress(UnicodeDecodeError, LookupError):
             return content.decode(encoding), encoding
-        except (UnicodeDecodeError, LookupError):
-            pass
     return content.decode("cp1252", errors="replace"), "cp1252"
 
 

@@ -138,11 +138,8 @@ class AddressGuard:
                 )
 
     def _addresses(self, url: str, origin: Origin) -> list[str]:
-        try:
-            ipaddress.ip_address(origin.host)
+        if _is_ip_literal(origin.host):
             return [origin.host]
-        except ValueError:
-            pass
         try:
             addresses = self._resolve(origin.host, origin.port)
         except UnicodeError:
@@ -274,3 +271,11 @@ class HostThrottle:
                 state = _HostState(threading.BoundedSemaphore(self.max_per_host))
                 self._hosts[origin] = state
             return state
+
+
+def _is_ip_literal(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
