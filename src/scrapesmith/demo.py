@@ -103,10 +103,48 @@ def record_job_list(ctx: DemoContext) -> None:
     demo_list_step(ctx)
 
 
+def collect_standings(ctx: DemoContext) -> None:
+    """Step 4: one Instruct2DS-style instruction -> validated dataset with the multi-agent workflow.
+
+    Uses the default model (``SCRAPESMITH_LLM``, else the embedded one, else none) and scores the dataset
+    against the ground truth built from the sites' own data.
+    """
+    from scrapesmith.bench.instruct2ds import make_tasks, score_task, site_truths
+    from scrapesmith.collect.workflow import collect
+    from scrapesmith.io import read_rows
+    from scrapesmith.llm import resolve_llm
+
+    truths = site_truths(ctx.server.sites)
+    task = next(t for t in make_tasks(truths, ["sports"], 1) if t.template.name == "sports-T2")
+    url = ctx.server.url(f"/sports/season/{task.values['year']}/standings.html")
+    instruction = task.instruction.replace(" with columns", f" from {url} with columns")
+    llm = resolve_llm(ctx.llm_spec)
+    ctx.console.print(f"Instruction: [bold]{instruction}[/]", highlight=False)
+    ctx.console.print(f"Model: {getattr(llm, 'name', 'none (heuristic path)') if llm else 'none (heuristic path)'}")
+    with ctx.console.status("collecting…", spinner="dots") as status:
+
+        def show(agent: str, step: str, rows: int) -> None:
+            status.update(f"[bold]{agent}[/]: {step} — {rows} rows so far")
+            ctx.console.print(f"  {agent:<10} {step}", highlight=False, markup=False)
+
+        result = collect(instruction, llm=llm, run_dir=ctx.run_dir / "collect", allow_hosts=["127.0.0.1"],
+                         progress=show, delay=0.0)
+    rows = read_rows(result.dataset) if result.dataset.is_file() else []
+    scores = score_task(rows, task.template.truth(truths["sports"], task.values), task.template.columns)
+    ctx.console.print(
+        f"Dataset: [bold]{result.dataset}[/] — {result.rows} rows, valid={result.valid}; "
+        f"F1 {scores['f1']:.4f} (P {scores['precision']:.4f}, R {scores['recall']:.4f}) against the ground truth; "
+        f"{result.seconds:.0f} s, {result.llm_calls} LLM calls, {result.tokens} tokens. "
+        f"Rerun without a model: scrapesmith run {result.run_dir / 'program.py'}",
+        highlight=False,
+    )
+
+
 STEPS: list[tuple[str, DemoStep]] = [
     ("Survey the local demo web", survey_sites),
     ("Forge field scrapers for two book layouts (induce)", induce_book_scrapers),
     ("Record and replay a job list (lists)", record_job_list),
+    ("Turn an instruction into a dataset (collect)", collect_standings),
 ]
 
 

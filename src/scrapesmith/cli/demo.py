@@ -9,13 +9,15 @@ import typer
 from rich.console import Console
 
 from scrapesmith.cli import app
+from scrapesmith.cli.options import LLMOption
 
 
 @app.command()
 def demo(
     runs: Annotated[Path, typer.Option(help="Directory that receives the demo's run directory.")] = Path("runs"),
+    llm: LLMOption = None,
 ) -> None:
     """Serve the local demo web on 127.0.0.1 and run the main jobs on it (offline, a few minutes)."""
     from scrapesmith.demo import run_demo
 
-    run_demo(Console(), runs)
+    run_demo(Console(), runs, llm)
