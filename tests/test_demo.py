@@ -6,7 +6,7 @@ import io
 
 from rich.console import Console
 
-from scrapesmith.demo import DemoContext, survey_sites
+from scrapesmith.demo import DemoContext, collect_standings, survey_sites
 from scrapesmith.web.archive import ArchivingFetcher, WarcReplayFetcher, WarcWriter
 from scrapesmith.web.fetch import HttpFetcher
 
@@ -23,3 +23,14 @@ def test_survey_fetches_every_site_and_archives_the_pages(demo_sites, tmp_path):
     archived = WarcReplayFetcher(tmp_path / "pages.warc.gz").urls
     assert demo_sites.url("/proceedings/") in archived
     assert len(archived) >= 8 * 5
+
+
+def test_collect_step_builds_the_exact_standings_dataset_without_a_model(demo_sites, tmp_path):
+    output = io.StringIO()
+    console = Console(file=output, width=300)
+    with WarcWriter(tmp_path / "pages.warc.gz") as warc, HttpFetcher(allow_hosts=["127.0.0.1"], delay=0) as http:
+        collect_standings(DemoContext(demo_sites, ArchivingFetcher(http, warc), tmp_path, console, "none"))
+    text = output.getvalue()
+    assert "F1 1.0000" in text
+    assert (tmp_path / "collect" / "dataset.csv").is_file()
+    assert (tmp_path / "collect" / "program.py").is_file()
