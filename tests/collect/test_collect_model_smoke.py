@@ -13,7 +13,7 @@ from scrapesmith.config import Settings
 from scrapesmith.llm import resolve_llm
 from scrapesmith.llm.models import DEFAULT_SIZE, EMBEDDED_MODELS, is_installed
 
-pytestmark = pytest.mark.model
+pytestmark = [pytest.mark.model, pytest.mark.timeout(900)]
 
 
 def test_embedded_model_collects_the_standings_table(demo_web, allow, tmp_path, monkeypatch):
