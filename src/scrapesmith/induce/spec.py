@@ -14,8 +14,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
+from scrapesmith.artifacts import read_json_object, validate_artifact
 from scrapesmith.errors import ScrapesmithError
 
 SPEC_VERSION = 1
@@ -85,19 +86,7 @@ class ScraperSpec(BaseModel):
 
     @classmethod
     def from_json(cls, text: str) -> ScraperSpec:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SpecError(f"spec is not JSON: {exc}") from exc
-        if not isinstance(data, dict):
-            raise SpecError("spec must be a JSON object")
-        data.pop("id", None)
-        try:
-            return cls.model_validate(data)
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise SpecError(f"invalid spec ({where}: {first['msg']})") from exc
+        return validate_artifact(cls, read_json_object(text, "spec", SpecError), "spec", SpecError)
 
     @classmethod
     def load(cls, path: Path) -> ScraperSpec:

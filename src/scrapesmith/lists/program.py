@@ -16,8 +16,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
+from scrapesmith.artifacts import read_json_object, validate_artifact
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.dsl import (
     Action,
@@ -73,21 +74,10 @@ class ListProgram(BaseModel):
 
     @classmethod
     def from_json(cls, text: str) -> ListProgram:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ProgramError(f"not a list program (invalid JSON: {exc.msg} at line {exc.lineno})") from exc
-        if not isinstance(data, dict):
-            raise ProgramError("not a list program (expected a JSON object)")
-        data.pop("id", None)
+        data = read_json_object(text, "list program", ProgramError)
         if data.get("version", PROGRAM_VERSION) != PROGRAM_VERSION:
             raise ProgramError(f"unsupported list program version {data.get('version')!r} (expected 1)")
-        try:
-            return cls.model_validate(data)
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(part) for part in first["loc"])
-            raise ProgramError(f"invalid list program: {where}: {first['msg']}") from exc
+        return validate_artifact(cls, data, "list program", ProgramError)
 
     @classmethod
     def load(cls, path: Path) -> ListProgram:
