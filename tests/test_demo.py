@@ -6,7 +6,7 @@ import io
 
 from rich.console import Console
 
-from scrapesmith.demo import DemoContext, collect_standings, survey_sites
+from scrapesmith.demo import DemoContext, collect_per_domain, survey_sites
 from scrapesmith.web.archive import ArchivingFetcher, WarcReplayFetcher, WarcWriter
 from scrapesmith.web.fetch import HttpFetcher
 
@@ -25,12 +25,17 @@ def test_survey_fetches_every_site_and_archives_the_pages(demo_sites, tmp_path):
     assert len(archived) >= 8 * 5
 
 
-def test_collect_step_builds_the_exact_standings_dataset_without_a_model(demo_sites, tmp_path):
+def test_collect_step_runs_one_instruction_per_domain_without_a_model(demo_sites, tmp_path):
+    """Without a model the academic and sports instructions (they name a start page) come out exact;
+    finance (no start page: REST parameters need research) is reported as not collected and the run goes on."""
     output = io.StringIO()
     console = Console(file=output, width=300)
     with WarcWriter(tmp_path / "pages.warc.gz") as warc, HttpFetcher(allow_hosts=["127.0.0.1"], delay=0) as http:
-        collect_standings(DemoContext(demo_sites, ArchivingFetcher(http, warc), tmp_path, console, "none"))
+        collect_per_domain(DemoContext(demo_sites, ArchivingFetcher(http, warc), tmp_path, console, "none"))
     text = output.getvalue()
-    assert "F1 1.0000" in text
-    assert (tmp_path / "collect" / "dataset.csv").is_file()
-    assert (tmp_path / "collect" / "program.py").is_file()
+    assert text.count("F1 1.0000") == 2
+    assert "not collected" in text and "start URL" in text
+    for domain in ("academic", "sports"):
+        assert (tmp_path / f"collect-{domain}" / "dataset.csv").is_file()
+        assert (tmp_path / f"collect-{domain}" / "program.py").is_file()
+    assert not (tmp_path / "collect-finance" / "dataset.csv").exists()

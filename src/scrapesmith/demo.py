@@ -16,7 +16,9 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from scrapesmith.bench.instruct2ds import SITE_OF
 from scrapesmith.bench.sites import DemoServer, serve_sites
+from scrapesmith.io import read_rows
 from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
 from scrapesmith.web.fetch import HttpFetcher
 from scrapesmith.web.page import FetchError
@@ -103,48 +105,68 @@ def record_job_list(ctx: DemoContext) -> None:
     demo_list_step(ctx)
 
 
-def collect_standings(ctx: DemoContext) -> None:
-    """Step 4: one Instruct2DS-style instruction -> validated dataset with the multi-agent workflow.
+def collect_per_domain(ctx: DemoContext) -> None:
+    """Step 4: one Instruct2DS-style instruction per domain -> validated dataset, scored against the truth.
 
-    Uses the default model (``SCRAPESMITH_LLM``, else the embedded one, else none) and scores the dataset
-    against the ground truth built from the sites' own data.
+    Uses the default model (``SCRAPESMITH_LLM``, else the embedded one, else none). Academic and sports
+    instructions name their listing page; the finance one does not, so the agents research the stock
+    site and its REST API themselves (without a model it is reported as needing a start URL). The
+    ground truth is built from the sites' own data, never from pages.
     """
-    from scrapesmith.bench.instruct2ds import make_tasks, score_task, site_truths
-    from scrapesmith.collect.workflow import collect
-    from scrapesmith.io import read_rows
+    from scrapesmith.bench.instruct2ds import demo_instructions, score_task, site_truths
+    from scrapesmith.bench.instruct2ds_runner import single_page_start
     from scrapesmith.llm import resolve_llm
 
     truths = site_truths(ctx.server.sites)
-    task = next(t for t in make_tasks(truths, ["sports"], 1) if t.template.name == "sports-T2")
-    url = ctx.server.url(f"/sports/season/{task.values['year']}/standings.html")
-    instruction = task.instruction.replace(" with columns", f" from {url} with columns")
     llm = resolve_llm(ctx.llm_spec)
-    ctx.console.print(f"Instruction: [bold]{instruction}[/]", highlight=False)
     ctx.console.print(f"Model: {getattr(llm, 'name', 'none (heuristic path)') if llm else 'none (heuristic path)'}")
+    table = Table("domain", "rows", "F1", "P", "R", "s", "LLM calls", "tokens", "dataset")
+    for task in demo_instructions(truths):
+        domain = task.template.domain
+        start = single_page_start(task)
+        instruction = task.instruction + (f" Start at {ctx.server.url(start)}" if start else "")
+        ctx.console.print(f"[bold]{domain}[/]: {instruction}", highlight=False)
+        result = _collect_with_status(ctx, instruction, llm, ctx.run_dir / f"collect-{domain}",
+                                      [ctx.server.url(f"/{SITE_OF[domain]}/")])
+        if isinstance(result, str):
+            ctx.console.print(f"  [yellow]not collected[/]: {result}", highlight=False)
+            table.add_row(domain, "0", "-", "-", "-", "-", "0", "0", result[:60])
+            continue
+        rows = read_rows(result.dataset) if result.dataset.is_file() else []
+        scores = score_task(rows, task.template.truth(truths[domain], task.values), task.template.columns)
+        ctx.console.print(
+            f"  {result.rows} rows, valid={result.valid}; F1 {scores['f1']:.4f} against the ground truth; "
+            f"{result.seconds:.0f} s, {result.llm_calls} LLM calls, {result.tokens} tokens. "
+            f"Rerun without a model: scrapesmith run {result.run_dir / 'program.py'}", highlight=False)
+        table.add_row(domain, str(result.rows), f"{scores['f1']:.4f}", f"{scores['precision']:.4f}",
+                      f"{scores['recall']:.4f}", f"{result.seconds:.0f}", str(result.llm_calls), str(result.tokens),
+                      str(result.dataset))
+    ctx.console.print(table)
+
+
+def _collect_with_status(ctx: DemoContext, instruction: str, llm, run_dir: Path, seeds: list[str]):
+    """Run ``collect`` with a live status line; a user-facing failure comes back as its message."""
+    from scrapesmith.collect.workflow import collect
+    from scrapesmith.errors import ScrapesmithError
+
     with ctx.console.status("collecting…", spinner="dots") as status:
 
         def show(agent: str, step: str, rows: int) -> None:
             status.update(f"[bold]{agent}[/]: {step} — {rows} rows so far")
             ctx.console.print(f"  {agent:<10} {step}", highlight=False, markup=False)
 
-        result = collect(instruction, llm=llm, run_dir=ctx.run_dir / "collect", allow_hosts=["127.0.0.1"],
-                         progress=show, delay=0.0)
-    rows = read_rows(result.dataset) if result.dataset.is_file() else []
-    scores = score_task(rows, task.template.truth(truths["sports"], task.values), task.template.columns)
-    ctx.console.print(
-        f"Dataset: [bold]{result.dataset}[/] — {result.rows} rows, valid={result.valid}; "
-        f"F1 {scores['f1']:.4f} (P {scores['precision']:.4f}, R {scores['recall']:.4f}) against the ground truth; "
-        f"{result.seconds:.0f} s, {result.llm_calls} LLM calls, {result.tokens} tokens. "
-        f"Rerun without a model: scrapesmith run {result.run_dir / 'program.py'}",
-        highlight=False,
-    )
+        try:
+            return collect(instruction, llm=llm, run_dir=run_dir, allow_hosts=["127.0.0.1"], progress=show,
+                           delay=0.0, seeds=seeds)
+        except ScrapesmithError as exc:
+            return str(exc).splitlines()[0]
 
 
 STEPS: list[tuple[str, DemoStep]] = [
     ("Survey the local demo web", survey_sites),
     ("Forge field scrapers for two book layouts (induce)", induce_book_scrapers),
     ("Record and replay a job list (lists)", record_job_list),
-    ("Turn an instruction into a dataset (collect)", collect_standings),
+    ("Turn one instruction per domain into a dataset (collect)", collect_per_domain),
 ]
 
 

@@ -66,3 +66,4 @@ def test_demo_instructions_name_one_task_per_domain(demo_web):
 
     tasks = demo_instructions(site_truths(demo_web.sites))
     assert [t.template.domain for t in tasks] == ["academic", "finance", "sports"]
+    assert [t.template.name for t in tasks] == ["academic-T2", "finance-T1", "sports-T2"]

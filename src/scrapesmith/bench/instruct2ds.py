@@ -215,7 +215,10 @@ def site_truths(sites) -> dict[str, dict]:
             "sports": sports_database(sites.truth("sports"))}
 
 
+DEMO_TEMPLATES = ("academic-T2", "finance-T1", "sports-T2")
+
+
 def demo_instructions(truths: dict[str, dict]) -> list[Task]:
-    """One task per domain (the first template's first instance), for ``scrapesmith demo``."""
+    """One task per domain for ``scrapesmith demo``: a track's papers, a stock's daily prices, a season's standings."""
     tasks = make_tasks(truths, list(DOMAINS), 1)
-    return [next(t for t in tasks if t.template.domain == d) for d in DOMAINS]
+    return [next(t for t in tasks if t.template.name == name) for name in DEMO_TEMPLATES]
