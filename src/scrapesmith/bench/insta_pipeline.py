@@ -7,7 +7,10 @@ configuration: sites/hour and agent steps/s (wall clock, model time included), a
 
 from __future__ import annotations
 
+import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +20,22 @@ from scrapesmith.insta.pipeline import PipelineConfig, run_pipeline
 from scrapesmith.insta.runner import LocalPoolRunner, RayRunner, Runner
 from scrapesmith.insta.store import ResultStore
 
+THREADS_VARIABLE = "SCRAPESMITH_LLM_THREADS"
+
+
+@contextmanager
+def _threads_per_worker(workers: int) -> Iterator[None]:
+    """Share the cores among the workers' embedded models (unless SCRAPESMITH_LLM_THREADS is set already):
+    N llama.cpp processes with 2 threads each on 2 cores would oversubscribe them."""
+    if THREADS_VARIABLE in os.environ:
+        yield
+        return
+    os.environ[THREADS_VARIABLE] = str(max(1, (os.cpu_count() or 1) // workers))
+    try:
+        yield
+    finally:
+        os.environ.pop(THREADS_VARIABLE, None)
+
 
 def _runner(kind: str, workers: int) -> Runner:
     return RayRunner(num_cpus=workers) if kind == "ray" else LocalPoolRunner(workers)
@@ -24,21 +43,26 @@ def _runner(kind: str, workers: int) -> Runner:
 
 def measure_throughput(
     llm_spec: str, worker_counts: list[int], backends: list[str], max_actions: int = 5,
-    site_timeout: float = 300.0, limit: int | None = None, out_dir: Path | None = None,
+    site_timeout: float = 300.0, limit: int | None = None, out_dir: Path | None = None, llm_cache: bool = True,
+    reasoning_words: int = 50,
 ) -> BenchResult:
+    """Run every configuration on the demo sites. With ``llm_cache`` off every request reaches the model, so
+    later configurations do not replay the first one's answers from the response cache."""
     cases: list[dict[str, Any]] = []
     root = Path(out_dir or tempfile.mkdtemp(prefix="insta-bench-"))
     with serve_sites() as server:
         sites = [server.url(f"/{name}/") for name in server.sites.site_names][:limit]
         config = PipelineConfig(llm_spec=llm_spec, max_actions=max_actions, site_wall_time=site_timeout,
-                                allow_hosts=("127.0.0.1",), politeness_delay=0.0, reasoning_words=50)
+                                allow_hosts=("127.0.0.1",), politeness_delay=0.0,
+                                reasoning_words=reasoning_words, llm_cache=llm_cache)
         for backend in backends:
             for workers in worker_counts:
-                runner = _runner(backend, workers)
-                try:
-                    summary = run_pipeline(sites, ResultStore(root / f"{backend}-{workers}"), runner, config)
-                finally:
-                    runner.close()
+                with _threads_per_worker(workers):
+                    runner = _runner(backend, workers)
+                    try:
+                        summary = run_pipeline(sites, ResultStore(root / f"{backend}-{workers}"), runner, config)
+                    finally:
+                        runner.close()
                 cases.append({"backend": backend, "workers": workers, "sites": len(sites), "ok": summary.ok,
                               "unsafe": summary.unsafe, "failed": summary.failed, "steps": summary.steps,
                               "seconds": round(summary.seconds, 1),
@@ -49,4 +73,5 @@ def measure_throughput(
                    "best_sites_per_hour": best.get("sites_per_hour", 0.0),
                    "best_configuration": f"{best.get('backend')}x{best.get('workers')}" if best else ""}
     return BenchResult(name="insta-pipeline", summary=summary_row, cases=cases,
-                       params={"llm": llm_spec, "max_actions": max_actions, "out": str(root)})
+                       params={"llm": llm_spec, "max_actions": max_actions, "out": str(root),
+                               "llm_cache": llm_cache, "reasoning_words": reasoning_words})

@@ -216,6 +216,8 @@ def bench_insta_pipeline(
     ray: Annotated[bool, typer.Option("--ray/--no-ray", help="Also measure the Ray backend.")] = True,
     max_actions: Annotated[int, typer.Option("--max-actions", min=1, help="Agent action cap per site.")] = 5,
     limit: Annotated[int, typer.Option("--limit", help="Only the first N demo sites (0: all).")] = 0,
+    reasoning_words: Annotated[int, typer.Option("--reasoning-words", help="Length of the agent's plan per step.")] = 50,
+    no_cache: NoCacheOption = False,
     json_out: Annotated[Path | None, typer.Option("--json", help="Write the full result as JSON here.")] = None,
 ) -> None:
     """Pipeline throughput (sites/hour, steps/s) on the demo web: 1, 2, 4 local workers vs Ray."""
@@ -227,6 +229,7 @@ def bench_insta_pipeline(
     counts = [int(part) for part in _split(workers)]
     backends = ["local", "ray"] if ray else ["local"]
     with console.status(f"running the pipeline on the demo web ({len(counts) * len(backends)} configurations)"):
-        result = measure_throughput(spec, counts, backends, max_actions=max_actions, limit=limit or None)
+        result = measure_throughput(spec, counts, backends, max_actions=max_actions, limit=limit or None,
+                                    llm_cache=not no_cache, reasoning_words=reasoning_words)
     report(result, json_out, case_columns=["backend", "workers", "sites", "ok", "unsafe", "failed", "steps",
                                            "seconds", "sites_per_hour", "steps_per_s"])

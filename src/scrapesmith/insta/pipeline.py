@@ -35,6 +35,7 @@ class PipelineConfig:
     """Caps and politeness for every site; picklable, so it travels to pool and Ray workers."""
 
     llm_spec: str | None = None
+    llm_cache: bool = True
     max_actions: int = MAX_ACTIONS
     site_wall_time: float = 600.0
     observation_tokens: int = OBSERVATION_TOKENS
@@ -86,7 +87,7 @@ def _worker_llm(job: SiteJob) -> LLM:
         else:
             from scrapesmith.llm.client import require_llm, resolve_llm
 
-            _WORKER["llm"] = require_llm(resolve_llm(job.config.llm_spec), "insta run")
+            _WORKER["llm"] = require_llm(resolve_llm(job.config.llm_spec, cache=job.config.llm_cache), "insta run")
     return _WORKER["llm"]
 
 
