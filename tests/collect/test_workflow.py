@@ -72,6 +72,18 @@ def test_scripted_collection_reproduces_the_ground_truth_exactly(scripted_run, d
     assert result.valid and result.finished
 
 
+def test_web_agent_sees_what_the_tools_find_here_and_below(scripted_run):
+    """On the year page its own list (the site's navigation) fills only title and url, while the track
+    pages below fill all four columns: the prompt says so, so a small model compares instead of guessing."""
+    _result, llm, _steps = scripted_run
+    year_prompt = next(r.messages[-1].content for r in llm.requests
+                       if r.stage == "collect.web" and "Current page: " in r.messages[-1].content
+                       and re.search(r"Current page: \S+/clml/2023/\n", r.messages[-1].content))
+    found = year_prompt.split("What the extraction tools found: ", 1)[1].splitlines()[0]
+    assert "this page: a list of" in found and "filling title, url" in found
+    assert re.search(r"link \d+ \(Main\) holds a list of \d+ rows filling title, authors, track, url", found)
+
+
 def test_run_directory_holds_every_artefact(scripted_run):
     run_dir = scripted_run[0].run_dir
     for name in ("dataset.csv", "dataset.parquet", "blueprint.md", "program.py", "validation.json", "ledger.json",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import urldefrag, urljoin, urlsplit
 
@@ -197,15 +198,59 @@ class WebAgent(Agent):
 
     def _decide(self, page: Page, plan: PlanMessage, links: list[SourceLink], step: int) -> WebStep:
         tree = html.fromstring(page.text)
-        table = table_candidate(self.team.fetcher, page.url, plan.columns)
-        data = (f"a table with {len(table.rows)} rows filling {', '.join(table.filled(plan.columns)) or 'nothing'}"
-                if table else "no data table")
         reply = self.decide(WebStep, columns=plan.columns, step=step, budget=self.budget, url=page.url,
                             title=" ".join(tree.xpath("string(//title)").split()),
                             headings=[" ".join(h.text_content().split()) for h in tree.xpath("//h1|//h2")][:6],
-                            data=data, links=[{"index": i, "text": link.label[:60], "url": link.url}
-                                              for i, link in enumerate(links, start=1)])
+                            data=self._evidence(page.url, plan.columns, links),
+                            links=[{"index": i, "text": link.label[:60], "url": link.url}
+                                   for i, link in enumerate(links, start=1)])
         return reply or WebStep(thought="no decision from the model: use the current page", action="use_page")
+
+    def _evidence(self, url: str, columns: list[str], links: list[SourceLink]) -> str:
+        """What the extraction tools find here and on the first pages linked below it: the model weighs.
+
+        The small model cannot tell a navigation list from the records; it can compare "a list of 4 rows
+        filling title, url" here with "link 1 (Main) holds a list of 5 rows filling title, authors, track, url".
+        """
+        here = _coverage(self.team.fetcher, url, columns)
+        lines = [f"this page: {here.text if here else 'no list or table of records'}"]
+        below = [i for i, link in enumerate(links, start=1) if _is_below(link.url, url)]
+        probes = [(i, _coverage(self.team.fetcher, links[i - 1].url, columns)) for i in below[:PROBED_LINKS]]
+        probes = [(i, found) for i, found in probes if found is not None]
+        lines += [f"link {i} ({links[i - 1].label[:40]}) holds {found.text}" for i, found in probes]
+        return "; ".join(lines)
+
+
+PROBED_LINKS = 2
+
+
+@dataclass(frozen=True)
+class Coverage:
+    kind: str
+    rows: int
+    filled: tuple[str, ...]
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return len(self.filled), self.rows
+
+    @property
+    def text(self) -> str:
+        return f"a {self.kind} of {self.rows} rows filling {', '.join(self.filled) or 'none of the columns'}"
+
+
+def _coverage(fetcher, url: str, columns: list[str]) -> Coverage | None:
+    """The better of the list and table tools on ``url``: how many rows, which requested columns filled."""
+    found = [c for c in (list_candidate(fetcher, url, columns), table_candidate(fetcher, url, columns)) if c]
+    if not found:
+        return None
+    best = max(found, key=lambda item: (len(item.filled(columns)), len(item.rows)))
+    return Coverage(best.kind, len(best.rows), tuple(best.filled(columns)))
+
+
+def _is_below(link: str, url: str) -> bool:
+    base = url if url.endswith("/") else url.rsplit("/", 1)[0] + "/"
+    return link.startswith(base) and link != url
 
 
 class BlueprintChoice(BaseModel):
