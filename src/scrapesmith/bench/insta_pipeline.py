@@ -37,6 +37,19 @@ def _threads_per_worker(workers: int) -> Iterator[None]:
         os.environ.pop(THREADS_VARIABLE, None)
 
 
+def _cached_answers() -> int:
+    """Answers in the response cache: the growth over a configuration is how many requests reached the
+    model (the rest were replayed from earlier configurations)."""
+    from scrapesmith.config import Settings
+    from scrapesmith.llm.cache import CACHE_FILE_NAME, ResponseCache
+
+    cache = ResponseCache(Settings().cache_dir / CACHE_FILE_NAME)
+    try:
+        return len(cache)
+    finally:
+        cache.close()
+
+
 def _runner(kind: str, workers: int) -> Runner:
     return RayRunner(num_cpus=workers) if kind == "ray" else LocalPoolRunner(workers)
 
@@ -46,17 +59,20 @@ def measure_throughput(
     site_timeout: float = 300.0, limit: int | None = None, out_dir: Path | None = None, llm_cache: bool = True,
     reasoning_words: int = 50,
 ) -> BenchResult:
-    """Run every configuration on the demo sites. With ``llm_cache`` off every request reaches the model, so
-    later configurations do not replay the first one's answers from the response cache."""
+    """Run every configuration on the demo sites (proposer sampling seeded, so every configuration sends the
+    same requests). With ``llm_cache`` off every request reaches the model; with it on, the first
+    configuration's answers are replayed by the later ones, which then measure the pipeline itself
+    (browser, orchestration, storage) with model time near zero; ``model_calls`` says which is which."""
     cases: list[dict[str, Any]] = []
     root = Path(out_dir or tempfile.mkdtemp(prefix="insta-bench-"))
     with serve_sites() as server:
         sites = [server.url(f"/{name}/") for name in server.sites.site_names][:limit]
         config = PipelineConfig(llm_spec=llm_spec, max_actions=max_actions, site_wall_time=site_timeout,
                                 allow_hosts=("127.0.0.1",), politeness_delay=0.0,
-                                reasoning_words=reasoning_words, llm_cache=llm_cache)
+                                reasoning_words=reasoning_words, llm_cache=llm_cache, seed=0)
         for backend in backends:
             for workers in worker_counts:
+                cached_before = _cached_answers() if llm_cache else 0
                 with _threads_per_worker(workers):
                     runner = _runner(backend, workers)
                     try:
@@ -67,7 +83,8 @@ def measure_throughput(
                               "unsafe": summary.unsafe, "failed": summary.failed, "steps": summary.steps,
                               "seconds": round(summary.seconds, 1),
                               "sites_per_hour": round(summary.sites_per_hour, 2),
-                              "steps_per_s": round(summary.steps_per_second, 4)})
+                              "steps_per_s": round(summary.steps_per_second, 4),
+                              "model_calls": _cached_answers() - cached_before if llm_cache else None})
     best = max(cases, key=lambda case: case["sites_per_hour"]) if cases else {}
     summary_row = {"configurations": len(cases), "sites": len(sites),
                    "best_sites_per_hour": best.get("sites_per_hour", 0.0),

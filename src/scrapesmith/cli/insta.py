@@ -232,4 +232,4 @@ def bench_insta_pipeline(
         result = measure_throughput(spec, counts, backends, max_actions=max_actions, limit=limit or None,
                                     llm_cache=not no_cache, reasoning_words=reasoning_words)
     report(result, json_out, case_columns=["backend", "workers", "sites", "ok", "unsafe", "failed", "steps",
-                                           "seconds", "sites_per_hour", "steps_per_s"])
+                                           "seconds", "sites_per_hour", "steps_per_s", "model_calls"])
