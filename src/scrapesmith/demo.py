@@ -35,6 +35,7 @@ class DemoContext:
     run_dir: Path
     console: Console
     llm_spec: str | None = None
+    llm_cache: bool = True
     notes: list[str] = field(default_factory=list)
 
 
@@ -118,7 +119,7 @@ def collect_per_domain(ctx: DemoContext) -> None:
     from scrapesmith.llm import resolve_llm
 
     truths = site_truths(ctx.server.sites)
-    llm = resolve_llm(ctx.llm_spec)
+    llm = resolve_llm(ctx.llm_spec, cache=ctx.llm_cache)
     ctx.console.print(f"Model: {getattr(llm, 'name', 'none (heuristic path)') if llm else 'none (heuristic path)'}")
     table = Table("domain", "rows", "F1", "P", "R", "s", "LLM calls", "tokens", "dataset")
     for task in demo_instructions(truths):
@@ -170,12 +171,13 @@ STEPS: list[tuple[str, DemoStep]] = [
 ]
 
 
-def run_demo(console: Console, run_root: Path = Path("runs"), llm_spec: str | None = None) -> Path:
+def run_demo(console: Console, run_root: Path = Path("runs"), llm_spec: str | None = None,
+             llm_cache: bool = True) -> Path:
     """Serve the demo web, run every step against it, and return the run directory."""
     run_dir = new_run_dir(run_root)
     with serve_sites() as server, WarcWriter(run_dir / "pages.warc.gz") as warc:
         http = HttpFetcher(allow_hosts=["127.0.0.1"], delay=0.0, max_per_host=4)
-        ctx = DemoContext(server, ArchivingFetcher(http, warc), run_dir, console, llm_spec)
+        ctx = DemoContext(server, ArchivingFetcher(http, warc), run_dir, console, llm_spec, llm_cache)
         try:
             for number, (title, step) in enumerate(STEPS, start=1):
                 console.rule(f"[bold]{number}. {title}")
