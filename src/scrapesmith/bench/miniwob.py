@@ -4,7 +4,8 @@ The task pages ship in the ``miniwob`` package (``miniwob/html/miniwob/*.html``)
 computes the reward. We serve that directory on 127.0.0.1 (the browser runtime only navigates http(s)
 URLs, under the same address guard as everything else) and append one small script to each task page:
 it lengthens ``core.EPISODE_MAX_TIME`` (a local model needs minutes, not MiniWoB's 10 s), seeds the
-task's RNG from ``?seed=N``, and after ``core.startEpisodeReal``/``core.endEpisode`` copies
+task's RNG from ``?seed=N``, hides MiniWoB's reward sidebar (it prints the last reward, which the
+agent and the judge must not see), and after ``core.startEpisodeReal``/``core.endEpisode`` copies
 ``WOB_DONE_GLOBAL`` and ``WOB_RAW_REWARD_GLOBAL`` into a ``<meta name="ss-wob-state">`` element, where
 the environment reads them from the page. The episode starts the way a user starts it: by clicking the
 page's START cover, which calls ``core.startEpisodeReal``. No Selenium, no Gym wrapper.
@@ -56,6 +57,10 @@ HOOK = """<script>(function () {
       started: started, utterance: started ? core.getUtterance() : ''}));
   }
   core.EPISODE_MAX_TIME = %(max_ms)d;
+  // MiniWoB's sidebar shows the last reward: hide it, or the agent and the judge would read the answer
+  var createDisplay = core.createDisplay;
+  core.createDisplay = function () { createDisplay.apply(this, arguments); core.hideDisplay(); };
+  if (document.getElementById('reward-display')) { core.hideDisplay(); }
   var seed = new URLSearchParams(location.search).get('seed');
   if (seed !== null && Math.seedrandom) { Math.seedrandom(seed); }
   var start = core.startEpisodeReal;

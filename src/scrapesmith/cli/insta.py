@@ -156,7 +156,7 @@ def bench_miniwob(
 
     task_list = resolve_tasks(_split(tasks))
     model = require_llm(llm_from_options(llm, no_cache), "bench miniwob")
-    agent = Agent(model, AgentConfig(reasoning_words=reasoning_words, max_tokens=384))
+    agent = Agent(model, AgentConfig(reasoning_words=reasoning_words, max_tokens=256))
     judge_model = Judge(model, JudgeConfig(reasoning_words=100, max_tokens=384)) if judge else None
     policy = BrowserPolicy.from_settings(allow_hosts=["127.0.0.1"], delay=0)
     with BrowserSession(policy=policy) as session, _progress() as progress:
