@@ -132,3 +132,14 @@ def test_heuristic_path_without_a_start_url_fails_clearly(tmp_path):
     with pytest.raises(NoStartingPoint, match="must name a start URL"):
         collect("All papers of CLML 2023 with columns title, url", llm=None, run_dir=tmp_path, allow_hosts=[])
 
+
+
+def test_a_listing_entered_on_a_later_page_is_collected_from_page_one(demo_web):
+    from scrapesmith.collect.agents.research import listing_start
+    from scrapesmith.web.fetch import HttpFetcher
+
+    with HttpFetcher(allow_hosts=[f"{demo_web.host}:{demo_web.port}"], delay=0) as http:
+        later = http.fetch(demo_web.url("/sports/season/2022/players/3/"))
+        first = http.fetch(demo_web.url("/sports/season/2022/players/"))
+    assert listing_start(later) == demo_web.url("/sports/season/2022/players/")
+    assert listing_start(first) == first.url

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from scrapesmith.dom.lists import (
     detect_lists,
+    find_first_page,
     find_pagination,
     find_record_regions,
     least_common_ancestor,
@@ -63,6 +64,17 @@ def test_pagination_by_rel_next_words_and_numbers() -> None:
 
 def test_no_pagination_on_the_last_page() -> None:
     assert find_pagination(parse_html(PAGE), "http://s/shop?page=3") is None
+
+
+def test_first_page_of_a_listing_entered_in_the_middle() -> None:
+    pager = parse_html('<html><body><a href="/players/">1</a><a href="/players/2/">2</a>'
+                       '<a href="/players/4/">Next</a></body></html>')
+    assert find_first_page(pager, "http://s/players/3/") == "http://s/players/"
+    assert find_first_page(pager, "http://s/players/") is None  # already page 1
+    words = parse_html('<html><body><a href="/shop?page=1">« First</a></body></html>')
+    assert find_first_page(words, "http://s/shop?page=5") == "http://s/shop?page=1"
+    assert find_first_page(parse_html('<html><body><a href="/x">1 comment</a></body></html>'),
+                           "http://s/post/7/") is None
 
 
 def test_page_number_reads_query_and_path_forms() -> None:

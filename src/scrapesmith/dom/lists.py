@@ -326,6 +326,25 @@ def find_pagination(root: etree._Element, page_url: str) -> PaginationControl | 
     return None
 
 
+FIRST_WORDS = re.compile(r"^\W*(first|first page|1)\W*$", re.IGNORECASE)
+
+
+def find_first_page(root: etree._Element, page_url: str) -> str | None:
+    """On page N > 1 of a paginated listing, the URL of page 1 (a "1" or "First" link), else ``None``.
+
+    Search hits and links often land in the middle of a listing; collecting from there would miss the
+    pages before it.
+    """
+    if (page_number(page_url) or 1) <= 1:
+        return None
+    for element in root.iter("a"):
+        url = _href(element, page_url)
+        if url and _same_site(url, page_url) and FIRST_WORDS.match(_link_label(element)) \
+                and (page_number(url) or 1) == 1 and _strip_fragment(url) != page_url:
+            return url
+    return None
+
+
 def _strip_fragment(url: str) -> str:
     return url.split("#", 1)[0]
 

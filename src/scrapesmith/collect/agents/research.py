@@ -25,6 +25,7 @@ from scrapesmith.collect.views import (
     ValidationRules,
     WebMessage,
 )
+from scrapesmith.dom.lists import find_first_page
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.web.page import FetchError, Page
 
@@ -143,6 +144,11 @@ def page_links(page: Page) -> list[SourceLink]:
     return links
 
 
+def listing_start(page: Page) -> str:
+    """Where the listing ``page`` belongs to starts: page 1 when ``page`` is a later page of it."""
+    return find_first_page(html.fromstring(page.text), page.url) or page.url
+
+
 def ranked_links(page: Page) -> list[SourceLink]:
     """Links below the current page first (where records usually are), then the rest, in page order;
     a short list keeps the small model's prompt short."""
@@ -180,7 +186,7 @@ class WebAgent(Agent):
                 url = chosen[0].url
                 self.report(f"step {step}: open {url}")
                 continue
-            sources = chosen if decision.action == "use_links" and chosen else [SourceLink(url=page.url)]
+            sources = chosen if decision.action == "use_links" and chosen else [SourceLink(url=listing_start(page))]
             self.send("web", WebMessage(source_urls=sources, access="html", page_refs=[f"cache://{page_ref}"],
                                         notes=decision.thought[:300]))
             self.report(f"step {step}: {len(sources)} source page(s)")
