@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 
 from scrapesmith.insta.agent import HISTORY_STEPS, action_json
-from scrapesmith.insta.parsing import first_fenced_json
+from scrapesmith.insta.parsing import first_fenced_json, parse_with_one_retry
 from scrapesmith.insta.views import Judgement, Trajectory
 from scrapesmith.llm.templates import render_prompt as render
 from scrapesmith.llm.types import LLM, ChatMessage, LLMOutputError, LLMRequest
@@ -88,16 +88,7 @@ class Judge:
             ChatMessage(role="system", content=judge_system_prompt(self.config)),
             ChatMessage(role="user", content=self.user_prompt(task, trajectory)),
         ]
-        response = self._complete(messages)
-        try:
-            return parse_judgement(response)
-        except LLMOutputError as error:
-            messages += [
-                ChatMessage(role="assistant", content=response),
-                ChatMessage(role="user", content=f"Your scores could not be read: {error}. Reply with the "
-                            "scores as JSON in a fenced code block."),
-            ]
-        return parse_judgement(self._complete(messages))
+        return parse_with_one_retry(self._complete, messages, parse_judgement, "scores")
 
     def _complete(self, messages: list[ChatMessage]) -> str:
         request = LLMRequest(messages=messages, temperature=self.config.temperature,

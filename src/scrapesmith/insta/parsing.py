@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import json_repair
 
-from scrapesmith.llm.types import LLMOutputError
+from scrapesmith.llm.types import ChatMessage, LLMOutputError
+
+T = TypeVar("T")
 
 _FENCED = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
 _OPEN_FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(\{.*)", re.DOTALL)
@@ -35,3 +38,17 @@ def first_fenced_json(text: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise LLMOutputError("the first fenced code block is not a JSON object", raw=text)
     return value
+
+
+def parse_with_one_retry(complete: Callable[[list[ChatMessage]], str], messages: list[ChatMessage],
+                         parse: Callable[[str], T], what: str) -> T:
+    """``parse(complete(messages))``; when that fails, one more turn with the error fed back, then the
+    second answer's :class:`LLMOutputError` propagates (judge scores, refined tasks)."""
+    response = complete(messages)
+    try:
+        return parse(response)
+    except LLMOutputError as error:
+        retry = [*messages, ChatMessage(role="assistant", content=response),
+                 ChatMessage(role="user", content=f"Your {what} could not be read: {error}. Reply with the "
+                             f"{what} as JSON in a fenced code block.")]
+    return parse(complete(retry))

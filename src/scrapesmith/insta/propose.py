@@ -22,7 +22,7 @@ from pydantic import ValidationError
 
 from scrapesmith.insta.agent import action_json
 from scrapesmith.insta.judge import clip
-from scrapesmith.insta.parsing import first_fenced_json
+from scrapesmith.insta.parsing import first_fenced_json, parse_with_one_retry
 from scrapesmith.insta.views import Judgement, ProposedTask, RefinedTask, Trajectory
 from scrapesmith.llm.templates import render_prompt as render
 from scrapesmith.llm.types import LLM, ChatMessage, LLMOutputError, LLMRequest
@@ -161,16 +161,7 @@ class Proposer:
             ChatMessage(role="system", content=refine_system_prompt(self.config)),
             ChatMessage(role="user", content=self.refine_prompt(domain, task, trajectory, judgement)),
         ]
-        response = self._complete(messages)
-        try:
-            return parse_refined(response)
-        except LLMOutputError as error:
-            messages += [
-                ChatMessage(role="assistant", content=response),
-                ChatMessage(role="user", content=f"Your task could not be read: {error}. Reply with the task "
-                            "as JSON in a fenced code block."),
-            ]
-        return parse_refined(self._complete(messages))
+        return parse_with_one_retry(self._complete, messages, parse_refined, "task")
 
     def _complete(self, messages: list[ChatMessage]) -> str:
         request = LLMRequest(messages=messages, temperature=self.config.temperature,
