@@ -27,7 +27,7 @@ def runs(demo_web, tmp_path_factory):
     for ablation in ("full", "broadcast", "no-cache"):
         results[ablation] = collect(f"Standings at {url} with columns team and wins", llm=ScriptedLLM(decide),
                                     run_dir=tmp_path_factory.mktemp(ablation), ablation=ablation, delay=0.0,
-                                    allow_hosts=[f"{demo_web.host}:{demo_web.port}"])
+                                    allow_hosts=[f"{demo_web.host}:{demo_web.port}"], always_ask=True)
     return results
 
 

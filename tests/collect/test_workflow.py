@@ -95,10 +95,11 @@ def test_run_directory_holds_every_artefact(scripted_run):
 def test_agents_are_scheduled_in_the_papers_order_and_progress_is_reported(scripted_run):
     result, llm, steps = scripted_run
     assert result.trail == ["plan", "tool", "web", "tool", "blueprint", "engineer", "test", "validation", "finish"]
-    assert {stage for stage in (r.stage for r in llm.requests)} == {"collect.plan", "collect.web", "collect.blueprint"}
+    # the blueprint agent has nothing to choose (one list fills every column), so it does not ask the model
+    assert {stage for stage in (r.stage for r in llm.requests)} == {"collect.plan", "collect.web"}
     assert steps[-1][2] == result.rows > 0
     ledger = json.loads((result.run_dir / "ledger.json").read_text())
-    assert set(ledger["by_stage"]) == {"collect.plan", "collect.web", "collect.blueprint"}
+    assert set(ledger["by_stage"]) == {"collect.plan", "collect.web"}
 
 
 def test_messages_follow_the_hypergraph_routes(scripted_run):
@@ -143,3 +144,20 @@ def test_a_listing_entered_on_a_later_page_is_collected_from_page_one(demo_web):
         first = http.fetch(demo_web.url("/sports/season/2022/players/"))
     assert listing_start(later) == demo_web.url("/sports/season/2022/players/")
     assert listing_start(first) == first.url
+
+
+def test_the_model_is_consulted_only_where_there_is_a_choice(demo_web, tmp_path):
+    """A start URL, named columns and one table that fills them all: no step has anything to choose, so
+    no request reaches the model; ``always_ask`` (the paper's behaviour, used by the ablations) asks anyway."""
+    url = demo_web.url("/sports/season/2023/standings.html")
+    instruction = f"Standings at {url} with columns team, games, wins and losses"
+    allow = [f"{demo_web.host}:{demo_web.port}"]
+    quiet, asking = ScriptedLLM(scripted_team), ScriptedLLM(
+        lambda r: json.dumps({"thought": "here", "action": "use_page", "choice": []}) if r.stage == "collect.web"
+        else scripted_team(r))
+    lean = collect(instruction, llm=quiet, run_dir=tmp_path / "lean", allow_hosts=allow, delay=0.0)
+    eager = collect(instruction, llm=asking, run_dir=tmp_path / "eager", allow_hosts=allow, delay=0.0,
+                    always_ask=True)
+    assert lean.rows == eager.rows == 8
+    assert quiet.calls == 0 and lean.llm_calls == 0
+    assert {r.stage for r in asking.requests} >= {"collect.plan", "collect.web"}

@@ -22,7 +22,8 @@ def single_page_start(task: Task) -> str | None:
     return None
 
 
-def task_runner(server, llm: LLM | None, ablation: str, start_urls: bool, delay: float = 0.0):
+def task_runner(server, llm: LLM | None, ablation: str, start_urls: bool, delay: float = 0.0,
+                always_ask: bool = False):
     """A ``run_task(task, run_dir)`` for :func:`run_instruct2ds` (the demo web is local, so no delay)."""
     allow = [f"{server.host}:{server.port}"]
 
@@ -32,6 +33,6 @@ def task_runner(server, llm: LLM | None, ablation: str, start_urls: bool, delay:
         if start is not None:
             instruction = f"{instruction} Start at {server.url(start)}"
         return collect(instruction, llm=llm, run_dir=run_dir, allow_hosts=allow, ablation=ablation, delay=delay,
-                       seeds=[server.url(f"/{SITE_OF[task.template.domain]}/")])
+                       always_ask=always_ask, seeds=[server.url(f"/{SITE_OF[task.template.domain]}/")])
 
     return run

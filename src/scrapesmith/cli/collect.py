@@ -21,6 +21,9 @@ AllowHost = Annotated[list[str], typer.Option(
 Ablation = Annotated[str, typer.Option(
     help="full | broadcast (A3: no OHCache) | no-formatter (A4) | no-cache (A5).")]
 Delay = Annotated[float | None, typer.Option(help="Seconds between requests to one host (default: settings).")]
+AlwaysAsk = Annotated[bool, typer.Option(
+    "--always-ask", help="Consult the model at every agent step, as the paper does (default: only where the "
+    "tools leave a choice).")]
 
 
 def default_run_dir(instruction: str) -> Path:
@@ -43,6 +46,7 @@ def collect_command(
         "--seed", help="Pages to crawl into the local search index when the instruction names no URL.")] = [],  # noqa: B006
     allow_host: AllowHost = [],  # noqa: B006
     ablation: Ablation = "full",
+    always_ask: AlwaysAsk = False,
     delay: Delay = None,
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
@@ -55,7 +59,7 @@ def collect_command(
     hosts = [*get_settings().allow_hosts, *allow_host]
     with console.status("collecting…", spinner="dots") as status:
         result = collect(instruction, llm=model, run_dir=target, allow_hosts=hosts, seeds=seed, ablation=ablation,
-                         delay=delay, progress=_live_progress(status))
+                         delay=delay, progress=_live_progress(status), always_ask=always_ask)
     verdict = "valid" if result.valid else "NOT valid (see validation.json)"
     console.print(f"{result.rows} rows -> {result.dataset} ({verdict}); {result.llm_calls} LLM calls, "
                   f"{result.tokens} tokens, {result.seconds:.1f}s", highlight=False)
@@ -89,6 +93,7 @@ def bench_instruct2ds_command(
     json_out: Annotated[Path | None, typer.Option("--json", help="Write the result as JSON.")] = None,
     out_dir: Annotated[Path, typer.Option(help="Where the task run directories go.")] = Path("runs/instruct2ds"),
     ablation: Ablation = "full",
+    always_ask: AlwaysAsk = False,
     start_urls: Annotated[bool, typer.Option(
         help="Name the listing URL in each instruction that has one page to start from (heuristic-only runs).")] = False,
     seed: Annotated[int, typer.Option(help="Random seed for the task sample.")] = 0,
@@ -116,9 +121,9 @@ def bench_instruct2ds_command(
         with progress:
             bar = progress.add_task("instruct2ds", total=len(selected))
             result = run_instruct2ds(
-                selected, truths, task_runner(server, model, ablation, start_urls), out_dir,
+                selected, truths, task_runner(server, model, ablation, start_urls, always_ask=always_ask), out_dir,
                 on_task=lambda task: progress.advance(bar),
                 params={"domains": chosen, "templates": template or "all", "tasks_per_template": tasks, "ablation": ablation,
-                        "llm": getattr(model, "name", "none"), "start_urls": start_urls, "seed": seed})
+                        "always_ask": always_ask, "llm": getattr(model, "name", "none"), "start_urls": start_urls, "seed": seed})
     report(result, json_out, case_columns=["task", "rows", "truth_rows", "precision", "recall", "f1", "seconds",
                                            "tokens", "error"])

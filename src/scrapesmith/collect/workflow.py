@@ -69,8 +69,13 @@ class CollectResult:
 
 def collect(instruction: str, *, llm: LLM | None, run_dir: Path, allow_hosts: list[str],
             progress: Progress | None = None, seeds: list[str] | None = None, ablation: str = "full",
-            delay: float | None = None, limits: SandboxLimits | None = None) -> CollectResult:
-    """Run the AutoData workflow for ``instruction``; everything lands in ``run_dir``."""
+            delay: float | None = None, limits: SandboxLimits | None = None,
+            always_ask: bool = False) -> CollectResult:
+    """Run the AutoData workflow for ``instruction``; everything lands in ``run_dir``.
+
+    The agents consult the model where the tools leave a choice (which page, which access path, which
+    repair); ``always_ask`` consults it at every step, as the paper does (the ablations use it).
+    """
     if ablation not in ABLATIONS:
         raise ScrapesmithError(f"unknown ablation '{ablation}' (use {', '.join(ABLATIONS)})")
     parsed = parse_instruction(instruction)
@@ -85,20 +90,21 @@ def collect(instruction: str, *, llm: LLM | None, run_dir: Path, allow_hosts: li
     with (use_ledger(ledger), WarcWriter(run_dir / "research.warc.gz") as warc,
           HttpFetcher(allow_hosts=allow_hosts, delay=delay) as http):
         team = _team(instruction, model, run_dir, allow_hosts, ablation, ArchivingFetcher(http, warc),
-                     seeds or [], delay, limits, progress)
+                     seeds or [], delay, limits, progress, always_ask)
         trail, finished = _orchestrate(team)
     return _finish(team, ledger, trail, finished, ablation, time.monotonic() - started)
 
 
 def _team(instruction: str, llm: LLM | None, run_dir: Path, allow_hosts: list[str], ablation: str, fetcher,
-          seeds: list[str], delay: float | None, limits: SandboxLimits | None, progress: Progress | None) -> Team:
+          seeds: list[str], delay: float | None, limits: SandboxLimits | None, progress: Progress | None,
+          always_ask: bool = False) -> Team:
     whole_off = ablation == "broadcast"  # A3 removes the entire OHCache
     team = Team(
         instruction=instruction, llm=llm, graph=MessageHypergraph(broadcast=whole_off),
         cache=ArtifactCache(run_dir / "cache", inline=whole_off or ablation == "no-cache"),
         formatter=HyperedgeFormatter(enabled=not (whole_off or ablation == "no-formatter")),
         fetcher=fetcher, search=LocalSearchIndex(), run_dir=run_dir, allow_hosts=list(allow_hosts),
-        delay=delay, seeds=list(seeds), limits=limits or SandboxLimits())
+        delay=delay, seeds=list(seeds), limits=limits or SandboxLimits(), always_ask=always_ask)
     if progress is not None:
         team.progress = progress
     return team

@@ -48,6 +48,8 @@ class Team:
     delay: float | None
     seeds: list[str] = field(default_factory=list)
     limits: SandboxLimits = field(default_factory=SandboxLimits)
+    #: ask the model at every agent step, as the paper does, even where the tools' evidence leaves no choice
+    always_ask: bool = False
     progress: Progress = lambda agent, step, rows: None
     rows: int = 0
     done: bool = False

@@ -44,7 +44,9 @@ class PlanAgent(Agent):
 
     def run(self) -> None:
         guess = parse_instruction(self.team.instruction)
-        reply = self.decide(PlanMessage, guess=guess)
+        # the instruction already says where to start and what to collect: nothing for the model to plan
+        clear = guess.start_url and guess.columns and not self.team.always_ask
+        reply = None if clear else self.decide(PlanMessage, guess=guess)
         steps = reply.steps if reply else [
             "find the page that lists the requested records", "inspect how the records and their pages are laid out",
             "choose an access path (list, table or REST API) and write the blueprint", "write, test and validate the program"]
@@ -203,31 +205,48 @@ class WebAgent(Agent):
                               "or give --seed pages to search")
 
     def _decide(self, page: Page, plan: PlanMessage, links: list[SourceLink], step: int) -> WebStep:
+        evidence = Evidence.gather(self.team.fetcher, page.url, plan.columns, links)
+        if evidence.page_is_enough(plan.columns) and not self.team.always_ask:
+            return WebStep(thought=f"no choice to make: {evidence.text}", action="use_page")
         tree = html.fromstring(page.text)
         reply = self.decide(WebStep, columns=plan.columns, step=step, budget=self.budget, url=page.url,
                             title=" ".join(tree.xpath("string(//title)").split()),
                             headings=[" ".join(h.text_content().split()) for h in tree.xpath("//h1|//h2")][:6],
-                            data=self._evidence(page.url, plan.columns, links),
-                            links=[{"index": i, "text": link.label[:60], "url": link.url}
-                                   for i, link in enumerate(links, start=1)])
+                            data=evidence.text, links=[{"index": i, "text": link.label[:60], "url": link.url}
+                                                       for i, link in enumerate(links, start=1)])
         return reply or WebStep(thought="no decision from the model: use the current page", action="use_page")
-
-    def _evidence(self, url: str, columns: list[str], links: list[SourceLink]) -> str:
-        """What the extraction tools find here and on the first pages linked below it: the model weighs.
-
-        The small model cannot tell a navigation list from the records; it can compare "a list of 4 rows
-        filling title, url" here with "link 1 (Main) holds a list of 5 rows filling title, authors, track, url".
-        """
-        here = _coverage(self.team.fetcher, url, columns)
-        lines = [f"this page: {here.text if here else 'no list or table of records'}"]
-        below = [i for i, link in enumerate(links, start=1) if _is_below(link.url, url)]
-        probes = [(i, _coverage(self.team.fetcher, links[i - 1].url, columns)) for i in below[:PROBED_LINKS]]
-        probes = [(i, found) for i, found in probes if found is not None]
-        lines += [f"link {i} ({links[i - 1].label[:40]}) holds {found.text}" for i, found in probes]
-        return "; ".join(lines)
 
 
 PROBED_LINKS = 2
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the extraction tools find on a page and on the first pages linked below it.
+
+    The small model cannot tell a navigation list from the records; it can compare "a list of 4 rows
+    filling title, url" here with "link 1 (Main) holds a list of 5 rows filling title, authors, track, url".
+    """
+
+    here: Coverage | None
+    below: tuple[tuple[int, str, Coverage], ...]
+
+    @classmethod
+    def gather(cls, fetcher, url: str, columns: list[str], links: list[SourceLink]) -> Evidence:
+        below = [i for i, link in enumerate(links, start=1) if _is_below(link.url, url)]
+        probes = [(i, links[i - 1].label[:40], _coverage(fetcher, links[i - 1].url, columns))
+                  for i in below[:PROBED_LINKS]]
+        return cls(_coverage(fetcher, url, columns), tuple(p for p in probes if p[2] is not None))
+
+    @property
+    def text(self) -> str:
+        lines = [f"this page: {self.here.text if self.here else 'no list or table of records'}"]
+        return "; ".join(lines + [f"link {i} ({label}) holds {found.text}" for i, label, found in self.below])
+
+    def page_is_enough(self, columns: list[str]) -> bool:
+        """This page fills every column and no page below it does as well: nothing to choose."""
+        return (self.here is not None and len(self.here.filled) == len(columns)
+                and all(len(found.filled) < len(columns) for _i, _label, found in self.below))
 
 
 @dataclass(frozen=True)
@@ -281,10 +300,12 @@ class BlueprintAgent(Agent):
                                    f"the columns {', '.join(plan.columns)}")
         found = [self.team.cache.get_json(c.program_ref) for c in tool.candidates]
         ranked = sorted(range(len(found)), key=lambda i: _rank(tool.candidates[i], web))
-        reply = self.decide(BlueprintChoice, columns=plan.columns, candidates=[
-            {"index": i, "kind": c.kind, "url": c.source_url, "extracted": c.columns[:15], "filled": c.filled,
-             "rows": c.rows_on_page, "sample": self.team.cache.mention(c.sample_ref.removeprefix("cache://"))}
-            for i, c in enumerate(tool.candidates)])
+        clear = _clear_winner([tool.candidates[i] for i in ranked], plan.columns) and not self.team.always_ask
+        reply = None if clear else self.decide(
+            BlueprintChoice, columns=plan.columns, candidates=[
+                {"index": i, "kind": c.kind, "url": c.source_url, "extracted": c.columns[:15], "filled": c.filled,
+                 "rows": c.rows_on_page, "sample": self.team.cache.mention(c.sample_ref.removeprefix("cache://"))}
+                for i, c in enumerate(tool.candidates)])
         if reply is not None and 0 <= reply.choice < len(found):
             ranked.remove(reply.choice)
             ranked.insert(0, reply.choice)
@@ -325,6 +346,12 @@ class BlueprintAgent(Agent):
             api_records_key=found["records_key"], row_filter=row_filter,
             validation=ValidationRules(required=filled, unique=[c for c in plan.columns],
                                        numeric=_numeric(found["rows"], field_map, filled)))
+
+
+def _clear_winner(ranked: list[Candidate], columns: list[str]) -> bool:
+    """The best candidate fills every requested column and no other does: the model has nothing to choose."""
+    fills_all = [c for c in ranked if len(c.filled) == len(columns)]
+    return len(fills_all) == 1 and ranked[0] is fills_all[0]
 
 
 def _rank(candidate: Candidate, web: WebMessage) -> tuple:
