@@ -60,6 +60,8 @@ def test_scripted_policy_reaches_reward_one_on_three_tasks(browser_session):
     rewards = {(case["task"], case["seed"]): case["reward"] for case in result.cases}
     assert all(reward == 1.0 for reward in rewards.values()), result.cases
     assert result.summary["mean_reward"] == 1.0 and result.summary["episodes"] == 6
+    # each case keeps the task and the actions taken, so judges can be compared offline on the same episodes
+    assert all(case["utterance"] and case["actions"][0]["action_key"] for case in result.cases)
 
 
 def test_wrong_click_earns_the_page_negative_reward(browser_session):

@@ -223,7 +223,9 @@ def _one_case(env: MiniwobEnv, policy: Policy, base_url: str, task: str, seed: i
         trajectory, state = run_miniwob_episode(env, policy, base_url, task, seed, max_actions, wall_time)
         case.update(reward=state.raw_reward if state.done else 0.0, done=state.done,
                     steps=len(trajectory.steps), invalid_steps=trajectory.invalid_steps,
-                    stop_reason=trajectory.stop_reason)
+                    stop_reason=trajectory.stop_reason, utterance=trajectory.task,
+                    actions=[step.action.model_dump() if step.action else {"invalid": step.error}
+                             for step in trajectory.steps])
         if judge is not None:
             judged = judge.judge(trajectory.task, trajectory)
             case.update(judge_success=judged.success, judge_confidence=judged.confidence)
