@@ -378,12 +378,17 @@ def _is_number(text: str) -> bool:
 
 def _filter_from_instruction(instruction: str, rows: list[dict], field_map: dict[str, str],
                              columns: list[str]) -> dict[str, str]:
-    """Rows the instruction singles out by name ("Bayport Pelicans"), when not every row has that value."""
+    """Rows the instruction singles out by name ("Bayport Pelicans"), when not every row has that value.
+
+    Dates are not names: "from 2023-02-01 to 2023-03-10" bounds a range (the REST parameters or the
+    pages chosen carry it), it does not ask for the rows of 2023-02-01 only.
+    """
     lowered = instruction.lower()
+    dates = set(parse_instruction(instruction).dates)
     for column in columns:
         key = field_map.get(column, column)
         values = {str(r.get(key) or "").strip() for r in rows}
-        named = [v for v in values if len(v) > 3 and not _is_number(v) and v.lower() in lowered]
+        named = [v for v in values if len(v) > 3 and not _is_number(v) and v not in dates and v.lower() in lowered]
         if len(named) == 1 and len(values) > 1:
             return {column: named[0]}
     return {}
