@@ -172,3 +172,20 @@ def test_a_named_team_filters_rows_but_a_date_range_does_not():
                                     rows, {}, columns) == {"team": "Grover Giants"}
     assert _filter_from_instruction("Collect GRV daily prices from 2023-02-01 to 2023-03-10 with columns date",
                                     rows, {}, ["date"]) == {}
+
+
+def test_use_page_is_overruled_when_the_pages_below_hold_every_column(demo_web, tmp_path):
+    """A model that says "use this page" on a year page whose only list is navigation: the tools show the
+    track pages below fill every column, so the web agent takes the track links instead."""
+    def stubborn(request: LLMRequest) -> str:
+        if request.stage == "collect.web":
+            return json.dumps({"thought": "this page has the records", "action": "use_page", "choice": []})
+        return scripted_team(request)
+
+    result = collect(INSTRUCTION, llm=ScriptedLLM(stubborn), run_dir=tmp_path, delay=0.0,
+                     allow_hosts=[f"{demo_web.host}:{demo_web.port}"], seeds=[demo_web.url("/proceedings/clml/2023/")])
+    assert sorted(map(tuple, (r.values() for r in _dataset(tmp_path)))) == sorted(
+        map(tuple, (r.values() for r in ground_truth(demo_web))))
+    web = [json.loads(line) for line in (tmp_path / "messages.jsonl").read_text().splitlines()
+           if json.loads(line)["kind"] == "web"][0]
+    assert "overruled use_page" in web["text"]

@@ -97,7 +97,7 @@ def _values(template: Template, truth: dict, rng: random.Random) -> dict:
     if template.domain == "academic":
         listing = rng.choice(truth["listings"])
         values = {"conference": listing["conference"], "year": listing["year"]}
-        return {"track": listing["track"], **values} if "track" in template.text else values
+        return {"track": listing["track"], **values} if "{track}" in template.text else values
     if template.domain == "finance":
         days = sorted({row["date"] for row in truth["prices"]})
         start = rng.randrange(0, len(days) - 40)

@@ -214,7 +214,25 @@ class WebAgent(Agent):
                             headings=[" ".join(h.text_content().split()) for h in tree.xpath("//h1|//h2")][:6],
                             data=evidence.text, links=[{"index": i, "text": link.label[:60], "url": link.url}
                                                        for i, link in enumerate(links, start=1)])
-        return reply or WebStep(thought="no decision from the model: use the current page", action="use_page")
+        decision = reply or WebStep(thought="no decision from the model: use the current page", action="use_page")
+        return _checked(decision, evidence, links, plan.columns)
+
+
+def _checked(decision: WebStep, evidence: Evidence, links: list[SourceLink], columns: list[str]) -> WebStep:
+    """Overrule "use this page" when the tools show it cannot hold the records: the page fills fewer
+    columns than the pages below it, which fill them all. The records are then taken from every link
+    below the page at the depth of the probed ones (the tracks of a year, say)."""
+    here = len(evidence.here.filled) if evidence.here else 0
+    full = [i for i, _label, found in evidence.below if len(found.filled) == len(columns) > here]
+    if decision.action != "use_page" or not full:
+        return decision
+    depth = _depth(links[full[0] - 1].url)
+    siblings = [i for i in evidence.below_links if _depth(links[i - 1].url) == depth]
+    return WebStep(thought=f"overruled use_page: {evidence.text}", action="use_links", choice=siblings)
+
+
+def _depth(url: str) -> int:
+    return len([part for part in urlsplit(url).path.split("/") if part])
 
 
 PROBED_LINKS = 2
@@ -230,13 +248,14 @@ class Evidence:
 
     here: Coverage | None
     below: tuple[tuple[int, str, Coverage], ...]
+    below_links: tuple[int, ...] = ()
 
     @classmethod
     def gather(cls, fetcher, url: str, columns: list[str], links: list[SourceLink]) -> Evidence:
         below = [i for i, link in enumerate(links, start=1) if _is_below(link.url, url)]
         probes = [(i, links[i - 1].label[:40], _coverage(fetcher, links[i - 1].url, columns))
                   for i in below[:PROBED_LINKS]]
-        return cls(_coverage(fetcher, url, columns), tuple(p for p in probes if p[2] is not None))
+        return cls(_coverage(fetcher, url, columns), tuple(p for p in probes if p[2] is not None), tuple(below))
 
     @property
     def text(self) -> str:
