@@ -352,8 +352,10 @@ class BlueprintAgent(Agent):
             label_column = missing[0]
         sources = web.source_urls if found["kind"] != "rest" else [SourceLink(url=found["url"])]
         access = {"list": "html_list", "table": "html_table", "rest": "rest"}[found["kind"]]
-        row_filter = (reply.row_filter if reply and reply.row_filter else
-                      _filter_from_instruction(self.team.instruction, found["rows"], field_map, plan.columns))
+        model_filter = {c: v for c, v in (reply.row_filter if reply else {}).items()
+                        if c in plan.columns and v and not str(v).startswith("@")}  # "@label" is no value
+        row_filter = model_filter or _filter_from_instruction(self.team.instruction, found["rows"], field_map,
+                                                              plan.columns)
         filled = [c for c in plan.columns if c in candidate.filled]
         return Blueprint(
             instruction=self.team.instruction, access=access, sources=sources, fields=plan.columns,
@@ -363,7 +365,7 @@ class BlueprintAgent(Agent):
             list_program=found["list_program"], api_params=(reply.api_params if reply and reply.api_params
                                                             and access == "rest" else found["api_params"]),
             api_records_key=found["records_key"], row_filter=row_filter,
-            validation=ValidationRules(required=filled, unique=[c for c in plan.columns],
+            validation=ValidationRules(required=list(plan.columns), unique=[c for c in plan.columns],
                                        numeric=_numeric(found["rows"], field_map, filled)))
 
 
