@@ -365,7 +365,7 @@ class BlueprintAgent(Agent):
             list_program=found["list_program"], api_params=(reply.api_params if reply and reply.api_params
                                                             and access == "rest" else found["api_params"]),
             api_records_key=found["records_key"], row_filter=row_filter,
-            validation=ValidationRules(required=list(plan.columns), unique=[c for c in plan.columns],
+            validation=ValidationRules(required=filled, unique=[c for c in plan.columns],
                                        numeric=_numeric(found["rows"], field_map, filled)))
 
 
