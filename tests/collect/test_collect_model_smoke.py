@@ -1,4 +1,5 @@
-"""One real collection with the embedded model: every agent that asks a model asks the real one.
+"""One real collection with the embedded model: every agent that asks a model asks the real one
+(``always_ask``: with a named start page and one table, the default would need no model at all).
 
 A smoke test (the workflow runs end to end against a real model and yields a replayable program); the
 capability figures live in BENCHMARKS.md, measured by `scrapesmith bench instruct2ds`.
@@ -24,7 +25,7 @@ def test_embedded_model_collects_the_standings_table(demo_web, allow, tmp_path, 
     llm = resolve_llm("local", cache=False)
     url = demo_web.url("/sports/season/2022/standings.html")
     result = collect(f"Collect the 2022 standings from {url} with columns team, wins and losses", llm=llm,
-                     run_dir=tmp_path, allow_hosts=allow, delay=0.0)
+                     run_dir=tmp_path, allow_hosts=allow, delay=0.0, always_ask=True)
     assert result.llm_calls >= 3 and result.tokens > 0
     assert result.rows == 8 and result.valid
     assert (tmp_path / "program.py").is_file() and (tmp_path / "ledger.json").is_file()
