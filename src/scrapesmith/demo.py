@@ -147,18 +147,14 @@ def collect_per_domain(ctx: DemoContext) -> None:
 
 def _collect_with_status(ctx: DemoContext, instruction: str, llm, run_dir: Path, seeds: list[str]):
     """Run ``collect`` with a live status line; a user-facing failure comes back as its message."""
+    from scrapesmith.collect.progress import live_progress
     from scrapesmith.collect.workflow import collect
     from scrapesmith.errors import ScrapesmithError
 
     with ctx.console.status("collecting…", spinner="dots") as status:
-
-        def show(agent: str, step: str, rows: int) -> None:
-            status.update(f"[bold]{agent}[/]: {step} — {rows} rows so far")
-            ctx.console.print(f"  {agent:<10} {step}", highlight=False, markup=False)
-
         try:
-            return collect(instruction, llm=llm, run_dir=run_dir, allow_hosts=["127.0.0.1"], progress=show,
-                           delay=0.0, seeds=seeds)
+            return collect(instruction, llm=llm, run_dir=run_dir, allow_hosts=["127.0.0.1"],
+                           progress=live_progress(ctx.console, status), delay=0.0, seeds=seeds)
         except ScrapesmithError as exc:
             return str(exc).splitlines()[0]
 

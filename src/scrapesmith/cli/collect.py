@@ -11,6 +11,7 @@ import typer
 
 from scrapesmith.cli import app, bench_app, console
 from scrapesmith.cli.options import LLMOption, NoCacheOption, llm_from_options
+from scrapesmith.collect.progress import live_progress
 from scrapesmith.config import get_settings
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.io import read_rows
@@ -29,13 +30,6 @@ AlwaysAsk = Annotated[bool, typer.Option(
 def default_run_dir(instruction: str) -> Path:
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     return Path("runs") / f"{stamp}-{hashlib.sha256(instruction.encode()).hexdigest()[:6]}"
-
-
-def _live_progress(status):
-    def show(agent: str, step: str, rows: int) -> None:
-        status.update(f"[bold]{agent}[/]: {step} — {rows} rows so far")
-        console.print(f"  {agent:<10} {step}", highlight=False, markup=False)
-    return show
 
 
 @app.command("collect")
@@ -59,7 +53,7 @@ def collect_command(
     hosts = [*get_settings().allow_hosts, *allow_host]
     with console.status("collecting…", spinner="dots") as status:
         result = collect(instruction, llm=model, run_dir=target, allow_hosts=hosts, seeds=seed, ablation=ablation,
-                         delay=delay, progress=_live_progress(status), always_ask=always_ask)
+                         delay=delay, progress=live_progress(console, status), always_ask=always_ask)
     verdict = "valid" if result.valid else "NOT valid (see validation.json)"
     console.print(f"{result.rows} rows -> {result.dataset} ({verdict}); {result.llm_calls} LLM calls, "
                   f"{result.tokens} tokens, {result.seconds:.1f}s", highlight=False)

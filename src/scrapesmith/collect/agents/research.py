@@ -155,8 +155,8 @@ def ranked_links(page: Page) -> list[SourceLink]:
     """Links below the current page first (where records usually are), then the rest, in page order;
     a short list keeps the small model's prompt short."""
     links = [link for link in page_links(page) if link.label]
-    base = page.url.rsplit("/", 1)[0] + "/"
-    return [link for link in links if link.url.startswith(base)] + [l for l in links if not l.url.startswith(base)]
+    return ([link for link in links if _is_below(link.url, page.url)]
+            + [link for link in links if not _is_below(link.url, page.url)])
 
 
 class WebStep(BaseModel):
@@ -275,10 +275,6 @@ class Coverage:
     filled: tuple[str, ...]
 
     @property
-    def score(self) -> tuple[int, int]:
-        return len(self.filled), self.rows
-
-    @property
     def text(self) -> str:
         return f"a {self.kind} of {self.rows} rows filling {', '.join(self.filled) or 'none of the columns'}"
 
@@ -288,8 +284,8 @@ def _coverage(fetcher, url: str, columns: list[str]) -> Coverage | None:
     found = [c for c in (list_candidate(fetcher, url, columns), table_candidate(fetcher, url, columns)) if c]
     if not found:
         return None
-    best = max(found, key=lambda item: (len(item.filled(columns)), len(item.rows)))
-    return Coverage(best.kind, len(best.rows), tuple(best.filled(columns)))
+    coverages = [Coverage(item.kind, len(item.rows), tuple(item.filled(columns))) for item in found]
+    return max(coverages, key=lambda coverage: (len(coverage.filled), coverage.rows))
 
 
 def _is_below(link: str, url: str) -> bool:
@@ -352,10 +348,8 @@ class BlueprintAgent(Agent):
             label_column = missing[0]
         sources = web.source_urls if found["kind"] != "rest" else [SourceLink(url=found["url"])]
         access = {"list": "html_list", "table": "html_table", "rest": "rest"}[found["kind"]]
-        model_filter = {c: v for c, v in (reply.row_filter if reply else {}).items()
-                        if c in plan.columns and v and not str(v).startswith("@")}  # "@label" is no value
-        row_filter = model_filter or _filter_from_instruction(self.team.instruction, found["rows"], field_map,
-                                                              plan.columns)
+        row_filter = (_sampled_filter(reply.row_filter if reply else {}, found["rows"], field_map, plan.columns)
+                      or _filter_from_instruction(self.team.instruction, found["rows"], field_map, plan.columns))
         filled = [c for c in plan.columns if c in candidate.filled]
         return Blueprint(
             instruction=self.team.instruction, access=access, sources=sources, fields=plan.columns,
@@ -395,6 +389,14 @@ def _is_number(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _sampled_filter(row_filter: dict[str, str], rows: list[dict], field_map: dict[str, str],
+                    columns: list[str]) -> dict[str, str]:
+    """The model's row filter, kept only for values the candidate's sample really holds: a filter on a
+    value no row has ("@label", a misspelt name) would empty the dataset."""
+    return {column: value for column, value in row_filter.items() if column in columns and any(
+        str(r.get(field_map.get(column, column)) or "").strip() == str(value).strip() for r in rows)}
 
 
 def _filter_from_instruction(instruction: str, rows: list[dict], field_map: dict[str, str],
