@@ -35,6 +35,7 @@ demo: setup
 	$(VENV)/bin/scrapesmith demo
 
 test: setup
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/pytest -q
 
 lint: $(STAMP)

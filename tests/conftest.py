@@ -1,20 +1,70 @@
 """Fixtures shared by every test package.
 
-``demo_sites`` is the local demo web (``scrapesmith.bench.sites``) served once per test session on
-127.0.0.1 with a free port, so tests fetch real pages with known ground truth and never leave the machine.
+``demo_web`` is the local demo web (:mod:`scrapesmith.sites`) served once per test session on 127.0.0.1
+with a free port, so tests fetch real pages with known ground truth and never leave the machine.
+``browser_runtime``/``browser_session`` drive the real Chromium; ``swde_page``/``swde_dir`` are the real
+SWDE pages next to the repository (tests that need them skip when they are absent).
 """
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from scrapesmith.bench.sites import DemoServer, serve_sites
+from scrapesmith.sites import DemoServer, serve_sites
+from scrapesmith.web.browser.models import BrowserOptions
+
+SWDE = Path(__file__).resolve().parents[1] / "../shared/data/swde"
+SWDE_PAGES = SWDE / "book" / "book-booksamillion"
 
 
 @pytest.fixture(scope="session")
-def demo_sites() -> Iterator[DemoServer]:
+def demo_web() -> Iterator[DemoServer]:
     """The running demo web: ``.base_url``, ``.url(path)``, ``.sites`` (truth, urls) and ``.request_log``."""
     with serve_sites(port=0, seed=7) as server:
         yield server
+
+
+@pytest.fixture
+def swde_page() -> bytes:
+    if not SWDE_PAGES.is_dir():
+        pytest.skip("SWDE data not present at ../shared/data/swde")
+    return (SWDE_PAGES / "0000.htm").read_bytes()
+
+
+@pytest.fixture
+def swde_dir() -> Path:
+    if not SWDE_PAGES.is_dir():
+        pytest.skip("SWDE data not present at ../shared/data/swde")
+    return SWDE.resolve()
+
+
+def _chromium() -> str:
+    path = BrowserOptions().executable_path
+    if not shutil.which(path):
+        pytest.skip(f"Chromium not found at {path}")
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser_runtime() -> Iterator[object]:
+    """One Chromium for the agent and benchmark tests, allowed to reach 127.0.0.1 only."""
+    from scrapesmith.web.browser.policy import BrowserPolicy
+    from scrapesmith.web.browser.runtime import BrowserRuntime
+
+    _chromium()
+    policy = BrowserPolicy.from_settings(allow_hosts=["127.0.0.1"], delay=0)
+    options = BrowserOptions(settle_timeout=1.0, idle_quiet=0.05)
+    with BrowserRuntime(options, policy) as runtime:
+        yield runtime
+
+
+@pytest.fixture
+def browser_session(browser_runtime) -> Iterator[object]:
+    from scrapesmith.web.browser.session import BrowserSession
+
+    with BrowserSession(browser_runtime) as session:
+        yield session

@@ -10,11 +10,3 @@ from __future__ import annotations
 
 class ScrapesmithError(Exception):
     """Base class for errors that are reported to the user as a single line."""
-
-
-class ConfigError(ScrapesmithError):
-    """A setting is missing or invalid."""
-
-
-class NotAvailableYet(ScrapesmithError):
-    """A command whose capability has not landed yet."""

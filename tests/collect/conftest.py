@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from scrapesmith.bench.sites import DemoServer, serve_sites
-
-
-@pytest.fixture(scope="session")
-def demo_web() -> Iterator[DemoServer]:
-    with serve_sites() as server:
-        yield server
+from scrapesmith.sites import DemoServer
 
 
 @pytest.fixture()

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from scrapesmith.collect.workflow import collect
-from scrapesmith.llm import ScriptedLLM
+from scrapesmith.collect.service import collect
+from scrapesmith.llm.scripted import ScriptedLLM
 from scrapesmith.llm.types import LLMRequest
 
 

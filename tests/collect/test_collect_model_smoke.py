@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from scrapesmith.collect.workflow import collect
+from scrapesmith.collect.service import collect
 from scrapesmith.config import Settings
 from scrapesmith.llm import resolve_llm
 from scrapesmith.llm.models import DEFAULT_SIZE, EMBEDDED_MODELS, is_installed

@@ -15,7 +15,8 @@ from scrapesmith.collect.ohcache import (
 )
 from scrapesmith.collect.ohcache.hypergraph import RoutingError
 from scrapesmith.collect.views import AGENTS, PlanMessage, Role
-from scrapesmith.llm import ChatMessage, ScriptedLLM
+from scrapesmith.llm import ChatMessage
+from scrapesmith.llm.scripted import ScriptedLLM
 
 
 def test_plan_message_reaches_web_tool_blueprint_and_manager_only():

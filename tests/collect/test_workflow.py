@@ -11,8 +11,8 @@ import pytest
 
 from scrapesmith.collect.agents import NoStartingPoint
 from scrapesmith.collect.program import run_program_file
-from scrapesmith.collect.workflow import collect
-from scrapesmith.llm import ScriptedLLM
+from scrapesmith.collect.service import collect
+from scrapesmith.llm.scripted import ScriptedLLM
 from scrapesmith.llm.types import LLMRequest
 
 INSTRUCTION = "Collect all papers of CLML 2023 with columns title, authors, track and url."
@@ -182,10 +182,10 @@ def test_use_page_is_overruled_when_the_pages_below_hold_every_column(demo_web, 
             return json.dumps({"thought": "this page has the records", "action": "use_page", "choice": []})
         return scripted_team(request)
 
-    result = collect(INSTRUCTION, llm=ScriptedLLM(stubborn), run_dir=tmp_path, delay=0.0,
+    collect(INSTRUCTION, llm=ScriptedLLM(stubborn), run_dir=tmp_path, delay=0.0,
                      allow_hosts=[f"{demo_web.host}:{demo_web.port}"], seeds=[demo_web.url("/proceedings/clml/2023/")])
     assert sorted(map(tuple, (r.values() for r in _dataset(tmp_path)))) == sorted(
         map(tuple, (r.values() for r in ground_truth(demo_web))))
-    web = [json.loads(line) for line in (tmp_path / "messages.jsonl").read_text().splitlines()
-           if json.loads(line)["kind"] == "web"][0]
+    web = next(json.loads(line) for line in (tmp_path / "messages.jsonl").read_text().splitlines()
+           if json.loads(line)["kind"] == "web")
     assert "overruled use_page" in web["text"]

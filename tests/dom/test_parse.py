@@ -1,5 +1,5 @@
-from scrapesmith.dom.parse import absolutize, document_base_url, parse_html, parse_page
-from scrapesmith.web.page import Page
+from scrapesmith.dom.parse import absolutize, document_base_url, parse_html
+from scrapesmith.web.page import Page, parse_page
 
 
 def test_broken_markup_is_repaired():

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
 
-from scrapesmith.bench.sites.server import DemoServer, serve_sites
+from scrapesmith.sites.server import DemoServer
 from scrapesmith.web.fetch import HttpFetcher
 from scrapesmith.web.page import Page
 
@@ -32,23 +31,17 @@ class BookLayout:
 
 
 @pytest.fixture(scope="session")
-def demo_server() -> Iterator[DemoServer]:
-    with serve_sites() as server:
-        yield server
-
-
-@pytest.fixture(scope="session")
-def book_layouts(demo_server: DemoServer) -> dict[str, BookLayout]:
+def book_layouts(demo_web: DemoServer) -> dict[str, BookLayout]:
     """Eight detail pages of each book layout, fetched through the real HTTP fetcher."""
-    fetcher = HttpFetcher(allow_hosts=[f"{demo_server.host}:{demo_server.port}"], delay=0, retries=0)
+    fetcher = HttpFetcher(allow_hosts=[f"{demo_web.host}:{demo_web.port}"], delay=0, retries=0)
     layouts = {}
     try:
         for name in ("bookshelf", "pagecraft"):
-            paths = sorted(demo_server.sites.urls(name, "detail"))[:8]
-            urls = [demo_server.url(p) for p in paths]
-            records = {b["url"]: b for b in demo_server.sites.truth(name)["books"]}
+            paths = sorted(demo_web.sites.urls(name, "detail"))[:8]
+            urls = [demo_web.url(p) for p in paths]
+            records = {b["url"]: b for b in demo_web.sites.truth(name)["books"]}
             layouts[name] = BookLayout(name, urls, [fetcher.fetch(u) for u in urls],
-                                       {demo_server.url(p): records[p] for p in paths})
+                                       {demo_web.url(p): records[p] for p in paths})
     finally:
         fetcher.close()
     return layouts

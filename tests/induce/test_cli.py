@@ -11,7 +11,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from scrapesmith.induce.spec import ScraperSpec
+from scrapesmith.induce.views import ScraperSpec
 
 SWDE = Path(__file__).resolve().parents[2] / "../shared/data/swde"
 
@@ -23,10 +23,10 @@ def scrapesmith(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def induced(tmp_path_factory, book_layouts, demo_server):
+def induced(tmp_path_factory, book_layouts, demo_web):
     """One `scrapesmith induce` run on three bookshelf detail URLs, shared by the tests below."""
     workdir = tmp_path_factory.mktemp("cli")
-    host = f"{demo_server.host}:{demo_server.port}"
+    host = f"{demo_web.host}:{demo_web.port}"
     site = book_layouts["bookshelf"]
     done = scrapesmith("induce", *site.urls[:3], "--field", "isbn_13=the ISBN-13 of the book",
                        "--field", "author=the author(s)", "-f", "price=the sale price", "--allow-host", host,

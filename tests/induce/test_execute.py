@@ -9,11 +9,11 @@ import pytest
 from scrapesmith.induce.execute import (
     CompiledSpec,
     XPathSyntaxError,
-    parse_html,
+    parse_for_replay,
     post_process,
     run_actions,
 )
-from scrapesmith.induce.spec import FieldSpec, PostProcess, ScraperSpec
+from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
 
 PAGE = """<html><head><title>T</title></head><body>
 <div class="side"><b>ISBN</b>: 111</div>
@@ -24,7 +24,7 @@ SWDE = Path(__file__).resolve().parents[2] / "../shared/data/swde/book/book-book
 
 
 def test_pruning_xpath_scopes_the_next_step_to_the_selected_subtree():
-    root = parse_html(PAGE)
+    root = parse_for_replay(PAGE)
     everywhere = run_actions(root, ["//b[.='ISBN']/following-sibling::text()[1]"])
     pruned = run_actions(root, ["//div[@class='main']", "//b[.='ISBN']/following-sibling::text()[1]"])
     assert everywhere == [": 111", ": 9780316125581"]
@@ -32,7 +32,7 @@ def test_pruning_xpath_scopes_the_next_step_to_the_selected_subtree():
 
 
 def test_pruning_to_nothing_extracts_nothing():
-    assert run_actions(parse_html(PAGE), ["//table", "//b"]) == []
+    assert run_actions(parse_for_replay(PAGE), ["//table", "//b"]) == []
 
 
 def test_post_processing_strips_separators_applies_regex_and_cardinality():

@@ -6,8 +6,9 @@ import pytest
 from conftest import BOOK_FIELDS
 
 from scrapesmith.induce.evidence import concept_for
-from scrapesmith.induce.execute import CompiledSpec, parse_html
-from scrapesmith.induce.heuristic import FieldRequest, induce_heuristic
+from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
+from scrapesmith.induce.heuristic import induce_heuristic
+from scrapesmith.induce.views import FieldRequest
 
 REQUESTS = [FieldRequest(name, instruction) for name, instruction in BOOK_FIELDS.items()]
 
@@ -19,7 +20,7 @@ def _expected(record: dict, name: str):
 @pytest.mark.parametrize("layout", ["bookshelf", "pagecraft"])
 def test_heuristic_spec_from_three_seeds_extracts_every_field_on_unseen_pages(book_layouts, layout):
     site = book_layouts[layout]
-    spec = induce_heuristic(REQUESTS, [parse_html(p.text) for p in site.pages[:3]], site=layout)
+    spec = induce_heuristic(REQUESTS, [parse_for_replay(p.text) for p in site.pages[:3]], site=layout)
     compiled = CompiledSpec(spec)
     for url, page in zip(site.urls[3:], site.pages[3:], strict=True):
         row = compiled.row(page.text)
@@ -30,7 +31,7 @@ def test_heuristic_spec_from_three_seeds_extracts_every_field_on_unseen_pages(bo
 
 def test_label_anchored_paths_are_preferred_to_positions(book_layouts):
     site = book_layouts["bookshelf"]
-    spec = induce_heuristic(REQUESTS, [parse_html(p.text) for p in site.pages[:3]])
+    spec = induce_heuristic(REQUESTS, [parse_for_replay(p.text) for p in site.pages[:3]])
     assert spec.field("isbn_13").actions == ["//b[normalize-space()='ISBN-13:']/following-sibling::text()[1]"]
     assert "our-price" in spec.field("price").actions[0] or "Our price" in spec.field("price").actions[0]
 
@@ -38,14 +39,14 @@ def test_label_anchored_paths_are_preferred_to_positions(book_layouts):
 def test_headline_field_is_not_the_site_name_heading(book_layouts):
     site = book_layouts["pagecraft"]
     spec = induce_heuristic([FieldRequest("title", "the title of the book")],
-                            [parse_html(p.text) for p in site.pages[:3]])
+                            [parse_for_replay(p.text) for p in site.pages[:3]])
     row = CompiledSpec(spec).row(site.pages[5].text)
     assert row["title"] == site.truth[site.urls[5]]["title"]
     assert row["title"] != "Pagecraft"
 
 
 def test_a_field_with_no_evidence_gets_an_empty_sequence_and_says_so():
-    page = parse_html("<html><body><p>nothing here</p></body></html>")
+    page = parse_for_replay("<html><body><p>nothing here</p></body></html>")
     spec = induce_heuristic([FieldRequest("isbn_13", "the ISBN-13")], [page, page])
     assert spec.field("isbn_13").actions == []
     assert spec.field("isbn_13").evidence == "no candidate found"
@@ -65,32 +66,17 @@ def test_field_concepts_come_from_name_and_instruction(name, instruction, kind, 
     assert concept.headline == (name == "title")
 
 
-def test_demo_induction_step_replays_both_layouts_exactly(demo_server, tmp_path):
-    from rich.console import Console
-
-    from scrapesmith.induce.demo_step import induction_step
-    from scrapesmith.web.fetch import HttpFetcher
-
-    fetcher = HttpFetcher(allow_hosts=[f"{demo_server.host}:{demo_server.port}"], delay=0, retries=0)
-    try:
-        accuracy = induction_step(demo_server, fetcher, tmp_path, Console(record=True, width=200))
-    finally:
-        fetcher.close()
-    assert accuracy == {"bookshelf": 1.0, "pagecraft": 1.0}
-    assert (tmp_path / "spec-bookshelf.json").is_file() and (tmp_path / "books-pagecraft.csv").is_file()
-
-
 @pytest.mark.parametrize("site_name", ["acme", "globex"])
-def test_heuristic_carries_to_job_pages_of_other_templates(demo_server, site_name):
+def test_heuristic_carries_to_job_pages_of_other_templates(demo_web, site_name):
     """A vertical the heuristics were not tuned on: class words and data-* hooks name the fields."""
-    sites = demo_server.sites
+    sites = demo_web.sites
     jobs = {job["url"]: job for job in sites.truth(site_name)["jobs"]}
     paths = [p for p in sorted(sites.urls(site_name, "detail")) if p in jobs][:8]
     pages = [sites.pages[p].body.decode() for p in paths]
     requests = [FieldRequest("title", "Please extract the title of the job."),
                 FieldRequest("location", "Please extract the working location of the job."),
                 FieldRequest("employment_type", "the employment type of the job")]
-    compiled = CompiledSpec(induce_heuristic(requests, [parse_html(p) for p in pages[:3]]))
+    compiled = CompiledSpec(induce_heuristic(requests, [parse_for_replay(p) for p in pages[:3]]))
     for path, page in zip(paths[3:], pages[3:], strict=True):
         row = compiled.row(page)
         assert row == {name: jobs[path][name] for name in ("title", "location", "employment_type")}

@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 
 from scrapesmith.config import Settings
-from scrapesmith.induce.execute import CompiledSpec, parse_html
-from scrapesmith.induce.heuristic import FieldRequest
+from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
 from scrapesmith.induce.progressive import GenerationSettings
 from scrapesmith.induce.service import induce_scraper
+from scrapesmith.induce.views import FieldRequest
 from scrapesmith.llm import Ledger, resolve_llm
 from scrapesmith.llm.models import DEFAULT_SIZE, EMBEDDED_MODELS, is_installed
 
@@ -29,7 +29,7 @@ def test_embedded_model_induces_a_replayable_spec_on_a_tiny_page():
     ledger = Ledger()
     llm = resolve_llm("local", cache=False, ledger=ledger)
     spec = induce_scraper([FieldRequest("isbn_13", "Please extract the isbn number of the book.")],
-                          [parse_html(PAGE)], method="cot", llm=llm, settings=GenerationSettings(method="cot"))
+                          [parse_for_replay(PAGE)], method="cot", llm=llm, settings=GenerationSettings(method="cot"))
     assert 1 <= len(ledger) <= 4
     assert all(entry.stage.startswith("induce.") for entry in ledger.entries)
     assert spec.field("isbn_13").actions, spec.field("isbn_13").evidence

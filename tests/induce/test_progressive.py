@@ -9,11 +9,11 @@ from collections.abc import Callable
 import pytest
 from conftest import BOOK_FIELDS
 
-from scrapesmith.induce.execute import CompiledSpec, parse_html, run_actions
-from scrapesmith.induce.heuristic import FieldRequest
+from scrapesmith.induce.execute import CompiledSpec, parse_for_replay, run_actions
 from scrapesmith.induce.progressive import GenerationSettings, generate_on_page
 from scrapesmith.induce.service import induce_scraper
 from scrapesmith.induce.synthesis import SequenceCandidate, synthesize
+from scrapesmith.induce.views import FieldRequest
 from scrapesmith.llm.scripted import ScriptedLLM
 from scrapesmith.llm.types import LLMRequest, NoModelConfigured
 
@@ -37,7 +37,7 @@ def _stages(llm: ScriptedLLM) -> list[str]:
 def test_top_down_stops_when_the_xpath_returns_the_value_the_model_expects():
     llm = ScriptedLLM(_replies({"thought": "", "consistent": "yes", "value": "9781439184301",
                                 "xpath": "//span[.='ISBN-13']/following-sibling::span[1]"}))
-    result = generate_on_page(llm, ISBN, parse_html(PAGE), [])
+    result = generate_on_page(llm, ISBN, parse_for_replay(PAGE), [])
     assert result.ok and result.actions == ["//span[.='ISBN-13']/following-sibling::span[1]"]
     assert llm.calls == 1
 
@@ -48,14 +48,14 @@ def test_step_back_prunes_to_the_ancestor_holding_the_value_then_retries_top_dow
         {"thought": "the list holds it", "judgement": "yes"},                               # step-back judge
         {"value": "9781439184301", "xpath": "//li[1]/span[@class='v']", "consistent": "yes"},
     ))
-    result = generate_on_page(llm, ISBN, parse_html(PAGE), [], GenerationSettings(method="autoscraper"))
+    result = generate_on_page(llm, ISBN, parse_for_replay(PAGE), [], GenerationSettings(method="autoscraper"))
     assert _stages(llm) == ["top_down", "step_back", "top_down"]
     assert result.ok
     # "//span[@class='v']/.." would select both list items, so the pruned item is named on its own
     assert result.actions == ["//ul[@class='facts']/li[1]", "//li[1]/span[@class='v']"]
     pruned_prompt = llm.requests[2].messages[-1].content
     assert "Home | Books" not in pruned_prompt and "9781439184301" in pruned_prompt
-    assert run_actions(parse_html(PAGE), result.actions) == ["9781439184301"]
+    assert run_actions(parse_for_replay(PAGE), result.actions) == ["9781439184301"]
 
 
 def test_step_back_judge_saying_no_keeps_climbing():
@@ -64,7 +64,7 @@ def test_step_back_judge_saying_no_keeps_climbing():
         {"judgement": "no"}, {"judgement": "yes"},
         {"value": "9781439184301", "xpath": "//li[1]/span[2]"},
     ))
-    result = generate_on_page(llm, ISBN, parse_html(PAGE), [])
+    result = generate_on_page(llm, ISBN, parse_for_replay(PAGE), [])
     assert _stages(llm) == ["top_down", "step_back", "step_back", "top_down"]
     assert result.actions[0] == "//span[@class='v']/../.."  # the list both values share
 
@@ -74,7 +74,7 @@ def test_reflexion_retries_with_history_but_never_prunes():
         {"value": "9781439184301", "xpath": "//span[@class='v']"},
         {"value": "9781439184301", "xpath": "//li[1]/span[@class='v']"},
     ))
-    result = generate_on_page(llm, ISBN, parse_html(PAGE), [], GenerationSettings(method="reflexion"))
+    result = generate_on_page(llm, ISBN, parse_for_replay(PAGE), [], GenerationSettings(method="reflexion"))
     assert _stages(llm) == ["top_down", "top_down"]
     assert result.ok and result.actions == ["//li[1]/span[@class='v']"]
     assert "//span[@class='v']" in llm.requests[1].messages[-1].content  # history shown to the model
@@ -82,33 +82,33 @@ def test_reflexion_retries_with_history_but_never_prunes():
 
 def test_cot_makes_exactly_one_call_even_when_wrong():
     llm = ScriptedLLM(_replies({"value": "9781439184301", "xpath": "//span[@class='v']"}))
-    result = generate_on_page(llm, ISBN, parse_html(PAGE), [], GenerationSettings(method="cot"))
+    result = generate_on_page(llm, ISBN, parse_for_replay(PAGE), [], GenerationSettings(method="cot"))
     assert llm.calls == 1 and not result.ok
     assert result.actions == ["//span[@class='v']"]
 
 
 def test_d_max_bounds_the_number_of_top_down_rounds():
     llm = ScriptedLLM(lambda request: json.dumps({"value": "nope", "xpath": "//h2"}))
-    result = generate_on_page(llm, ISBN, parse_html(PAGE), [], GenerationSettings(method="reflexion", d_max=2))
+    result = generate_on_page(llm, ISBN, parse_for_replay(PAGE), [], GenerationSettings(method="reflexion", d_max=2))
     assert llm.calls == 3 and not result.ok
 
 
 def test_unparseable_model_output_is_recorded_and_generation_goes_on():
     llm = ScriptedLLM(lambda request: "I think the ISBN is somewhere")
-    result = generate_on_page(llm, ISBN, parse_html(PAGE), [], GenerationSettings(method="cot"))
+    result = generate_on_page(llm, ISBN, parse_for_replay(PAGE), [], GenerationSettings(method="cot"))
     assert not result.ok and "did not match" in result.error
     assert llm.calls == 2  # one retry with feedback, as the structured-output layer does
 
 
 def test_heuristic_candidates_are_offered_in_the_prompt():
     llm = ScriptedLLM(_replies({"value": "9781439184301", "xpath": "//span[.='ISBN-13']/following-sibling::span[1]"}))
-    generate_on_page(llm, ISBN, parse_html(PAGE), ["//span[.='ISBN-13']/following-sibling::span[1]", "//h9"])
+    generate_on_page(llm, ISBN, parse_for_replay(PAGE), ["//span[.='ISBN-13']/following-sibling::span[1]", "//h9"])
     prompt = llm.requests[0].messages[-1].content
     assert "0. //span[.='ISBN-13']/following-sibling::span[1] -> ['9781439184301']" in prompt
     assert "//h9" not in prompt  # candidates that extract nothing are not shown
 
 
-SEEDS = [parse_html(f"<html><body><p class='a'>{v}</p><p class='b'>x{v}</p></body></html>") for v in ("1", "2")]
+SEEDS = [parse_for_replay(f"<html><body><p class='a'>{v}</p><p class='b'>x{v}</p></body></html>") for v in ("1", "2")]
 
 
 def test_synthesis_prefers_the_sequence_agreeing_with_recognised_values_without_asking():
@@ -158,7 +158,7 @@ def test_autoscraper_induction_with_a_choosing_model_builds_a_working_spec(book_
     site = book_layouts["bookshelf"]
     llm = ScriptedLLM(_choose_first_candidate)
     requests = [FieldRequest(n, BOOK_FIELDS[n]) for n in ("isbn_13", "publisher")]
-    spec = induce_scraper(requests, [parse_html(p.text) for p in site.pages[:3]], method="autoscraper", llm=llm)
+    spec = induce_scraper(requests, [parse_for_replay(p.text) for p in site.pages[:3]], method="autoscraper", llm=llm)
     assert spec.method == "autoscraper"
     row = CompiledSpec(spec).row(site.pages[4].text)
     record = site.truth[site.urls[4]]
@@ -168,12 +168,12 @@ def test_autoscraper_induction_with_a_choosing_model_builds_a_working_spec(book_
 
 def test_llm_methods_without_a_model_raise_a_clear_error():
     with pytest.raises(NoModelConfigured, match="--method cot"):
-        induce_scraper([FieldRequest("x")], [parse_html(PAGE)], method="cot", llm=None)
+        induce_scraper([FieldRequest("x")], [parse_for_replay(PAGE)], method="cot", llm=None)
 
 
 def test_a_model_may_answer_with_a_candidate_number_instead_of_an_xpath():
     llm = ScriptedLLM(_replies({"candidate": 0, "value": "9781439184301", "xpath": ""}))
-    result = generate_on_page(llm, ISBN, parse_html(PAGE), ["//span[.='ISBN-13']/following-sibling::span[1]"])
+    result = generate_on_page(llm, ISBN, parse_for_replay(PAGE), ["//span[.='ISBN-13']/following-sibling::span[1]"])
     assert result.ok and result.actions == ["//span[.='ISBN-13']/following-sibling::span[1]"]
 
 
@@ -183,5 +183,5 @@ def test_a_model_error_such_as_an_overlong_prompt_is_recorded_not_raised():
     def refuse(request: LLMRequest) -> str:
         raise PromptTooLongError("prompt exceeds the context window")
 
-    result = generate_on_page(ScriptedLLM(refuse), ISBN, parse_html(PAGE), [], GenerationSettings(method="cot"))
+    result = generate_on_page(ScriptedLLM(refuse), ISBN, parse_for_replay(PAGE), [], GenerationSettings(method="cot"))
     assert not result.ok and "context window" in result.error

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from scrapesmith.induce.execute import CompiledSpec, parse_html
+from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
 from scrapesmith.induce.scope import find_scope, with_scope
-from scrapesmith.induce.spec import FieldSpec, PostProcess, ScraperSpec
+from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
 
 
 def _page(isbn: str, title: str, outside: str = "") -> str:
@@ -16,7 +16,7 @@ SPEC = ScraperSpec(fields=[
     FieldSpec(name="title", actions=["//h2"]),
     FieldSpec(name="isbn", actions=["//div[@class='box']//b[.='ISBN']/following-sibling::text()[1]"]),
 ])
-SEEDS = [parse_html(_page("111", "A")), parse_html(_page("222", "B"))]
+SEEDS = [parse_for_replay(_page("111", "A")), parse_for_replay(_page("222", "B"))]
 
 
 def test_scope_is_the_nearest_id_element_holding_every_field():

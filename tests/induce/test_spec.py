@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scrapesmith.induce.spec import FieldSpec, PostProcess, ScraperSpec, SpecError
+from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec, SpecError
 
 
 def _spec() -> ScraperSpec:

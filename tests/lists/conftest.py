@@ -11,15 +11,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from scrapesmith.bench.sites import DemoServer, serve_sites
 from scrapesmith.lists.service import RuntimeFactory, http_runtimes
+from scrapesmith.sites import DemoServer
 from scrapesmith.web.fetch import HttpFetcher
-
-
-@pytest.fixture(scope="session")
-def demo_web() -> Iterator[DemoServer]:
-    with serve_sites() as server:
-        yield server
 
 
 @pytest.fixture()

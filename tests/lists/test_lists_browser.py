@@ -8,8 +8,8 @@ import pytest
 
 from scrapesmith.bench.weblists import url_key
 from scrapesmith.lists.browser import BrowserRuntimes
-from scrapesmith.lists.program import ListProgram
 from scrapesmith.lists.service import extract_list, replay_program
+from scrapesmith.lists.views import ListProgram
 
 pytestmark = [
     pytest.mark.browser,

@@ -18,7 +18,7 @@ from scrapesmith.lists.dsl import (
     TypeInput,
     describe,
 )
-from scrapesmith.lists.program import ListProgram, ProgramError
+from scrapesmith.lists.views import ListProgram, ProgramError
 
 
 def sample_program() -> ListProgram:

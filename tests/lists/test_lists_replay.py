@@ -6,8 +6,8 @@ import json
 
 from scrapesmith.bench.weblists import url_key
 from scrapesmith.lists.dsl import AnswerQuestion, EnterList, ExitList, SaveLink, SaveText
-from scrapesmith.lists.program import ListProgram
 from scrapesmith.lists.service import extract_list, replay_program
+from scrapesmith.lists.views import ListProgram
 from scrapesmith.llm.scripted import ScriptedLLM
 
 

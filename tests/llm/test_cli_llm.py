@@ -8,7 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scrapesmith.llm import Ledger, PriceTable, ScriptedLLM, attribute_to, wrap_llm
+from scrapesmith.dom.tokens import estimate_tokens
+from scrapesmith.llm import Ledger, PriceTable, attribute_to, wrap_llm
+from scrapesmith.llm.scripted import ScriptedLLM
 from scrapesmith.llm.types import ChatMessage, LLMRequest
 
 from .conftest import ChatServer, Step
@@ -86,7 +88,7 @@ def test_ledger_prints_totals_per_stage_and_per_row(tmp_path: Path) -> None:
     llm = wrap_llm(ScriptedLLM(lambda request: "answer text"), cache=False, ledger=ledger)
     for row in ("1", "2"):
         with attribute_to(row):
-            llm.complete(LLMRequest(messages=[ChatMessage(role="user", content="q" * 40)], stage="lists.answer"))
+            llm.complete(LLMRequest(messages=[ChatMessage(role="user", content="which words " * 10)], stage="lists.answer"))
     llm.complete(LLMRequest(messages=[ChatMessage(role="user", content="plan")], stage="collect.plan"))
     ledger.save(tmp_path / "run" / "ledger.json")
     result = scrapesmith("llm", "ledger", str(tmp_path / "run"), env=cli_env(tmp_path))
@@ -97,7 +99,7 @@ def test_ledger_prints_totals_per_stage_and_per_row(tmp_path: Path) -> None:
     as_json = json.loads(scrapesmith("llm", "ledger", str(tmp_path / "run" / "ledger.json"), "--json",
                                      env=cli_env(tmp_path)).stdout)
     assert as_json["totals"]["calls"] == 3
-    assert as_json["by_stage"]["lists.answer"]["input_tokens"] == 20
+    assert as_json["by_stage"]["lists.answer"]["input_tokens"] == 2 * estimate_tokens("which words " * 10)
     assert set(as_json["by_row"]) == {"1", "2"}
 
 

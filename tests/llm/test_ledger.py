@@ -15,12 +15,12 @@ from scrapesmith.llm import (
     OpenAICompatibleLLM,
     PriceTable,
     ResponseCache,
-    ScriptedLLM,
     attribute_to,
     current_ledger,
     use_ledger,
     wrap_llm,
 )
+from scrapesmith.llm.scripted import ScriptedLLM
 
 from .conftest import ChatServer, Step
 

@@ -6,6 +6,7 @@ import threading
 
 import pytest
 
+from scrapesmith.dom.tokens import estimate_tokens
 from scrapesmith.llm import ChatMessage, LLMError, LLMRequest, OpenAICompatibleLLM, PromptTooLongError
 
 from .conftest import ChatServer, Step
@@ -88,9 +89,11 @@ def test_plain_requests_send_no_response_format(chat_server: ChatServer) -> None
 
 
 def test_missing_usage_is_estimated(chat_server: ChatServer) -> None:
-    chat_server.queue(Step(text="x" * 40, usage=None))
-    completion = provider(chat_server).complete(request("y" * 80))
-    assert (completion.input_tokens, completion.output_tokens) == (20, 10)
+    chat_server.queue(Step(text="fine " * 10, usage=None))
+    completion = provider(chat_server).complete(request("word " * 20))
+    assert (completion.input_tokens, completion.output_tokens) == (
+        estimate_tokens("word " * 20), estimate_tokens("fine " * 10))
+    assert 18 <= completion.input_tokens <= 24 and 8 <= completion.output_tokens <= 12  # about a token a word
 
 
 def test_rejected_key_names_openai_api_key(chat_server: ChatServer) -> None:

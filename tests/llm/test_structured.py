@@ -9,12 +9,12 @@ from scrapesmith.llm import (
     LLMOutputError,
     NoModelConfigured,
     OpenAICompatibleLLM,
-    ScriptedLLM,
     ask_json,
     ask_structured,
     ask_text,
     parse_json_reply,
 )
+from scrapesmith.llm.scripted import ScriptedLLM
 
 from .conftest import ChatServer, Step
 

@@ -7,7 +7,7 @@ import re
 import httpx
 import lxml.html
 
-from scrapesmith.bench.sites import DemoServer
+from scrapesmith.sites import DemoServer
 
 _CLIENT = httpx.Client(timeout=10, trust_env=False)  # one client: keep-alive, one SSL context
 

@@ -7,13 +7,13 @@ from datetime import date
 import pytest
 from demo_web_helpers import follow, get, page, text, texts
 
-from scrapesmith.bench.sites import DemoServer
+from scrapesmith.sites import DemoServer
 
 
-def test_paper_lists_paginate_through_exactly_the_listed_papers(demo_sites: DemoServer) -> None:
-    truth = demo_sites.sites.truth("proceedings")
+def test_paper_lists_paginate_through_exactly_the_listed_papers(demo_web: DemoServer) -> None:
+    truth = demo_web.sites.truth("proceedings")
     for listing in truth["listings"]:
-        docs = follow(demo_sites, listing["url"], '//nav[@class="pagination"]/a[@rel="next"]/@href')
+        docs = follow(demo_web, listing["url"], '//nav[@class="pagination"]/a[@rel="next"]/@href')
         assert len(docs) == listing["pages"]
         shown = [
             (text(a), a.get("href"))
@@ -29,9 +29,9 @@ def test_paper_lists_paginate_through_exactly_the_listed_papers(demo_sites: Demo
         assert shown == expected and len(shown) == listing["paper_count"]
 
 
-def test_paper_pages_show_title_authors_abstract_and_pdf(demo_sites: DemoServer) -> None:
-    for paper in demo_sites.sites.truth("proceedings")["papers"]:
-        doc = page(demo_sites, paper["url"])
+def test_paper_pages_show_title_authors_abstract_and_pdf(demo_web: DemoServer) -> None:
+    for paper in demo_web.sites.truth("proceedings")["papers"]:
+        doc = page(demo_web, paper["url"])
         assert texts(doc, '//h1[@class="paper-title"]') == [paper["title"]]
         assert texts(doc, '//ul[@class="authors"]/li') == paper["authors"]
         assert texts(doc, '//section[@class="abstract"]/p') == [paper["abstract"]]
@@ -40,9 +40,9 @@ def test_paper_pages_show_title_authors_abstract_and_pdf(demo_sites: DemoServer)
         assert doc.xpath('//meta[@name="citation_author"]/@content') == paper["authors"]
 
 
-def test_pdf_links_serve_pdf_files(demo_sites: DemoServer) -> None:
-    paper = demo_sites.sites.truth("proceedings")["papers"][0]
-    response = get(demo_sites, paper["pdf_url"])
+def test_pdf_links_serve_pdf_files(demo_web: DemoServer) -> None:
+    paper = demo_web.sites.truth("proceedings")["papers"][0]
+    response = get(demo_web, paper["pdf_url"])
     assert response.headers["content-type"] == "application/pdf"
     assert response.content.startswith(b"%PDF-1.4") and response.content.rstrip().endswith(b"%%EOF")
 
@@ -51,12 +51,12 @@ def _row_value(cell: str) -> float:
     return float(cell.replace(",", ""))
 
 
-def test_history_tables_show_the_truth_prices(demo_sites: DemoServer) -> None:
-    truth = demo_sites.sites.truth("stocks")
+def test_history_tables_show_the_truth_prices(demo_web: DemoServer) -> None:
+    truth = demo_web.sites.truth("stocks")
     for symbol in (s["symbol"] for s in truth["symbols"]):
         rows = [r for r in truth["prices"] if r["symbol"] == symbol]
         start = f"/stocks/symbol/{symbol}/history/{truth['quarters'][0]}/"
-        docs = follow(demo_sites, start, '//div[@class="pager"]/a[@rel="next"]/@href')
+        docs = follow(demo_web, start, '//div[@class="pager"]/a[@rel="next"]/@href')
         assert len(docs) == len(truth["quarters"])
         shown = [
             [td.xpath("string(time/@datetime)") or text(td) for td in tr.xpath("td")]
@@ -76,8 +76,8 @@ def test_history_tables_show_the_truth_prices(demo_sites: DemoServer) -> None:
             ]
 
 
-def test_adjusted_prices_reflect_split_and_dividends(demo_sites: DemoServer) -> None:
-    prices = [r for r in demo_sites.sites.truth("stocks")["prices"] if r["symbol"] == "QNTM"]
+def test_adjusted_prices_reflect_split_and_dividends(demo_web: DemoServer) -> None:
+    prices = [r for r in demo_web.sites.truth("stocks")["prices"] if r["symbol"] == "QNTM"]
     split = next(i for i, r in enumerate(prices) if r["split_factor"] == 2.0)
     before, after = prices[split - 1], prices[split]
     assert before["close"] > 1.5 * after["close"]
@@ -86,9 +86,9 @@ def test_adjusted_prices_reflect_split_and_dividends(demo_sites: DemoServer) -> 
     assert prices[-1]["adj_close"] == prices[-1]["close"]
 
 
-def test_price_api_answers_a_date_range(demo_sites: DemoServer) -> None:
-    truth = demo_sites.sites.truth("stocks")
-    response = get(demo_sites, "/stocks/api/prices?symbol=bltx&start=2024-02-01&end=2024-02-29")
+def test_price_api_answers_a_date_range(demo_web: DemoServer) -> None:
+    truth = demo_web.sites.truth("stocks")
+    response = get(demo_web, "/stocks/api/prices?symbol=bltx&start=2024-02-01&end=2024-02-29")
     assert response.status_code == 200 and response.headers["content-type"] == "application/json"
     data = response.json()
     expected = [
@@ -99,14 +99,14 @@ def test_price_api_answers_a_date_range(demo_sites: DemoServer) -> None:
     assert data["symbol"] == "BLTX" and data["count"] == len(expected) == 20
     assert data["prices"] == expected
     assert set(expected[0]) == set(truth["price_fields"])
-    all_rows = get(demo_sites, "/stocks/api/prices?symbol=ACMR").json()
+    all_rows = get(demo_web, "/stocks/api/prices?symbol=ACMR").json()
     assert all_rows["start"] == truth["start_date"] and date.fromisoformat(all_rows["prices"][-1]["date"])
 
 
-def test_symbols_api_lists_every_symbol(demo_sites: DemoServer) -> None:
+def test_symbols_api_lists_every_symbol(demo_web: DemoServer) -> None:
     assert (
-        get(demo_sites, "/stocks/api/symbols").json()["symbols"]
-        == demo_sites.sites.truth("stocks")["symbols"]
+        get(demo_web, "/stocks/api/symbols").json()["symbols"]
+        == demo_web.sites.truth("stocks")["symbols"]
     )
 
 
@@ -121,9 +121,9 @@ def test_symbols_api_lists_every_symbol(demo_sites: DemoServer) -> None:
     ],
 )
 def test_price_api_rejects_bad_parameters_with_json_errors(
-    demo_sites: DemoServer, query: str, status: int, message: str
+    demo_web: DemoServer, query: str, status: int, message: str
 ) -> None:
-    response = get(demo_sites, f"/stocks/api/prices{query}")
+    response = get(demo_web, f"/stocks/api/prices{query}")
     assert response.status_code == status
     assert message in response.json()["error"]
 
@@ -132,10 +132,10 @@ def _stat(value: str) -> float:
     return float(value)
 
 
-def test_standings_show_team_seasons_and_a_non_team_average_row(demo_sites: DemoServer) -> None:
-    truth = demo_sites.sites.truth("sports")
+def test_standings_show_team_seasons_and_a_non_team_average_row(demo_web: DemoServer) -> None:
+    truth = demo_web.sites.truth("sports")
     for year in truth["seasons"]:
-        doc = page(demo_sites, f"/sports/season/{year}/standings.html")
+        doc = page(demo_web, f"/sports/season/{year}/standings.html")
         shown = {}
         for tr in doc.xpath('//table[@id="standings"]/tbody/tr'):
             shown[text(tr.xpath('th[@data-stat="team"]')[0])] = {
@@ -150,10 +150,10 @@ def test_standings_show_team_seasons_and_a_non_team_average_row(demo_sites: Demo
         assert texts(doc, '//table[@id="standings"]/tfoot//th') == ["League Average"]
 
 
-def test_player_tables_paginate_through_every_player_season(demo_sites: DemoServer) -> None:
-    truth = demo_sites.sites.truth("sports")
+def test_player_tables_paginate_through_every_player_season(demo_web: DemoServer) -> None:
+    truth = demo_web.sites.truth("sports")
     for year in truth["seasons"]:
-        docs = follow(demo_sites, f"/sports/season/{year}/players/", '//a[contains(@class, "next")]/@href')
+        docs = follow(demo_web, f"/sports/season/{year}/players/", '//a[contains(@class, "next")]/@href')
         shown = [
             {
                 "player": text(tr.xpath('th[@data-stat="player"]')[0]),
@@ -169,11 +169,11 @@ def test_player_tables_paginate_through_every_player_season(demo_sites: DemoServ
         assert shown == expected
 
 
-def test_roster_pages_list_the_team_players(demo_sites: DemoServer) -> None:
-    truth = demo_sites.sites.truth("sports")
+def test_roster_pages_list_the_team_players(demo_web: DemoServer) -> None:
+    truth = demo_web.sites.truth("sports")
     for team in truth["teams"]:
         year = truth["seasons"][-1]
-        doc = page(demo_sites, f"{team['url']}{year}/")
+        doc = page(demo_web, f"{team['url']}{year}/")
         expected = [
             r["player"]
             for r in truth["player_seasons"]

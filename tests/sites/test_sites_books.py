@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from demo_web_helpers import follow, page, text, texts
 
-from scrapesmith.bench.sites import DemoServer
-from scrapesmith.bench.sites.html import ObfuscatedClasses
+from scrapesmith.sites import DemoServer
+from scrapesmith.sites.html import ObfuscatedClasses
 
 PAGECRAFT = ObfuscatedClasses("7:pagecraft")
 
 
-def test_bookshelf_catalog_links_every_book(demo_sites: DemoServer) -> None:
-    truth = demo_sites.sites.truth("bookshelf")
-    docs = follow(demo_sites, "/bookshelf/catalog/", '//a[starts-with(text(), "Next")]/@href')
+def test_bookshelf_catalog_links_every_book(demo_web: DemoServer) -> None:
+    truth = demo_web.sites.truth("bookshelf")
+    docs = follow(demo_web, "/bookshelf/catalog/", '//a[starts-with(text(), "Next")]/@href')
     shown = [(text(a), a.get("href")) for d in docs for a in d.xpath('//table[@class="results"]//td[1]/a')]
     assert shown == [(b["title"], b["url"]) for b in truth["books"]]
 
 
-def test_bookshelf_details_are_bold_labels_with_text_siblings(demo_sites: DemoServer) -> None:
+def test_bookshelf_details_are_bold_labels_with_text_siblings(demo_web: DemoServer) -> None:
     labels = {
         "isbn_13": "ISBN-13:",
         "publisher": "Publisher:",
@@ -25,8 +25,8 @@ def test_bookshelf_details_are_bold_labels_with_text_siblings(demo_sites: DemoSe
         "pages": "Pages:",
         "format": "Format:",
     }
-    for book in demo_sites.sites.truth("bookshelf")["books"]:
-        doc = page(demo_sites, book["url"])
+    for book in demo_web.sites.truth("bookshelf")["books"]:
+        doc = page(demo_web, book["url"])
         assert texts(doc, '//h1[@class="title"]') == [book["title"]]
         assert texts(doc, '//div[@class="author"]') == [f"by {book['author']}"]
         assert texts(doc, '//span[@class="our-price"]') == [book["price"]]
@@ -35,16 +35,16 @@ def test_bookshelf_details_are_bold_labels_with_text_siblings(demo_sites: DemoSe
             assert [v.strip() for v in values] == [book[field]], field
 
 
-def test_pagecraft_shop_links_every_book(demo_sites: DemoServer) -> None:
-    truth = demo_sites.sites.truth("pagecraft")
-    docs = follow(demo_sites, "/pagecraft/shop/", f'//a[@class="{PAGECRAFT("next")}"]/@href')
+def test_pagecraft_shop_links_every_book(demo_web: DemoServer) -> None:
+    truth = demo_web.sites.truth("pagecraft")
+    docs = follow(demo_web, "/pagecraft/shop/", f'//a[@class="{PAGECRAFT("next")}"]/@href')
     shown = [
         (text(a), a.get("href")) for d in docs for a in d.xpath(f'//a[@class="{PAGECRAFT("card-link")}"]')
     ]
     assert shown == [(b["title"], b["url"]) for b in truth["books"]]
 
 
-def test_pagecraft_details_are_definition_lists_with_hashed_classes(demo_sites: DemoServer) -> None:
+def test_pagecraft_details_are_definition_lists_with_hashed_classes(demo_web: DemoServer) -> None:
     labels = {
         "isbn_13": "ISBN-13",
         "publisher": "Publisher",
@@ -52,8 +52,8 @@ def test_pagecraft_details_are_definition_lists_with_hashed_classes(demo_sites: 
         "pages": "Print length",
         "format": "Binding",
     }
-    for book in demo_sites.sites.truth("pagecraft")["books"]:
-        doc = page(demo_sites, book["url"])
+    for book in demo_web.sites.truth("pagecraft")["books"]:
+        doc = page(demo_web, book["url"])
         assert texts(doc, "//h1") == ["Pagecraft"]
         assert texts(doc, "//dl/ancestor::div[1]/h2") == [book["title"]]
         assert texts(doc, f'//div[@class="{PAGECRAFT("by")}"]/span') == book["authors"]
@@ -63,8 +63,8 @@ def test_pagecraft_details_are_definition_lists_with_hashed_classes(demo_sites: 
         assert not doc.xpath('//*[contains(@class, "title") or contains(@class, "price")]')
 
 
-def test_isbn_13_check_digits_are_valid(demo_sites: DemoServer) -> None:
+def test_isbn_13_check_digits_are_valid(demo_web: DemoServer) -> None:
     for site in ("bookshelf", "pagecraft"):
-        for book in demo_sites.sites.truth(site)["books"]:
+        for book in demo_web.sites.truth(site)["books"]:
             digits = [int(d) for d in book["isbn_13"]]
             assert len(digits) == 13 and sum(d * (3 if i % 2 else 1) for i, d in enumerate(digits)) % 10 == 0

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 
-from scrapesmith.bench.sites import DemoServer
+from scrapesmith.sites import DemoServer
 
 SCRAPESMITH = str(Path(sys.executable).with_name("scrapesmith"))
 
@@ -45,9 +45,9 @@ def test_serve_sites_prints_url_and_site_list_and_stops_on_ctrl_c() -> None:
     assert "/acme/" in out and "stopped" in out and "Traceback" not in err
 
 
-def test_serve_sites_on_a_taken_port_fails_with_one_line(demo_sites: DemoServer) -> None:
+def test_serve_sites_on_a_taken_port_fails_with_one_line(demo_web: DemoServer) -> None:
     result = subprocess.run(
-        [SCRAPESMITH, "serve-sites", "--port", str(demo_sites.port)],
+        [SCRAPESMITH, "serve-sites", "--port", str(demo_web.port)],
         check=False,
         capture_output=True,
         text=True,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scrapesmith.bench.sites import build_sites
+from scrapesmith.sites import build_sites
 
 
 def test_same_seed_gives_identical_bytes() -> None:

@@ -7,7 +7,7 @@ import codecs
 import pytest
 from fetch_test_server import ENCODED_PAGES, FRENCH, RUSSIAN, html
 
-from scrapesmith.web.encoding import decode_html, meta_charset, normalise_encoding
+from scrapesmith.dom.encoding import decode_html, meta_charset, normalise_encoding
 
 
 def test_header_claiming_utf8_for_cp1252_bytes_falls_back_without_mojibake():

@@ -17,8 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from scrapesmith.bench.frame import BenchResult
-from scrapesmith.bench.sites import DemoServer, serve_sites
 from scrapesmith.config import get_settings
+from scrapesmith.sites import DemoServer, serve_sites
 from scrapesmith.web.browser import BrowserFetcher, BrowserOptions, BrowserPolicy, BrowserRuntime
 from scrapesmith.web.fetch import HttpFetcher
 from scrapesmith.web.page import Fetcher

@@ -1,4 +1,4 @@
-"""Parsing, cleaning and simplified-DOM benchmark on SWDE pages (issue 2, "Done when").
+"""Parsing, cleaning and simplified-DOM benchmark on SWDE pages.
 
 For every page: time ``parse_html``, ``clean_tree`` and ``simplify`` against bare ``lxml.html.fromstring``
 on the same bytes in the same run; compare the simplified DOM's tokens with the raw HTML's (both with

@@ -1,7 +1,7 @@
 """How much does safe, polite fetching cost? ``HttpFetcher`` against a bare ``httpx.Client`` loop.
 
 Both clients fetch the same documents of the local demo web (served on 127.0.0.1 by
-:func:`scrapesmith.bench.sites.serve_sites`), sequentially, in the same run, with politeness off
+:func:`scrapesmith.sites.serve_sites`), sequentially, in the same run, with politeness off
 (no delay). ``HttpFetcher`` still does everything else it always does: address guard, robots.txt (once
 with, once without), throttle bookkeeping, retries wrapper, size cap, content-type check and charset
 detection. The modes take turns on small blocks of URLs (see :func:`run_rounds`) and each mode's rate is
@@ -19,8 +19,8 @@ from functools import partial
 import httpx
 
 from scrapesmith.bench.frame import BenchResult
-from scrapesmith.bench.sites import DemoServer, serve_sites
 from scrapesmith.config import get_settings
+from scrapesmith.sites import DemoServer, serve_sites
 from scrapesmith.web.fetch import DEFAULT_ACCEPT_TYPES, HttpFetcher, accepts
 from scrapesmith.web.safety import RobotsPolicy
 

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from scrapesmith.bench.frame import BenchResult
-from scrapesmith.bench.sites.server import serve_sites
 from scrapesmith.insta.pipeline import PipelineConfig, run_pipeline
 from scrapesmith.insta.runner import LocalPoolRunner, RayRunner, Runner
 from scrapesmith.insta.store import ResultStore
+from scrapesmith.sites.server import serve_sites
 
 THREADS_VARIABLE = "SCRAPESMITH_LLM_THREADS"
 

@@ -1,4 +1,4 @@
-"""Instruct2DS-style benchmark on the demo web (seed 000, section 4 and Appendix A).
+"""Instruct2DS-style benchmark on the demo web (AutoData paper, section 4 and Appendix A).
 
 Templates per domain are instantiated with placeholder values P drawn from the sites' own data; the
 ground truth GT-DS = g(T, P, D) is computed from the sites' database D (their truth JSON), never from

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from scrapesmith.bench.instruct2ds import SITE_OF, Task
-from scrapesmith.collect.workflow import CollectResult, collect
+from scrapesmith.collect.service import collect
+from scrapesmith.collect.views import CollectResult
 from scrapesmith.llm.types import LLM
 
 

@@ -26,7 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, create_model
 
 from scrapesmith.bench.frame import BenchResult
-from scrapesmith.llm.scripted import estimate_tokens
+from scrapesmith.dom.tokens import estimate_tokens
 from scrapesmith.llm.structured import ask_structured
 from scrapesmith.llm.types import LLM, ChatMessage, LLMError, LLMOutputError, LLMRequest
 

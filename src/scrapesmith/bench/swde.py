@@ -21,10 +21,9 @@ from rich.progress import Progress
 from scrapesmith.bench.frame import BenchResult, report
 from scrapesmith.bench.metrics import CaseScore, summarize
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.induce.execute import CompiledSpec, parse_html, post_process
-from scrapesmith.induce.heuristic import FieldRequest
+from scrapesmith.induce.execute import CompiledSpec, parse_for_replay, post_process
 from scrapesmith.induce.service import induce_scraper
-from scrapesmith.induce.spec import ScraperSpec
+from scrapesmith.induce.views import FieldRequest, ScraperSpec
 from scrapesmith.llm.ledger import Ledger, use_ledger
 from scrapesmith.llm.types import LLM
 
@@ -180,7 +179,7 @@ def score_site(spec: ScraperSpec, texts: Sequence[str], page_ids: Sequence[str],
     for name in truth:
         run.strict[name], run.lenient[name] = CaseScore(), CaseScore()
     for text, page_id in zip(texts, page_ids, strict=True):
-        results = compiled.extract_tree(parse_html(text))
+        results = compiled.extract_tree(parse_for_replay(text))
         for name, gold in truth.items():
             field_spec = spec.field(name)
             raw = post_process(results[name].raw, field_spec.post.model_copy(update={"strip_separators": False}))
@@ -197,7 +196,7 @@ def run_site(site: SwdeSite, gt_dir: Path, inducer: Inducer, attributes: Sequenc
     seed_paths, test_paths = paths[:seeds], paths[seeds : seeds + test]
     truth = {r.name: load_groundtruth(gt_dir / site.vertical / f"{site.key}-{r.name}.txt") for r in requests}
     start = time.perf_counter()
-    seed_trees = [parse_html(read_page(p)) for p in seed_paths]
+    seed_trees = [parse_for_replay(read_page(p)) for p in seed_paths]
     spec = inducer(requests, seed_trees, site.key, [p.name for p in seed_paths])
     run = SiteRun(site, spec, induce_seconds=time.perf_counter() - start)
     texts = [read_page(p) for p in test_paths]

@@ -1,4 +1,4 @@
-"""WebLists-style benchmark (seed 002, section 2) on the demo company sites.
+"""WebLists-style benchmark (BardeenAgent paper, section 2) on the demo company sites.
 
 Four use cases per company site — jobs, jobs of one category (a filter must be applied), blog posts,
 testimonials — each a goal, a start URL and a schema with a URL column and a text column. The agent's

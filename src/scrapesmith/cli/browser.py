@@ -65,8 +65,8 @@ def render_command(
     if screenshot is not None and render == "never":
         raise ScrapesmithError("--screenshot needs the browser (use --render always or auto)")
     from scrapesmith.dom.markdown import to_markdown
-    from scrapesmith.dom.parse import parse_page
     from scrapesmith.dom.simplify import simplify
+    from scrapesmith.web.page import parse_page
 
     hosts = [*get_settings().allow_hosts, *(allow_host or [])]
     fetcher = render_fetcher(render, HttpFetcher(allow_hosts=hosts, respect_robots=not no_robots))

@@ -46,7 +46,7 @@ def collect_command(
     no_cache: NoCacheOption = False,
 ) -> None:
     """Turn an instruction into a validated dataset: research, blueprint, program, sandboxed test, validation."""
-    from scrapesmith.collect.workflow import collect
+    from scrapesmith.collect.service import collect
 
     model: LLM | None = llm_from_options(llm, no_cache)
     target = run_dir or default_run_dir(instruction)
@@ -100,7 +100,7 @@ def bench_instruct2ds_command(
     from scrapesmith.bench.frame import report
     from scrapesmith.bench.instruct2ds import DOMAINS, make_tasks, run_instruct2ds, site_truths
     from scrapesmith.bench.instruct2ds_runner import task_runner
-    from scrapesmith.bench.sites import serve_sites
+    from scrapesmith.sites import serve_sites
 
     chosen = [d.strip() for d in domains.split(",") if d.strip()]
     unknown = [d for d in chosen if d not in DOMAINS]

@@ -10,6 +10,5 @@ from scrapesmith.cli import (
     insta,  # noqa: F401
     lists,  # noqa: F401
     llm,  # noqa: F401
-    pending,  # noqa: F401
     sites,  # noqa: F401
 )

@@ -16,10 +16,9 @@ from scrapesmith.cli import app, bench_app, console
 from scrapesmith.cli.options import LLMOption, NoCacheOption
 from scrapesmith.config import get_settings
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.induce.execute import CompiledSpec, parse_html
-from scrapesmith.induce.heuristic import FieldRequest
+from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
 from scrapesmith.induce.service import METHODS, induce_scraper
-from scrapesmith.induce.spec import ScraperSpec
+from scrapesmith.induce.views import FieldRequest, ScraperSpec
 from scrapesmith.io import write_rows
 from scrapesmith.llm.client import resolve_llm
 from scrapesmith.llm.types import LLM
@@ -93,7 +92,7 @@ def induce_command(
     fetched = [(s, p) for s, p in fetch_all(sources, allow_host) if isinstance(p, Page)][:seeds]
     if not fetched:
         raise ScrapesmithError("none of the seed pages could be fetched")
-    trees = [parse_html(page.text) for _, page in fetched]
+    trees = [parse_for_replay(page.text) for _, page in fetched]
     model = _choose_llm(method, llm, no_cache)
     with console.status(f"inducing with {method}", spinner="dots") as status:
         spec = induce_scraper(requests, trees, method=method, llm=model, seed_names=[s for s, _ in fetched],

@@ -151,8 +151,8 @@ def bench_miniwob(
     from scrapesmith.bench.miniwob import evaluate_miniwob, resolve_tasks, summarise
     from scrapesmith.insta.agent import Agent, AgentConfig
     from scrapesmith.insta.judge import Judge, JudgeConfig
-    from scrapesmith.web.browser_policy import BrowserPolicy
-    from scrapesmith.web.browser_session import BrowserSession
+    from scrapesmith.web.browser.policy import BrowserPolicy
+    from scrapesmith.web.browser.session import BrowserSession
 
     task_list = resolve_tasks(_split(tasks))
     model = require_llm(llm_from_options(llm, no_cache), "bench miniwob")

@@ -17,10 +17,10 @@ from scrapesmith.config import get_settings
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.io import write_rows
 from scrapesmith.lists.dsl import describe
-from scrapesmith.lists.program import ListProgram
 from scrapesmith.lists.record import parse_columns
 from scrapesmith.lists.replay import ReplayResult
 from scrapesmith.lists.service import RuntimeFactory, extract_list, http_runtimes, replay_program
+from scrapesmith.lists.views import ListProgram
 from scrapesmith.llm.ledger import Ledger, use_ledger
 from scrapesmith.web.fetch import HttpFetcher
 
@@ -207,8 +207,8 @@ def bench_weblists_command(
     no_cache: NoCacheOption = False,
 ) -> None:
     """WebLists-style precision/recall of list extraction on the demo company sites (served locally)."""
-    from scrapesmith.bench.sites import serve_sites
     from scrapesmith.bench.weblists import COMPANY_SITES, USE_CASES, run_weblists
+    from scrapesmith.sites import serve_sites
 
     chosen = tuple(use_case) or USE_CASES
     sites = tuple(site) or COMPANY_SITES

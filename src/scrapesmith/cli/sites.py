@@ -9,8 +9,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from scrapesmith.bench.sites import DemoServer, SiteCollection, build_sites
 from scrapesmith.cli import app
+from scrapesmith.sites import DemoServer, SiteCollection, build_sites
 
 DEFAULT_PORT = 8765
 

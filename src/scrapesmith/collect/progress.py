@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 
 
 def live_progress(console: Console, status: Any) -> Progress:
-    """A ``progress(agent, step, rows)`` callback for :func:`scrapesmith.collect.workflow.collect`."""
+    """A ``progress(agent, step, rows)`` callback for :func:`scrapesmith.collect.service.collect`."""
 
     def show(agent: str, step: str, rows: int) -> None:
         status.update(f"[bold]{agent}[/]: {step} — {rows} rows so far")

@@ -27,11 +27,11 @@ from lxml import html
 from scrapesmith.collect.tables import best_table, next_page_url, table_rows
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.execute import CompiledSpec
-from scrapesmith.induce.spec import ScraperSpec
+from scrapesmith.induce.views import ScraperSpec
 from scrapesmith.io import write_rows
-from scrapesmith.lists.program import ListProgram
 from scrapesmith.lists.replay import replay
 from scrapesmith.lists.runtime import HttpRuntime
+from scrapesmith.lists.views import ListProgram
 from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
 from scrapesmith.web.fetch import HttpFetcher
 from scrapesmith.web.page import FetchError, Page

@@ -1,12 +1,14 @@
 """Data models of the collect capability: roles, hyperedges, per-role message schemas, the blueprint.
 
-Behaviour lives elsewhere (``ohcache/``, ``agents/``, ``workflow.py``); this module only says what the
+Behaviour lives elsewhere (``ohcache/``, ``agents/``, ``service.py``); this module only says what the
 agents exchange, so every schema the formatter enforces can be read in one place.
 """
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass, field
 from enum import StrEnum
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -179,3 +181,32 @@ ROLE_SCHEMAS: dict[Role, type[BaseModel]] = {
     Role.BLUEPRINT: BlueprintMessage, Role.ENGINEER: EngineerMessage, Role.TEST: TestMessage,
     Role.VALIDATION: ValidationMessage, Role.CACHE: CacheMessage,
 }
+
+
+@dataclass
+class CollectResult:
+    run_dir: Path
+    rows: int
+    valid: bool
+    finished: bool
+    steps: int
+    llm_calls: int
+    input_tokens: int
+    output_tokens: int
+    cost: float
+    seconds: float
+    messages: int
+    format_rejections: int
+    ablation: str
+    trail: list[str] = field(default_factory=list)
+
+    @property
+    def dataset(self) -> Path:
+        return self.run_dir / "dataset.csv"
+
+    @property
+    def tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+    def to_json(self) -> dict:
+        return {**asdict(self), "run_dir": str(self.run_dir), "dataset": str(self.dataset)}

@@ -6,7 +6,7 @@ The few nouns every capability needs are re-exported here; each module's docstri
 from scrapesmith.dom.clean import clean_html, clean_tree
 from scrapesmith.dom.ids import ID_ATTRIBUTE, assign_ids, node_id
 from scrapesmith.dom.markdown import MarkdownView, to_markdown
-from scrapesmith.dom.parse import HtmlElement, absolutize, document_base_url, parse_html, parse_page
+from scrapesmith.dom.parse import HtmlElement, absolutize, document_base_url, parse_html
 from scrapesmith.dom.selectors import (
     SelectorError,
     absolute_xpath,
@@ -26,5 +26,5 @@ __all__ = [
     "ID_ATTRIBUTE", "HtmlElement", "MarkdownView", "SelectorError", "SimplifiedDom", "absolute_xpath",
     "absolutize", "assign_ids", "clean_html", "clean_tree", "css_selector", "document_base_url",
     "estimate_tokens", "is_obfuscated_class", "node_id", "node_text", "normalize_text", "parse_html",
-    "parse_page", "relative_xpath", "robust_xpath", "select", "select_text", "simplify", "to_markdown",
+    "relative_xpath", "robust_xpath", "select", "select_text", "simplify", "to_markdown",
 ]

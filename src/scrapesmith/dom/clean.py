@@ -1,4 +1,4 @@
-"""AutoScraper's page preprocessing (seed 001, section 4.1).
+"""AutoScraper's page preprocessing (the paper's section 4.1).
 
 AutoScraper feeds the LLM pages with ``<script>`` and ``<style>`` elements removed and every attribute but
 ``@class`` deleted: the layout classes are what XPaths anchor on, while scripts, inline styles and tracking

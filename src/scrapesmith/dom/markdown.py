@@ -1,4 +1,4 @@
-"""InSTA's observation format (seed 004, section 3): the page as compact markdown for a browsing agent.
+"""InSTA's observation format (the paper's section 3): the page as compact markdown for a browsing agent.
 
 Headings, paragraphs, lists, tables and links read as markdown; everything the agent can act on is
 marked ``[id: N]`` and described the way InSTA's prompt examples show it::

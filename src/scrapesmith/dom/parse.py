@@ -15,7 +15,7 @@ from urllib.parse import urljoin
 import lxml.html
 from lxml import etree
 
-from scrapesmith.web.page import Page
+from scrapesmith.dom.encoding import decode_html
 
 HtmlElement = lxml.html.HtmlElement
 
@@ -31,7 +31,7 @@ _BOMS = ("\ufeff", "\ufffe")
 def parse_html(source: str | bytes, url: str | None = None, encoding: str | None = None) -> HtmlElement:
     """Parse ``source`` into an ``<html>`` element; never raises on bad markup.
 
-    ``bytes`` are decoded by :func:`scrapesmith.web.encoding.decode_html`, which weighs the declared
+    ``bytes`` are decoded by :func:`scrapesmith.dom.encoding.decode_html`, which weighs the declared
     ``encoding`` (e.g. from the Content-Type header) against BOMs, ``<meta charset>`` and the bytes
     themselves. ``str`` input is used as is, minus a BOM and any XML declaration. ``url`` is the page's
     address; together with ``<base href>`` it sets the base URL that :func:`document_base_url` returns.
@@ -46,13 +46,6 @@ def parse_html(source: str | bytes, url: str | None = None, encoding: str | None
         root = empty_document()
     _set_base_url(root, url)
     return root
-
-
-def parse_page(page: Page) -> HtmlElement:
-    """Parse a fetched :class:`Page`, preferring the fetcher's decoded text over re-decoding the bytes."""
-    if page.text:
-        return parse_html(page.text, url=page.url)
-    return parse_html(page.content, url=page.url, encoding=page.encoding)
 
 
 def empty_document() -> HtmlElement:
@@ -72,8 +65,6 @@ def absolutize(tree: HtmlElement, href: str) -> str:
 
 
 def _decode(content: bytes, declared: str | None) -> str:
-    from scrapesmith.web.encoding import decode_html
-
     decoded = decode_html(content, declared)
     return decoded if isinstance(decoded, str) else decoded[0]
 

@@ -1,6 +1,6 @@
 """Selectors for a node, and evaluation of selectors against a tree.
 
-Scrapers (AutoScraper) and list programs (BardeenAgent, seed 002 section 3.3) must find the same node
+Scrapers (AutoScraper) and list programs (BardeenAgent, section 3.3) must find the same node
 again on another page or after the page changed. So :func:`robust_xpath` and :func:`css_selector` prefer
 what authors keep stable (ids, semantic classes, ``name``/``itemprop``/``role``-like attributes) over
 positions, skip hashed class names (:func:`is_obfuscated_class`), and verify that the selector picks

@@ -1,4 +1,4 @@
-"""BardeenAgent's simplified DOM (seed 002, Figure 2): the page an LLM policy sees.
+"""BardeenAgent's simplified DOM (the paper's Figure 2): the page an LLM policy sees.
 
 Unneeded elements and attributes are removed, and every element that remains carries a numeric id
 (``<a #3 href="/x">Title</a>``) that the model refers to and that maps back to the node of the original

@@ -1,15 +1,17 @@
-"""Field scraper induction (AutoScraper): instruction + seed pages -> a ScraperSpec that replays without an LLM.
+"""induce (AutoScraper): field-scraper induction, the one engine that finds fields on detail-like pages.
 
-Typical use::
+Given field requests (a name and an instruction) and a few seed pages, it proposes candidate XPaths from
+page evidence (labels, value types, headings, attributes), executes each on every seed, and synthesises
+the action sequence that works across them; a model, when there is one, chooses among the candidates.
+The result is a :class:`ScraperSpec` that replays with no LLM::
 
     spec = induce_scraper([FieldRequest("isbn_13", "the ISBN-13 of the book")], seed_trees, method="heuristic")
     row = CompiledSpec(spec).row(html_text)
 """
 
-from scrapesmith.induce.execute import CompiledSpec, parse_html
-from scrapesmith.induce.heuristic import FieldRequest
+from scrapesmith.induce.execute import CompiledSpec
 from scrapesmith.induce.service import METHODS, induce_scraper
-from scrapesmith.induce.spec import FieldSpec, PostProcess, ScraperSpec, SpecError
+from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec, SpecError
 
 __all__ = ["METHODS", "CompiledSpec", "FieldRequest", "FieldSpec", "PostProcess", "ScraperSpec", "SpecError",
-           "induce_scraper", "parse_html"]
+           "induce_scraper"]

@@ -16,7 +16,7 @@ from lxml import etree, html
 
 from scrapesmith.dom.parse import parse_html as parse_robustly
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.induce.spec import FieldSpec, PostProcess, ScraperSpec
+from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
 
 _WS = re.compile(r"\s+")
 SEPARATORS = " \t\r\n:;,|/-–—•·*>»"
@@ -26,7 +26,7 @@ class XPathSyntaxError(ScrapesmithError):
     """An XPath in a spec (or proposed by a model) does not compile."""
 
 
-def parse_html(source: str | bytes) -> etree._Element:
+def parse_for_replay(source: str | bytes) -> etree._Element:
     """Parse a page for replay: libxml2 straight on decoded text (the fast path, same tree as
     :func:`scrapesmith.dom.parse.parse_html` builds), falling back to that robust parser for bytes,
     XML declarations and anything that does not come out as an ``<html>`` document."""
@@ -177,7 +177,7 @@ class CompiledSpec:
         return results
 
     def extract(self, source: str | bytes) -> dict[str, FieldResult]:
-        return self.extract_tree(parse_html(source))
+        return self.extract_tree(parse_for_replay(source))
 
     def row(self, source: str | bytes) -> dict[str, str | list[str] | None]:
         """One output row: a string per single-valued field, a list per multi-valued field."""

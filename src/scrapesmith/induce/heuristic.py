@@ -17,15 +17,7 @@ from scrapesmith.induce.candidates import Candidate, page_candidates, page_title
 from scrapesmith.induce.evidence import FieldConcept, concept_for
 from scrapesmith.induce.execute import XPathSyntaxError, normalize_space, post_process, run_actions
 from scrapesmith.induce.fragments import value_nodes
-from scrapesmith.induce.spec import FieldSpec, PostProcess, ScraperSpec
-
-
-@dataclass(frozen=True)
-class FieldRequest:
-    """What the user asked for: a field name and a natural-language instruction."""
-
-    name: str
-    instruction: str = ""
+from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
 
 
 @dataclass

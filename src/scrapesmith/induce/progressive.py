@@ -106,7 +106,7 @@ def _top_down(llm: LLM, instruction: str, current: etree._Element, history: list
               hint_xpaths: list[str], settings: GenerationSettings) -> TopDownReply:
     shown = _hints(current, hint_xpaths, settings.hints)
     prompt = render_prompt(
-        "autoscraper_top_down", instruction=instruction,
+        "induce_top_down", instruction=instruction,
         history="\n\n".join(a.describe() for a in history[-3:]),
         candidates=shown, html=fragment_html(current, settings.max_tokens),
     )
@@ -123,7 +123,7 @@ def _contains_value(llm: LLM, instruction: str, node: etree._Element, value: str
         return False
     if not settings.judge_step_back:
         return True
-    prompt = render_prompt("autoscraper_step_back", instruction=instruction, value=value,
+    prompt = render_prompt("induce_step_back", instruction=instruction, value=value,
                            html=fragment_html(node, settings.max_tokens))
     reply = ask_structured(llm, prompt, StepBackReply, stage="induce.autoscraper.step_back", max_tokens=160)
     return reply.judgement.strip().lower().startswith("y")

@@ -16,7 +16,7 @@ from lxml import etree
 from scrapesmith.induce.candidates import usable_class, xpath_literal
 from scrapesmith.induce.execute import XPathSyntaxError, compile_xpath, rebased_xpath, run_actions
 from scrapesmith.induce.fragments import value_nodes
-from scrapesmith.induce.spec import FieldSpec, ScraperSpec
+from scrapesmith.induce.views import FieldSpec, ScraperSpec
 
 
 def _id_ancestor(nodes: list[etree._Element]) -> str | None:

@@ -15,11 +15,11 @@ from lxml import etree
 
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.evidence import FieldConcept, concept_for
-from scrapesmith.induce.heuristic import FieldRequest, induce_heuristic, rank_candidates
+from scrapesmith.induce.heuristic import induce_heuristic, rank_candidates
 from scrapesmith.induce.progressive import GenerationSettings, generate_on_page
 from scrapesmith.induce.scope import with_scope
-from scrapesmith.induce.spec import FieldSpec, PostProcess, ScraperSpec
 from scrapesmith.induce.synthesis import SequenceCandidate, synthesize
+from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
 from scrapesmith.llm.client import require_llm
 from scrapesmith.llm.types import LLM
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from scrapesmith.induce.execute import XPathSyntaxError, post_process, run_actions
 from scrapesmith.induce.progressive import consistent
-from scrapesmith.induce.spec import PostProcess
+from scrapesmith.induce.views import PostProcess
 from scrapesmith.llm.structured import ask_structured
 from scrapesmith.llm.templates import render_prompt
 from scrapesmith.llm.types import LLM, LLMError
@@ -68,7 +68,7 @@ def agreement(candidate: SequenceCandidate, recognised: Sequence[str | None]) ->
 def _ask_model(llm: LLM, instruction: str, tied: list[SequenceCandidate]) -> SequenceCandidate | None:
     shown = tied[:MAX_SHOWN]
     prompt = render_prompt(
-        "autoscraper_synthesis", instruction=instruction,
+        "induce_synthesis", instruction=instruction,
         candidates=[{"actions": c.actions, "results": [r[:3] for r in c.results or []]} for c in shown],
     )
     try:

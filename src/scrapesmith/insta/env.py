@@ -1,4 +1,4 @@
-"""The agent environment: a :class:`~scrapesmith.web.browser_session.BrowserSession` wrapped as an episode.
+"""The agent environment: a :class:`~scrapesmith.web.browser.session.BrowserSession` wrapped as an episode.
 
 The observation is the page's markdown view, where interactive elements read ``[id: N] ...``, capped at
 2,048 tokens (section 3 of the seed); an action is the seed's JSON function call, executed on the element

@@ -104,8 +104,8 @@ def _worker_http(config: PipelineConfig) -> Any:
 def _worker_runtime(config: PipelineConfig) -> Any:
     """One browser per worker, started on the first safe site, under the fetcher's rules."""
     if "runtime" not in _WORKER:
-        from scrapesmith.web.browser_policy import BrowserPolicy
-        from scrapesmith.web.browser_runtime import BrowserRuntime
+        from scrapesmith.web.browser.policy import BrowserPolicy
+        from scrapesmith.web.browser.runtime import BrowserRuntime
 
         _WORKER["runtime"] = BrowserRuntime(policy=BrowserPolicy.from_http(_worker_http(config))).start()
     return _WORKER["runtime"]
@@ -146,7 +146,7 @@ def _run_stages(job: SiteJob, llm: LLM, result: SiteResult) -> None:
     if not result.proposal.is_safe:
         result.status = "unsafe"
         return
-    from scrapesmith.web.browser_session import BrowserSession
+    from scrapesmith.web.browser.session import BrowserSession
 
     agent = Agent(llm, AgentConfig(reasoning_words=config.reasoning_words))
     with BrowserSession(_worker_runtime(config)) as session:

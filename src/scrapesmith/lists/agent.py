@@ -1,4 +1,4 @@
-"""Record a list program with a model (seed 002, sections 3.1-3.4), sized for small local models.
+"""Record a list program with a model (BardeenAgent paper, sections 3.1-3.4), sized for small local models.
 
 Algorithms propose, the model chooses: the DOM analysis lists the repeating regions and the model picks
 the one the goal means; when the list is irregular (items of several shapes between headers and
@@ -23,7 +23,6 @@ from scrapesmith.dom.simplify import simplify
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.columns import locate
 from scrapesmith.lists.dsl import Action, AnswerQuestion, EnterList, ExitList, Finish, SaveLink, SaveText
-from scrapesmith.lists.program import ListProgram
 from scrapesmith.lists.record import (
     Recording,
     RecordingError,
@@ -39,6 +38,7 @@ from scrapesmith.lists.selectors import (
     select_in,
     shape_of,
 )
+from scrapesmith.lists.views import ListProgram
 from scrapesmith.llm.structured import ask_structured
 from scrapesmith.llm.templates import render_prompt
 from scrapesmith.llm.types import LLM, LLMError
@@ -183,7 +183,7 @@ def selector_model(context: AgentContext, tree: etree._Element, items: list[etre
     html = simplify(container, max_tokens=SELECTOR_HTML_TOKENS, max_similar=None).text
     examples = [simplify(item, max_tokens=200, max_similar=None).text for item in items[:2]]
     prompt = render_prompt(
-        "bardeen_selector_model",
+        "lists_selector_model",
         goal=context.goal,
         columns=[{"name": c} for c in context.columns],
         description=context.goal,
@@ -255,7 +255,7 @@ def _verified(context: AgentContext, runtime: PageRuntime, program: ListProgram)
         return False
     shown = "\n".join(str({c: row.get(c, "") for c in program.columns}) for row in rows) or "(no rows)"
     prompt = render_prompt(
-        "bardeen_verify",
+        "lists_verify",
         goal=context.goal,
         action="EnterList + Save* (one list)",
         url_before=runtime.url,

@@ -2,7 +2,7 @@
 
 Script-rendered lists (a job board filled from JSON, a "Load more" button, filters that never touch the
 URL) only exist in a browser. :class:`BrowserPageRuntime` adapts a
-:class:`~scrapesmith.web.browser_session.BrowserSession` to the runtime protocol replay drives: after
+:class:`~scrapesmith.web.browser.session.BrowserSession` to the runtime protocol replay drives: after
 every action it re-reads the live DOM into an lxml tree, so selectors and extraction work exactly as
 they do over HTTP.
 """
@@ -20,10 +20,10 @@ from scrapesmith.dom.selectors import css_selector
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.dsl import alternatives
 from scrapesmith.lists.runtime import ReplayError
-from scrapesmith.web.browser_models import BrowserOptions
-from scrapesmith.web.browser_policy import BrowserPolicy
-from scrapesmith.web.browser_runtime import BrowserRuntime
-from scrapesmith.web.browser_session import BrowserSession
+from scrapesmith.web.browser.models import BrowserOptions
+from scrapesmith.web.browser.policy import BrowserPolicy
+from scrapesmith.web.browser.runtime import BrowserRuntime
+from scrapesmith.web.browser.session import BrowserSession
 
 
 class BrowserPageRuntime:

@@ -1,7 +1,7 @@
-"""The BardeenAgent action language (seed 002, Appendix A) as typed, JSON-serialisable actions.
+"""The BardeenAgent action language (the paper's Appendix A) as typed, JSON-serialisable actions.
 
 While recording, an action's ``element`` is the numeric id the policy saw in the simplified DOM; in a
-:class:`~scrapesmith.lists.program.ListProgram` it is a CSS selector (page-absolute outside a list,
+:class:`~scrapesmith.lists.views.ListProgram` it is a CSS selector (page-absolute outside a list,
 ``:scope``-relative to the list item inside one). Alternatives are joined with `` || `` and tried in order,
 as the paper joins viable heuristic selectors (``a.load-more, #blog > a:last-child``).
 """

@@ -8,7 +8,7 @@ Two recorders produce the same :class:`ListProgram`:
   (:mod:`scrapesmith.lists.columns`), look on the first item's detail page for columns the item lacks,
   and detect pagination;
 * :func:`scrapesmith.lists.agent.record_with_llm`: the same steps with a model choosing among the
-  candidates (list, item parts), the selector model for irregular lists and a verifier (seed 002, 3.1/3.3).
+  candidates (list, item parts), the selector model for irregular lists and a verifier (BardeenAgent paper, 3.1/3.3).
 """
 
 from __future__ import annotations
@@ -41,9 +41,9 @@ from scrapesmith.lists.dsl import (
     TypeInput,
     join_alternatives,
 )
-from scrapesmith.lists.program import ListProgram
 from scrapesmith.lists.runtime import PageRuntime
 from scrapesmith.lists.selectors import element_selector, field_selectors, list_item_selectors
+from scrapesmith.lists.views import ListProgram
 
 CANDIDATE_REGIONS = 8
 COUSIN_SIMILARITY = 0.6

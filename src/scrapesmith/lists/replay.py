@@ -1,6 +1,6 @@
 """Replay a :class:`ListProgram` without a model: setup, the list over all its pages, the detail pass.
 
-The flow (seed 002, section 3.2, "Replaying Recorded Actions"):
+The flow (BardeenAgent paper, section 3.2, "Replaying Recorded Actions"):
 
 1. open the start URL and run the setup actions (filters; list-level values such as the page URL);
 2. on each page, select the list items and run the per-item actions on each (``:scope`` = the item);
@@ -39,9 +39,9 @@ from scrapesmith.lists.dsl import (
     SaveText,
     TypeInput,
 )
-from scrapesmith.lists.program import ListProgram
 from scrapesmith.lists.runtime import PageRuntime, ReplayError
 from scrapesmith.lists.selectors import first_in, select_in
+from scrapesmith.lists.views import ListProgram
 from scrapesmith.llm.templates import render_prompt
 from scrapesmith.llm.types import LLM
 
@@ -231,7 +231,7 @@ class Replayer:
             from scrapesmith.llm.structured import ask_structured
 
             prompt = render_prompt(
-                "bardeen_answer_question", column=action.column, question=action.question, text=text[:4000]
+                "lists_answer_question", column=action.column, question=action.question, text=text[:4000]
             )
             self.result.llm_calls += 1
             self._answers[key] = ask_structured(

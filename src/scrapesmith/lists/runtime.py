@@ -13,11 +13,10 @@ from urllib.parse import urlencode, urljoin, urlsplit, urlunsplit
 
 from lxml import etree
 
-from scrapesmith.dom.parse import parse_page
 from scrapesmith.dom.selectors import normalize_text
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.selectors import first_in
-from scrapesmith.web.page import Fetcher, Page
+from scrapesmith.web.page import Fetcher, Page, parse_page
 
 
 class ReplayError(ScrapesmithError):

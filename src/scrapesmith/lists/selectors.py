@@ -1,4 +1,4 @@
-"""Generalisable CSS selectors for list programs (seed 002, section 3.3, heuristic generation).
+"""Generalisable CSS selectors for list programs (BardeenAgent paper, section 3.3, heuristic generation).
 
 Several strategies propose selectors (classes, attributes, parent-child paths, positions); candidates
 that miss the recorded elements are filtered out, and the viable ones are ranked and joined as ordered

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 
-from scrapesmith.lists.program import ListProgram
 from scrapesmith.lists.record import Recording, record_heuristic
 from scrapesmith.lists.replay import ReplayResult, replay
 from scrapesmith.lists.runtime import HttpRuntime, PageRuntime
+from scrapesmith.lists.views import ListProgram
 from scrapesmith.llm.types import LLM
 from scrapesmith.web.page import Fetcher
 

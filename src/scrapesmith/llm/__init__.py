@@ -9,6 +9,7 @@ Typical use in a capability::
 ``ask_structured`` enforces the output schema (grammar, JSON mode, tolerant parsing, one retry).
 """
 
+from scrapesmith.dom.tokens import estimate_tokens
 from scrapesmith.llm.cache import CachedLLM, ResponseCache
 from scrapesmith.llm.client import effective_spec, parse_spec, require_llm, resolve_llm, unwrap, wrap_llm
 from scrapesmith.llm.ledger import (
@@ -21,7 +22,6 @@ from scrapesmith.llm.ledger import (
     use_ledger,
 )
 from scrapesmith.llm.local import LocalLLM
-from scrapesmith.llm.scripted import ScriptedLLM, estimate_tokens
 from scrapesmith.llm.structured import ask_json, ask_structured, ask_text, parse_json_reply
 from scrapesmith.llm.templates import list_prompts, render_prompt
 from scrapesmith.llm.types import (
@@ -52,7 +52,6 @@ __all__ = [
     "PriceTable",
     "PromptTooLongError",
     "ResponseCache",
-    "ScriptedLLM",
     "ask_json",
     "ask_structured",
     "ask_text",

@@ -10,12 +10,8 @@ import threading
 import time
 from collections.abc import Callable
 
+from scrapesmith.dom.tokens import estimate_tokens
 from scrapesmith.llm.types import Completion, LLMRequest
-
-
-def estimate_tokens(text: str) -> int:
-    """A rough token count (about four characters per token) for providers that report none."""
-    return max(1, (len(text) + 3) // 4) if text else 0
 
 
 class ScriptedLLM:

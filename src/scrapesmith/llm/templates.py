@@ -1,7 +1,7 @@
 """Prompt templates: Jinja2 files under ``llm/prompts/``, named by their file name without ``.j2``.
 
 Prompts are data taken from the seed papers, named ``<capability>_<role>`` (``insta_agent``,
-``bardeen_policy``, ``autoscraper_top_down``), so they live as files a reader can diff against the paper
+``bardeen_policy``, ``induce_top_down``), so they live as files a reader can diff against the paper
 rather than as strings inside code. Undefined variables are errors, not silent blanks, because a prompt
 missing its page or goal would still "work" and mislead. Jinja's default whitespace handling is used, so
 a template renders the same through :func:`render_prompt` as through any plain Jinja environment.

@@ -26,7 +26,7 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from scrapesmith.web.encoding import decode_html
+from scrapesmith.dom.encoding import decode_html
 from scrapesmith.web.page import Fetcher, FetchError, Page
 
 REQUESTED_URI = "WARC-Scrapesmith-Requested-URI"

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Protocol
 
+from scrapesmith.dom.parse import HtmlElement, parse_html
 from scrapesmith.errors import ScrapesmithError
 
 
@@ -37,6 +38,13 @@ class Page:
     @property
     def is_html(self) -> bool:
         return "html" in self.content_type or "xml" in self.content_type
+
+
+def parse_page(page: Page) -> HtmlElement:
+    """Parse a fetched :class:`Page`, preferring the fetcher's decoded text over re-decoding the bytes."""
+    if page.text:
+        return parse_html(page.text, url=page.url)
+    return parse_html(page.content, url=page.url, encoding=page.encoding)
 
 
 class Fetcher(Protocol):

@@ -28,10 +28,6 @@ _REF = re.compile(r"cache://([0-9a-f]{12})")
 Progress = Callable[[str, str, int], None]
 
 
-class StepBudgetExceeded(LLMOutputError):
-    """An agent used all its ReAct steps without reaching a decision."""
-
-
 @dataclass
 class Team:
     """The shared environment: the model, OHCache, the research fetcher and search index, run settings."""

@@ -32,7 +32,7 @@ class EngineerAgent(Agent):
     """Fills the program template for the blueprint; on a failed test, switches to another blueprint."""
 
     role = Role.ENGINEER
-    prompt = "autodata_engineer"
+    prompt = "collect_engineer"
 
     def run(self) -> None:
         message = BlueprintMessage.model_validate(self.received("blueprint").content)

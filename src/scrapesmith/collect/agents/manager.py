@@ -29,7 +29,7 @@ class ManagerChoice(BaseModel):
 
 class ManagerAgent(Agent):
     role = Role.MANAGER
-    prompt = "autodata_manager"
+    prompt = "collect_manager"
     max_repairs = 3
 
     def start(self) -> None:

@@ -40,7 +40,7 @@ class NoStartingPoint(ScrapesmithError):
 
 class PlanAgent(Agent):
     role = Role.PLAN
-    prompt = "autodata_plan"
+    prompt = "collect_plan"
 
     def run(self) -> None:
         guess = parse_instruction(self.team.instruction)
@@ -169,7 +169,7 @@ class WebAgent(Agent):
     """Navigates from the start URL (or the best search hit) to the page(s) holding the records."""
 
     role = Role.WEB
-    prompt = "autodata_web"
+    prompt = "collect_web"
     budget = 4
 
     def run(self) -> None:
@@ -304,7 +304,7 @@ class BlueprintAgent(Agent):
     """Chooses among the tool's candidates and writes the development blueprint (plus ranked alternatives)."""
 
     role = Role.BLUEPRINT
-    prompt = "autodata_blueprint"
+    prompt = "collect_blueprint"
 
     def run(self) -> None:
         plan = plan_of(self)

@@ -1,0 +1,114 @@
+"""``collect``: one instruction in, a validated dataset and its run directory out.
+
+The data flow, step by step:
+
+1. the manager posts the instruction; the plan agent splits it into steps and columns;
+2. without a start URL, the tool agent crawls the seed pages into the local search index and searches;
+3. the web agent navigates to the page(s) holding the records;
+4. the tool agent tries list, table and REST extraction there and caches samples;
+5. the blueprint agent picks an access path and writes ``blueprint.md`` (with ranked alternatives);
+6. the engineer fills ``program.py``; the test agent runs it in the sandbox (repairs switch blueprints);
+7. the validation agent checks the data; ``dataset.csv``/``.parquet``, ``ledger.json``,
+   ``messages.jsonl`` and ``result.json`` are written.
+
+This module only orchestrates; the agents, OHCache and the sandbox do the work.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from scrapesmith.collect.agents import AGENT_TYPES, FINISH, ManagerAgent, NoStartingPoint, Team
+from scrapesmith.collect.agents.base import Progress
+from scrapesmith.collect.instruction import parse_instruction
+from scrapesmith.collect.ohcache import ArtifactCache, HyperedgeFormatter, MessageHypergraph
+from scrapesmith.collect.sandbox import SandboxLimits
+from scrapesmith.collect.search import LocalSearchIndex
+from scrapesmith.collect.views import ABLATIONS, CollectResult
+from scrapesmith.errors import ScrapesmithError
+from scrapesmith.io import read_rows, write_rows
+from scrapesmith.llm.ledger import Ledger, LedgeredLLM, use_ledger
+from scrapesmith.llm.types import LLM
+from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
+from scrapesmith.web.fetch import HttpFetcher
+
+MAX_STEPS = 20
+
+
+def collect(instruction: str, *, llm: LLM | None, run_dir: Path, allow_hosts: list[str],
+            progress: Progress | None = None, seeds: list[str] | None = None, ablation: str = "full",
+            delay: float | None = None, limits: SandboxLimits | None = None,
+            always_ask: bool = False) -> CollectResult:
+    """Run the AutoData workflow for ``instruction``; everything lands in ``run_dir``.
+
+    The agents consult the model where the tools leave a choice (which page, which access path, which
+    repair); ``always_ask`` consults it at every step, as the paper does (the ablations use it).
+    """
+    if ablation not in ABLATIONS:
+        raise ScrapesmithError(f"unknown ablation '{ablation}' (use {', '.join(ABLATIONS)})")
+    parsed = parse_instruction(instruction)
+    if llm is None and parsed.start_url is None:
+        raise NoStartingPoint("without a model (--llm none) the instruction must name a start URL and columns, "
+                              "e.g. 'papers from http://host/list/ with columns title, authors, url'")
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    ledger = Ledger()
+    model = llm if llm is None or isinstance(llm, LedgeredLLM) else LedgeredLLM(llm)
+    started = time.monotonic()
+    with (use_ledger(ledger), WarcWriter(run_dir / "research.warc.gz") as warc,
+          HttpFetcher(allow_hosts=allow_hosts, delay=delay) as http):
+        team = _team(instruction, model, run_dir, allow_hosts, ablation, ArchivingFetcher(http, warc),
+                     seeds or [], delay, limits, progress, always_ask)
+        trail, finished = _orchestrate(team)
+    return _finish(team, ledger, trail, finished, ablation, time.monotonic() - started)
+
+
+def _team(instruction: str, llm: LLM | None, run_dir: Path, allow_hosts: list[str], ablation: str, fetcher,
+          seeds: list[str], delay: float | None, limits: SandboxLimits | None, progress: Progress | None,
+          always_ask: bool = False) -> Team:
+    whole_off = ablation == "broadcast"  # A3 removes the entire OHCache
+    team = Team(
+        instruction=instruction, llm=llm, graph=MessageHypergraph(broadcast=whole_off),
+        cache=ArtifactCache(run_dir / "cache", inline=whole_off or ablation == "no-cache"),
+        formatter=HyperedgeFormatter(enabled=not (whole_off or ablation == "no-formatter")),
+        fetcher=fetcher, search=LocalSearchIndex(), run_dir=run_dir, allow_hosts=list(allow_hosts),
+        delay=delay, seeds=list(seeds), limits=limits or SandboxLimits(), always_ask=always_ask)
+    if progress is not None:
+        team.progress = progress
+    return team
+
+
+def _orchestrate(team: Team) -> tuple[list[str], bool]:
+    manager = ManagerAgent(team)
+    agents = {name: kind(team) for name, kind in AGENT_TYPES.items()}
+    manager.start()
+    trail: list[str] = []
+    for _step in range(MAX_STEPS):
+        chosen = manager.next_agent()
+        trail.append(chosen)
+        if chosen == FINISH:
+            return trail, True
+        team.progress("manager", f"-> {chosen}", team.rows)
+        agents[chosen].run()
+    return trail, False
+
+
+def _finish(team: Team, ledger: Ledger, trail: list[str], finished: bool, ablation: str,
+            seconds: float) -> CollectResult:
+    run_dir = team.run_dir
+    team.graph.save_jsonl(run_dir / "messages.jsonl")
+    ledger.save(run_dir / "ledger.json")
+    if (run_dir / "dataset.jsonl").is_file():
+        write_rows(read_rows(run_dir / "dataset.jsonl"), run_dir / "dataset.parquet")
+    validation = run_dir / "validation.json"
+    valid = validation.is_file() and json.loads(validation.read_text())["ok"]
+    totals = ledger.totals()
+    result = CollectResult(
+        run_dir=run_dir, rows=team.rows, valid=valid, finished=finished, steps=len(trail), llm_calls=totals.calls,
+        input_tokens=totals.input_tokens, output_tokens=totals.output_tokens, cost=totals.cost, seconds=seconds,
+        messages=len(team.graph.edges), format_rejections=team.formatter.rejections, ablation=ablation, trail=trail)
+    (run_dir / "result.json").write_text(json.dumps(result.to_json(), indent=2) + "\n")
+    team.search.close()
+    return result

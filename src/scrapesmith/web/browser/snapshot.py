@@ -1,0 +1,57 @@
+"""Snapshots of a live page: stamp ids in the browser, then build the ``dom`` views from the same HTML.
+
+The id contract of ``dom.ids``: an element carrying ``data-ss-id`` keeps that id in every view. So the
+browser stamps the live DOM first (only elements without an id, numbering on from a per-document counter,
+so ids of elements that persist never change, even after "Load more" appends new ones), then serialises
+it; the simplified DOM and the markdown view are built from that HTML, and ``[data-ss-id="N"]`` finds the
+live element again.
+"""
+
+from __future__ import annotations
+
+from scrapesmith.dom.ids import nodes_by_id
+from scrapesmith.dom.markdown import to_markdown
+from scrapesmith.dom.parse import parse_html
+from scrapesmith.dom.simplify import simplify
+from scrapesmith.web.browser.models import Snapshot
+
+UNLIMITED_TOKENS = 10**9
+
+# Numbering resumes from the largest id present when the page has lost the counter (e.g. a script
+# overwrote window properties), so a re-stamp never hands out an id twice.
+STAMP_IDS_JS = """
+() => {
+  const key = '__scrapesmithNextId';
+  let next = window[key];
+  if (typeof next !== 'number') {
+    next = 0;
+    for (const el of document.querySelectorAll('[data-ss-id]')) {
+      const value = parseInt(el.getAttribute('data-ss-id'), 10);
+      if (!Number.isNaN(value) && value > next) next = value;
+    }
+  }
+  for (const el of document.querySelectorAll('*')) {
+    if (!el.hasAttribute('data-ss-id')) el.setAttribute('data-ss-id', String(++next));
+  }
+  Object.defineProperty(window, key, {value: next, writable: true, configurable: true, enumerable: false});
+  return next;
+}
+"""
+
+
+def build_snapshot(
+    url: str, title: str, html: str, screenshot: bytes | None, max_tokens: int | None
+) -> Snapshot:
+    """The views of one serialised page; each view gets its own parse (views may annotate their tree)."""
+    tree = parse_html(html, url=url)
+    ids = {ident: str(element.tag) for ident, element in nodes_by_id(tree).items()}
+    markdown_budget = max_tokens if max_tokens is not None else UNLIMITED_TOKENS
+    return Snapshot(
+        url=url,
+        title=title,
+        html=html,
+        ids=ids,
+        simplified=simplify(parse_html(html, url=url), max_tokens),
+        markdown=to_markdown(parse_html(html, url=url), markdown_budget),
+        screenshot=screenshot,
+    )
