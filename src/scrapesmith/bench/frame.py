@@ -72,5 +72,10 @@ def report(
     """Print ``result`` as tables and, when ``json_out`` is given, write it as JSON."""
     print_result(result, case_columns=case_columns)
     if json_out is not None:
-        json_out.parent.mkdir(parents=True, exist_ok=True)
-        json_out.write_text(json.dumps(result.to_json(), indent=2, default=str) + "\n")
+        save_json(result, json_out)
+
+
+def save_json(result: BenchResult, path: Path) -> None:
+    """Write ``result`` as indented JSON, creating the folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(result.to_json(), indent=2, default=str) + "\n")

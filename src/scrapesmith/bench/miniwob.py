@@ -24,7 +24,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from scrapesmith.bench.frame import BenchResult
+from scrapesmith.bench.frame import BenchResult, save_json
 from scrapesmith.dom.parse import parse_html
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.insta.agent import Policy, run_episode
@@ -200,8 +200,13 @@ def evaluate_miniwob(
     wall_time: float | None = None,
     judge: Judge | None = None,
     on_case: Callable[[dict[str, Any]], None] | None = None,
+    partial_json: Path | None = None,
 ) -> BenchResult:
-    """Run ``episodes`` episodes per task; mean raw reward per task and overall, judge agreement if judged."""
+    """Run ``episodes`` episodes per task; mean raw reward per task and overall, judge agreement if judged.
+
+    With ``partial_json`` the cases so far are saved there after every episode: slow local models make a
+    run long, and a run stopped half-way keeps what finished.
+    """
     cases: list[dict[str, Any]] = []
     env = MiniwobEnv(session)
     policy = policy_factory(env)
@@ -209,6 +214,9 @@ def evaluate_miniwob(
         for task in tasks:
             for episode in range(episodes):
                 cases.append(_one_case(env, policy, base_url, task, seed + episode, max_actions, wall_time, judge))
+                if partial_json is not None:
+                    save_json(BenchResult(name="miniwob", summary=summarise(cases), cases=cases,
+                                          params={"partial": True, "tasks": tasks}), partial_json)
                 if on_case is not None:
                     on_case(cases[-1])
     return BenchResult(name="miniwob", summary=summarise(cases), cases=cases,

@@ -1,18 +1,23 @@
 """The ``scrapesmith`` command line.
 
 ``app`` is the typer application; each module in this package registers one command group on it, so
-capabilities add their commands without editing a shared file. User mistakes surface as one line and a
-non-zero exit (see :func:`main`).
+capabilities add their commands without editing a shared file. Every command parses its options, calls
+one service function of a capability and prints. Errors follow click's convention (see :func:`main`):
+a user's mistake on the command line is one line and exit status 2, a runtime failure
+(:class:`~scrapesmith.errors.ScrapesmithError`) one line and exit status 1, Ctrl-C exit status 130.
 """
 
 from __future__ import annotations
 
 import sys
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
 
+from scrapesmith import __version__
 from scrapesmith.errors import ScrapesmithError
 
 app = typer.Typer(
@@ -31,26 +36,47 @@ app.add_typer(insta_app, name="insta")
 
 console = Console(stderr=True, soft_wrap=True)
 
+
+def _print_version(value: bool) -> None:
+    if value:
+        print(f"scrapesmith {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Forge reusable scraping programs with an LLM, then run them without it."""
+
+
 # Importing the command modules registers their commands on the apps above.
 from scrapesmith.cli import commands  # noqa: F401
 
 
+def _error(message: str) -> None:
+    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
+
+
 def main() -> None:
-    """Entry point: run the app and turn user-facing errors into one line plus exit status 1."""
+    """Entry point: run the app; every way it ends becomes one exit status (and at most one line)."""
     try:
-        app(standalone_mode=False)
+        status = app(standalone_mode=False)
     except ScrapesmithError as exc:
-        console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
+        _error(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
         sys.exit(1)
+    except NoArgsIsHelpError as exc:  # bare ``scrapesmith`` or ``scrapesmith bench``: the help is the answer
+        exc.show()
+        sys.exit(exc.exit_code)
+    except UsageError as exc:
+        hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+        _error(exc.format_message().replace("\n", " ") + hint)
+        sys.exit(exc.exit_code)
+    except ClickException as exc:
+        _error(exc.format_message())
+        sys.exit(exc.exit_code)
     except (typer.Abort, KeyboardInterrupt):
         console.print("[yellow]aborted[/]")
         sys.exit(130)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except Exception as exc:  # click usage errors carry their own exit code
-        import click
-
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        raise
+    sys.exit(status if isinstance(status, int) else 0)

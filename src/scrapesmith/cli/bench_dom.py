@@ -6,12 +6,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from scrapesmith.bench.dom import gguf_token_counter, run_dom_benchmark
 from scrapesmith.bench.frame import report
 from scrapesmith.bench.swde import SwdeDataError
 from scrapesmith.cli import bench_app, console
+from scrapesmith.cli.options import JsonOutOption, progress_bar
 
 
 def default_swde_dir() -> Path:
@@ -21,13 +21,6 @@ def default_swde_dir() -> Path:
         if candidate.is_dir():
             return candidate.resolve()
     raise SwdeDataError("SWDE data not found at ../shared/data/swde; pass --pages DIR (and --groundtruth DIR)")
-
-
-def _progress() -> Progress:
-    return Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=console, transient=True,
-    )
 
 
 @bench_app.command("dom")
@@ -46,7 +39,7 @@ def bench_dom_command(
         Path | None,
         typer.Option("--tokenizer", help="A GGUF model whose vocabulary also counts real tokens (needs llama-cpp)."),
     ] = None,
-    json_out: Annotated[Path | None, typer.Option("--json", help="Write the full result as JSON here.")] = None,
+    json_out: JsonOutOption = None,
 ) -> None:
     """Time parse/clean/simplify against bare lxml and check that ground-truth values survive simplification."""
     pages = pages or default_swde_dir()
@@ -54,7 +47,7 @@ def bench_dom_command(
     if not groundtruth.is_dir():
         raise SwdeDataError(f"SWDE ground truth directory not found: {groundtruth}")
     counter = gguf_token_counter(tokenizer) if tokenizer else None
-    result = run_dom_benchmark(pages, groundtruth, max_tokens or None, limit or None, _progress, counter)
+    result = run_dom_benchmark(pages, groundtruth, max_tokens or None, limit or None, progress_bar, counter)
     report(result, json_out)
     if result.cases:
         shown = sorted(result.cases, key=lambda case: -case["token_ratio"])[:5]

@@ -14,12 +14,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import Progress
 
 from scrapesmith.bench.browser import bench_browser
 from scrapesmith.bench.frame import report
 from scrapesmith.cli import app, bench_app, console
-from scrapesmith.config import get_settings
+from scrapesmith.cli.options import AllowHostOption, JsonOutOption, allowed_hosts, progress_bar
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.web.browser import RENDER_MODES, AutoFetcher, BrowserOptions, make_fetcher
 from scrapesmith.web.fetch import HttpFetcher
@@ -53,10 +52,7 @@ def render_command(
         str, typer.Option("--view", help="What to print: markdown, simplified (numeric ids) or html.")
     ] = "markdown",
     screenshot: Annotated[Path | None, typer.Option("--screenshot", help="Also save a PNG here.")] = None,
-    allow_host: Annotated[
-        list[str] | None,
-        typer.Option("--allow-host", metavar="HOST", help="Lift the private-address block for HOST[:PORT]."),
-    ] = None,
+    allow_host: AllowHostOption = None,
     no_robots: Annotated[bool, typer.Option("--no-robots", help="Do not consult robots.txt.")] = False,
 ) -> None:
     """Load a page the way --render would (Chromium when needed) and print a view of it."""
@@ -68,7 +64,7 @@ def render_command(
     from scrapesmith.dom.simplify import simplify
     from scrapesmith.web.page import parse_page
 
-    hosts = [*get_settings().allow_hosts, *(allow_host or [])]
+    hosts = allowed_hosts(allow_host)
     fetcher = render_fetcher(render, HttpFetcher(allow_hosts=hosts, respect_robots=not no_robots))
     try:
         with console.status(f"loading {url}", spinner="dots"):
@@ -109,11 +105,11 @@ def bench_browser_command(
     launches: Annotated[
         int, typer.Option("--launches", min=0, help="Extra cold launches timed (besides one per level).")
     ] = 3,
-    json_out: Annotated[Path | None, typer.Option("--json", help="Write the result as JSON here.")] = None,
+    json_out: JsonOutOption = None,
 ) -> None:
     """Browser launch and render time; pages/s of BrowserFetcher vs HttpFetcher with 1 and N contexts."""
     steps = 1 + 2 * 2  # launches, then http and browser at each of two concurrency levels
-    with Progress(console=console, transient=True) as progress:
+    with progress_bar() as progress:
         task = progress.add_task("browser benchmark", total=steps)
         finished = iter(range(steps))
 

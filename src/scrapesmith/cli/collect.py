@@ -10,18 +10,23 @@ from typing import Annotated
 import typer
 
 from scrapesmith.cli import app, bench_app, console
-from scrapesmith.cli.options import LLMOption, NoCacheOption, llm_from_options
+from scrapesmith.cli.options import (
+    AllowHostOption,
+    DelayOption,
+    JsonOutOption,
+    LLMOption,
+    NoCacheOption,
+    allowed_hosts,
+    llm_from_options,
+    progress_bar,
+)
 from scrapesmith.collect.progress import live_progress
-from scrapesmith.config import get_settings
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.io import read_rows
 from scrapesmith.llm.types import LLM
 
-AllowHost = Annotated[list[str], typer.Option(
-    "--allow-host", help="Lift the private-address block for HOST:PORT (repeatable); the program may reach it.")]
 Ablation = Annotated[str, typer.Option(
     help="full | broadcast (A3: no OHCache) | no-formatter (A4) | no-cache (A5).")]
-Delay = Annotated[float | None, typer.Option(help="Seconds between requests to one host (default: settings).")]
 AlwaysAsk = Annotated[bool, typer.Option(
     "--always-ask", help="Consult the model at every agent step, as the paper does (default: only where the "
     "tools leave a choice).")]
@@ -38,10 +43,10 @@ def collect_command(
     run_dir: Annotated[Path | None, typer.Option(help="Run directory (default runs/<time>-<hash>).")] = None,
     seed: Annotated[list[str], typer.Option(
         "--seed", help="Pages to crawl into the local search index when the instruction names no URL.")] = [],  # noqa: B006
-    allow_host: AllowHost = [],  # noqa: B006
+    allow_host: AllowHostOption = None,
     ablation: Ablation = "full",
     always_ask: AlwaysAsk = False,
-    delay: Delay = None,
+    delay: DelayOption = None,
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
 ) -> None:
@@ -50,7 +55,7 @@ def collect_command(
 
     model: LLM | None = llm_from_options(llm, no_cache)
     target = run_dir or default_run_dir(instruction)
-    hosts = [*get_settings().allow_hosts, *allow_host]
+    hosts = allowed_hosts(allow_host)
     with console.status("collecting…", spinner="dots") as status:
         result = collect(instruction, llm=model, run_dir=target, allow_hosts=hosts, seeds=seed, ablation=ablation,
                          delay=delay, progress=live_progress(console, status), always_ask=always_ask)
@@ -62,12 +67,12 @@ def collect_command(
         raise ScrapesmithError(f"no rows collected; see {target / 'messages.jsonl'}")
 
 
-def run_collection_program(program: Path, allow_host: list[str]) -> None:
+def run_collection_program(program: Path, allow_host: list[str] | None) -> None:
     """``scrapesmith run runs/<id>/program.py``: recollect in the sandbox with zero LLM calls."""
     from scrapesmith.collect.program import run_program_file
 
     with console.status(f"running {program} in the sandbox", spinner="dots"):
-        result = run_program_file(program, [*get_settings().allow_hosts, *allow_host])
+        result = run_program_file(program, allowed_hosts(allow_host))
     if not result.ok:
         raise ScrapesmithError(f"{program}: {result.summary()}")
     dataset = program.parent / "dataset.csv"
@@ -84,7 +89,7 @@ def bench_instruct2ds_command(
     tasks: Annotated[int, typer.Option(help="Tasks per template.")] = 1,
     template: Annotated[list[str], typer.Option(
         "--template", help="Only these templates, e.g. sports-T2 (repeatable; default: all).")] = [],  # noqa: B006
-    json_out: Annotated[Path | None, typer.Option("--json", help="Write the result as JSON.")] = None,
+    json_out: JsonOutOption = None,
     out_dir: Annotated[Path, typer.Option(help="Where the task run directories go.")] = Path("runs/instruct2ds"),
     ablation: Ablation = "full",
     always_ask: AlwaysAsk = False,
@@ -95,8 +100,6 @@ def bench_instruct2ds_command(
     no_cache: NoCacheOption = False,
 ) -> None:
     """Instruct2DS-style benchmark on the local demo web: P/R/F1 per attribute unit, time and tokens per task."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     from scrapesmith.bench.frame import report
     from scrapesmith.bench.instruct2ds import DOMAINS, make_tasks, run_instruct2ds, site_truths
     from scrapesmith.bench.instruct2ds_runner import task_runner
@@ -110,9 +113,7 @@ def bench_instruct2ds_command(
     with serve_sites() as server:
         truths = site_truths(server.sites)
         selected = [t for t in make_tasks(truths, chosen, tasks, seed) if not template or t.template.name in template]
-        progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                            console=console, transient=True)
-        with progress:
+        with progress_bar() as progress:
             bar = progress.add_task("instruct2ds", total=len(selected))
             result = run_instruct2ds(
                 selected, truths, task_runner(server, model, ablation, start_urls, always_ask=always_ask), out_dir,

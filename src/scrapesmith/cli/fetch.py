@@ -7,12 +7,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import Progress
 
 from scrapesmith.bench.fetch import MODES, bench_fetch
 from scrapesmith.bench.frame import report
 from scrapesmith.cli import app, bench_app, console
-from scrapesmith.config import get_settings
+from scrapesmith.cli.options import AllowHostOption, JsonOutOption, allowed_hosts, progress_bar
 from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
 from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher
 from scrapesmith.web.page import Page
@@ -29,12 +28,7 @@ def page_summary(page: Page) -> str:
 @app.command("fetch")
 def fetch_command(
     url: Annotated[str, typer.Argument(help="An http(s) URL, a file:// URL or a local file path.", metavar="URL")],
-    allow_host: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--allow-host", metavar="HOST", help="Lift the private-address block for HOST or HOST:PORT (repeatable)."
-        ),
-    ] = None,
+    allow_host: AllowHostOption = None,
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="Write the page text here instead of stdout.")
     ] = None,
@@ -46,10 +40,9 @@ def fetch_command(
     timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds to wait for the server.")] = None,
 ) -> None:
     """Fetch one page (robots.txt, politeness, size and type limits apply) and print its text."""
-    settings = get_settings()
     http = HttpFetcher(
         user_agent=user_agent,
-        allow_hosts=[*settings.allow_hosts, *(allow_host or [])],
+        allow_hosts=allowed_hosts(allow_host),
         respect_robots=not no_robots,
         timeout=timeout,
     )
@@ -77,10 +70,10 @@ def _fetch_with_status(fetcher: RoutingFetcher | ArchivingFetcher, url: str) -> 
 def bench_fetch_command(
     pages: Annotated[int, typer.Option("--pages", min=20, help="Pages fetched by each client in each round.")] = 300,
     rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds; in each, every client fetches all pages, taking turns in blocks.")] = 3,
-    json_out: Annotated[Path | None, typer.Option("--json", help="Write the result as JSON here.")] = None,
+    json_out: JsonOutOption = None,
 ) -> None:
     """Pages/s of HttpFetcher (politeness off, robots on and off) vs a bare httpx loop on the demo web."""
-    with Progress(console=console, transient=True, auto_refresh=False) as progress:
+    with progress_bar(auto_refresh=False) as progress:
         task = progress.add_task("fetch benchmark", total=rounds * len(MODES))
         result = bench_fetch(pages=pages, rounds=rounds, on_round=lambda _round: progress.update(task, advance=1, refresh=True))
     report(result, json_out, case_columns=["mode", "round", "pages", "seconds", "pages_per_s"])

@@ -2,37 +2,34 @@
 
 from __future__ import annotations
 
-from datetime import UTC
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from scrapesmith.bench.swde import run_benchmark
 from scrapesmith.cli import app, bench_app, console
-from scrapesmith.cli.options import LLMOption, NoCacheOption
+from scrapesmith.cli.options import (
+    AllowHostOption,
+    JsonOutOption,
+    LLMOption,
+    NoCacheOption,
+    allowed_hosts,
+    llm_from_options,
+    progress_bar,
+)
 from scrapesmith.config import get_settings
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
-from scrapesmith.induce.service import METHODS, induce_scraper
+from scrapesmith.induce.execute import CompiledSpec
+from scrapesmith.induce.service import METHODS, FetchProgress, induce_from_sources, run_spec
 from scrapesmith.induce.views import FieldRequest, ScraperSpec
 from scrapesmith.io import write_rows
-from scrapesmith.llm.client import resolve_llm
 from scrapesmith.llm.types import LLM
-from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher, expand_sources
-from scrapesmith.web.page import FetchError, Page
 
-AllowHost = Annotated[list[str], typer.Option(
-    "--allow-host", help="Lift the private-address block for HOST or HOST:PORT (repeatable).")]
 Sources = Annotated[list[str], typer.Argument(help="Pages: files, directories, URLs or a .txt URL list.")]
-
-
-def _progress() -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=console, transient=True)
 
 
 def parse_field(text: str) -> FieldRequest:
@@ -44,32 +41,14 @@ def parse_field(text: str) -> FieldRequest:
     return FieldRequest(name, instruction.strip() or name.replace("_", " "))
 
 
-def _router(allow_host: list[str]) -> RoutingFetcher:
-    settings = get_settings()
-    return RoutingFetcher(http=HttpFetcher(allow_hosts=[*settings.allow_hosts, *allow_host]), file=FileFetcher())
-
-
-def fetch_all(sources: list[str], allow_host: list[str]) -> list[tuple[str, Page | FetchError]]:
-    """Every source fetched in order; a failure is kept as the error, so the run goes on."""
-    items = expand_sources(sources)
-    if not items:
-        raise ScrapesmithError("no pages given")
-    fetched: list[tuple[str, Page | FetchError]] = []
-    with _router(allow_host) as router, _progress() as progress:
-        task = progress.add_task("fetching", total=len(items))
-        for item in items:
-            try:
-                fetched.append((item, router.fetch(item)))
-            except FetchError as exc:
-                fetched.append((item, exc))
-            progress.advance(task)
-    return fetched
-
-
 def _choose_llm(method: str, llm_spec: str | None, no_cache: bool) -> LLM | None:
     if method == "heuristic":
         return None
-    return resolve_llm(llm_spec, cache=not no_cache)
+    return llm_from_options(llm_spec, no_cache)
+
+
+def _fetch_display(progress: Progress, task: TaskID) -> FetchProgress:
+    return lambda done, total: progress.update(task, completed=done, total=total)
 
 
 @app.command("induce")
@@ -79,7 +58,7 @@ def induce_command(
     output: Annotated[Path, typer.Option("-o", "--output", help="Where to write the spec (JSON).")] = Path("spec.json"),
     method: Annotated[str, typer.Option(help="heuristic | autoscraper | cot | reflexion | auto.")] = "auto",
     seeds: Annotated[int, typer.Option(help="Use at most this many seed pages.")] = 3,
-    allow_host: AllowHost = [],  # noqa: B006 (typer reads, never mutates, the default)
+    allow_host: AllowHostOption = None,
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
 ) -> None:
@@ -89,14 +68,13 @@ def induce_command(
         method = "autoscraper" if (llm or get_settings().llm) not in (None, "", "none") else "heuristic"
     if method not in METHODS:
         raise ScrapesmithError(f"unknown --method '{method}' (use {', '.join(METHODS)} or auto)")
-    fetched = [(s, p) for s, p in fetch_all(sources, allow_host) if isinstance(p, Page)][:seeds]
-    if not fetched:
-        raise ScrapesmithError("none of the seed pages could be fetched")
-    trees = [parse_for_replay(page.text) for _, page in fetched]
     model = _choose_llm(method, llm, no_cache)
-    with console.status(f"inducing with {method}", spinner="dots") as status:
-        spec = induce_scraper(requests, trees, method=method, llm=model, seed_names=[s for s, _ in fetched],
-                              progress=lambda name: status.update(f"inducing '{name}' with {method}"))
+    with progress_bar() as progress:
+        task = progress.add_task("fetching", total=None)
+        spec, trees = induce_from_sources(
+            requests, sources, allow_hosts=allowed_hosts(allow_host), method=method, llm=model, seeds=seeds,
+            fetch_progress=_fetch_display(progress, task),
+            progress=lambda name: progress.update(task, description=f"inducing '{name}' with {method}"))
     spec.save(output)
     _print_spec(spec, trees)
     console.print(f"spec {spec.spec_id} written to {output}", highlight=False)
@@ -123,7 +101,7 @@ def run_command(
     sources: Annotated[list[str] | None, typer.Argument(help="Pages for a spec: files, directories, URLs or a "
                                                              ".txt URL list.")] = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Output table: .csv, .jsonl or .parquet.")] = None,
-    allow_host: AllowHost = [],  # noqa: B006 (typer reads, never mutates, the default)
+    allow_host: AllowHostOption = None,
 ) -> None:
     """Apply a scraper spec to pages, or rerun a collection program.py, with no LLM."""
     if target.suffix.lower() == ".py":
@@ -134,17 +112,10 @@ def run_command(
     if output is None or not sources:
         raise ScrapesmithError("running a scraper spec needs pages and -o OUTPUT, e.g. run spec.json page.html -o out.csv")
     spec = load_runnable(target)
-    compiled = CompiledSpec(spec)
-    rows = []
-    failures = 0
-    for source, page in fetch_all(sources, allow_host):
-        provenance = {"source_url": source, "fetched_at": None, "program_id": spec.spec_id}
-        if isinstance(page, FetchError):
-            failures += 1
-            rows.append({**provenance, **{f.name: None for f in spec.fields}, "error": str(page)})
-            continue
-        provenance.update(source_url=page.url, fetched_at=page.fetched_at.astimezone(UTC).isoformat())
-        rows.append({**provenance, **compiled.row(page.text), "error": None})
+    with progress_bar() as progress:
+        task = progress.add_task("fetching", total=None)
+        rows = run_spec(spec, sources, allowed_hosts(allow_host), _fetch_display(progress, task))
+    failures = sum(row["error"] is not None for row in rows)
     write_rows(rows, output)
     console.print(f"{len(rows) - failures} rows written to {output}"
                   + (f"; {failures} pages failed (see the error column)" if failures else ""), highlight=False)
@@ -176,7 +147,7 @@ def bench_swde_command(
     method: Annotated[str, typer.Option(help="autoscraper | cot | reflexion | heuristic.")] = "heuristic",
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
-    json_out: Annotated[Path | None, typer.Option("--json", help="Write the full result as JSON here.")] = None,
+    json_out: JsonOutOption = None,
 ) -> None:
     """Induce on SWDE seed pages and score on test pages with AutoScraper's executability metric."""
     pages = pages or _default_swde()
@@ -184,4 +155,4 @@ def bench_swde_command(
     if method not in METHODS:
         raise ScrapesmithError(f"unknown --method '{method}' (use {', '.join(METHODS)})")
     model = _choose_llm(method, llm, no_cache)
-    run_benchmark(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, _progress)
+    run_benchmark(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, progress_bar)

@@ -2,25 +2,26 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from scrapesmith.bench.frame import BenchResult, report
 from scrapesmith.cli import bench_app, console, insta_app
-from scrapesmith.cli.options import LLMOption, NoCacheOption, llm_from_options
-from scrapesmith.config import get_settings
+from scrapesmith.cli.options import (
+    AllowHostOption,
+    DelayOption,
+    JsonOutOption,
+    LLMOption,
+    NoCacheOption,
+    allowed_hosts,
+    llm_from_options,
+    progress_bar,
+)
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.llm.client import effective_spec, parse_spec, require_llm
 from scrapesmith.llm.types import NoModelConfigured
-
-
-def _progress() -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=console, transient=True)
 
 
 def _split(values: str | None) -> list[str]:
@@ -50,15 +51,11 @@ def insta_run(
     reasoning_words: Annotated[
         int, typer.Option("--reasoning-words", help="Length of the agent's plan per step.")
     ] = 200,
-    allow_host: Annotated[
-        list[str] | None, typer.Option("--allow-host", help="Lift the private-address block for HOST.")
-    ] = None,
+    allow_host: AllowHostOption = None,
     no_robots: Annotated[
         bool, typer.Option("--no-robots", help="Ignore robots.txt (on by default).")
     ] = False,
-    delay: Annotated[
-        float | None, typer.Option("--delay", help="Seconds between requests to one host.")
-    ] = None,
+    delay: DelayOption = None,
     retry_failed: Annotated[
         bool, typer.Option("--retry-failed", help="Also rerun sites recorded as failed.")
     ] = False,
@@ -80,13 +77,13 @@ def insta_run(
     site_list = read_sites(sites.read_text(encoding="utf-8").splitlines())
     config = PipelineConfig(
         llm_spec=spec, max_actions=max_actions, site_wall_time=site_timeout, reasoning_words=reasoning_words,
-        refine=not no_refine, allow_hosts=(*get_settings().allow_hosts, *(allow_host or ())),
+        refine=not no_refine, allow_hosts=tuple(allowed_hosts(allow_host)),
         respect_robots=not no_robots, politeness_delay=delay, seed=seed,
     )
     store = ResultStore(out)
     runner = make_runner(workers, use_ray=ray, ray_address=ray_address)
     try:
-        with _progress() as progress:
+        with progress_bar() as progress:
             task = progress.add_task("sites", total=len(site_list) - len(store.finished(retry_failed)))
             summary = run_pipeline(site_list, store, runner, config, retry_failed=retry_failed,
                                    on_result=lambda result: progress.advance(task))
@@ -143,12 +140,10 @@ def bench_miniwob(
     ] = True,
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
-    json_out: Annotated[
-        Path | None, typer.Option("--json", help="Write the full result as JSON here.")
-    ] = None,
+    json_out: JsonOutOption = None,
 ) -> None:
     """Run the InSTA agent on MiniWoB++ task pages; mean reward per task and overall, judge agreement."""
-    from scrapesmith.bench.miniwob import evaluate_miniwob, resolve_tasks, summarise
+    from scrapesmith.bench.miniwob import evaluate_miniwob, resolve_tasks
     from scrapesmith.insta.agent import Agent, AgentConfig
     from scrapesmith.insta.judge import Judge, JudgeConfig
     from scrapesmith.web.browser.policy import BrowserPolicy
@@ -159,24 +154,17 @@ def bench_miniwob(
     agent = Agent(model, AgentConfig(reasoning_words=reasoning_words, max_tokens=256))
     judge_model = Judge(model, JudgeConfig(reasoning_words=100, max_tokens=384)) if judge else None
     policy = BrowserPolicy.from_settings(allow_hosts=["127.0.0.1"], delay=0)
-    with BrowserSession(policy=policy) as session, _progress() as progress:
+    with BrowserSession(policy=policy) as session, progress_bar() as progress:
         bar = progress.add_task("episodes", total=len(task_list) * episodes)
-
-        done: list[dict] = []
 
         def advance(case: dict) -> None:
             progress.advance(bar)
-            done.append(case)
-            if json_out is not None:  # slow local models: keep what finished if the run is stopped
-                partial = BenchResult(name="miniwob", summary=summarise(done), cases=done,
-                                      params={"partial": True, "tasks": task_list})
-                json_out.parent.mkdir(parents=True, exist_ok=True)
-                json_out.write_text(json.dumps(partial.to_json(), indent=2, default=str) + "\n")
             console.print(f"{case['task']} seed {case['seed']}: reward {case['reward']:+.2f} "
                           f"in {case.get('steps', 0)} steps, {case['seconds']:.0f}s", highlight=False)
 
         result = evaluate_miniwob(session, lambda env: agent, task_list, episodes=episodes, seed=seed,
-                                  max_actions=max_actions, judge=judge_model, on_case=advance)
+                                  max_actions=max_actions, judge=judge_model, on_case=advance,
+                                  partial_json=json_out)
     result.params.update(llm=getattr(model, "name", str(llm)), reasoning_words=reasoning_words)
     report(result, json_out, case_columns=["task", "seed", "reward", "steps", "judge_success", "seconds"])
 
@@ -189,16 +177,14 @@ def bench_insta_safety(
         int, typer.Option("--limit", help="Only the first N labelled domains of each class (0: all).")
     ] = 0,
     seed: Annotated[int, typer.Option("--seed", help="Seed for sampling the in-context examples.")] = 0,
-    json_out: Annotated[
-        Path | None, typer.Option("--json", help="Write the full result as JSON here.")
-    ] = None,
+    json_out: JsonOutOption = None,
 ) -> None:
     """Accuracy, precision and recall of the proposer's safety filter on 100 labelled domains (Table 1)."""
     from scrapesmith.insta.propose import Proposer, evaluate_safety_filter, labelled_domains
 
     model = require_llm(llm_from_options(llm, no_cache), "bench insta-safety")
     labelled = labelled_domains(limit or None)
-    with _progress() as progress:
+    with progress_bar() as progress:
         bar = progress.add_task("domains", total=len(labelled))
         safety = evaluate_safety_filter(Proposer(model, seed=seed), labelled,
                                         on_case=lambda case: progress.advance(bar))
@@ -218,7 +204,7 @@ def bench_insta_pipeline(
     limit: Annotated[int, typer.Option("--limit", help="Only the first N demo sites (0: all).")] = 0,
     reasoning_words: Annotated[int, typer.Option("--reasoning-words", help="Length of the agent's plan per step.")] = 50,
     no_cache: NoCacheOption = False,
-    json_out: Annotated[Path | None, typer.Option("--json", help="Write the full result as JSON here.")] = None,
+    json_out: JsonOutOption = None,
 ) -> None:
     """Pipeline throughput (sites/hour, steps/s) on the demo web: 1, 2, 4 local workers vs Ray."""
     from scrapesmith.bench.insta_pipeline import measure_throughput

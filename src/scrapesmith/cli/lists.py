@@ -2,35 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from scrapesmith.bench.frame import report
 from scrapesmith.cli import app, bench_app, console
-from scrapesmith.cli.options import LLMOption, NoCacheOption, llm_from_options
-from scrapesmith.config import get_settings
+from scrapesmith.cli.options import (
+    AllowHostOption,
+    DelayOption,
+    JsonOutOption,
+    LLMOption,
+    NoCacheOption,
+    RuntimeOption,
+    allowed_hosts,
+    llm_from_options,
+    progress_bar,
+)
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.io import write_rows
 from scrapesmith.lists.dsl import describe
 from scrapesmith.lists.record import parse_columns
 from scrapesmith.lists.replay import ReplayResult
-from scrapesmith.lists.service import RuntimeFactory, extract_list, http_runtimes, replay_program
+from scrapesmith.lists.service import extract_list, make_runtimes, replay_program
 from scrapesmith.lists.views import ListProgram
 from scrapesmith.llm.ledger import Ledger, use_ledger
-from scrapesmith.web.fetch import HttpFetcher
 
-RUNTIMES = ("http", "browser")
-ALLOW_HOST = typer.Option(
-    [], "--allow-host", help="Lift the private-address block for HOST or HOST:PORT (repeatable)."
-)
-RUNTIME = typer.Option(
-    "http", "--runtime", help="http (plain requests) or browser (Chromium: scripts, Load more)."
-)
 URL_OPTION = typer.Argument(..., help="The page where the list starts (http or https).")
 GOAL_OPTION = typer.Option(..., "--goal", help="What to extract, e.g. 'all open Engineering jobs'.")
 COLUMNS_OPTION = typer.Option(
@@ -40,7 +38,6 @@ OUTPUT_OPTION = typer.Option(Path("list.csv"), "-o", "--output", help="Rows out 
 PROGRAM_OUT_OPTION = typer.Option(None, "--program", help="Save the recorded program (JSON) here.")
 PROGRAM_PATH_OPTION = typer.Argument(..., help="A program saved by 'scrapesmith lists --program'.")
 START_URL_OPTION = typer.Option(None, "--start-url", help="Run on this URL instead of the recorded one.")
-RUNTIME_OPTION = typer.Option(None, "--runtime", help="http or browser (default: as recorded).")
 HTML_OPTION = typer.Option(Path("../shared/data/next-eval/html"), "--html", help="Directory of N.html pages.")
 GROUNDTRUTH_OPTION = typer.Option(
     Path("../shared/data/next-eval/groundtruth"),
@@ -48,42 +45,13 @@ GROUNDTRUTH_OPTION = typer.Option(
     help="Directory of N.json record lists.",
 )
 SITE_OPTION = typer.Option([], "--site", help="Only these demo sites (acme, globex, northwind); repeatable.")
-JSON_OUT_OPTION = typer.Option(None, "--json", help="Write the full result here.")
 LIMIT_OPTION = typer.Option(None, "--limit", help="Only the first N pages.")
 USE_CASE_OPTION = typer.Option(
     [], "--use-case", help="Only these use cases (jobs, category, blog, testimonials); repeatable."
 )
-DELAY = typer.Option(None, "--delay", help="Seconds between requests to one host (default: settings, 1.0).")
 MAX_PAGES = typer.Option(
     None, "--max-pages", help="Stop after this many list pages (default: the program's, 20)."
 )
-
-
-def _progress() -> Progress:
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    )
-
-
-@contextmanager
-def make_runtimes(kind: str, allow_hosts: list[str], delay: float | None = None) -> Iterator[RuntimeFactory]:
-    """A factory of fresh runtimes of ``kind`` sharing one polite fetcher (or one browser), closed after."""
-    if kind not in RUNTIMES:
-        raise ScrapesmithError(f"unknown --runtime {kind!r} (use http or browser)")
-    hosts = [*get_settings().allow_hosts, *allow_hosts]
-    if kind == "browser":
-        from scrapesmith.lists.browser import BrowserRuntimes
-
-        with BrowserRuntimes(hosts, delay) as factory:
-            yield factory
-        return
-    with HttpFetcher(allow_hosts=hosts, delay=delay) as fetcher:
-        yield http_runtimes(fetcher)
 
 
 def _print_program(program: ListProgram) -> None:
@@ -118,10 +86,10 @@ def lists_command(
     columns: str = COLUMNS_OPTION,
     output: Path = OUTPUT_OPTION,
     program_out: Path | None = PROGRAM_OUT_OPTION,
-    runtime: str = RUNTIME,
+    runtime: RuntimeOption = None,
     max_pages: int | None = MAX_PAGES,
-    allow_host: list[str] = ALLOW_HOST,
-    delay: float | None = DELAY,
+    allow_host: AllowHostOption = None,
+    delay: DelayOption = None,
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
 ) -> None:
@@ -131,7 +99,7 @@ def lists_command(
     with (
         use_ledger(ledger),
         console.status("recording and replaying the list…"),
-        make_runtimes(runtime, allow_host, delay) as runtimes,
+        make_runtimes(runtime or "http", allowed_hosts(allow_host), delay) as runtimes,
     ):
         recording, result = extract_list(runtimes, url, goal, parse_columns(columns), model, max_pages)
     _print_program(recording.program)
@@ -152,10 +120,10 @@ def replay_command(
     program_path: Path = PROGRAM_PATH_OPTION,
     start_url: str | None = START_URL_OPTION,
     output: Path = OUTPUT_OPTION,
-    runtime: str | None = RUNTIME_OPTION,
+    runtime: RuntimeOption = None,
     max_pages: int | None = MAX_PAGES,
-    allow_host: list[str] = ALLOW_HOST,
-    delay: float | None = DELAY,
+    allow_host: AllowHostOption = None,
+    delay: DelayOption = None,
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
 ) -> None:
@@ -165,9 +133,9 @@ def replay_command(
     ledger = Ledger()
     model = llm_from_options(llm, no_cache, ledger=ledger) if needs_model else None
     with (
-        _progress() as progress,
+        progress_bar() as progress,
         use_ledger(ledger),
-        make_runtimes(runtime or program.runtime, allow_host, delay) as runtimes,
+        make_runtimes(runtime or program.runtime, allowed_hosts(allow_host), delay) as runtimes,
     ):
         task = progress.add_task("replaying", total=None)
         result = replay_program(runtimes, program, model, start_url, max_pages)
@@ -184,14 +152,14 @@ def replay_command(
 def bench_nexteval_command(
     html: Path = HTML_OPTION,
     groundtruth: Path = GROUNDTRUTH_OPTION,
-    json_out: Path | None = JSON_OUT_OPTION,
+    json_out: JsonOutOption = None,
     limit: int | None = LIMIT_OPTION,
 ) -> None:
     """Record detection on NEXT-EVAL pages, scored with NEXT-EVAL's own metric (no model)."""
     from scrapesmith.bench.nexteval import page_ids, run_nexteval
 
     total = len(page_ids(html, groundtruth)[:limit])
-    with _progress() as progress:
+    with progress_bar() as progress:
         task = progress.add_task("nexteval", total=total)
         result = run_nexteval(html, groundtruth, limit, progress=lambda _page: progress.advance(task))
     report(result, json_out)
@@ -199,8 +167,8 @@ def bench_nexteval_command(
 
 @bench_app.command("weblists")
 def bench_weblists_command(
-    json_out: Path | None = JSON_OUT_OPTION,
-    runtime: str = RUNTIME,
+    json_out: JsonOutOption = None,
+    runtime: RuntimeOption = None,
     use_case: list[str] = USE_CASE_OPTION,
     site: list[str] = SITE_OPTION,
     llm: LLMOption = None,
@@ -216,7 +184,8 @@ def bench_weblists_command(
     if unknown:
         raise ScrapesmithError(f"unknown use case or site: {', '.join(unknown)}")
     model = llm_from_options(llm, no_cache)
-    with serve_sites() as server, _progress() as progress:
+    runtime = runtime or "http"
+    with serve_sites() as server, progress_bar() as progress:
         task = progress.add_task("weblists", total=len(sites) * len(chosen))
         truths = {name: server.sites.truth(name) for name in sites}
         with make_runtimes(runtime, [f"{server.host}:{server.port}"], delay=0.0) as runtimes:

@@ -23,7 +23,7 @@ from rich.table import Table
 from scrapesmith.bench.frame import report
 from scrapesmith.bench.llm import bench_llm, measure_generation_speed, measure_prompt_speed
 from scrapesmith.cli import bench_app, console, llm_app
-from scrapesmith.cli.options import LLMOption, NoCacheOption, llm_from_options
+from scrapesmith.cli.options import JsonOutOption, LLMOption, NoCacheOption, llm_from_options
 from scrapesmith.config import Settings
 from scrapesmith.llm.client import build_provider, effective_spec, parse_spec
 from scrapesmith.llm.config import LLMSettings
@@ -226,7 +226,7 @@ def bench_llm_command(
     prompt_tokens: int = typer.Option(1500, "--prompt-tokens", min=50),
     answer_tokens: int = typer.Option(100, "--answer-tokens", min=1),
     probes: bool = typer.Option(True, "--probes/--no-probes", help="Also run the choice-accuracy probes."),
-    json_out: Annotated[Path | None, typer.Option("--json", help="Write the result as JSON here.")] = None,
+    json_out: JsonOutOption = None,
 ) -> None:
     """Embedded models: prompt and generation tokens/s, latency of a 1,500-in/100-out call, probe accuracy."""
     settings, llm_settings = Settings(), LLMSettings()

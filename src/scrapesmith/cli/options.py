@@ -1,18 +1,24 @@
-"""Command-line options shared by every command that talks to a model.
+"""Command-line options shared by several commands, and the one progress display.
 
-Use them as parameter annotations so each command spells ``--llm`` and ``--no-cache`` the same way::
+Each shared option is defined once here and used as a parameter annotation, so every command spells
+``--llm``, ``--allow-host``, ``--delay``, ``--runtime`` and ``--json`` the same way::
 
     @app.command()
-    def induce(..., llm: LLMOption = None, no_cache: NoCacheOption = False) -> None:
-        model = llm_from_options(llm, no_cache)   # None means: take the heuristic path
+    def induce(..., allow_host: AllowHostOption = None, llm: LLMOption = None) -> None:
+        hosts = allowed_hosts(allow_host)          # settings' hosts plus the flags
+        model = llm_from_options(llm, no_cache)    # None means: take the heuristic path
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from scrapesmith.cli import console
+from scrapesmith.config import get_settings
 from scrapesmith.llm.client import SPEC_HELP, resolve_llm
 from scrapesmith.llm.ledger import Ledger
 from scrapesmith.llm.types import LLM
@@ -33,7 +39,47 @@ NoCacheOption = Annotated[
     typer.Option("--no-cache", help="Bypass the LLM response cache (every request reaches the model)."),
 ]
 
+AllowHostOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--allow-host",
+        metavar="HOST[:PORT]",
+        help="Lift the private-address block for HOST or HOST:PORT (repeatable; adds to SCRAPESMITH_ALLOW_HOSTS).",
+    ),
+]
+
+DelayOption = Annotated[
+    float | None,
+    typer.Option("--delay", help="Seconds between requests to one host (default: SCRAPESMITH_POLITENESS_DELAY, 1.0)."),
+]
+
+RuntimeOption = Annotated[
+    str | None,
+    typer.Option(
+        "--runtime",
+        metavar="http|browser",
+        help="http (plain requests) or browser (Chromium: scripts, Load more). Default: http, or as recorded.",
+    ),
+]
+
+JsonOutOption = Annotated[Path | None, typer.Option("--json", help="Write the full result as JSON here.")]
+
 
 def llm_from_options(llm: str | None, no_cache: bool = False, ledger: Ledger | None = None) -> LLM | None:
     """The model the options select, cached unless ``--no-cache``; ``None`` for ``none``."""
     return resolve_llm(llm, cache=not no_cache, ledger=ledger)
+
+
+def allowed_hosts(allow_host: list[str] | None) -> list[str]:
+    """The hosts exempt from the private-address block: the settings' plus every ``--allow-host``."""
+    return [*get_settings().allow_hosts, *(allow_host or [])]
+
+
+def progress_bar(auto_refresh: bool = True) -> Progress:
+    """The progress display every long command shows on stderr: description, bar, n/total, elapsed.
+
+    Benchmarks that time a tight loop pass ``auto_refresh=False`` (and refresh on update), so no refresh
+    thread competes with what they measure.
+    """
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=console, transient=True, auto_refresh=auto_refresh)

@@ -9,12 +9,14 @@ and names rather than writes XPath from scratch; it writes its own only when no 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Literal
+from datetime import UTC
+from typing import Any, Literal
 
 from lxml import etree
 
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.evidence import FieldConcept, concept_for
+from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
 from scrapesmith.induce.heuristic import induce_heuristic, rank_candidates
 from scrapesmith.induce.progressive import GenerationSettings, generate_on_page
 from scrapesmith.induce.scope import with_scope
@@ -22,11 +24,16 @@ from scrapesmith.induce.synthesis import SequenceCandidate, synthesize
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
 from scrapesmith.llm.client import require_llm
 from scrapesmith.llm.types import LLM
+from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher, expand_sources
+from scrapesmith.web.page import FetchError, Page
 
 InduceMethod = Literal["heuristic", "autoscraper", "cot", "reflexion"]
 METHODS: tuple[str, ...] = ("heuristic", "autoscraper", "cot", "reflexion")
 HEURISTIC_IN_POOL = 3
 Progress = Callable[[str], None]
+FetchProgress = Callable[[int, int], None]
+"""Called after each page with (pages done, pages in all), so a display can show n/total."""
+Fetched = list[tuple[str, Page | FetchError]]
 
 
 class UnknownMethod(ScrapesmithError):
@@ -79,3 +86,62 @@ def induce_scraper(requests: Sequence[FieldRequest], seeds: Sequence[etree._Elem
             progress(request.name)
         fields.append(_induce_field(request, concept_for(request.name, request.instruction), seeds, model, settings))
     return with_scope(ScraperSpec(site=site, method=method, seeds=list(seed_names), fields=fields), seeds)
+
+
+def fetch_sources(sources: Sequence[str], allow_hosts: Sequence[str],
+                  progress: FetchProgress | None = None) -> Fetched:
+    """Every source (files, directories, URLs, ``.txt`` URL lists) fetched in order.
+
+    A page that fails is kept as its :class:`FetchError`, so one bad page never stops a batch; the caller
+    decides whether it becomes an error row (``run``) or is skipped (``induce``).
+    """
+    items = expand_sources(list(sources))
+    if not items:
+        raise ScrapesmithError("no pages given")
+    fetched: Fetched = []
+    router = RoutingFetcher(http=HttpFetcher(allow_hosts=list(allow_hosts)), file=FileFetcher())
+    with router:
+        for item in items:
+            try:
+                fetched.append((item, router.fetch(item)))
+            except FetchError as exc:
+                fetched.append((item, exc))
+            if progress:
+                progress(len(fetched), len(items))
+    return fetched
+
+
+def induce_from_sources(requests: Sequence[FieldRequest], sources: Sequence[str], *, allow_hosts: Sequence[str],
+                        method: str, llm: LLM | None, seeds: int, fetch_progress: FetchProgress | None = None,
+                        progress: Progress | None = None) -> tuple[ScraperSpec, list[etree._Element]]:
+    """``scrapesmith induce``: fetch the seed pages, keep the first ``seeds`` that load, induce a spec.
+
+    Returns the spec and the parsed seed trees (so a caller can show what each field extracts on them).
+    """
+    fetched = [(source, page) for source, page in fetch_sources(sources, allow_hosts, fetch_progress)
+               if isinstance(page, Page)][:seeds]
+    if not fetched:
+        raise ScrapesmithError("none of the seed pages could be fetched")
+    trees = [parse_for_replay(page.text) for _, page in fetched]
+    spec = induce_scraper(requests, trees, method=method, llm=llm, seed_names=[s for s, _ in fetched],
+                          progress=progress)
+    return spec, trees
+
+
+def run_spec(spec: ScraperSpec, sources: Sequence[str], allow_hosts: Sequence[str],
+             progress: FetchProgress | None = None) -> list[dict[str, Any]]:
+    """``scrapesmith run spec.json``: one row per page with its provenance; a failed page is an error row.
+
+    Every row carries ``source_url``, ``fetched_at`` and ``program_id`` before the fields and ``error``
+    after them, so a table from many runs says where each value came from and what was lost.
+    """
+    compiled = CompiledSpec(spec)
+    rows: list[dict[str, Any]] = []
+    for source, page in fetch_sources(sources, allow_hosts, progress):
+        provenance: dict[str, Any] = {"source_url": source, "fetched_at": None, "program_id": spec.spec_id}
+        if isinstance(page, FetchError):
+            rows.append({**provenance, **{f.name: None for f in spec.fields}, "error": str(page)})
+            continue
+        provenance.update(source_url=page.url, fetched_at=page.fetched_at.astimezone(UTC).isoformat())
+        rows.append({**provenance, **compiled.row(page.text), "error": None})
+    return rows

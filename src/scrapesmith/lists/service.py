@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 
+from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.record import Recording, record_heuristic
 from scrapesmith.lists.replay import ReplayResult, replay
 from scrapesmith.lists.runtime import HttpRuntime, PageRuntime
 from scrapesmith.lists.views import ListProgram
 from scrapesmith.llm.types import LLM
+from scrapesmith.web.fetch import HttpFetcher
 from scrapesmith.web.page import Fetcher
 
 RuntimeFactory = Callable[[], AbstractContextManager[PageRuntime]]
+RUNTIMES = ("http", "browser")
 
 
 def record_program(
@@ -29,6 +32,21 @@ def record_program(
 def http_runtimes(fetcher: Fetcher) -> RuntimeFactory:
     """Fresh HTTP runtimes over one shared fetcher (so politeness and robots state carry over)."""
     return lambda: nullcontext(HttpRuntime(fetcher))
+
+
+@contextmanager
+def make_runtimes(kind: str, allow_hosts: Sequence[str], delay: float | None = None) -> Iterator[RuntimeFactory]:
+    """A factory of fresh runtimes of ``kind`` sharing one polite fetcher (or one browser), closed after."""
+    if kind not in RUNTIMES:
+        raise ScrapesmithError(f"unknown --runtime {kind!r} (use http or browser)")
+    if kind == "browser":
+        from scrapesmith.lists.browser import BrowserRuntimes
+
+        with BrowserRuntimes(list(allow_hosts), delay) as factory:
+            yield factory
+        return
+    with HttpFetcher(allow_hosts=list(allow_hosts), delay=delay) as fetcher:
+        yield http_runtimes(fetcher)
 
 
 def extract_list(

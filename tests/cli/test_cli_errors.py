@@ -1,0 +1,81 @@
+"""The command line's exit contract, run as a user runs it (a real subprocess).
+
+Usage errors (a mistyped flag, a missing argument, a bad value) print one line and exit 2; a runtime
+failure prints one line and exits 1; Ctrl-C exits 130; ``--version`` prints the version and exits 0.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from scrapesmith import __version__
+
+
+def scrapesmith(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "SCRAPESMITH_LLM": "none", "COLUMNS": "200"}
+    return subprocess.run([sys.executable, "-m", "scrapesmith", *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=120, check=False)
+
+
+def one_error_line(done: subprocess.CompletedProcess) -> str:
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("error: "), lines[0]
+    return lines[0]
+
+
+def test_version_prints_the_package_version():
+    done = scrapesmith("--version")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"scrapesmith {__version__}"
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (("induce", "page.html", "--feild", "x"), "No such option: --feild"),
+    (("induce",), "Missing argument"),
+    (("run",), "Missing argument 'target'"),
+    (("bench", "swde", "--seeds", "three"), "Invalid value for '--seeds'"),
+    (("insta", "run", "--sites", "s.txt", "--out", "o", "--workers", "0"), "Invalid value for '--workers'"),
+    (("no-such-command",), "No such command"),
+])
+def test_usage_errors_are_one_line_and_exit_2(args, says):
+    done = scrapesmith(*args)
+    assert done.returncode == 2
+    line = one_error_line(done)
+    assert says in line
+    assert "Traceback" not in done.stderr
+
+
+def test_a_runtime_error_is_one_line_and_exits_1(tmp_path):
+    done = scrapesmith("run", "spec.json", "missing.html", "-o", "out.csv", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "spec.json" in one_error_line(done)
+
+
+def test_ctrl_c_exits_130():
+    """A fetch stuck on a server that never answers, interrupted the way a terminal does it."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        env = {**os.environ, "SCRAPESMITH_LLM": "none"}
+        process = subprocess.Popen(
+            [sys.executable, "-m", "scrapesmith", "fetch", f"http://127.0.0.1:{port}/", "--no-robots",
+             "--allow-host", f"127.0.0.1:{port}", "--timeout", "60"],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        listener.settimeout(60)
+        connection, _ = listener.accept()  # the command is now waiting for our answer
+        with connection:
+            time.sleep(0.2)
+            process.send_signal(signal.SIGINT)
+            _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr
