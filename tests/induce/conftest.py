@@ -10,15 +10,6 @@ from scrapesmith.sites.server import DemoServer
 from scrapesmith.web.fetch import HttpFetcher
 from scrapesmith.web.page import Page
 
-BOOK_FIELDS = {
-    "title": "the title of the book",
-    "author": "the author(s) of the book",
-    "isbn_13": "the ISBN-13 of the book",
-    "publisher": "the publisher of the book",
-    "publication_date": "the publication date of the book",
-    "price": "the sale price of the book",
-}
-
 
 @dataclass
 class BookLayout:
@@ -40,8 +31,9 @@ def book_layouts(demo_web: DemoServer) -> dict[str, BookLayout]:
             paths = sorted(demo_web.sites.urls(name, "detail"))[:8]
             urls = [demo_web.url(p) for p in paths]
             records = {b["url"]: b for b in demo_web.sites.truth(name)["books"]}
-            layouts[name] = BookLayout(name, urls, [fetcher.fetch(u) for u in urls],
-                                       {demo_web.url(p): records[p] for p in paths})
+            layouts[name] = BookLayout(
+                name, urls, [fetcher.fetch(u) for u in urls], {demo_web.url(p): records[p] for p in paths}
+            )
     finally:
         fetcher.close()
     return layouts

@@ -18,8 +18,15 @@ SWDE = Path(__file__).resolve().parents[2] / "../shared/data/swde"
 
 def scrapesmith(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "SCRAPESMITH_POLITENESS_DELAY": "0", "SCRAPESMITH_LLM": "none", "COLUMNS": "200"}
-    return subprocess.run(check=False, args=[sys.executable, "-m", "scrapesmith", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        check=False,
+        args=[sys.executable, "-m", "scrapesmith", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -28,9 +35,21 @@ def induced(tmp_path_factory, book_layouts, demo_web):
     workdir = tmp_path_factory.mktemp("cli")
     host = f"{demo_web.host}:{demo_web.port}"
     site = book_layouts["bookshelf"]
-    done = scrapesmith("induce", *site.urls[:3], "--field", "isbn_13=the ISBN-13 of the book",
-                       "--field", "author=the author(s)", "-f", "price=the sale price", "--allow-host", host,
-                       "-o", "spec.json", cwd=workdir)
+    done = scrapesmith(
+        "induce",
+        *site.urls[:3],
+        "--field",
+        "isbn_13=the ISBN-13 of the book",
+        "--field",
+        "author=the author(s)",
+        "-f",
+        "price=the sale price",
+        "--allow-host",
+        host,
+        "-o",
+        "spec.json",
+        cwd=workdir,
+    )
     return workdir, host, site, done
 
 
@@ -56,6 +75,7 @@ def test_run_applies_the_spec_to_urls_with_provenance(induced, suffix):
         rows = [json.loads(line) for line in out.read_text().splitlines()]
     else:
         import csv
+
         rows = list(csv.DictReader(out.open()))
     spec_id = ScraperSpec.load(workdir / "spec.json").spec_id
     assert [r["source_url"] for r in rows] == site.urls[3:6]
@@ -67,10 +87,14 @@ def test_run_on_local_files_and_a_failing_url_records_the_failure(induced):
     workdir, host, site, _ = induced
     (workdir / "page.html").write_text(site.pages[6].text, encoding="utf-8")
     missing = site.urls[0].rsplit("/", 1)[0] + "/no-such-book.html"
-    done = scrapesmith("run", "spec.json", "page.html", missing, "--allow-host", host, "-o", "out.jsonl", cwd=workdir)
+    done = scrapesmith(
+        "run", "spec.json", "page.html", missing, "--allow-host", host, "-o", "out.jsonl", cwd=workdir
+    )
     assert done.returncode == 0, done.stderr
     rows = [json.loads(line) for line in (workdir / "out.jsonl").read_text().splitlines()]
-    assert rows[0]["isbn_13"] == site.truth[site.urls[6]]["isbn_13"] and rows[0]["source_url"].startswith("file:")
+    assert rows[0]["isbn_13"] == site.truth[site.urls[6]]["isbn_13"] and rows[0]["source_url"].startswith(
+        "file:"
+    )
     assert rows[1]["isbn_13"] is None and "404" in rows[1]["error"]
     assert "1 pages failed" in done.stderr
 
@@ -89,16 +113,34 @@ def test_induce_rejects_a_malformed_field(tmp_path):
 @pytest.mark.skipif(not SWDE.is_dir(), reason="SWDE development data not present")
 def test_bench_swde_scores_a_small_heuristic_run_and_writes_json(tmp_path):
     out = tmp_path / "swde.json"
-    done = scrapesmith("bench", "swde", "--pages", str(SWDE), "--sites", "booksamillion", "--attributes",
-                       "isbn_13,publisher", "--seeds", "3", "--test", "20", "--method", "heuristic",
-                       "--json", str(out), cwd=tmp_path)
+    done = scrapesmith(
+        "bench",
+        "swde",
+        "--pages",
+        str(SWDE),
+        "--sites",
+        "booksamillion",
+        "--attributes",
+        "isbn_13,publisher",
+        "--seeds",
+        "3",
+        "--test",
+        "20",
+        "--method",
+        "heuristic",
+        "--json",
+        str(out),
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(out.read_text())
     assert result["summary"]["cases"] == 2
     assert result["summary"]["llm_calls"] == 0 and result["summary"]["execute_llm_calls"] == 0
     assert result["summary"]["pages_per_s"] > 0 and result["summary"]["lxml_pages_per_s"] > 0
     assert {c["attribute"] for c in result["cases"]} == {"isbn_13", "publisher"}
-    assert all(c["category"] in ("correct", "prec", "recall", "unex", "over", "else") for c in result["cases"])
+    assert all(
+        c["category"] in ("correct", "prec", "recall", "unex", "over", "else") for c in result["cases"]
+    )
 
 
 def test_bench_swde_reports_missing_data_in_one_line(tmp_path):

@@ -44,13 +44,20 @@ def test_post_processing_strips_separators_applies_regex_and_cardinality():
 
 
 def test_compiled_spec_gives_one_row_per_page():
-    spec = ScraperSpec(fields=[
-        FieldSpec(name="isbn", actions=["//div[@class='main']", "//b[.='ISBN']/following-sibling::text()[1]"]),
-        FieldSpec(name="authors", actions=["//p[@class='by']/a"], post=PostProcess(multiple=True)),
-        FieldSpec(name="missing", actions=["//table"]),
-    ])
-    assert CompiledSpec(spec).row(PAGE) == {"isbn": "9780316125581", "authors": ["Ann Lee", "Bo Chen"],
-                                            "missing": None}
+    spec = ScraperSpec(
+        fields=[
+            FieldSpec(
+                name="isbn", actions=["//div[@class='main']", "//b[.='ISBN']/following-sibling::text()[1]"]
+            ),
+            FieldSpec(name="authors", actions=["//p[@class='by']/a"], post=PostProcess(multiple=True)),
+            FieldSpec(name="missing", actions=["//table"]),
+        ]
+    )
+    assert CompiledSpec(spec).row(PAGE) == {
+        "isbn": "9780316125581",
+        "authors": ["Ann Lee", "Bo Chen"],
+        "missing": None,
+    }
 
 
 def test_invalid_xpath_fails_when_the_spec_is_compiled():
@@ -64,16 +71,24 @@ def test_broken_and_empty_documents_parse_to_empty_results():
     compiled = CompiledSpec(spec)
     assert compiled.row("") == {"x": None}
     assert compiled.row(b"\x00\xff<b>bold") == {"x": "bold"}
-    assert compiled.row('<?xml version="1.0" encoding="utf-8"?><html><body><b>x</b></body></html>') == {"x": "x"}
+    assert compiled.row('<?xml version="1.0" encoding="utf-8"?><html><body><b>x</b></body></html>') == {
+        "x": "x"
+    }
 
 
 @pytest.mark.skipif(not SWDE.is_dir(), reason="SWDE development data not present")
 def test_spec_replays_on_saved_swde_pages():
-    spec = ScraperSpec(fields=[
-        FieldSpec(name="isbn_13", actions=["//strong[normalize-space()='ISBN-13']/following-sibling::text()[1]"]),
-        FieldSpec(name="title", actions=["//h2/text()"]),
-    ])
+    spec = ScraperSpec(
+        fields=[
+            FieldSpec(
+                name="isbn_13", actions=["//strong[normalize-space()='ISBN-13']/following-sibling::text()[1]"]
+            ),
+            FieldSpec(name="title", actions=["//h2/text()"]),
+        ]
+    )
     compiled = CompiledSpec(spec)
     text = (SWDE / "0000.htm").read_bytes().decode("utf-8")
-    assert compiled.row(text) == {"isbn_13": "9780316125581",
-                                  "title": "The Short Second Life of Bree Tanner - An Eclipse Novella"}
+    assert compiled.row(text) == {
+        "isbn_13": "9780316125581",
+        "title": "The Short Second Life of Bree Tanner - An Eclipse Novella",
+    }

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from conftest import BOOK_FIELDS
 
+from scrapesmith.demo.induce_step import DEMO_FIELDS
 from scrapesmith.induce.evidence import concept_for
 from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
 from scrapesmith.induce.heuristic import induce_heuristic
 from scrapesmith.induce.views import FieldRequest
+
+BOOK_FIELDS = {request.name: request.instruction for request in DEMO_FIELDS}
 
 REQUESTS = [FieldRequest(name, instruction) for name, instruction in BOOK_FIELDS.items()]
 
@@ -38,8 +40,9 @@ def test_label_anchored_paths_are_preferred_to_positions(book_layouts):
 
 def test_headline_field_is_not_the_site_name_heading(book_layouts):
     site = book_layouts["pagecraft"]
-    spec = induce_heuristic([FieldRequest("title", "the title of the book")],
-                            [parse_for_replay(p.text) for p in site.pages[:3]])
+    spec = induce_heuristic(
+        [FieldRequest("title", "the title of the book")], [parse_for_replay(p.text) for p in site.pages[:3]]
+    )
     row = CompiledSpec(spec).row(site.pages[5].text)
     assert row["title"] == site.truth[site.urls[5]]["title"]
     assert row["title"] != "Pagecraft"
@@ -52,14 +55,17 @@ def test_a_field_with_no_evidence_gets_an_empty_sequence_and_says_so():
     assert spec.field("isbn_13").evidence == "no candidate found"
 
 
-@pytest.mark.parametrize("name, instruction, kind, multiple", [
-    ("isbn_13", "Please extract the isbn number of the book.", "isbn13", False),
-    ("author", "Please extract the author of the book.", "person", True),
-    ("publication_date", "Please extract the publication date of the book.", "date", False),
-    ("phone", "Please extract the contact phone number of the university.", "phone", False),
-    ("date_posted", "Please extract the date that post the job.", "date", False),
-    ("title", "Please extract the title of the job.", None, False),
-])
+@pytest.mark.parametrize(
+    "name, instruction, kind, multiple",
+    [
+        ("isbn_13", "Please extract the isbn number of the book.", "isbn13", False),
+        ("author", "Please extract the author of the book.", "person", True),
+        ("publication_date", "Please extract the publication date of the book.", "date", False),
+        ("phone", "Please extract the contact phone number of the university.", "phone", False),
+        ("date_posted", "Please extract the date that post the job.", "date", False),
+        ("title", "Please extract the title of the job.", None, False),
+    ],
+)
 def test_field_concepts_come_from_name_and_instruction(name, instruction, kind, multiple):
     concept = concept_for(name, instruction)
     assert (concept.kind, concept.multiple) == (kind, multiple)
@@ -73,9 +79,11 @@ def test_heuristic_carries_to_job_pages_of_other_templates(demo_web, site_name):
     jobs = {job["url"]: job for job in sites.truth(site_name)["jobs"]}
     paths = [p for p in sorted(sites.urls(site_name, "detail")) if p in jobs][:8]
     pages = [sites.pages[p].body.decode() for p in paths]
-    requests = [FieldRequest("title", "Please extract the title of the job."),
-                FieldRequest("location", "Please extract the working location of the job."),
-                FieldRequest("employment_type", "the employment type of the job")]
+    requests = [
+        FieldRequest("title", "Please extract the title of the job."),
+        FieldRequest("location", "Please extract the working location of the job."),
+        FieldRequest("employment_type", "the employment type of the job"),
+    ]
     compiled = CompiledSpec(induce_heuristic(requests, [parse_for_replay(p) for p in pages[:3]]))
     for path, page in zip(paths[3:], pages[3:], strict=True):
         row = compiled.row(page)

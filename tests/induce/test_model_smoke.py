@@ -18,8 +18,10 @@ from scrapesmith.llm.models import DEFAULT_SIZE, EMBEDDED_MODELS, is_installed
 
 pytestmark = [pytest.mark.model, pytest.mark.timeout(1800)]  # a busy 2-core CPU: minutes per call
 
-PAGE = ("<html><head><title>Night Train - Example Books</title></head><body><h1>Night Train</h1>"
-        "<ul class='facts'><li><b>ISBN-13:</b> 9780316125581</li><li><b>Pages:</b> 212</li></ul></body></html>")
+PAGE = (
+    "<html><head><title>Night Train - Example Books</title></head><body><h1>Night Train</h1>"
+    "<ul class='facts'><li><b>ISBN-13:</b> 9780316125581</li><li><b>Pages:</b> 212</li></ul></body></html>"
+)
 
 
 def test_embedded_model_induces_a_replayable_spec_on_a_tiny_page():
@@ -28,8 +30,13 @@ def test_embedded_model_induces_a_replayable_spec_on_a_tiny_page():
         pytest.fail(f"the embedded {model.size} model is not installed: run 'make model'")
     ledger = Ledger()
     llm = resolve_llm("local", cache=False, ledger=ledger)
-    spec = induce_scraper([FieldRequest("isbn_13", "Please extract the isbn number of the book.")],
-                          [parse_for_replay(PAGE)], method="cot", llm=llm, settings=GenerationSettings(method="cot"))
+    spec = induce_scraper(
+        [FieldRequest("isbn_13", "Please extract the isbn number of the book.")],
+        [parse_for_replay(PAGE)],
+        method="cot",
+        llm=llm,
+        settings=GenerationSettings(method="cot"),
+    )
     assert 1 <= len(ledger) <= 4
     assert all(entry.stage.startswith("induce.") for entry in ledger.entries)
     assert spec.field("isbn_13").actions, spec.field("isbn_13").evidence

@@ -8,14 +8,18 @@ from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
 
 
 def _page(isbn: str, title: str, outside: str = "") -> str:
-    return (f"<html><body><div id='nav'><b>ISBN</b>: 000 {outside}</div><div id='main'><div class='box'>"
-            f"<h2>{title}</h2><p><b>ISBN</b>: {isbn}</p></div></div></body></html>")
+    return (
+        f"<html><body><div id='nav'><b>ISBN</b>: 000 {outside}</div><div id='main'><div class='box'>"
+        f"<h2>{title}</h2><p><b>ISBN</b>: {isbn}</p></div></div></body></html>"
+    )
 
 
-SPEC = ScraperSpec(fields=[
-    FieldSpec(name="title", actions=["//h2"]),
-    FieldSpec(name="isbn", actions=["//div[@class='box']//b[.='ISBN']/following-sibling::text()[1]"]),
-])
+SPEC = ScraperSpec(
+    fields=[
+        FieldSpec(name="title", actions=["//h2"]),
+        FieldSpec(name="isbn", actions=["//div[@class='box']//b[.='ISBN']/following-sibling::text()[1]"]),
+    ]
+)
 SEEDS = [parse_for_replay(_page("111", "A")), parse_for_replay(_page("222", "B"))]
 
 
@@ -33,8 +37,12 @@ def test_scoped_replay_gives_the_same_rows_and_falls_back_without_the_element():
 
 
 def test_no_scope_when_a_field_lives_outside_any_shared_id_element():
-    spec = ScraperSpec(fields=[FieldSpec(name="title", actions=["//h2"]),
-                               FieldSpec(name="nav", actions=["//div[@id='nav']/b"], post=PostProcess())])
+    spec = ScraperSpec(
+        fields=[
+            FieldSpec(name="title", actions=["//h2"]),
+            FieldSpec(name="nav", actions=["//div[@id='nav']/b"], post=PostProcess()),
+        ]
+    )
     assert find_scope(spec, SEEDS) is None
 
 

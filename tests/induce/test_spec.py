@@ -8,10 +8,17 @@ from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec, SpecEr
 
 
 def _spec() -> ScraperSpec:
-    return ScraperSpec(site="example", fields=[
-        FieldSpec(name="isbn", instruction="the ISBN", actions=["//div[@id='d']", "//b[.='ISBN']/following-sibling::text()[1]"]),
-        FieldSpec(name="author", actions=["//a[@class='author']"], post=PostProcess(multiple=True)),
-    ])
+    return ScraperSpec(
+        site="example",
+        fields=[
+            FieldSpec(
+                name="isbn",
+                instruction="the ISBN",
+                actions=["//div[@id='d']", "//b[.='ISBN']/following-sibling::text()[1]"],
+            ),
+            FieldSpec(name="author", actions=["//a[@class='author']"], post=PostProcess(multiple=True)),
+        ],
+    )
 
 
 def test_spec_round_trips_through_json(tmp_path):
@@ -34,12 +41,15 @@ def test_spec_id_changes_with_actions_not_with_evidence():
     assert changed.spec_id != spec.spec_id
 
 
-@pytest.mark.parametrize("text, message", [
-    ("not json", "not JSON"),
-    ("[1, 2]", "JSON object"),
-    ('{"version": 9, "fields": []}', "version"),
-    ('{"fields": [{"actions": []}]}', "fields.0.name"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("not json", "not JSON"),
+        ("[1, 2]", "JSON object"),
+        ('{"version": 9, "fields": []}', "version"),
+        ('{"fields": [{"actions": []}]}', "fields.0.name"),
+    ],
+)
 def test_bad_spec_files_raise_one_clear_error(text, message):
     with pytest.raises(SpecError, match=message):
         ScraperSpec.from_json(text)
