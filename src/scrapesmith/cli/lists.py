@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import typer
@@ -64,6 +65,15 @@ def _print_program(program: ListProgram) -> None:
         console.print(f"  [dim]# {note}[/]")
 
 
+def _print_accounting(result: ReplayResult, output: Path) -> None:
+    """Dropped items (with reasons) and empty-column warnings, then the run record beside the rows."""
+    for line in result.accounting():
+        console.print(f"[yellow]warning:[/] {line}", markup=True, highlight=False)
+    record = output.with_name(output.name + ".run.json")
+    record.write_text(json.dumps(result.run_record(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    console.print(f"run record: {record}", highlight=False)
+
+
 def _print_rows(result: ReplayResult, columns: list[str], limit: int = 10) -> None:
     table = Table(
         title=f"{len(result.rows)} rows from {result.pages} page(s) ({result.stop_reason or 'done'})"
@@ -108,6 +118,7 @@ def lists_command(
         console.print(f"program saved to {program_out}")
     _print_rows(result, recording.program.columns)
     write_rows(result.rows, output)
+    _print_accounting(result, output)
     totals = ledger.totals()
     console.print(
         f"wrote {len(result.rows)} rows to {output}; {totals.calls} LLM calls, "
@@ -142,6 +153,7 @@ def replay_command(
         progress.update(task, completed=result.pages, total=result.pages)
     _print_rows(result, program.columns)
     write_rows(result.rows, output)
+    _print_accounting(result, output)
     console.print(
         f"wrote {len(result.rows)} rows to {output} ({result.pages} pages, "
         f"{result.rows_per_s:.1f} rows/s, {ledger.totals().calls} LLM calls)"

@@ -4,20 +4,24 @@ The flow (BardeenAgent paper, section 3.2, "Replaying Recorded Actions"):
 
 1. open the start URL and run the setup actions (filters; list-level values such as the page URL);
 2. on each page, select the list items and run the per-item actions on each (``:scope`` = the item);
-   items already seen are skipped, so the list ends when a page brings nothing new;
+   an item already seen (the same item URL, or the same node on the same page) is skipped, so the list
+   ends when a page brings nothing new. Identity is never the extracted values: two distinct jobs with
+   the same title are two rows. Every skipped item is counted with its reason in :attr:`ReplayResult.dropped`;
 3. follow the pagination control until it is missing, points to a page already visited, reads like
    "Previous", or the page cap is reached;
 4. visit every collected item URL once (the detail pass) and run the detail actions there;
 5. attach list-level values and provenance (source URL, time, program id) to every row.
 
 ``AnswerQuestion`` is the only action that calls a model, once per distinct (question, text), cached.
-Item-level failures are recorded in :attr:`ReplayResult.failures` and the run goes on.
+Item-level failures are recorded in :attr:`ReplayResult.failures` and the run goes on. A requested
+column that comes back empty in most rows is named in :attr:`ReplayResult.warnings`.
 """
 
 from __future__ import annotations
 
 import re
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -30,6 +34,7 @@ from pydantic import BaseModel
 from scrapesmith.dom.lists import PREVIOUS_WORDS, element_text
 from scrapesmith.dom.selectors import node_text
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.lists.columns import main_link
 from scrapesmith.lists.dsl import (
     Action,
     AnswerQuestion,
@@ -46,6 +51,10 @@ from scrapesmith.llm.templates import render_prompt
 from scrapesmith.llm.types import LLM
 
 DETAIL_KEY = "_detail_url"
+EMPTY_COLUMN_SHARE = 0.5
+REPEATED_URL = "repeated item (same item URL as an earlier item)"
+REPEATED_NODE = "repeated item (same element on the same page)"
+EXTRACTION_FAILED = "extraction failed"
 
 
 class Answer(BaseModel):
@@ -58,7 +67,8 @@ class ReplayResult:
     failures: list[dict[str, str]] = field(default_factory=list)
     pages: int = 0
     items_seen: int = 0
-    duplicates: int = 0
+    dropped: Counter[str] = field(default_factory=Counter)
+    warnings: list[str] = field(default_factory=list)
     detail_pages: int = 0
     llm_calls: int = 0
     seconds: float = 0.0
@@ -67,6 +77,30 @@ class ReplayResult:
     @property
     def rows_per_s(self) -> float:
         return len(self.rows) / self.seconds if self.seconds else 0.0
+
+    @property
+    def duplicates(self) -> int:
+        return self.dropped[REPEATED_URL] + self.dropped[REPEATED_NODE]
+
+    def accounting(self) -> list[str]:
+        """One line per reason items were dropped, then the warnings: what the run output must show."""
+        lines = [f"dropped {count} of {self.items_seen} items: {reason}" for reason, count in self.dropped.items()]
+        return [*lines, *self.warnings]
+
+    def run_record(self) -> dict[str, Any]:
+        """The run's counts and warnings as JSON-ready data (written next to the rows by the CLI)."""
+        return {
+            "rows": len(self.rows),
+            "pages": self.pages,
+            "items_seen": self.items_seen,
+            "dropped": dict(self.dropped),
+            "warnings": self.warnings,
+            "failures": self.failures,
+            "detail_pages": self.detail_pages,
+            "llm_calls": self.llm_calls,
+            "seconds": round(self.seconds, 3),
+            "stop_reason": self.stop_reason,
+        }
 
 
 class Replayer:
@@ -116,7 +150,7 @@ class Replayer:
     def _collect_list(self, max_pages: int) -> None:
         enter = self.plan.enter
         item_selector = str(enter.elements[0]) if enter and enter.elements else ""
-        seen: set[tuple] = set()
+        seen: set[str] = set()
         visited: set[str] = set()
         for page_index in range(max_pages):
             visited.add(self.runtime.url)
@@ -131,10 +165,14 @@ class Replayer:
                 return
         self.result.stop_reason = f"page cap ({max_pages})"
 
-    def _collect_items(self, items: list[etree._Element], seen: set[tuple]) -> int:
+    def _collect_items(self, items: list[etree._Element], seen: set[str]) -> int:
         new = 0
-        for item in items:
+        for item, (key, reason) in zip(items, self._identities(items), strict=True):
             self.result.items_seen += 1
+            if key in seen:
+                self.result.dropped[reason] += 1
+                continue
+            seen.add(key)
             try:
                 row = self._extract(item, self.plan.item, self.runtime.url)
                 if self.plan.detail_link is not None:
@@ -143,16 +181,26 @@ class Replayer:
                 self.result.failures.append(
                     {"url": self.runtime.url, "item": element_text(item)[:80], "error": str(exc)}
                 )
+                self.result.dropped[EXTRACTION_FAILED] += 1
                 continue
-            key = tuple(sorted((k, str(v)) for k, v in row.items())) or (element_text(item),)
-            if key in seen:
-                self.result.duplicates += 1
-                continue
-            seen.add(key)
             row["source_url"] = self.runtime.url
             self.result.rows.append(row)
             new += 1
         return new
+
+    def _identities(self, items: list[etree._Element]) -> list[tuple[str, str]]:
+        """Each item's identity: its own URL when the page's items mostly have their own URLs, else its node.
+
+        A URL names the item across pages and sections (pagination that repeats an item, a "Load more"
+        that re-shows earlier ones, a featured post listed again); a URL most items share (an "Apply"
+        link) names none of them.
+        """
+        urls = [_item_url(item, self.runtime.url) for item in items]
+        if all(urls) and len(set(urls)) > len(urls) / 2:
+            return [(f"url:{url}", REPEATED_URL) for url in urls]
+        return [
+            (f"node:{self.runtime.url}:{item.getroottree().getpath(item)}", REPEATED_NODE) for item in items
+        ]
 
     def _next_page(self, pagination: str | int | None, visited: set[str]) -> bool:
         """Move to the next page: the first matched control that is not "Previous" and not a visited page."""
@@ -254,6 +302,24 @@ class Replayer:
             ordered.update(source_url=source, fetched_at=fetched_at, program_id=program_id)
             finished.append(ordered)
         self.result.rows = finished
+        self.result.warnings.extend(empty_column_warnings(finished, self.program.columns))
+
+
+def _item_url(item: etree._Element, page_url: str) -> str:
+    link = main_link(item)
+    return urljoin(page_url, link.get("href").strip()).split("#", 1)[0] if link is not None else ""
+
+
+def empty_column_warnings(rows: list[dict[str, Any]], columns: list[str]) -> list[str]:
+    """A warning for each requested column that is empty in most rows (a mapping that found nothing)."""
+    if not rows:
+        return []
+    warnings = []
+    for column in columns:
+        empty = sum(1 for row in rows if not str(row.get(column, "")).strip())
+        if empty > EMPTY_COLUMN_SHARE * len(rows):
+            warnings.append(f"column {column!r} is empty in {empty} of {len(rows)} rows")
+    return warnings
 
 
 def _inactive(control: etree._Element) -> bool:

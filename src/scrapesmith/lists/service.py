@@ -57,11 +57,19 @@ def extract_list(
     llm: LLM | None = None,
     max_pages: int | None = None,
 ) -> tuple[Recording, ReplayResult]:
-    """Record on one runtime, replay on a fresh one: the replay sees the site as a new visitor does."""
+    """Record on one runtime, replay on a fresh one: the replay sees the site as a new visitor does.
+
+    What the first replay dropped or left empty goes into the program's notes, so a saved program says
+    how it behaved when it was made.
+    """
     with make_runtime() as runtime:
         recording = record_program(runtime, start_url, goal, columns, llm)
     with make_runtime() as runtime:
         result = replay(recording.program, runtime, llm=llm, max_pages=max_pages)
+    first_run = [f"first run: {line}" for line in result.accounting()]
+    recording.program.notes.extend(first_run)
+    if recording.notes is not recording.program.notes:
+        recording.notes.extend(first_run)
     return recording, result
 
 
