@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from scrapesmith.dom.list_evidence import detect_lists
 from scrapesmith.dom.lists import (
-    detect_lists,
     find_first_page,
     find_pagination,
     find_record_regions,

@@ -32,7 +32,8 @@ from lxml import etree
 from scipy.optimize import linear_sum_assignment
 
 from scrapesmith.bench.frame import BenchResult
-from scrapesmith.dom.lists import detect_lists, is_element, own_text
+from scrapesmith.dom.list_evidence import detect_lists
+from scrapesmith.dom.lists import is_element, own_text
 from scrapesmith.dom.parse import parse_html
 from scrapesmith.errors import ScrapesmithError
 

@@ -45,6 +45,9 @@ GROUNDTRUTH_OPTION = typer.Option(
     "--groundtruth",
     help="Directory of N.json record lists.",
 )
+FIT_OPTION = typer.Option(
+    False, "--fit", help="Refit the list-evidence weights on these pages and print them (no scoring run)."
+)
 SITE_OPTION = typer.Option([], "--site", help="Only these demo sites (acme, globex, northwind); repeatable.")
 LIMIT_OPTION = typer.Option(None, "--limit", help="Only the first N pages.")
 USE_CASE_OPTION = typer.Option(
@@ -166,15 +169,36 @@ def bench_nexteval_command(
     groundtruth: Path = GROUNDTRUTH_OPTION,
     json_out: JsonOutOption = None,
     limit: int | None = LIMIT_OPTION,
+    fit: bool = FIT_OPTION,
 ) -> None:
     """Record detection on NEXT-EVAL pages, scored with NEXT-EVAL's own metric (no model)."""
     from scrapesmith.bench.nexteval import page_ids, run_nexteval
+
+    if fit:
+        _fit_evidence(html, groundtruth, limit)
+        return
 
     total = len(page_ids(html, groundtruth)[:limit])
     with progress_bar() as progress:
         task = progress.add_task("nexteval", total=total)
         result = run_nexteval(html, groundtruth, limit, progress=lambda _page: progress.advance(task))
     report(result, json_out)
+
+
+def _fit_evidence(html: Path, groundtruth: Path, limit: int | None) -> None:
+    """Refit the list-evidence weights and say how they do on pages they were not fitted on."""
+    from scrapesmith.bench.nexteval_fit import fit_weights, load_pages, score_with, two_fold
+
+    with console.status("measuring every candidate list…"):
+        pages = load_pages(html, groundtruth, limit)
+    fitted = fit_weights(pages)
+    first, second = two_fold(pages)
+    console.print(fitted.as_python(), markup=False, highlight=False)
+    console.print(
+        f"F1 on the fitted pages {score_with(pages, fitted):.4f}; two-fold (fit on one half, "
+        f"score the other) {first:.4f} / {second:.4f}",
+        highlight=False,
+    )
 
 
 @bench_app.command("weblists")

@@ -3,8 +3,10 @@
 A list on a web page is a run of sibling subtrees built from the same template (job cards, table rows,
 blog teasers). :func:`find_record_regions` finds every such run: for each element it groups the children
 by tag and by the similarity of their tag-path fingerprints, keeps groups of at least ``min_items``
-text-bearing members, and ranks them by how much content they cover. This is the candidate generator of
-the BardeenAgent recorder (an LLM, when present, chooses among candidates) and the NEXT-EVAL detector.
+text-bearing members, and gives each a structural score (how many members, how rich in text, outside site
+chrome). This is the candidate generator of the BardeenAgent recorder and of the NEXT-EVAL detector;
+:mod:`scrapesmith.dom.list_evidence` ranks the candidates by the evidence that they hold data records
+(an LLM, when present, chooses among the close ones).
 
 It also finds pagination controls (``rel=next``, "Next"/"›"/"»", numbered pages, ``?page=``), and the
 least common ancestor of chosen items, which the paper uses to turn example items into a list selector.
@@ -27,7 +29,6 @@ RICHNESS_POWER = 1.5
 LAYOUT_RICHNESS = 60.0
 SINGLE_TEXT_RICHNESS = 1.3
 CONTAINER_SHARE = 0.5
-MAIN_LIST_SHARE = 0.5
 
 
 @dataclass
@@ -263,7 +264,7 @@ def select_regions(regions: Iterable[RecordRegion], max_regions: int | None = No
     """Keep the best regions that do not nest: a list inside an item of a better list is part of that item."""
     chosen: list[RecordRegion] = []
     for region in regions:
-        if any(_nested(region, other) for other in chosen):
+        if any(nested_regions(region, other) for other in chosen):
             continue
         chosen.append(region)
         if max_regions is not None and len(chosen) >= max_regions:
@@ -271,22 +272,13 @@ def select_regions(regions: Iterable[RecordRegion], max_regions: int | None = No
     return chosen
 
 
-def _nested(a: RecordRegion, b: RecordRegion) -> bool:
+def nested_regions(a: RecordRegion, b: RecordRegion) -> bool:
     """True when one region sits inside an item of the other (or they share items)."""
     if a.parent is b.parent:
         return True
     return any(is_inside(a.parent, item) for item in b.items) or any(
         is_inside(b.parent, item) for item in a.items
     )
-
-
-def detect_lists(root: etree._Element, relative_score: float = MAIN_LIST_SHARE) -> list[RecordRegion]:
-    """The page's data lists: non-nested regions scoring at least ``relative_score`` of the best one."""
-    regions = find_record_regions(root)
-    if not regions:
-        return []
-    floor = regions[0].score * relative_score
-    return select_regions(region for region in regions if region.score >= floor)
 
 
 def least_common_ancestor(elements: Sequence[etree._Element]) -> etree._Element | None:

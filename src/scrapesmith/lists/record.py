@@ -19,11 +19,11 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
+from scrapesmith.dom.list_evidence import rank_lists
 from scrapesmith.dom.lists import (
     RecordRegion,
     content_children,
     find_pagination,
-    find_record_regions,
     fingerprint,
     page_number,
     similarity,
@@ -114,9 +114,9 @@ def record_heuristic(runtime: PageRuntime, start_url: str, goal: str, columns: l
 
 
 def choose_region(tree: etree._Element, columns: list[str]) -> RecordRegion | None:
-    """The best-scoring region whose items can serve the columns (links when a URL column is asked)."""
+    """The likeliest data list whose items can serve the columns (links when a URL column is asked)."""
     wants_link = any(column_words(column) & URL_WORDS for column in columns)
-    candidates = find_record_regions(tree)[:CANDIDATE_REGIONS]
+    candidates = [candidate.region for candidate in rank_lists(tree)[:CANDIDATE_REGIONS]]
     for region in candidates:
         if (
             not wants_link

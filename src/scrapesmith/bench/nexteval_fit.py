@@ -1,0 +1,135 @@
+"""Fit the list-evidence weights of :mod:`scrapesmith.dom.list_evidence` on NEXT-EVAL pages.
+
+Every candidate list of every page is labelled a data list when its records overlap the true records
+by a mean best Jaccard index of at least 0.5 (NEXT-EVAL's own overlap, :func:`overlap_matrix`). A
+logistic regression with an L2 penalty (``C`` as in the usual formulation: ``C * log-loss + |w|^2 / 2``,
+intercept not penalised) is fitted on standardised features with scipy. ``scrapesmith bench nexteval
+--fit`` prints the constants to paste into ``list_evidence.py`` and, with ``--fit-check``, scores a
+two-fold split (fit on one half of the pages, detect on the other) so the figure says how the weights
+do on pages they were not fitted on.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from scipy.optimize import minimize
+
+from scrapesmith.bench.nexteval import absolute_xpath, expand_record, overlap_matrix, page_ids, score_records
+from scrapesmith.bench.nexteval import text_map_keys as page_keys
+from scrapesmith.dom.list_evidence import DATA_LIST_THRESHOLD, FEATURES, rank_lists
+from scrapesmith.dom.lists import nested_regions
+from scrapesmith.dom.parse import parse_html
+
+LABEL_OVERLAP = 0.5
+DEFAULT_C = 0.03
+
+
+@dataclass
+class Candidate:
+    features: list[float]
+    label: bool
+    records: list[frozenset[str]]
+    region: object
+
+
+@dataclass
+class PageData:
+    truth: list[frozenset[str]]
+    candidates: list[Candidate]
+
+
+@dataclass
+class FittedWeights:
+    means: list[float]
+    scales: list[float]
+    weights: list[float]
+    intercept: float
+
+    def probabilities(self, features: np.ndarray) -> np.ndarray:
+        logits = ((features - self.means) / self.scales) @ np.asarray(self.weights) + self.intercept
+        return 1.0 / (1.0 + np.exp(-np.clip(logits, -50, 50)))
+
+    def as_python(self) -> str:
+        """The constants as ``list_evidence.py`` holds them."""
+        rows = [
+            f'    "{name}": ({mean:.6g}, {scale:.6g}, {weight:.6g}),'
+            for name, mean, scale, weight in zip(FEATURES, self.means, self.scales, self.weights, strict=True)
+        ]
+        body = "\n".join(rows)
+        return (
+            f"EVIDENCE_WEIGHTS: dict[str, tuple[float, float, float]] = {{\n{body}\n}}\n"
+            f"INTERCEPT = {self.intercept:.6g}\n"
+        )
+
+
+def load_pages(html_dir: Path, truth_dir: Path, limit: int | None = None) -> list[PageData]:
+    """Candidates of every page with their features, labels and records (as text-map key sets)."""
+    pages = []
+    for page_id in page_ids(html_dir, truth_dir)[:limit]:
+        root = parse_html((html_dir / f"{page_id}.html").read_bytes())
+        keys = page_keys(root)
+        truth_paths = json.loads((truth_dir / f"{page_id}.json").read_text(encoding="utf-8"))
+        truth = [expand_record(record, keys) for record in truth_paths]
+        candidates = []
+        for ranked in rank_lists(root):
+            region = ranked.region
+            records = [
+                expand_record([absolute_xpath(e) for e in region.record(k)], keys) for k in range(region.size)
+            ]
+            overlap = overlap_matrix(records, truth).max(axis=1).mean() if truth else 0.0
+            candidates.append(
+                Candidate(ranked.evidence.features(), overlap >= LABEL_OVERLAP, records, region)
+            )
+        pages.append(PageData(truth, candidates))
+    return pages
+
+
+def fit_weights(pages: list[PageData], c: float = DEFAULT_C) -> FittedWeights:
+    """L2-penalised logistic regression on the standardised features of every candidate."""
+    features = np.array([cand.features for page in pages for cand in page.candidates])
+    labels = np.array([cand.label for page in pages for cand in page.candidates], dtype=float)
+    means = features.mean(axis=0)
+    scales = features.std(axis=0)
+    scales[scales == 0] = 1.0
+    x = (features - means) / scales
+
+    def loss(params: np.ndarray) -> tuple[float, np.ndarray]:
+        weights, intercept = params[:-1], params[-1]
+        logits = x @ weights + intercept
+        probability = 1.0 / (1.0 + np.exp(-np.clip(logits, -50, 50)))
+        log_loss = np.sum(np.logaddexp(0, logits) - labels * logits)
+        gradient = x.T @ (probability - labels)
+        value = c * log_loss + 0.5 * weights @ weights
+        return value, np.append(c * gradient + weights, c * np.sum(probability - labels))
+
+    result = minimize(loss, np.zeros(x.shape[1] + 1), jac=True, method="L-BFGS-B")
+    return FittedWeights(list(means), list(scales), list(result.x[:-1]), float(result.x[-1]))
+
+
+def score_with(pages: list[PageData], fitted: FittedWeights, threshold: float = DATA_LIST_THRESHOLD) -> float:
+    """Mean NEXT-EVAL F1 when ``fitted`` ranks the candidates (the selection :func:`detect_lists` makes)."""
+    scores = []
+    for page in pages:
+        chosen: list[Candidate] = []
+        if page.candidates:
+            probabilities = fitted.probabilities(np.array([cand.features for cand in page.candidates]))
+            for index in np.argsort(-probabilities):
+                cand = page.candidates[index]
+                if chosen and probabilities[index] < threshold:
+                    break
+                if not any(nested_regions(cand.region, other.region) for other in chosen):
+                    chosen.append(cand)
+        predicted = [record for cand in chosen for record in cand.records]
+        scores.append(score_records(predicted, page.truth).f1)
+    return float(np.mean(scores)) if scores else 0.0
+
+
+def two_fold(pages: list[PageData], c: float = DEFAULT_C) -> tuple[float, float]:
+    """F1 on each half of the pages with weights fitted on the other half."""
+    half = len(pages) // 2
+    first, second = pages[:half], pages[half:]
+    return score_with(second, fit_weights(first, c)), score_with(first, fit_weights(second, c))

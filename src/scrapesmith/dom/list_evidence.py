@@ -1,0 +1,345 @@
+"""Evidence that a repeating region is a list of data records, not page furniture, and the ranking by it.
+
+:func:`scrapesmith.dom.lists.find_record_regions` proposes every run of similar siblings; most of them
+are menus, filter facets, form fields, footers or paragraphs of prose. Each candidate is described by
+measurements that mean the same on any page: how many items and how alike they are, how much text they
+carry and what share of the page's text that is, how much of it is link text, whether the region sits
+in site chrome (header/nav/footer/aside), in a form or in the main content, whether its items each hold
+a list of their own, carry headings, images or digits, where it starts on the page, how many look-alike
+regions it has — and how it compares with the page's strongest candidate. :func:`data_list_probability`
+weighs them with a logistic model whose weights were fitted on the NEXT-EVAL development pages
+(:mod:`scrapesmith.bench.nexteval_fit`, ``scrapesmith bench nexteval --fit``) and are kept here as
+constants: detection needs no model and no training at run time.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from lxml import etree
+
+from scrapesmith.dom.lists import (
+    RecordRegion,
+    element_text,
+    find_record_regions,
+    fingerprint,
+    nested_regions,
+    similarity,
+)
+
+FORM_TAGS = frozenset({"input", "select", "textarea", "button", "label", "option", "fieldset"})
+CHROME_TAGS = frozenset({"nav", "header", "footer", "aside", "menu", "dialog"})
+CHROME_ROLES = frozenset(
+    {"navigation", "menu", "menubar", "banner", "contentinfo", "complementary", "tablist"}
+)
+CHROME_WORDS = re.compile(
+    r"(^|[\s_-])(nav|navbar|navigation|menu|megamenu|submenu|footer|header|breadcrumbs?|dropdown|modal"
+    r"|cookie|consent|sidebar|filters?|facets?|pagination|pager|social|share|tabs?)s?($|[\s_-])",
+    re.IGNORECASE,
+)
+MAIN_WORDS = re.compile(
+    r"(^|[\s_-])(main|content|results?|listings?|products?|items?|feed|grid)($|[\s_-])", re.IGNORECASE
+)
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+IMAGES = frozenset({"img", "picture"})
+SKIPPED = frozenset({"script", "style", "noscript", "template"})
+DIGIT = re.compile(r"\d")
+DATA_LIST_THRESHOLD = 0.5
+PREVIEW_ITEMS = 3
+PREVIEW_CHARS = 160
+
+
+@dataclass
+class RegionEvidence:
+    """Measurements of one candidate list; the ``relative_*`` ones compare it with the page's best."""
+
+    items: int
+    text_nodes_per_item: float
+    chars_per_item: float
+    text_share: float
+    link_share: float
+    similarity: float
+    in_chrome: bool
+    in_form: bool
+    in_main: bool
+    holds_lists: float
+    position: float
+    distinct_share: float
+    digit_share: float
+    length_spread: float
+    structure_score: float
+    heading_share: float
+    image_share: float
+    look_alikes: int
+    item_tag: str
+    relative_structure: float = 0.0
+    relative_text_share: float = 0.0
+    relative_items: float = 0.0
+
+    def features(self) -> list[float]:
+        """The model's inputs, in :data:`FEATURES` order (logs tame counts spanning orders of magnitude)."""
+        return [
+            math.log(self.items),
+            math.log1p(self.text_nodes_per_item),
+            math.log1p(self.chars_per_item),
+            math.sqrt(self.text_share),
+            self.link_share,
+            self.similarity,
+            float(self.in_chrome),
+            float(self.in_form),
+            float(self.in_main),
+            self.holds_lists,
+            self.position,
+            self.distinct_share,
+            self.digit_share,
+            self.length_spread,
+            float(self.text_nodes_per_item < 1.5),
+            math.log1p(self.structure_score),
+            self.relative_structure,
+            self.relative_text_share,
+            self.heading_share,
+            self.image_share,
+            math.log1p(self.look_alikes),
+            float(self.item_tag == "tr"),
+            float(self.item_tag == "p"),
+            float(self.item_tag == "li"),
+            float(self.item_tag == "a"),
+            float(self.item_tag in FORM_TAGS),
+            self.relative_items,
+        ]
+
+
+FEATURES = (
+    "log_items",
+    "log_text_nodes_per_item",
+    "log_chars_per_item",
+    "sqrt_text_share",
+    "link_share",
+    "similarity",
+    "in_chrome",
+    "in_form",
+    "in_main",
+    "holds_lists",
+    "position",
+    "distinct_share",
+    "digit_share",
+    "length_spread",
+    "single_text",
+    "log_structure_score",
+    "relative_structure",
+    "relative_text_share",
+    "heading_share",
+    "image_share",
+    "log_look_alikes",
+    "rows",
+    "paragraphs",
+    "list_items",
+    "links",
+    "form_controls",
+    "relative_items",
+)
+
+# Fitted by scrapesmith.bench.nexteval_fit on NEXT-EVAL development pages 1-100 (see its docstring):
+# feature -> (mean, scale) of its standardisation and its weight; then the intercept.
+EVIDENCE_WEIGHTS: dict[str, tuple[float, float, float]] = {
+    "log_items": (1.71181, 0.664516, -0.122063),
+    "log_text_nodes_per_item": (0.921889, 0.564941, -0.347073),
+    "log_chars_per_item": (2.85364, 1.07063, 0.322221),
+    "sqrt_text_share": (0.0967746, 0.111031, 0.183429),
+    "link_share": (0.534512, 0.471351, 0.639734),
+    "similarity": (0.953499, 0.111559, 0.326694),
+    "in_chrome": (0.677366, 0.467484, -0.282692),
+    "in_form": (0.149136, 0.356222, 0.0280154),
+    "in_main": (0.833909, 0.372162, 0.162917),
+    "holds_lists": (0.0592114, 0.218796, -0.334227),
+    "position": (0.425311, 0.292791, -0.162238),
+    "distinct_share": (0.980502, 0.0898209, 0.00537124),
+    "digit_share": (0.309221, 0.411075, 0.523793),
+    "length_spread": (0.330778, 0.222379, -0.270284),
+    "single_text": (0.790617, 0.406868, -0.121254),
+    "log_structure_score": (0.989416, 1.2961, 0.078628),
+    "relative_structure": (-5.35874, 1.84744, 0.82279),
+    "relative_text_share": (-0.561194, 0.207456, -0.210128),
+    "heading_share": (0.0522996, 0.221013, 0.152621),
+    "image_share": (0.0569379, 0.223536, 0.411614),
+    "log_look_alikes": (2.55824, 1.77169, -0.461464),
+    "rows": (0.0130041, 0.113292, 0.311175),
+    "paragraphs": (0.0312757, 0.174062, -0.186332),
+    "list_items": (0.375638, 0.484287, 0.249435),
+    "links": (0.103045, 0.304018, -0.0547626),
+    "form_controls": (0.0304527, 0.171829, 0.0255401),
+    "relative_items": (-2.50389, 1.2503, 0.586087),
+}
+INTERCEPT = -4.34772
+
+
+class PageContext:
+    """What every region of one page is measured against: its text, document order and candidate lists."""
+
+    def __init__(self, root: etree._Element, regions: Sequence[RecordRegion]) -> None:
+        self.start: dict[int, int] = {}
+        total = 0
+        for node in root.iter():
+            if not isinstance(node.tag, str):
+                continue
+            self.start[id(node)] = total
+            if node.tag not in SKIPPED:
+                total += len((node.text or "").strip()) + len((node.tail or "").strip())
+        self.total_chars = max(total, 1)
+        self.list_parents = {id(region.parent) for region in regions}
+        self.signatures: dict[tuple[str, ...], int] = {}
+        for region in regions:
+            key = signature(region)
+            self.signatures[key] = self.signatures.get(key, 0) + 1
+
+
+def signature(region: RecordRegion) -> tuple[str, ...]:
+    """Item and container tag and class: regions sharing it were built from one template."""
+    item, parent = region.items[0], region.parent
+    return (str(item.tag), item.get("class") or "", str(parent.tag), parent.get("class") or "")
+
+
+def measure(region: RecordRegion, page: PageContext) -> RegionEvidence:
+    """The page-independent evidence for one candidate list (relative measures are set by the ranker)."""
+    items = region.items
+    texts = [_item_text(item) for item in items]
+    chars = [sum(len(text) for text, _ in parts) for parts in texts]
+    total = sum(chars)
+    mean = total / len(items)
+    spread = math.sqrt(sum((c - mean) ** 2 for c in chars) / len(chars)) / mean if mean else 0.0
+    joined = ["".join(text for text, _ in parts) for parts in texts]
+    prints = [fingerprint(item) for item in items]
+    pairs = list(pairwise(prints))
+    ancestors = [region.parent, *region.parent.iterancestors()]
+    return RegionEvidence(
+        items=len(items),
+        text_nodes_per_item=sum(len(parts) for parts in texts) / len(items),
+        chars_per_item=mean,
+        text_share=min(total / page.total_chars, 1.0),
+        link_share=sum(len(t) for parts in texts for t, linked in parts if linked) / total if total else 0.0,
+        similarity=sum(similarity(a, b) for a, b in pairs) / len(pairs) if pairs else 1.0,
+        in_chrome=any(_is_chrome(node) for node in ancestors),
+        in_form=any(node.tag == "form" for node in ancestors) or _share(items, _has_controls) >= 0.5,
+        in_main=any(_is_main(node) for node in ancestors),
+        holds_lists=_share(items, lambda item: _holds_list(item, page)),
+        position=page.start.get(id(items[0]), 0) / page.total_chars,
+        distinct_share=len(set(joined)) / len(joined),
+        digit_share=sum(1 for text in joined if DIGIT.search(text)) / len(joined),
+        length_spread=min(spread, 3.0),
+        structure_score=region.score,
+        heading_share=_share(items, lambda item: _has(item, HEADINGS)),
+        image_share=_share(items, lambda item: _has(item, IMAGES)),
+        look_alikes=page.signatures.get(signature(region), 1) - 1,
+        item_tag=str(items[0].tag),
+    )
+
+
+def data_list_probability(evidence: RegionEvidence) -> float:
+    """How likely the evidence describes a list of data records (the fitted logistic model)."""
+    logit = INTERCEPT + sum(
+        weight * (value - mean) / scale
+        for value, (mean, scale, weight) in zip(
+            evidence.features(), (EVIDENCE_WEIGHTS[name] for name in FEATURES), strict=True
+        )
+    )
+    return 1.0 / (1.0 + math.exp(-max(min(logit, 50.0), -50.0)))
+
+
+@dataclass
+class RankedList:
+    """A candidate list with its evidence, the model's probability that it holds data, and a preview."""
+
+    region: RecordRegion
+    evidence: RegionEvidence
+    probability: float
+
+    def preview(self, items: int = PREVIEW_ITEMS, chars: int = PREVIEW_CHARS) -> list[str]:
+        """The first records as text: enough for a person or a model to tell a list apart."""
+        return [element_text(item)[:chars] for item in self.region.items[:items]]
+
+
+def rank_lists(root: etree._Element, regions: Sequence[RecordRegion] | None = None) -> list[RankedList]:
+    """Every candidate list of the page, most likely data list first."""
+    regions = list(find_record_regions(root) if regions is None else regions)
+    if not regions:
+        return []
+    page = PageContext(root, regions)
+    evidence = [measure(region, page) for region in regions]
+    best_structure = max(math.log1p(e.structure_score) for e in evidence)
+    best_share = max(math.sqrt(e.text_share) for e in evidence)
+    most_items = max(math.log(e.items) for e in evidence)
+    for e in evidence:
+        e.relative_structure = math.log1p(e.structure_score) - best_structure
+        e.relative_text_share = math.sqrt(e.text_share) - best_share
+        e.relative_items = math.log(e.items) - most_items
+    ranked = [RankedList(r, e, data_list_probability(e)) for r, e in zip(regions, evidence, strict=True)]
+    ranked.sort(key=lambda candidate: candidate.probability, reverse=True)
+    return ranked
+
+
+def detect_lists(root: etree._Element, threshold: float = DATA_LIST_THRESHOLD) -> list[RecordRegion]:
+    """The page's data lists: the likeliest candidate, then every other one at ``threshold`` or above
+    that does not nest in (or hold) one already taken."""
+    return [candidate.region for candidate in select_lists(rank_lists(root), threshold)]
+
+
+def select_lists(ranked: Sequence[RankedList], threshold: float = DATA_LIST_THRESHOLD) -> list[RankedList]:
+    chosen: list[RankedList] = []
+    for candidate in ranked:
+        if chosen and candidate.probability < threshold:
+            break
+        if not any(nested_regions(candidate.region, other.region) for other in chosen):
+            chosen.append(candidate)
+    return chosen
+
+
+def _item_text(item: etree._Element) -> list[tuple[str, bool]]:
+    """Each text run of ``item`` with whether a link holds it (scripts and styles left out)."""
+    parts: list[tuple[str, bool]] = []
+    stack: list[tuple[etree._Element, bool]] = [(item, item.tag == "a")]
+    while stack:
+        node, in_link = stack.pop()
+        own = ((node.text or "") + "".join(child.tail or "" for child in node)).strip()
+        if own:
+            parts.append((own, in_link))
+        for child in reversed(node):
+            if isinstance(child.tag, str) and child.tag not in SKIPPED:
+                stack.append((child, in_link or child.tag == "a"))
+    return parts
+
+
+def _names(node: etree._Element) -> str:
+    return f"{node.get('id') or ''} {node.get('class') or ''}"
+
+
+def _is_chrome(node: etree._Element) -> bool:
+    return (
+        node.tag in CHROME_TAGS
+        or (node.get("role") or "") in CHROME_ROLES
+        or bool(CHROME_WORDS.search(_names(node)))
+    )
+
+
+def _is_main(node: etree._Element) -> bool:
+    named_main = bool(MAIN_WORDS.search(_names(node)))
+    return node.tag in ("main", "article") or node.get("role") == "main" or named_main
+
+
+def _has_controls(item: etree._Element) -> bool:
+    return _has(item, FORM_TAGS)
+
+
+def _has(item: etree._Element, tags: frozenset[str]) -> bool:
+    return any(isinstance(node.tag, str) and node.tag in tags for node in item.iter())
+
+
+def _holds_list(item: etree._Element, page: PageContext) -> bool:
+    return any(id(node) in page.list_parents for node in item.iter() if node is not item)
+
+
+def _share(items: Sequence[etree._Element], test: Callable[[etree._Element], bool]) -> float:
+    return sum(1 for item in items if test(item)) / len(items)
