@@ -26,11 +26,15 @@ from scrapesmith.io import write_rows
 from scrapesmith.lists.dsl import describe
 from scrapesmith.lists.record import parse_columns
 from scrapesmith.lists.replay import ReplayResult
-from scrapesmith.lists.service import extract_list, make_runtimes, replay_program
+from scrapesmith.lists.service import extract_from_sources, list_sources, make_runtimes, replay_program
 from scrapesmith.lists.views import ListProgram
 from scrapesmith.llm.ledger import Ledger, use_ledger
 
-URL_OPTION = typer.Argument(..., help="The page where the list starts (http or https).")
+URL_OPTION = typer.Argument(
+    ...,
+    help="The page where the list starts: an http(s) URL, a local file, a file:// URL, or a directory "
+    "of saved pages (recorded on the first, run on each).",
+)
 GOAL_OPTION = typer.Option(..., "--goal", help="What to extract, e.g. 'all open Engineering jobs'.")
 COLUMNS_OPTION = typer.Option(
     ..., "--columns", help="Comma-separated output columns, e.g. 'Job Title,Job URL'."
@@ -114,7 +118,9 @@ def lists_command(
         console.status("recording and replaying the list…"),
         make_runtimes(runtime or "http", allowed_hosts(allow_host), delay) as runtimes,
     ):
-        recording, result = extract_list(runtimes, url, goal, parse_columns(columns), model, max_pages)
+        recording, result = extract_from_sources(
+            runtimes, list_sources(url), goal, parse_columns(columns), model, max_pages
+        )
     _print_program(recording.program)
     if program_out is not None:
         recording.program.save(program_out)

@@ -57,8 +57,9 @@ RuntimeOption = Annotated[
     str | None,
     typer.Option(
         "--runtime",
-        metavar="http|browser",
-        help="http (plain requests) or browser (Chromium: scripts, Load more). Default: http, or as recorded.",
+        metavar="http|browser|auto",
+        help="http (plain requests), browser (Chromium: scripts, Load more) or auto (http, then Chromium when "
+        "the page needs scripts). Default: http, or as recorded.",
     ),
 ]
 

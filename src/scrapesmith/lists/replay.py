@@ -73,6 +73,7 @@ class ReplayResult:
     llm_calls: int = 0
     seconds: float = 0.0
     stop_reason: str = ""
+    columns: list[str] = field(default_factory=list)
 
     @property
     def rows_per_s(self) -> float:
@@ -86,6 +87,18 @@ class ReplayResult:
         """One line per reason items were dropped, then the warnings: what the run output must show."""
         lines = [f"dropped {count} of {self.items_seen} items: {reason}" for reason, count in self.dropped.items()]
         return [*lines, *self.warnings]
+
+    def merge(self, other: ReplayResult) -> None:
+        """Add another run's rows and counts (the same program run from another start page)."""
+        self.rows.extend(other.rows)
+        self.failures.extend(other.failures)
+        self.pages += other.pages
+        self.items_seen += other.items_seen
+        self.dropped.update(other.dropped)
+        self.detail_pages += other.detail_pages
+        self.llm_calls += other.llm_calls
+        self.seconds += other.seconds
+        self.warnings = empty_column_warnings(self.rows, other.columns) if other.columns else self.warnings
 
     def run_record(self) -> dict[str, Any]:
         """The run's counts and warnings as JSON-ready data (written next to the rows by the CLI)."""
@@ -302,6 +315,7 @@ class Replayer:
             ordered.update(source_url=source, fetched_at=fetched_at, program_id=program_id)
             finished.append(ordered)
         self.result.rows = finished
+        self.result.columns = list(self.program.columns)
         self.result.warnings.extend(empty_column_warnings(finished, self.program.columns))
 
 

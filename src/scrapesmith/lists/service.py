@@ -11,11 +11,11 @@ from scrapesmith.lists.replay import ReplayResult, replay
 from scrapesmith.lists.runtime import HttpRuntime, PageRuntime
 from scrapesmith.lists.views import ListProgram
 from scrapesmith.llm.types import LLM
-from scrapesmith.web.fetch import HttpFetcher
+from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher, expand_sources, is_web_url
 from scrapesmith.web.page import Fetcher
 
 RuntimeFactory = Callable[[], AbstractContextManager[PageRuntime]]
-RUNTIMES = ("http", "browser")
+RUNTIMES = ("http", "browser", "auto")
 
 
 def record_program(
@@ -36,17 +36,39 @@ def http_runtimes(fetcher: Fetcher) -> RuntimeFactory:
 
 @contextmanager
 def make_runtimes(kind: str, allow_hosts: Sequence[str], delay: float | None = None) -> Iterator[RuntimeFactory]:
-    """A factory of fresh runtimes of ``kind`` sharing one polite fetcher (or one browser), closed after."""
+    """A factory of fresh runtimes of ``kind`` sharing one polite fetcher (or one browser), closed after.
+
+    The HTTP side reads local files and ``file://`` URLs too; ``auto`` starts on HTTP and moves to a
+    browser (started only then) when the first page needs scripts (:mod:`scrapesmith.lists.auto`).
+    """
     if kind not in RUNTIMES:
-        raise ScrapesmithError(f"unknown --runtime {kind!r} (use http or browser)")
+        raise ScrapesmithError(f"unknown --runtime {kind!r} (use {', '.join(RUNTIMES)})")
     if kind == "browser":
         from scrapesmith.lists.browser import BrowserRuntimes
 
         with BrowserRuntimes(list(allow_hosts), delay) as factory:
             yield factory
         return
-    with HttpFetcher(allow_hosts=list(allow_hosts), delay=delay) as fetcher:
-        yield http_runtimes(fetcher)
+    http = HttpFetcher(allow_hosts=list(allow_hosts), delay=delay)
+    with RoutingFetcher(http=http, file=FileFetcher()) as fetcher:
+        if kind == "http":
+            yield http_runtimes(fetcher)
+            return
+        from scrapesmith.lists.auto import auto_runtimes
+        from scrapesmith.lists.browser import BrowserRuntimes
+
+        with BrowserRuntimes(list(allow_hosts), delay) as browser:
+            yield auto_runtimes(http_runtimes(fetcher), browser)
+
+
+def list_sources(source: str) -> list[str]:
+    """One URL as given; a file, ``file://`` URL or directory expanded to its pages (in order)."""
+    if is_web_url(source):
+        return [source]
+    sources = expand_sources([source])
+    if not sources:
+        raise ScrapesmithError(f"no pages in {source}")
+    return sources
 
 
 def extract_list(
@@ -64,13 +86,35 @@ def extract_list(
     """
     with make_runtime() as runtime:
         recording = record_program(runtime, start_url, goal, columns, llm)
+        if getattr(runtime, "choice", ""):
+            _note(recording, [f"runtime auto: {runtime.choice}"])
     with make_runtime() as runtime:
         result = replay(recording.program, runtime, llm=llm, max_pages=max_pages)
-    first_run = [f"first run: {line}" for line in result.accounting()]
-    recording.program.notes.extend(first_run)
-    if recording.notes is not recording.program.notes:
-        recording.notes.extend(first_run)
+    _note(recording, [f"first run: {line}" for line in result.accounting()])
     return recording, result
+
+
+def extract_from_sources(
+    make_runtime: RuntimeFactory,
+    sources: list[str],
+    goal: str,
+    columns: list[str],
+    llm: LLM | None = None,
+    max_pages: int | None = None,
+) -> tuple[Recording, ReplayResult]:
+    """Record on the first source, then run the program on every other one (a directory of saved pages)."""
+    recording, result = extract_list(make_runtime, sources[0], goal, columns, llm, max_pages)
+    for source in sources[1:]:
+        with make_runtime() as runtime:
+            result.merge(replay(recording.program, runtime, llm=llm, start_url=source, max_pages=max_pages))
+    return recording, result
+
+
+def _note(recording: Recording, lines: list[str]) -> None:
+    """Add to the notes shown now and to the notes the saved program keeps."""
+    recording.program.notes.extend(lines)
+    if recording.notes is not recording.program.notes:
+        recording.notes.extend(lines)
 
 
 def replay_program(
