@@ -48,6 +48,10 @@ HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 IMAGES = frozenset({"img", "picture"})
 SKIPPED = frozenset({"script", "style", "noscript", "template"})
 DIGIT = re.compile(r"\d")
+COUNTED_LABEL = re.compile(  # a facet: "France (6729)", "Accounting [35 jobs]", "Sleep 35"
+    r"^\W*[^\d()\[\]]{1,40}?\s*([(\[]\s*\d[\d,.]*\s*\w{0,12}\s*[)\]]|\s\d[\d,.]*)\W*$"
+)
+SHORT_LABEL = 30
 DATA_LIST_THRESHOLD = 0.5
 PREVIEW_ITEMS = 3
 PREVIEW_CHARS = 160
@@ -76,6 +80,8 @@ class RegionEvidence:
     image_share: float
     look_alikes: int
     item_tag: str
+    counted_label_share: float
+    in_chrome_element: bool
     relative_structure: float = 0.0
     relative_text_share: float = 0.0
     relative_items: float = 0.0
@@ -110,6 +116,8 @@ class RegionEvidence:
             float(self.item_tag == "a"),
             float(self.item_tag in FORM_TAGS),
             self.relative_items,
+            self.counted_label_share,
+            float(self.in_chrome_element),
         ]
 
 
@@ -141,40 +149,45 @@ FEATURES = (
     "links",
     "form_controls",
     "relative_items",
+    "counted_label_share",
+    "in_chrome_element",
 )
 
 # Fitted by scrapesmith.bench.nexteval_fit on NEXT-EVAL development pages 1-100 (see its docstring):
 # feature -> (mean, scale) of its standardisation and its weight; then the intercept.
 EVIDENCE_WEIGHTS: dict[str, tuple[float, float, float]] = {
-    "log_items": (1.71181, 0.664516, -0.122063),
-    "log_text_nodes_per_item": (0.921889, 0.564941, -0.347073),
-    "log_chars_per_item": (2.85364, 1.07063, 0.322221),
-    "sqrt_text_share": (0.0967746, 0.111031, 0.183429),
-    "link_share": (0.534512, 0.471351, 0.639734),
-    "similarity": (0.953499, 0.111559, 0.326694),
-    "in_chrome": (0.677366, 0.467484, -0.282692),
-    "in_form": (0.149136, 0.356222, 0.0280154),
-    "in_main": (0.833909, 0.372162, 0.162917),
-    "holds_lists": (0.0592114, 0.218796, -0.334227),
-    "position": (0.425311, 0.292791, -0.162238),
-    "distinct_share": (0.980502, 0.0898209, 0.00537124),
-    "digit_share": (0.309221, 0.411075, 0.523793),
-    "length_spread": (0.330778, 0.222379, -0.270284),
-    "single_text": (0.790617, 0.406868, -0.121254),
-    "log_structure_score": (0.989416, 1.2961, 0.078628),
-    "relative_structure": (-5.35874, 1.84744, 0.82279),
-    "relative_text_share": (-0.561194, 0.207456, -0.210128),
-    "heading_share": (0.0522996, 0.221013, 0.152621),
-    "image_share": (0.0569379, 0.223536, 0.411614),
-    "log_look_alikes": (2.55824, 1.77169, -0.461464),
-    "rows": (0.0130041, 0.113292, 0.311175),
-    "paragraphs": (0.0312757, 0.174062, -0.186332),
-    "list_items": (0.375638, 0.484287, 0.249435),
-    "links": (0.103045, 0.304018, -0.0547626),
-    "form_controls": (0.0304527, 0.171829, 0.0255401),
-    "relative_items": (-2.50389, 1.2503, 0.586087),
+    "log_items": (1.71181, 0.664516, -0.110596),
+    "log_text_nodes_per_item": (0.921889, 0.564941, -0.362031),
+    "log_chars_per_item": (2.85364, 1.07063, 0.319248),
+    "sqrt_text_share": (0.0967746, 0.111031, 0.167233),
+    "link_share": (0.534512, 0.471351, 0.664784),
+    "similarity": (0.953499, 0.111559, 0.332429),
+    "in_chrome": (0.677366, 0.467484, -0.218431),
+    "in_form": (0.149136, 0.356222, 0.0644896),
+    "in_main": (0.833909, 0.372162, 0.162515),
+    "holds_lists": (0.0592114, 0.218796, -0.320381),
+    "position": (0.425311, 0.292791, -0.182866),
+    "distinct_share": (0.980502, 0.0898209, 0.00705419),
+    "digit_share": (0.309221, 0.411075, 0.551999),
+    "length_spread": (0.330778, 0.222379, -0.259968),
+    "single_text": (0.790617, 0.406868, -0.121917),
+    "log_structure_score": (0.989416, 1.2961, 0.043594),
+    "relative_structure": (-5.35874, 1.84744, 0.819206),
+    "relative_text_share": (-0.561194, 0.207456, -0.187885),
+    "heading_share": (0.0522996, 0.221013, 0.143025),
+    "image_share": (0.0569379, 0.223536, 0.41464),
+    "log_look_alikes": (2.55824, 1.77169, -0.46871),
+    "rows": (0.0130041, 0.113292, 0.313272),
+    "paragraphs": (0.0312757, 0.174062, -0.184387),
+    "list_items": (0.375638, 0.484287, 0.258713),
+    "links": (0.103045, 0.304018, -0.0670364),
+    "form_controls": (0.0304527, 0.171829, 0.0107127),
+    "relative_items": (-2.50389, 1.2503, 0.591345),
+    "counted_label_share": (0.0198846, 0.123803, -0.186421),
+    "in_chrome_element": (0.384033, 0.486366, -0.147763),
 }
-INTERCEPT = -4.34772
+UNWEIGHTED = (0.0, 1.0, 0.0)  # a feature added since the last fit counts for nothing until refitted
+INTERCEPT = -4.32258
 
 
 class PageContext:
@@ -235,6 +248,8 @@ def measure(region: RecordRegion, page: PageContext) -> RegionEvidence:
         image_share=_share(items, lambda item: _has(item, IMAGES)),
         look_alikes=page.signatures.get(signature(region), 1) - 1,
         item_tag=str(items[0].tag),
+        counted_label_share=sum(1 for text in joined if _counted_label(text)) / len(joined),
+        in_chrome_element=any(_is_chrome_element(node) for node in ancestors),
     )
 
 
@@ -243,7 +258,7 @@ def data_list_probability(evidence: RegionEvidence) -> float:
     logit = INTERCEPT + sum(
         weight * (value - mean) / scale
         for value, (mean, scale, weight) in zip(
-            evidence.features(), (EVIDENCE_WEIGHTS[name] for name in FEATURES), strict=True
+            evidence.features(), (EVIDENCE_WEIGHTS.get(name, UNWEIGHTED) for name in FEATURES), strict=True
         )
     )
     return 1.0 / (1.0 + math.exp(-max(min(logit, 50.0), -50.0)))
@@ -322,6 +337,16 @@ def _is_chrome(node: etree._Element) -> bool:
         or (node.get("role") or "") in CHROME_ROLES
         or bool(CHROME_WORDS.search(_names(node)))
     )
+
+
+def _counted_label(text: str) -> bool:
+    match = COUNTED_LABEL.match(text)
+    return match is not None and ("(" in match.group(1) or "[" in match.group(1) or len(text) <= SHORT_LABEL)
+
+
+def _is_chrome_element(node: etree._Element) -> bool:
+    """Chrome by the markup's own word (a ``<nav>``/``<header>``/``<footer>``/``<aside>`` or its role)."""
+    return node.tag in CHROME_TAGS or (node.get("role") or "") in CHROME_ROLES
 
 
 def _is_main(node: etree._Element) -> bool:
