@@ -33,13 +33,14 @@ def scripted_recorder(selector: str, names: set[str], verdicts: list[bool] | Non
     def respond(request: LLMRequest) -> str:
         text = request.messages[-1].content
         if request.stage == "lists.choose_list":
-            samples = re.findall(r'^(\d+)\. \d+ items; first item: "(.*)"$', text, re.MULTILINE)
+            blocks = re.split(r"^(\d+)\. \d+ items", text, flags=re.MULTILINE)[1:]
+            samples = list(zip(blocks[::2], blocks[1::2], strict=True))
             quoted = [int(index) for index, sample in samples if "“" in sample or "built by" in sample]
             return json.dumps({"choice": quoted[0] if quoted else 0})
         if request.stage == "lists.selector_model":
             return json.dumps({"thought": "items sit between industry headers", "selector": selector})
         if request.stage == "lists.choose_field":
-            parts = re.findall(r'^(\d+)\. "(.*)"$', text, re.MULTILINE)
+            parts = re.findall(r'^(\d+)\. \[\w+\] "(.*)"$', text, re.MULTILINE)
             return json.dumps({"part": next((int(i) for i, part in parts if part in names), -1)})
         if request.stage == "lists.verify":
             return json.dumps({"success": verdicts.pop(0) if verdicts else True, "feedback": ""})
@@ -123,3 +124,21 @@ def test_model_calls_do_not_grow_with_rows_or_pages(mutable_site, site_runtimes)
         assert len(result.rows) == pages * items
         calls.append(llm.calls)
     assert calls[0] == calls[1]
+
+
+def test_list_choice_is_left_to_the_evidence_when_it_is_clear(mutable_site, site_runtimes) -> None:
+    cards = "".join(
+        f'<li class="job"><h3><a href="/j/{i}">Data Engineer {i}</a></h3><span class="city">Oslo</span>'
+        f"<p>Posted 2024-05-{i + 10}, salary ${i}0,000.</p></li>"
+        for i in range(1, 13)
+    )
+    menu = "".join(f"<li><a href='/s{i}'>Section {i}</a></li>" for i in range(5))
+    mutable_site.pages["/jobs"] = (
+        f"<html><body><header><nav><ul>{menu}</ul></nav></header><main><ul class='jobs'>{cards}</ul></main>"
+        "</body></html>"
+    )
+    llm = scripted_recorder("", set())
+    recording, result = extract_list(site_runtimes, mutable_site.url("/jobs"), "all jobs", ["Job Title"], llm)
+    assert "lists.choose_list" not in [request.stage for request in llm.requests]
+    assert any(note.startswith("list by evidence") for note in recording.notes)
+    assert len(result.rows) == 12

@@ -36,6 +36,9 @@ from scrapesmith.dom.list_evidence import detect_lists
 from scrapesmith.dom.lists import is_element, own_text
 from scrapesmith.dom.parse import parse_html
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.lists.choose import choose_data_lists
+from scrapesmith.llm.ledger import Ledger
+from scrapesmith.llm.types import LLM
 
 TEXT_EXCLUDED = frozenset({"script", "style"})
 _INDEXED = re.compile(r"\[\d+\]$")
@@ -135,6 +138,20 @@ def detect_records(root: etree._Element) -> list[list[str]]:
     ]
 
 
+def model_detector(llm: LLM) -> Detector:
+    """Evidence ranks the candidate lists; ``llm`` decides the doubtful ones (see :mod:`scrapesmith.lists.choose`)."""
+
+    def detect_with_model(root: etree._Element) -> list[list[str]]:
+        decision = choose_data_lists(root, llm)
+        return [
+            [absolute_xpath(element) for element in candidate.region.record(index)]
+            for candidate in decision.lists
+            for index in range(candidate.region.size)
+        ]
+
+    return detect_with_model
+
+
 def page_ids(html_dir: Path, truth_dir: Path) -> list[str]:
     if not html_dir.is_dir() or not truth_dir.is_dir():
         raise ScrapesmithError(f"NEXT-EVAL directories not found: {html_dir}, {truth_dir}")
@@ -164,13 +181,19 @@ def run_nexteval(
     limit: int | None = None,
     detector: Detector = detect_records,
     progress: Callable[[str], None] | None = None,
+    ledger: Ledger | None = None,
 ) -> BenchResult:
-    """Score ``detector`` on every page with ground truth; per-page failures are recorded, not fatal."""
+    """Score ``detector`` on every page with ground truth; per-page failures are recorded, not fatal.
+
+    With a ``ledger`` (the one the detector's model writes to), each page records its model calls and
+    tokens.
+    """
     ids = page_ids(html_dir, truth_dir)[:limit]
     cases = []
     started = time.perf_counter()
     for page_id in ids:
         case: dict[str, object] = {"page": page_id}
+        before = ledger.totals() if ledger is not None else None
         try:
             truth = json.loads((truth_dir / f"{page_id}.json").read_text(encoding="utf-8"))
             score = evaluate_page((html_dir / f"{page_id}.html").read_bytes(), truth, detector)
@@ -183,6 +206,14 @@ def run_nexteval(
             )
         except (OSError, ValueError) as exc:
             case.update(precision=0.0, recall=0.0, f1=0.0, error=str(exc))
+        if ledger is not None and before is not None:
+            after = ledger.totals()
+            case.update(
+                llm_calls=after.calls - before.calls,
+                input_tokens=after.input_tokens - before.input_tokens,
+                output_tokens=after.output_tokens - before.output_tokens,
+                model_seconds=round(after.latency - before.latency, 2),
+            )
         cases.append(case)
         if progress:
             progress(page_id)
@@ -205,6 +236,10 @@ def _summary(cases: list[dict[str, object]], seconds: float) -> dict[str, float 
         values = [float(case[key]) for case in cases if key in case]  # type: ignore[arg-type]
         return sum(values) / len(values) if values else 0.0
 
+    def total(key: str) -> float:
+        return sum(float(case.get(key, 0)) for case in cases)  # type: ignore[arg-type]
+
+    pages = max(len(cases), 1)
     return {
         "pages": len(cases),
         "precision": mean("precision"),
@@ -213,5 +248,10 @@ def _summary(cases: list[dict[str, object]], seconds: float) -> dict[str, float 
         "pages_per_s": len(cases) / max(seconds, 1e-9),
         "seconds": seconds,
         "errors": sum(1 for case in cases if "error" in case),
-        "llm_calls": 0,
+        "llm_calls": int(total("llm_calls")),
+        "pages_with_calls": sum(1 for case in cases if float(case.get("llm_calls", 0)) > 0),  # type: ignore[arg-type]
+        "calls_per_page": total("llm_calls") / pages,
+        "input_tokens_per_page": total("input_tokens") / pages,
+        "output_tokens_per_page": total("output_tokens") / pages,
+        "model_seconds": total("model_seconds"),
     }

@@ -176,18 +176,33 @@ def bench_nexteval_command(
     json_out: JsonOutOption = None,
     limit: int | None = LIMIT_OPTION,
     fit: bool = FIT_OPTION,
+    llm: LLMOption = None,
+    no_cache: NoCacheOption = False,
 ) -> None:
-    """Record detection on NEXT-EVAL pages, scored with NEXT-EVAL's own metric (no model)."""
-    from scrapesmith.bench.nexteval import page_ids, run_nexteval
+    """Record detection on NEXT-EVAL pages, scored with NEXT-EVAL's own metric.
+
+    Without --llm (or with --llm none) the evidence alone decides; with a model, it decides the
+    candidates the evidence is split on, and calls and tokens are reported per page.
+    """
+    from scrapesmith.bench.nexteval import detect_records, model_detector, page_ids, run_nexteval
 
     if fit:
         _fit_evidence(html, groundtruth, limit)
         return
-
+    ledger = Ledger()
+    model = llm_from_options(llm or "none", no_cache, ledger=ledger)
     total = len(page_ids(html, groundtruth)[:limit])
-    with progress_bar() as progress:
+    with progress_bar() as progress, use_ledger(ledger):
         task = progress.add_task("nexteval", total=total)
-        result = run_nexteval(html, groundtruth, limit, progress=lambda _page: progress.advance(task))
+        result = run_nexteval(
+            html,
+            groundtruth,
+            limit,
+            detector=model_detector(model) if model is not None else detect_records,
+            progress=lambda _page: progress.advance(task),
+            ledger=ledger if model is not None else None,
+        )
+    result.params["llm"] = getattr(model, "name", "none")
     report(result, json_out)
 
 

@@ -18,10 +18,12 @@ from dataclasses import dataclass
 from lxml import etree
 from pydantic import BaseModel
 
-from scrapesmith.dom.lists import RecordRegion, element_text, find_record_regions, least_common_ancestor
+from scrapesmith.dom.list_evidence import RankedList, rank_lists
+from scrapesmith.dom.lists import RecordRegion, element_text, least_common_ancestor
 from scrapesmith.dom.simplify import simplify
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.lists.columns import locate
+from scrapesmith.lists.choose import CONFIDENT, describe
+from scrapesmith.lists.columns import column_kind, content_type, locate
 from scrapesmith.lists.dsl import Action, AnswerQuestion, EnterList, ExitList, Finish, SaveLink, SaveText
 from scrapesmith.lists.record import (
     Recording,
@@ -39,24 +41,17 @@ from scrapesmith.lists.selectors import (
     shape_of,
 )
 from scrapesmith.lists.views import ListProgram
-from scrapesmith.llm.structured import ask_structured
+from scrapesmith.llm.structured import ask_json, ask_structured
 from scrapesmith.llm.templates import render_prompt
 from scrapesmith.llm.types import LLM, LLMError
 
 CANDIDATE_LISTS = 4
+CLOSE_MARGIN = 0.25
 SAMPLE_CHARS = 160
 SELECTOR_HTML_TOKENS = 1500
 MAX_PARTS = 16
 VERIFY_ROWS = 3
 IRREGULAR_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "hr"})
-
-
-class ListChoice(BaseModel):
-    choice: int
-
-
-class PartChoice(BaseModel):
-    part: int
 
 
 class SelectorAnswer(BaseModel):
@@ -81,6 +76,18 @@ class AgentContext:
     def ask(self, prompt: str, model: type[BaseModel], stage: str, max_tokens: int = 256) -> BaseModel:
         self.calls += 1
         return ask_structured(self.llm, prompt, model, stage=stage, max_tokens=max_tokens)
+
+    def ask_choice(self, prompt: str, key: str, allowed: list[int], stage: str) -> int:
+        """One integer among ``allowed``, the schema an enum so a small model cannot answer outside it."""
+        self.calls += 1
+        schema = {
+            "title": key,
+            "type": "object",
+            "properties": {key: {"enum": allowed}},
+            "required": [key],
+            "additionalProperties": False,
+        }
+        return int(ask_json(self.llm, prompt, schema, stage=stage, max_tokens=32)[key])
 
 
 def record_with_llm(
@@ -107,26 +114,35 @@ def record_with_llm(
 
 
 def _ranked_lists(context: AgentContext, tree: etree._Element, url: str) -> list[RecordRegion]:
-    """Candidate lists, the model's choice first."""
-    regions = find_record_regions(tree)[:CANDIDATE_LISTS]
-    if len(regions) < 2:
+    """Candidate lists by evidence; the model picks only when the best ones are close."""
+    ranked = rank_lists(tree)[:CANDIDATE_LISTS]
+    regions = [candidate.region for candidate in ranked]
+    if len(ranked) < 2 or not _close(ranked):
+        if ranked:
+            context.notes.append(f"list by evidence (p={ranked[0].probability:.2f}); no model call")
         return regions
     described = [
-        {"index": i, "count": r.size, "sample": element_text(r.items[0])[:SAMPLE_CHARS]}
-        for i, r in enumerate(regions)
+        {"index": i, **describe(candidate), "preview": candidate.preview(2, SAMPLE_CHARS)}
+        for i, candidate in enumerate(ranked)
     ]
     prompt = render_prompt(
         "lists_choose_list", goal=context.goal, columns=context.columns, url=url, candidates=described
     )
     try:
-        choice = context.ask(prompt, ListChoice, "lists.choose_list").choice
+        choice = context.ask_choice(prompt, "choice", [*range(len(ranked)), -1], "lists.choose_list")
     except LLMError as exc:
-        context.notes.append(f"list chooser failed ({exc}); using the best-scoring list")
+        context.notes.append(f"list chooser failed ({exc}); using the likeliest list")
         return regions
-    if 0 <= choice < len(regions):
-        context.notes.append(f"model chose list {choice} of {len(regions)}")
+    if choice >= 0:
+        context.notes.append(f"model chose list {choice} of {len(ranked)} (evidence close)")
         return [regions[choice], *(r for i, r in enumerate(regions) if i != choice)]
     return regions
+
+
+def _close(ranked: list[RankedList]) -> bool:
+    """The evidence does not settle it: the best list is doubtful, or the runner-up is near it."""
+    best, runner_up = ranked[0].probability, ranked[1].probability
+    return best < CONFIDENT or runner_up >= best - CLOSE_MARGIN
 
 
 def _program_for(
@@ -233,10 +249,11 @@ def _choose_part(context: AgentContext, column: str, item: etree._Element) -> et
         "lists_choose_field",
         goal=context.goal,
         column=column,
-        parts=[{"index": i, "text": element_text(p)[:120]} for i, p in enumerate(parts)],
+        wanted=column_kind(column),
+        parts=[{"index": i, "text": element_text(p)[:120], "type": content_type(p)} for i, p in enumerate(parts)],
     )
     try:
-        choice = context.ask(prompt, PartChoice, "lists.choose_field").part
+        choice = context.ask_choice(prompt, "part", [*range(len(parts)), -1], "lists.choose_field")
     except LLMError:
         return None
     return parts[choice] if 0 <= choice < len(parts) else None

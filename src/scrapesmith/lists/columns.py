@@ -23,6 +23,7 @@ URL_WORDS = frozenset({"url", "link", "href", "website", "permalink"})
 DATE_WORDS = frozenset({"date", "posted", "published", "updated", "time", "when"})
 PRICE_WORDS = frozenset({"price", "cost", "salary", "fee", "amount"})
 NAME_WORDS = frozenset({"name", "author", "person", "customer", "reviewer", "by"})
+PERSON_WORDS = NAME_WORDS - {"name"}
 TITLE_WORDS = frozenset({"title", "headline", "position", "subject", "heading"})
 GENERIC_WORDS = frozenset({"the", "of", "a", "an", "item", "list", "entry", "record", "text"})
 DATE_TEXT = re.compile(
@@ -55,6 +56,23 @@ def column_kind(column: str) -> str:
     ):
         if words & vocabulary:
             return kind
+    return "text"
+
+
+def content_type(element: etree._Element) -> str:
+    """What kind of value a part holds (link, date, price, email, number or text): what the model weighs
+    against the type a column name implies (:func:`column_kind`)."""
+    text = element_text(element)
+    if element.tag == "a" and element.get("href"):
+        return "link"
+    if element.tag == "time" or DATE_TEXT.search(text):
+        return "date"
+    if PRICE_TEXT.search(text):
+        return "price"
+    if EMAIL_TEXT.search(text):
+        return "email"
+    if re.fullmatch(r"[\d\s.,%+-]+", text):
+        return "number"
     return "text"
 
 
@@ -138,6 +156,11 @@ def locate(column: str, item: etree._Element) -> ColumnMatch | None:
         node = next(iter(item.iter("time")), None)
         node = node if node is not None else _by_pattern(item, DATE_TEXT)
         return ColumnMatch(column, node, False, "date") if node is not None else None
+    if "name" in words and words - NAME_WORDS and not words & PERSON_WORDS:
+        node = _heading(item)  # "Product Name", "Company Name": what the item is called
+        node = node if node is not None else main_link(item)
+        if node is not None and element_text(node) != element_text(item):
+            return ColumnMatch(column, node, False, "heading")
     if words & NAME_WORDS:
         node = _emphasised(item)
         if node is not None:
