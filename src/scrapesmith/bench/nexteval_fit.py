@@ -20,8 +20,14 @@ from scipy.optimize import minimize
 
 from scrapesmith.bench.nexteval import absolute_xpath, expand_record, overlap_matrix, page_ids, score_records
 from scrapesmith.bench.nexteval import text_map_keys as page_keys
-from scrapesmith.dom.list_evidence import DATA_LIST_THRESHOLD, FEATURES, rank_lists
-from scrapesmith.dom.lists import nested_regions
+from scrapesmith.dom.list_evidence import (
+    DATA_LIST_THRESHOLD,
+    FEATURES,
+    LOOK_ALIKE_FLOOR,
+    RankedList,
+    rank_lists,
+    select_lists,
+)
 from scrapesmith.dom.parse import parse_html
 
 LABEL_OVERLAP = 0.5
@@ -33,7 +39,7 @@ class Candidate:
     features: list[float]
     label: bool
     records: list[frozenset[str]]
-    region: object
+    ranked: RankedList
 
 
 @dataclass
@@ -82,7 +88,7 @@ def load_pages(html_dir: Path, truth_dir: Path, limit: int | None = None) -> lis
             ]
             overlap = overlap_matrix(records, truth).max(axis=1).mean() if truth else 0.0
             candidates.append(
-                Candidate(ranked.evidence.features(), overlap >= LABEL_OVERLAP, records, region)
+                Candidate(ranked.evidence.features(), overlap >= LABEL_OVERLAP, records, ranked)
             )
         pages.append(PageData(truth, candidates))
     return pages
@@ -114,16 +120,20 @@ def score_with(pages: list[PageData], fitted: FittedWeights, threshold: float = 
     """Mean NEXT-EVAL F1 when ``fitted`` ranks the candidates (the selection :func:`detect_lists` makes)."""
     scores = []
     for page in pages:
-        chosen: list[Candidate] = []
+        predicted: list[frozenset[str]] = []
         if page.candidates:
             probabilities = fitted.probabilities(np.array([cand.features for cand in page.candidates]))
-            for index in np.argsort(-probabilities):
-                cand = page.candidates[index]
-                if chosen and probabilities[index] < threshold:
-                    break
-                if not any(nested_regions(cand.region, other.region) for other in chosen):
-                    chosen.append(cand)
-        predicted = [record for cand in chosen for record in cand.records]
+            records = {id(cand.ranked.region): cand.records for cand in page.candidates}
+            ranked = sorted(
+                (
+                    RankedList(cand.ranked.region, cand.ranked.evidence, float(probability))
+                    for cand, probability in zip(page.candidates, probabilities, strict=True)
+                ),
+                key=lambda candidate: candidate.probability,
+                reverse=True,
+            )
+            for chosen in select_lists(ranked, threshold, LOOK_ALIKE_FLOOR):
+                predicted.extend(records[id(chosen.region)])
         scores.append(score_records(predicted, page.truth).f1)
     return float(np.mean(scores)) if scores else 0.0
 

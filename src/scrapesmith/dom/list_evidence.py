@@ -53,6 +53,7 @@ COUNTED_LABEL = re.compile(  # a facet: "France (6729)", "Accounting [35 jobs]",
 )
 SHORT_LABEL = 30
 DATA_LIST_THRESHOLD = 0.5
+LOOK_ALIKE_FLOOR = 0.2
 PREVIEW_ITEMS = 3
 PREVIEW_CHARS = 160
 
@@ -298,16 +299,33 @@ def rank_lists(root: etree._Element, regions: Sequence[RecordRegion] | None = No
 
 def detect_lists(root: etree._Element, threshold: float = DATA_LIST_THRESHOLD) -> list[RecordRegion]:
     """The page's data lists: the likeliest candidate, then every other one at ``threshold`` or above
-    that does not nest in (or hold) one already taken."""
-    return [candidate.region for candidate in select_lists(rank_lists(root), threshold)]
+    that does not nest in (or hold) one already taken, then the look-alikes of those taken."""
+    return [candidate.region for candidate in select_lists(rank_lists(root), threshold, LOOK_ALIKE_FLOOR)]
 
 
-def select_lists(ranked: Sequence[RankedList], threshold: float = DATA_LIST_THRESHOLD) -> list[RankedList]:
+def select_lists(
+    ranked: Sequence[RankedList], threshold: float = DATA_LIST_THRESHOLD, look_alike_floor: float | None = None
+) -> list[RankedList]:
+    """Non-nesting lists in ranked order down to ``threshold``; with ``look_alike_floor``, also any list
+    built from the same template as one taken (same item and container tag and class: one block per
+    team, per day, per category) whose probability reaches that lower floor."""
     chosen: list[RankedList] = []
     for candidate in ranked:
         if chosen and candidate.probability < threshold:
             break
         if not any(nested_regions(candidate.region, other.region) for other in chosen):
+            chosen.append(candidate)
+    if look_alike_floor is None:
+        return chosen
+    templates = {signature(candidate.region) for candidate in chosen}
+    for candidate in ranked:
+        if candidate.probability < look_alike_floor:
+            break
+        if (
+            candidate not in chosen
+            and signature(candidate.region) in templates
+            and not any(nested_regions(candidate.region, other.region) for other in chosen)
+        ):
             chosen.append(candidate)
     return chosen
 

@@ -19,6 +19,7 @@ from lxml import etree
 
 from scrapesmith.dom.list_evidence import (
     DATA_LIST_THRESHOLD,
+    LOOK_ALIKE_FLOOR,
     RankedList,
     rank_lists,
     select_lists,
@@ -54,13 +55,13 @@ def choose_data_lists(
     shortlist = ranked[:SHORTLIST]
     doubtful = [i for i, c in enumerate(shortlist) if DOUBTFUL <= c.probability < CONFIDENT]
     if llm is None or not doubtful:
-        return ListDecision(select_lists(ranked, DATA_LIST_THRESHOLD), note="evidence clear; no model call")
+        return ListDecision(select_lists(ranked, DATA_LIST_THRESHOLD, LOOK_ALIKE_FLOOR), note="evidence clear; no model call")
     decision = ListDecision([], shown=list(range(len(shortlist))), doubtful=doubtful, calls=1)
     try:
         decision.model_chose = _ask(llm, shortlist, url, goal)
     except LLMError as exc:
         decision.note = f"list chooser failed ({exc}); evidence alone decides"
-        decision.lists = select_lists(ranked, DATA_LIST_THRESHOLD)
+        decision.lists = select_lists(ranked, DATA_LIST_THRESHOLD, LOOK_ALIKE_FLOOR)
         return decision
     keep = [
         c
