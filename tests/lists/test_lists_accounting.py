@@ -73,6 +73,6 @@ def test_mostly_empty_column_is_warned_in_output_and_run_record(mutable_site, tm
     )
     assert result.exit_code == 0, result.output
     assert "column 'Salary Band' is empty in 3 of 3 rows" in result.output
-    record = json.loads((tmp_path / "rows.csv.run.json").read_text())
+    record = json.loads((tmp_path / "rows.run.json").read_text())
     assert record["rows"] == 3 == len(read_rows(out))
     assert record["warnings"] == ["column 'Salary Band' is empty in 3 of 3 rows"]

@@ -63,6 +63,7 @@ def collect_command(
     console.print(f"{result.rows} rows -> {result.dataset} ({verdict}); {result.llm_calls} LLM calls, "
                   f"{result.tokens} tokens, {result.seconds:.1f}s", highlight=False)
     console.print(f"rerun without a model: scrapesmith run {target / 'program.py'}", highlight=False)
+    console.print(f"report: {result.report}", highlight=False)
     if not result.rows:
         raise ScrapesmithError(f"no rows collected; see {target / 'messages.jsonl'}")
 

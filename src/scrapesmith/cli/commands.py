@@ -10,5 +10,6 @@ from scrapesmith.cli import (
     insta,  # noqa: F401
     lists,  # noqa: F401
     llm,  # noqa: F401
+    report,  # noqa: F401
     sites,  # noqa: F401
 )

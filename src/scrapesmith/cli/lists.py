@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
@@ -22,11 +21,16 @@ from scrapesmith.cli.options import (
     progress_bar,
 )
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.io import write_rows
 from scrapesmith.lists.dsl import describe
 from scrapesmith.lists.record import parse_columns
 from scrapesmith.lists.replay import ReplayResult
-from scrapesmith.lists.service import extract_from_sources, list_sources, make_runtimes, replay_program
+from scrapesmith.lists.service import (
+    extract_from_sources,
+    list_sources,
+    make_runtimes,
+    replay_program,
+    save_run,
+)
 from scrapesmith.lists.views import ListProgram
 from scrapesmith.llm.ledger import Ledger, use_ledger
 
@@ -72,13 +76,10 @@ def _print_program(program: ListProgram) -> None:
         console.print(f"  [dim]# {note}[/]")
 
 
-def _print_accounting(result: ReplayResult, output: Path) -> None:
-    """Dropped items (with reasons) and empty-column warnings, then the run record beside the rows."""
+def _print_accounting(result: ReplayResult) -> None:
+    """Dropped items (with reasons) and empty-column warnings; the run record beside the rows keeps them too."""
     for line in result.accounting():
         console.print(f"[yellow]warning:[/] {line}", markup=True, highlight=False)
-    record = output.with_name(output.name + ".run.json")
-    record.write_text(json.dumps(result.run_record(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    console.print(f"run record: {record}", highlight=False)
 
 
 def _print_rows(result: ReplayResult, columns: list[str], limit: int = 10) -> None:
@@ -126,13 +127,14 @@ def lists_command(
         recording.program.save(program_out)
         console.print(f"program saved to {program_out}")
     _print_rows(result, recording.program.columns)
-    write_rows(result.rows, output)
-    _print_accounting(result, output)
+    _print_accounting(result)
+    report_file = save_run("lists", recording.program, result, output, ledger, program_out)
     totals = ledger.totals()
     console.print(
         f"wrote {len(result.rows)} rows to {output}; {totals.calls} LLM calls, "
         f"{result.rows_per_s:.1f} rows/s replay"
     )
+    console.print(f"report: {report_file}", highlight=False)
 
 
 @app.command("replay")
@@ -161,12 +163,13 @@ def replay_command(
         result = replay_program(runtimes, program, model, start_url, max_pages)
         progress.update(task, completed=result.pages, total=result.pages)
     _print_rows(result, program.columns)
-    write_rows(result.rows, output)
-    _print_accounting(result, output)
+    _print_accounting(result)
+    report_file = save_run("replay", program, result, output, ledger, program_path)
     console.print(
         f"wrote {len(result.rows)} rows to {output} ({result.pages} pages, "
         f"{result.rows_per_s:.1f} rows/s, {ledger.totals().calls} LLM calls)"
     )
+    console.print(f"report: {report_file}", highlight=False)
 
 
 @bench_app.command("nexteval")

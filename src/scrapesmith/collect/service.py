@@ -9,7 +9,7 @@ The data flow, step by step:
 5. the blueprint agent picks an access path and writes ``blueprint.md`` (with ranked alternatives);
 6. the engineer fills ``program.py``; the test agent runs it in the sandbox (repairs switch blueprints);
 7. the validation agent checks the data; ``dataset.csv``/``.parquet``, ``ledger.json``,
-   ``messages.jsonl`` and ``result.json`` are written.
+   ``messages.jsonl``, ``result.json`` and ``report.html`` (what a person opens) are written.
 
 This module only orchestrates; the agents, OHCache and the sandbox do the work.
 """
@@ -31,6 +31,7 @@ from scrapesmith.errors import ScrapesmithError
 from scrapesmith.io import read_rows, write_rows
 from scrapesmith.llm.ledger import Ledger, LedgeredLLM, use_ledger
 from scrapesmith.llm.types import LLM
+from scrapesmith.report import write_report
 from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
 from scrapesmith.web.fetch import HttpFetcher
 
@@ -110,5 +111,6 @@ def _finish(team: Team, ledger: Ledger, trail: list[str], finished: bool, ablati
         input_tokens=totals.input_tokens, output_tokens=totals.output_tokens, cost=totals.cost, seconds=seconds,
         messages=len(team.graph.edges), format_rejections=team.formatter.rejections, ablation=ablation, trail=trail)
     (run_dir / "result.json").write_text(json.dumps(result.to_json(), indent=2) + "\n")
+    write_report(run_dir)
     team.search.close()
     return result

@@ -208,5 +208,9 @@ class CollectResult:
     def tokens(self) -> int:
         return self.input_tokens + self.output_tokens
 
+    @property
+    def report(self) -> Path:
+        return self.run_dir / "report.html"
+
     def to_json(self) -> dict:
         return {**asdict(self), "run_dir": str(self.run_dir), "dataset": str(self.dataset)}

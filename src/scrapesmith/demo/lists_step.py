@@ -1,6 +1,6 @@
 """Demo step 3: record a list program on a demo careers page, show it, replay it with no LLM.
 
-Writes ``jobs.program.json`` and ``jobs.csv`` into the run directory.
+Writes ``jobs.program.json``, ``jobs.csv``, ``jobs.run.json`` and ``jobs.report.html`` into the run directory.
 """
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from __future__ import annotations
 from rich.table import Table
 
 from scrapesmith.demo.context import DemoContext
-from scrapesmith.io import write_rows
 from scrapesmith.lists.dsl import describe
-from scrapesmith.lists.service import extract_list, http_runtimes, replay_program
+from scrapesmith.lists.service import extract_list, http_runtimes, replay_program, save_run
+from scrapesmith.llm.ledger import Ledger
 
 DEMO_PATH = "/acme/careers/"
 DEMO_GOAL = "all open Engineering jobs"
@@ -32,4 +32,5 @@ def record_job_list(ctx: DemoContext) -> None:
     for row in result.rows:
         table.add_row(*(str(row[column]) for column in DEMO_COLUMNS))
     ctx.console.print(table)
-    write_rows(result.rows, ctx.run_dir / "jobs.csv")
+    report = save_run("lists", recording.program, result, ctx.run_dir / "jobs.csv", Ledger(), program_path)
+    ctx.console.print(f"report: {report}", highlight=False)

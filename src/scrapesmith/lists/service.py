@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from pathlib import Path
 
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.io import write_rows
+from scrapesmith.lists.dsl import describe
 from scrapesmith.lists.record import Recording, record_heuristic
 from scrapesmith.lists.replay import ReplayResult, replay
 from scrapesmith.lists.runtime import HttpRuntime, PageRuntime
 from scrapesmith.lists.views import ListProgram
+from scrapesmith.llm.ledger import Ledger
 from scrapesmith.llm.types import LLM
+from scrapesmith.report import write_report
 from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher, expand_sources, is_web_url
 from scrapesmith.web.page import Fetcher
 
@@ -35,7 +41,9 @@ def http_runtimes(fetcher: Fetcher) -> RuntimeFactory:
 
 
 @contextmanager
-def make_runtimes(kind: str, allow_hosts: Sequence[str], delay: float | None = None) -> Iterator[RuntimeFactory]:
+def make_runtimes(
+    kind: str, allow_hosts: Sequence[str], delay: float | None = None
+) -> Iterator[RuntimeFactory]:
     """A factory of fresh runtimes of ``kind`` sharing one polite fetcher (or one browser), closed after.
 
     The HTTP side reads local files and ``file://`` URLs too; ``auto`` starts on HTTP and moves to a
@@ -126,3 +134,38 @@ def replay_program(
 ) -> ReplayResult:
     with make_runtime() as runtime:
         return replay(program, runtime, llm=llm, start_url=start_url, max_pages=max_pages)
+
+
+def save_run(
+    kind: str,
+    program: ListProgram,
+    result: ReplayResult,
+    output: Path,
+    ledger: Ledger,
+    program_path: Path | None = None,
+) -> Path:
+    """Write the rows to ``output``, a ``<name>.run.json`` record beside them, and the report; return its path.
+
+    A list run has no directory of its own, so its record and ``<name>.report.html`` sit next to the
+    dataset (``scrapesmith report jobs.run.json`` redraws the report later).
+    """
+    output = Path(output)
+    write_rows(result.rows, output)
+    record = {
+        "kind": kind,
+        "title": f"{program.goal} ({program.start_url})",
+        "dataset": output.name,
+        "program": str(Path(program_path).resolve()) if program_path else None,
+        "program_id": program.program_id,
+        "steps": [describe(step) for step in program.steps],
+        "notes": list(program.notes),
+        **result.run_record(),
+        "duplicates": result.duplicates,
+        "ledger": {
+            "totals": ledger.totals().model_dump(),
+            "by_stage": {stage: totals.model_dump() for stage, totals in ledger.by_stage().items()},
+        },
+    }
+    record_path = output.with_name(f"{output.stem}.run.json")
+    record_path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return write_report(record_path)

@@ -1,0 +1,141 @@
+"""Reading a run's files into a :class:`Report`.
+
+Two kinds of run are understood:
+
+* a **collect run directory** (``result.json``, ``dataset.csv``, ``validation.json``, ``ledger.json``,
+  ``messages.jsonl``, ``blueprint.md``, ``program.py``, ``failures.json``);
+* a **run record** ``<name>.run.json`` written next to a dataset by runs that have no directory of their
+  own (``lists``, ``replay``): what ran, the dataset's file name, the program's steps, the ledger figures.
+
+Only plain files are read, so a report can be drawn for any old run with ``scrapesmith report``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from scrapesmith.errors import ScrapesmithError
+from scrapesmith.io import read_rows
+from scrapesmith.report.profile import profile_columns
+from scrapesmith.report.views import Check, Report, StageBar, TrailStep
+
+RUN_RECORD_SUFFIX = ".run.json"
+TRAIL_TEXT = 240
+
+
+class ReportError(ScrapesmithError):
+    """A path that holds no run a report can be drawn for."""
+
+
+def _json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ReportError(f"{path}: not readable JSON ({exc})") from exc
+
+
+def _text(path: Path) -> str:
+    return path.read_text(encoding="utf-8") if path.is_file() else ""
+
+
+def stage_bars(ledger: dict[str, Any]) -> list[StageBar]:
+    """Bars from the ``by_stage`` part of a saved ledger, the busiest stage first."""
+    bars = [StageBar(stage=stage, calls=int(t.get("calls", 0)), input_tokens=int(t.get("input_tokens", 0)),
+                     output_tokens=int(t.get("output_tokens", 0)), cost=float(t.get("cost") or 0.0))
+            for stage, t in (ledger.get("by_stage") or {}).items()]
+    return sorted(bars, key=lambda bar: (-bar.tokens, -bar.calls, bar.stage))
+
+
+def _trail(messages: Path) -> list[TrailStep]:
+    steps = []
+    for line in _text(messages).splitlines():
+        if not line.strip():
+            continue
+        edge = json.loads(line)
+        content = edge.get("content")
+        text = edge.get("text") or json.dumps(content, ensure_ascii=False)
+        if len(text) > TRAIL_TEXT:
+            text = text[:TRAIL_TEXT] + "…"
+        steps.append(TrailStep(sender=edge.get("sender", ""), targets=list(edge.get("targets") or []),
+                               kind=edge.get("kind", ""), text=text))
+    return steps
+
+
+def _why(valid: bool | None, checks: list[Check], finished: bool) -> str:
+    if valid is None:
+        return "no validation.json: the run stopped before the validation agent" if not finished else (
+            "not validated")
+    failed = [check for check in checks if not check.ok]
+    if not failed:
+        return f"all {len(checks)} checks passed"
+    return "; ".join(f"{check.name}: {check.detail}" for check in failed)
+
+
+def load_collect_run(run_dir: Path) -> Report:
+    result = _json(run_dir / "result.json")
+    dataset = run_dir / "dataset.csv"
+    rows = read_rows(dataset) if dataset.is_file() else []
+    validation = _json(run_dir / "validation.json") if (run_dir / "validation.json").is_file() else None
+    checks = [Check(c["name"], bool(c["ok"]), c.get("detail", "")) for c in (validation or {}).get("checks", [])]
+    valid = None if validation is None else bool(validation.get("ok"))
+    ledger = _json(run_dir / "ledger.json") if (run_dir / "ledger.json").is_file() else {}
+    failures = _json(run_dir / "failures.json") if (run_dir / "failures.json").is_file() else []
+    instruction = _first_line_after(_text(run_dir / "blueprint.md"), "Instruction:") or run_dir.name
+    return Report(
+        title=instruction, kind="collect", source=str(run_dir), rows=rows, columns=profile_columns(rows),
+        valid=valid, why=_why(valid, checks, bool(result.get("finished", True))),
+        seconds=float(result.get("seconds", 0.0)), llm_calls=int(result.get("llm_calls", 0)),
+        tokens=int(result.get("input_tokens", 0)) + int(result.get("output_tokens", 0)),
+        cost=float(result.get("cost") or 0.0), failures=len(failures), stages=stage_bars(ledger), checks=checks,
+        trail=_trail(run_dir / "messages.jsonl"), program_name="program.py",
+        program_text=_text(run_dir / "program.py"), blueprint_text=_text(run_dir / "blueprint.md"),
+        notes=[f"agents: {' → '.join(result.get('trail', []))}"] if result.get("trail") else [],
+        dataset_name="dataset.csv" if dataset.is_file() else "")
+
+
+def _first_line_after(text: str, prefix: str) -> str:
+    for line in text.splitlines():
+        if line.startswith(prefix):
+            return line[len(prefix):].strip()
+    return ""
+
+
+def _pages_note(record: dict[str, Any]) -> str:
+    return (f"{record.get('pages', 0)} list pages, {record.get('detail_pages', 0)} detail pages, "
+            f"{record.get('duplicates', 0)} duplicate items skipped; stopped: {record.get('stop_reason') or 'done'}")
+
+
+def load_run_record(record_path: Path) -> Report:
+    record = _json(record_path)
+    dataset = record_path.parent / record.get("dataset", "")
+    rows = read_rows(dataset) if dataset.is_file() else []
+    ledger = record.get("ledger") or {}
+    totals = ledger.get("totals") or {}
+    failures = record.get("failures") or []
+    program = record_path.parent / record["program"] if record.get("program") else None
+    return Report(
+        title=record.get("title", record_path.stem), kind=record.get("kind", "run"), source=str(record_path),
+        rows=rows, columns=profile_columns(rows), valid=None,
+        why=f"{record.get('kind', 'this')} runs have no validation step; {len(failures)} per-item failures",
+        seconds=float(record.get("seconds", 0.0)), llm_calls=int(totals.get("calls", 0)),
+        tokens=int(totals.get("input_tokens", 0)) + int(totals.get("output_tokens", 0)),
+        cost=float(totals.get("cost") or 0.0), failures=len(failures), stages=stage_bars(ledger),
+        trail=[TrailStep(sender="replay", targets=[], kind="failure", text=f"{f.get('url')} {f.get('item', '')}: "
+                         f"{f.get('error')}") for f in failures],
+        program_name=program.name if program else "", program_text=_text(program) if program else "",
+        steps=list(record.get("steps") or []),
+        notes=[_pages_note(record), *(record.get("notes") or [])],
+        dataset_name=dataset.name if dataset.is_file() else "")
+
+
+def load_run(path: Path) -> Report:
+    """The report data of a collect run directory or of a ``*.run.json`` record."""
+    path = Path(path)
+    if path.is_dir() and (path / "result.json").is_file():
+        return load_collect_run(path)
+    if path.is_file() and path.name.endswith(RUN_RECORD_SUFFIX):
+        return load_run_record(path)
+    raise ReportError(f"{path}: not a run (expected a collect run directory with result.json, "
+                      f"or a *{RUN_RECORD_SUFFIX} record)")

@@ -1,0 +1,79 @@
+"""Column profiles: the value type of each column, its fill rate and distinct count, and what looks wrong.
+
+A column the user asked for that is empty in every row, or filled in fewer than half of them, or that
+holds one value in every row of a longer dataset, is flagged: such columns are how a run that "worked"
+can still be useless, and nothing may be lost silently.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scrapesmith.io import PROVENANCE_COLUMNS, column_order
+from scrapesmith.report.views import ColumnProfile
+
+_INTEGER = re.compile(r"^[+-]?\d{1,3}(,\d{3})*$|^[+-]?\d+$")
+_NUMBER = re.compile(r"^[+-]?(\d+(,\d{3})*)?\.\d+$|^[+-]?\d+(\.\d+)?[eE][+-]?\d+$")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}([T ][\d:.+Z-]*)?$")
+_URL = re.compile(r"^(https?|file)://", re.IGNORECASE)
+SUSPICIOUS_FILL = 0.5
+CONSTANT_AFTER = 5
+
+
+def is_empty(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip()) or value == []
+
+
+def value_kind(value: Any) -> str:
+    """``integer``, ``number``, ``date``, ``url``, ``list``, ``boolean`` or ``text``."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, (list, tuple)):
+        return "list"
+    text = str(value).strip()
+    for kind, pattern in (("integer", _INTEGER), ("number", _NUMBER), ("date", _DATE), ("url", _URL)):
+        if pattern.match(text):
+            return kind
+    return "text"
+
+
+def column_kind(values: Sequence[Any]) -> str:
+    """The one kind every filled value has; integers mixed with numbers are numbers; else ``text``."""
+    kinds = {value_kind(value) for value in values}
+    if not kinds:
+        return "empty"
+    if kinds == {"integer", "number"}:
+        return "number"
+    return kinds.pop() if len(kinds) == 1 else "text"
+
+
+def _flag(profile: ColumnProfile) -> str:
+    if profile.provenance or not profile.rows:
+        return ""
+    if profile.filled == 0:
+        return "empty in every row"
+    if profile.fill_rate < SUSPICIOUS_FILL:
+        return f"filled in only {profile.filled} of {profile.rows} rows"
+    if profile.rows >= CONSTANT_AFTER and profile.distinct == 1 and profile.kind != "boolean":
+        return "the same value in every row"
+    return ""
+
+
+def profile_columns(rows: Sequence[Mapping[str, Any]]) -> list[ColumnProfile]:
+    """One profile per column, in the dataset's column order."""
+    profiles = []
+    for name in column_order(list(rows)):
+        values = [row.get(name) for row in rows]
+        filled = [value for value in values if not is_empty(value)]
+        profile = ColumnProfile(name=name, kind=column_kind(filled), filled=len(filled), rows=len(rows),
+                                distinct=len({str(value) for value in filled}),
+                                provenance=name in PROVENANCE_COLUMNS)
+        profile.flag = _flag(profile)
+        profiles.append(profile)
+    return profiles

@@ -1,0 +1,86 @@
+"""What a report shows, as plain data: filled by ``load``, drawn by ``render``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class ColumnProfile:
+    """One dataset column: its value type, how full it is, how many distinct values, and why it is flagged."""
+
+    name: str
+    kind: str
+    filled: int
+    rows: int
+    distinct: int
+    provenance: bool = False
+    flag: str = ""
+
+    @property
+    def fill_rate(self) -> float:
+        return self.filled / self.rows if self.rows else 0.0
+
+
+@dataclass
+class StageBar:
+    """Model use of one ledger stage (``collect.web``, ``lists.verify``, …), one bar of the chart."""
+
+    stage: str
+    calls: int
+    input_tokens: int
+    output_tokens: int
+    cost: float
+
+    @property
+    def tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+
+@dataclass
+class Check:
+    name: str
+    ok: bool
+    detail: str = ""
+
+
+@dataclass
+class TrailStep:
+    """One message between agents (or one step of a run), shown in order."""
+
+    sender: str
+    targets: list[str]
+    kind: str
+    text: str
+
+
+@dataclass
+class Report:
+    """Everything one report page shows. ``valid`` is ``None`` when the run has no validation step."""
+
+    title: str
+    kind: str
+    source: str
+    rows: list[dict[str, Any]]
+    columns: list[ColumnProfile]
+    valid: bool | None
+    why: str
+    seconds: float
+    llm_calls: int
+    tokens: int
+    cost: float
+    failures: int = 0
+    stages: list[StageBar] = field(default_factory=list)
+    checks: list[Check] = field(default_factory=list)
+    trail: list[TrailStep] = field(default_factory=list)
+    program_name: str = ""
+    program_text: str = ""
+    blueprint_text: str = ""
+    steps: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    dataset_name: str = ""
+
+    @property
+    def row_count(self) -> int:
+        return len(self.rows)
