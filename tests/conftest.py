@@ -2,7 +2,10 @@
 
 ``demo_web`` is the local demo web (:mod:`scrapesmith.sites`) served once per test session on 127.0.0.1
 with a free port, so tests fetch real pages with known ground truth and never leave the machine.
-``browser_runtime``/``browser_session`` drive the real Chromium; ``swde_page``/``swde_dir`` are the real
+``browser_runtime``/``browser_session`` drive the real Chromium; ``open_report`` loads a run's
+``report.html`` (a ``file://`` page, which the guarded runtime refuses on purpose) in Chromium through
+Playwright's sync API and records every request, with screenshots kept under ``report-screenshots/`` in
+pytest's base temporary directory for a person to look at; ``swde_page``/``swde_dir`` are the real
 SWDE pages next to the repository (tests that need them skip when they are absent).
 """
 
@@ -15,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from scrapesmith.sites import DemoServer, serve_sites
-from scrapesmith.web.browser.models import BrowserOptions
+from scrapesmith.web.browser.models import CHROMIUM_ARGS, BrowserOptions
 
 SWDE = Path(__file__).resolve().parents[1] / "../shared/data/swde"
 SWDE_PAGES = SWDE / "book" / "book-booksamillion"
@@ -68,3 +71,37 @@ def browser_session(browser_runtime) -> Iterator[object]:
 
     with BrowserSession(browser_runtime) as session:
         yield session
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[object]:
+    path = _chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=path, args=list(CHROMIUM_ARGS))
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def open_report(chromium):
+    """``open_report(path) -> (page, requests)``: the report loaded in a fresh context, every request URL seen."""
+    contexts = []
+
+    def load(path: Path):
+        context = chromium.new_context()
+        contexts.append(context)
+        page = context.new_page()
+        requests: list[str] = []
+        page.on("request", lambda request: requests.append(request.url))
+        page.goto(path.resolve().as_uri())
+        return page, requests
+
+    yield load
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def screenshot_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.getbasetemp() / "report-screenshots"

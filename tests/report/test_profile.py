@@ -16,10 +16,11 @@ def test_kinds_follow_the_values_a_column_holds():
 
 def test_empty_sparse_and_constant_columns_are_flagged_but_provenance_is_not():
     rows = [{"title": f"t{i}", "price": "" if i else "3", "currency": "USD", "note": "",
-             "program_id": "p1"} for i in range(6)]
+             "program_id": "p1", "error": None} for i in range(6)]
     flags = {profile.name: profile.flag for profile in profile_columns(rows)}
     assert flags["title"] == ""
     assert flags["note"] == "empty in every row"
     assert flags["price"] == "filled in only 1 of 6 rows"
     assert flags["currency"] == "the same value in every row"
     assert flags["program_id"] == ""
+    assert flags["error"] == ""

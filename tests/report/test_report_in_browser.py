@@ -138,3 +138,20 @@ def test_report_command_redraws_every_run_in_a_folder(collect_run, lists_run, tm
     assert outcome.exit_code == 0, outcome.output
     assert (folder / "collect-sports" / "report.html").is_file() and (folder / "posts.report.html").is_file()
     assert outcome.output.count("report: ") == 2
+
+
+def test_rerun_report_counts_the_rows_the_rerun_wrote(collect_run, open_report, tmp_path):
+    from scrapesmith.collect.program import run_program_file, save_rerun
+
+    run_dir = tmp_path / "rerun"
+    shutil.copytree(collect_run, run_dir)
+    (run_dir / "dataset.csv").unlink()
+    result = run_program_file(run_dir / "program.py", ["127.0.0.1"])
+    assert result.ok, result.stderr
+    report = save_rerun(run_dir / "program.py", result)
+    rows = read_rows(run_dir / "dataset.csv")
+    page, requests = open_report(report)
+    assert report.name == "rerun.report.html" and (run_dir / "report.html").is_file()
+    assert int(_figure(page, "rows")) == len(rows) > 0 and int(_figure(page, "llm_calls")) == 0
+    assert _first_row(page, page.locator("#rows thead th").all_inner_texts()) == rows[0]
+    _only_the_file(requests, report)

@@ -70,7 +70,7 @@ def collect_command(
 
 def run_collection_program(program: Path, allow_host: list[str] | None) -> None:
     """``scrapesmith run runs/<id>/program.py``: recollect in the sandbox with zero LLM calls."""
-    from scrapesmith.collect.program import run_program_file
+    from scrapesmith.collect.program import run_program_file, save_rerun
 
     with console.status(f"running {program} in the sandbox", spinner="dots"):
         result = run_program_file(program, allowed_hosts(allow_host))
@@ -82,6 +82,7 @@ def run_collection_program(program: Path, allow_host: list[str] | None) -> None:
         return
     rows = len(read_rows(dataset))
     console.print(f"{rows} rows -> {dataset} ({result.seconds:.1f}s, 0 LLM calls)", highlight=False)
+    console.print(f"report: {save_rerun(program, result)}", highlight=False)
 
 
 @bench_app.command("instruct2ds")

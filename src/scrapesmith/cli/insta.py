@@ -63,6 +63,9 @@ def insta_run(
     seed: Annotated[
         int | None, typer.Option("--seed", help="Seed for sampling the proposer's examples.")
     ] = None,
+    no_screenshots: Annotated[
+        bool, typer.Option("--no-screenshots", help="Do not save a PNG of the page at every agent step.")
+    ] = False,
 ) -> None:
     """Propose a task for every site, run the agent on it, judge the trajectory and refine the task."""
     from scrapesmith.insta.pipeline import PipelineConfig, read_sites, run_pipeline
@@ -79,6 +82,7 @@ def insta_run(
         llm_spec=spec, max_actions=max_actions, site_wall_time=site_timeout, reasoning_words=reasoning_words,
         refine=not no_refine, allow_hosts=tuple(allowed_hosts(allow_host)),
         respect_robots=not no_robots, politeness_delay=delay, seed=seed,
+        screenshots_dir=None if no_screenshots else str(out / "screenshots"),
     )
     store = ResultStore(out)
     runner = make_runner(workers, use_ray=ray, ray_address=ray_address)
@@ -96,6 +100,7 @@ def insta_run(
         f"-> {out}", highlight=False)
     for site, error in list(summary.errors.items())[:10]:
         console.print(f"[yellow]{site}[/]: {error}", highlight=False)
+    console.print(f"report: {out / 'report.html'}", highlight=False)
 
 
 @insta_app.command("export")

@@ -15,7 +15,7 @@ from scrapesmith.report.load import RUN_RECORD_SUFFIX
 
 def runs_under(path: Path) -> list[Path]:
     """``path`` itself when it is a run; else every run directly inside it (a demo directory holds several)."""
-    if (path / "result.json").is_file() or path.name.endswith(RUN_RECORD_SUFFIX):
+    if (path / "result.json").is_file() or (path / "shards").is_dir() or path.name.endswith(RUN_RECORD_SUFFIX):
         return [path]
     if not path.is_dir():
         raise ScrapesmithError(f"{path}: no such run directory or run record")

@@ -17,6 +17,7 @@ from pprint import pformat
 from scrapesmith.collect.sandbox import SandboxLimits, SandboxResult, run_in_sandbox
 from scrapesmith.collect.views import Blueprint
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.report import write_report
 
 TEMPLATES = ("html_list", "html_table", "rest")
 
@@ -120,3 +121,22 @@ def run_program_file(program: Path, allow_hosts: list[str] | None = None,
         raise ScrapesmithError(f"{program}: no such program")
     hosts = [*declared_hosts(program), *(allow_hosts or [])]
     return run_in_sandbox(program, program.parent, hosts, limits)
+
+
+def save_rerun(program: Path, result: SandboxResult) -> Path:
+    """Record a rerun beside its program (``rerun.run.json``) and draw its report; return the report's path.
+
+    The run directory's ``report.html`` stays the report of the original collection; a rerun's figures
+    (rows now, time, per-item failures; never a model call) go to ``rerun.report.html``.
+    """
+    program = Path(program)
+    failures_file = program.parent / "failures.json"
+    record = {
+        "kind": "run", "title": f"rerun of {program}", "dataset": "dataset.csv", "program": str(program.resolve()),
+        "seconds": result.seconds, "notes": [f"sandbox: {result.reason}, exit status {result.exit_status}"],
+        "failures": json.loads(failures_file.read_text()) if failures_file.is_file() else [],
+        "ledger": {"totals": {"calls": 0}, "by_stage": {}},
+    }
+    path = program.parent / "rerun.run.json"
+    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    return write_report(path)

@@ -178,6 +178,7 @@ def run_episode(
             trajectory.stop_reason = "wall_time"
             break
         step = policy.act(task, trajectory.steps, observation)
+        step.screenshot = step.screenshot or observation.screenshot
         trajectory.steps.append(step)
         if step.action is None:
             continue

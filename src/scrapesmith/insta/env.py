@@ -9,6 +9,7 @@ The environment knows nothing about the agent (BrowserGym's task/env split).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Protocol
 
 from scrapesmith.dom.tokens import estimate_tokens
@@ -32,6 +33,7 @@ class Browser(Protocol):
     def hover(self, target: int | str) -> None: ...
     def scroll(self, target: int | str | None = None, pixels: int = 600) -> None: ...
     def snapshot(self, screenshot: bool = False, max_tokens: int | None = 4000) -> Any: ...
+    def screenshot(self, full_page: bool = False) -> bytes: ...
 
 
 class MarkdownUnavailable(ScrapesmithError):
@@ -74,10 +76,16 @@ def _as_bool(value: Any) -> bool:
 class BrowserEnv:
     """One episode at a time on ``browser``; see the module docstring for observation and actions."""
 
-    def __init__(self, browser: Browser, max_tokens: int = OBSERVATION_TOKENS) -> None:
+    def __init__(self, browser: Browser, max_tokens: int = OBSERVATION_TOKENS, screenshots: Path | None = None,
+                 relative_to: Path | None = None) -> None:
+        """``screenshots``: a folder that receives one PNG per observation (``step-000.png``, …), named in
+        the observation relative to ``relative_to`` (the run directory) so records stay portable."""
         self.browser = browser
         self.max_tokens = max_tokens
+        self.screenshots = screenshots
+        self.relative_to = relative_to
         self._ids: set[int] = set()
+        self._shots = 0
         self.last_html = ""
 
     def reset(self, url: str) -> Observation:
@@ -89,7 +97,20 @@ class BrowserEnv:
         self._ids = set(snapshot.ids)
         self.last_html = snapshot.html
         text, truncated = cap_tokens(markdown_of(snapshot), self.max_tokens)
-        return Observation(url=snapshot.url, markdown=text, truncated=truncated)
+        return Observation(url=snapshot.url, markdown=text, truncated=truncated, screenshot=self._screenshot())
+
+    def _screenshot(self) -> str | None:
+        """Save what the page looks like now; a failed capture is left out, never fatal to the episode."""
+        if self.screenshots is None:
+            return None
+        path = self.screenshots / f"step-{self._shots:03d}.png"
+        self._shots += 1
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(self.browser.screenshot())
+        except (ScrapesmithError, OSError):
+            return None
+        return str(path.relative_to(self.relative_to)) if self.relative_to else str(path)
 
     def step(self, action: Action) -> StepOutcome:
         try:

@@ -86,7 +86,7 @@ def agent_records(result: SiteResult, config: ExportConfig) -> Iterator[dict[str
         user = agent_user_prompt(trajectory.task, trajectory.steps[:index], observation, config.agent)
         yield _record("agent", result.site, [system, ChatMessage(role="user", content=user),
                                              ChatMessage(role="assistant", content=step.response)],
-                      step=index, success=judgement.success)
+                      step=index, success=judgement.success, screenshot=step.screenshot)
 
 
 def judge_records(result: SiteResult, config: ExportConfig) -> Iterator[dict[str, Any]]:

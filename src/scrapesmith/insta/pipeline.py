@@ -11,9 +11,11 @@ as it arrives, and summarise.
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -26,6 +28,7 @@ from scrapesmith.insta.runner import Runner, WorkerDied
 from scrapesmith.insta.store import ResultStore
 from scrapesmith.insta.views import SiteResult
 from scrapesmith.llm.types import LLM
+from scrapesmith.report import write_report
 
 LLMFactory = Callable[[], LLM]
 
@@ -45,6 +48,7 @@ class PipelineConfig:
     respect_robots: bool = True
     politeness_delay: float | None = None
     seed: int | None = None
+    screenshots_dir: str | None = None
 
 
 @dataclass(frozen=True)
@@ -150,13 +154,20 @@ def _run_stages(job: SiteJob, llm: LLM, result: SiteResult) -> None:
 
     agent = Agent(llm, AgentConfig(reasoning_words=config.reasoning_words))
     with BrowserSession(_worker_runtime(config)) as session:
-        env = BrowserEnv(session, max_tokens=config.observation_tokens)
+        shots = Path(config.screenshots_dir) if config.screenshots_dir else None
+        env = BrowserEnv(session, max_tokens=config.observation_tokens,
+                         screenshots=shots / _folder_name(label) if shots else None,
+                         relative_to=shots.parent if shots else None)
         result.trajectory = run_episode(env, agent, result.proposal.task or "", job.url,
                                         max_actions=config.max_actions, wall_time=config.site_wall_time)
     result.judgement = Judge(llm).judge(result.trajectory.task, result.trajectory)
     if config.refine:
         result.refined = proposer.refine(label, result.trajectory.task, result.trajectory, result.judgement)
     result.status = "ok"
+
+
+def _folder_name(label: str) -> str:
+    return re.sub(r"[^\w.-]+", "_", label).strip("_") or "site"
 
 
 def _calls(llm: Any) -> int:
@@ -219,6 +230,7 @@ def run_pipeline(
             on_result(result)
     summary.seconds = time.monotonic() - started
     store.write_parquet()
+    write_report(store.out_dir)
     return summary
 
 

@@ -54,6 +54,7 @@ class Step(BaseModel):
     action: Action | None = None
     error: str | None = None
     retried: bool = False
+    screenshot: str | None = Field(default=None, description="PNG of the page the agent saw, relative to the run")
 
 
 class Trajectory(BaseModel):
@@ -134,6 +135,7 @@ class Observation(BaseModel):
     url: str
     markdown: str
     truncated: bool = False
+    screenshot: str | None = None
 
 
 class StepOutcome(BaseModel):

@@ -19,7 +19,7 @@ from typing import Any
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.io import read_rows
 from scrapesmith.report.profile import profile_columns
-from scrapesmith.report.views import Check, Report, StageBar, TrailStep
+from scrapesmith.report.views import Check, Episode, EpisodeStep, Report, StageBar, TrailStep
 
 RUN_RECORD_SUFFIX = ".run.json"
 TRAIL_TEXT = 240
@@ -126,16 +126,69 @@ def load_run_record(record_path: Path) -> Report:
                          f"{f.get('error')}") for f in failures],
         program_name=program.name if program else "", program_text=_text(program) if program else "",
         steps=list(record.get("steps") or []),
-        notes=[_pages_note(record), *(record.get("notes") or [])],
+        notes=[*([_pages_note(record)] if "pages" in record else []), *(record.get("notes") or [])],
         dataset_name=dataset.name if dataset.is_file() else "")
 
 
+def _latest_results(shard_dir: Path) -> list[dict[str, Any]]:
+    """Each site's last record in the shards (a rerun appends), torn last lines skipped as the store does."""
+    latest: dict[str, dict[str, Any]] = {}
+    for shard in sorted(shard_dir.glob("part-*.jsonl")):
+        for line in shard.read_text(encoding="utf-8").splitlines():
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            latest[record["site"]] = record
+    return list(latest.values())
+
+
+def _verdict(judgement: dict[str, Any] | None) -> str:
+    if not judgement:
+        return "unjudged"
+    return "success" if judgement["success"] > 0.5 else "failure"
+
+
+def _episode(result: dict[str, Any]) -> Episode:
+    trajectory = result.get("trajectory") or {}
+    judgement = result.get("judgement")
+    steps = [EpisodeStep(number=index, url=step["url"], screenshot=step.get("screenshot"),
+                         action=json.dumps(step["action"], ensure_ascii=False) if step.get("action") else "(none)",
+                         reason=step.get("response", ""), error=step.get("error"))
+             for index, step in enumerate(trajectory.get("steps") or [], start=1)]
+    scores = {key: judgement[key] for key in ("success", "efficiency", "self_correction")} if judgement else {}
+    return Episode(site=result["site"], status=result["status"], task=trajectory.get("task") or (
+        (result.get("proposal") or {}).get("task") or ""), verdict=_verdict(judgement), scores=scores,
+        evidence=(judgement or {}).get("response", ""), answer=trajectory.get("answer"),
+        stop_reason=trajectory.get("stop_reason", ""), error=result.get("error"), steps=steps)
+
+
+def load_insta_run(out_dir: Path) -> Report:
+    results = _latest_results(out_dir / "shards")
+    episodes = [_episode(result) for result in results]
+    rows = [{"site": e.site, "status": e.status, "task": e.task, "verdict": e.verdict,
+             **e.scores, "steps": len(e.steps), "stop_reason": e.stop_reason, "error": e.error or "",
+             "source_url": result["url"]} for e, result in zip(episodes, results, strict=True)]
+    counts = {status: sum(1 for e in episodes if e.status == status) for status in ("ok", "unsafe", "failed")}
+    succeeded = sum(1 for e in episodes if e.verdict == "success")
+    return Report(
+        title=f"InSTA run: {len(results)} sites", kind="insta", source=str(out_dir), rows=rows,
+        columns=profile_columns(rows), valid=None,
+        why=(f"{counts['ok']} ok, {counts['unsafe']} unsafe, {counts['failed']} failed; the judge calls "
+             f"{succeeded} trajectories successful; tokens are not recorded per site"),
+        seconds=sum(float(r.get("seconds", 0.0)) for r in results),
+        llm_calls=sum(int(r.get("llm_calls", 0)) for r in results), tokens=0, cost=0.0,
+        failures=counts["failed"], episodes=episodes, dataset_name="shards/*.jsonl")
+
+
 def load_run(path: Path) -> Report:
-    """The report data of a collect run directory or of a ``*.run.json`` record."""
+    """The report data of a collect run directory, an ``insta run`` directory or a ``*.run.json`` record."""
     path = Path(path)
     if path.is_dir() and (path / "result.json").is_file():
         return load_collect_run(path)
+    if path.is_dir() and (path / "shards").is_dir():
+        return load_insta_run(path)
     if path.is_file() and path.name.endswith(RUN_RECORD_SUFFIX):
         return load_run_record(path)
-    raise ReportError(f"{path}: not a run (expected a collect run directory with result.json, "
-                      f"or a *{RUN_RECORD_SUFFIX} record)")
+    raise ReportError(f"{path}: not a run (expected a collect run directory with result.json, an insta run "
+                      f"directory with shards/, or a *{RUN_RECORD_SUFFIX} record)")

@@ -53,8 +53,12 @@ def column_kind(values: Sequence[Any]) -> str:
     return kinds.pop() if len(kinds) == 1 else "text"
 
 
+ERROR_COLUMN = "error"
+
+
 def _flag(profile: ColumnProfile) -> str:
-    if profile.provenance or not profile.rows:
+    """Why a column looks wrong; an ``error`` column (per-item failures) empty everywhere is good news."""
+    if profile.provenance or not profile.rows or (profile.name == ERROR_COLUMN and profile.filled == 0):
         return ""
     if profile.filled == 0:
         return "empty in every row"

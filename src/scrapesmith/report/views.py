@@ -56,6 +56,34 @@ class TrailStep:
 
 
 @dataclass
+class EpisodeStep:
+    """One agent step as the viewer shows it: the page it saw, what it did and why, what went wrong."""
+
+    number: int
+    url: str
+    screenshot: str | None
+    action: str
+    reason: str
+    error: str | None
+
+
+@dataclass
+class Episode:
+    """One agent episode: the task, each step, and the judge's scores with its evidence."""
+
+    site: str
+    status: str
+    task: str
+    verdict: str
+    scores: dict[str, float]
+    evidence: str
+    answer: str | None
+    stop_reason: str
+    error: str | None
+    steps: list[EpisodeStep] = field(default_factory=list)
+
+
+@dataclass
 class Report:
     """Everything one report page shows. ``valid`` is ``None`` when the run has no validation step."""
 
@@ -80,6 +108,7 @@ class Report:
     steps: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     dataset_name: str = ""
+    episodes: list[Episode] = field(default_factory=list)
 
     @property
     def row_count(self) -> int:
