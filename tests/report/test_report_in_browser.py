@@ -155,3 +155,24 @@ def test_rerun_report_counts_the_rows_the_rerun_wrote(collect_run, open_report, 
     assert int(_figure(page, "rows")) == len(rows) > 0 and int(_figure(page, "llm_calls")) == 0
     assert _first_row(page, page.locator("#rows thead th").all_inner_texts()) == rows[0]
     _only_the_file(requests, report)
+
+
+def test_spec_run_report_links_each_row_to_its_page_and_counts_failed_pages(demo_web, open_report, tmp_path):
+    from scrapesmith.dom import parse_html
+    from scrapesmith.induce import FieldRequest, induce_scraper
+    from scrapesmith.induce.service import run_spec, save_spec_run
+
+    paths = demo_web.sites.urls("pagecraft", kind="detail")
+    seeds = [parse_html(demo_web.sites.respond(path).body) for path in paths[:3]]
+    spec = induce_scraper([FieldRequest("isbn_13", "the ISBN-13 of the book")], seeds, site="pagecraft")
+    spec_path = spec.save(tmp_path / "spec.json")
+    sources = [demo_web.url(path) for path in paths[3:6]] + [demo_web.url("/pagecraft/p/missing")]
+    rows = run_spec(spec, sources, ["127.0.0.1"])
+    report = save_spec_run(spec, spec_path, rows, tmp_path / "books.csv", 0.5)
+    page, requests = open_report(report)
+    written = read_rows(tmp_path / "books.csv")
+    assert int(_figure(page, "rows")) == len(written) == 4
+    assert int(_figure(page, "failures")) == 1
+    assert page.locator("#rows tbody tr").first.locator("td a").first.get_attribute("href") == sources[0]
+    assert _first_row(page, page.locator("#rows thead th").all_inner_texts()) == written[0]
+    _only_the_file(requests, report)

@@ -16,9 +16,11 @@ from scrapesmith.cli.options import (
     JsonOutOption,
     LLMOption,
     NoCacheOption,
+    OpenOption,
     allowed_hosts,
     llm_from_options,
     progress_bar,
+    show_report,
 )
 from scrapesmith.collect.progress import live_progress
 from scrapesmith.errors import ScrapesmithError
@@ -49,6 +51,7 @@ def collect_command(
     delay: DelayOption = None,
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
+    open_: OpenOption = False,
 ) -> None:
     """Turn an instruction into a validated dataset: research, blueprint, program, sandboxed test, validation."""
     from scrapesmith.collect.service import collect
@@ -63,7 +66,7 @@ def collect_command(
     console.print(f"{result.rows} rows -> {result.dataset} ({verdict}); {result.llm_calls} LLM calls, "
                   f"{result.tokens} tokens, {result.seconds:.1f}s", highlight=False)
     console.print(f"rerun without a model: scrapesmith run {target / 'program.py'}", highlight=False)
-    console.print(f"report: {result.report}", highlight=False)
+    show_report(result.report, open_)
     if not result.rows:
         raise ScrapesmithError(f"no rows collected; see {target / 'messages.jsonl'}")
 
@@ -82,7 +85,7 @@ def run_collection_program(program: Path, allow_host: list[str] | None) -> None:
         return
     rows = len(read_rows(dataset))
     console.print(f"{rows} rows -> {dataset} ({result.seconds:.1f}s, 0 LLM calls)", highlight=False)
-    console.print(f"report: {save_rerun(program, result)}", highlight=False)
+    show_report(save_rerun(program, result))
 
 
 @bench_app.command("instruct2ds")

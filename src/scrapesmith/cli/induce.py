@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -17,16 +18,17 @@ from scrapesmith.cli.options import (
     JsonOutOption,
     LLMOption,
     NoCacheOption,
+    OpenOption,
     allowed_hosts,
     llm_from_options,
     progress_bar,
+    show_report,
 )
 from scrapesmith.config import get_settings
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.execute import CompiledSpec
-from scrapesmith.induce.service import METHODS, FetchProgress, induce_from_sources, run_spec
+from scrapesmith.induce.service import METHODS, FetchProgress, induce_from_sources, run_spec, save_spec_run
 from scrapesmith.induce.views import FieldRequest, ScraperSpec
-from scrapesmith.io import write_rows
 from scrapesmith.llm.types import LLM
 
 Sources = Annotated[list[str], typer.Argument(help="Pages: files, directories, URLs or a .txt URL list.")]
@@ -102,6 +104,7 @@ def run_command(
                                                              ".txt URL list.")] = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Output table: .csv, .jsonl or .parquet.")] = None,
     allow_host: AllowHostOption = None,
+    open_: OpenOption = False,
 ) -> None:
     """Apply a scraper spec to pages, or rerun a collection program.py, with no LLM."""
     if target.suffix.lower() == ".py":
@@ -112,13 +115,15 @@ def run_command(
     if output is None or not sources:
         raise ScrapesmithError("running a scraper spec needs pages and -o OUTPUT, e.g. run spec.json page.html -o out.csv")
     spec = load_runnable(target)
+    started = time.monotonic()
     with progress_bar() as progress:
         task = progress.add_task("fetching", total=None)
         rows = run_spec(spec, sources, allowed_hosts(allow_host), _fetch_display(progress, task))
     failures = sum(row["error"] is not None for row in rows)
-    write_rows(rows, output)
+    report_file = save_spec_run(spec, target, rows, output, time.monotonic() - started)
     console.print(f"{len(rows) - failures} rows written to {output}"
                   + (f"; {failures} pages failed (see the error column)" if failures else ""), highlight=False)
+    show_report(report_file, open_)
 
 
 def load_runnable(target: Path) -> ScraperSpec:

@@ -15,9 +15,11 @@ from scrapesmith.cli.options import (
     JsonOutOption,
     LLMOption,
     NoCacheOption,
+    OpenOption,
     allowed_hosts,
     llm_from_options,
     progress_bar,
+    show_report,
 )
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.llm.client import effective_spec, parse_spec, require_llm
@@ -66,6 +68,7 @@ def insta_run(
     no_screenshots: Annotated[
         bool, typer.Option("--no-screenshots", help="Do not save a PNG of the page at every agent step.")
     ] = False,
+    open_: OpenOption = False,
 ) -> None:
     """Propose a task for every site, run the agent on it, judge the trajectory and refine the task."""
     from scrapesmith.insta.pipeline import PipelineConfig, read_sites, run_pipeline
@@ -100,7 +103,7 @@ def insta_run(
         f"-> {out}", highlight=False)
     for site, error in list(summary.errors.items())[:10]:
         console.print(f"[yellow]{site}[/]: {error}", highlight=False)
-    console.print(f"report: {out / 'report.html'}", highlight=False)
+    show_report(out / "report.html", open_)
 
 
 @insta_app.command("export")

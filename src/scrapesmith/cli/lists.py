@@ -15,10 +15,12 @@ from scrapesmith.cli.options import (
     JsonOutOption,
     LLMOption,
     NoCacheOption,
+    OpenOption,
     RuntimeOption,
     allowed_hosts,
     llm_from_options,
     progress_bar,
+    show_report,
 )
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.dsl import describe
@@ -110,6 +112,7 @@ def lists_command(
     delay: DelayOption = None,
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
+    open_: OpenOption = False,
 ) -> None:
     """Record a list program on URL (with the model, or heuristically with --llm none), then replay it."""
     ledger = Ledger()
@@ -134,7 +137,7 @@ def lists_command(
         f"wrote {len(result.rows)} rows to {output}; {totals.calls} LLM calls, "
         f"{result.rows_per_s:.1f} rows/s replay"
     )
-    console.print(f"report: {report_file}", highlight=False)
+    show_report(report_file, open_)
 
 
 @app.command("replay")
@@ -148,6 +151,7 @@ def replay_command(
     delay: DelayOption = None,
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
+    open_: OpenOption = False,
 ) -> None:
     """Replay a list program: no model calls unless the program has AnswerQuestion columns."""
     program = ListProgram.load(program_path)
@@ -169,7 +173,7 @@ def replay_command(
         f"wrote {len(result.rows)} rows to {output} ({result.pages} pages, "
         f"{result.rows_per_s:.1f} rows/s, {ledger.totals().calls} LLM calls)"
     )
-    console.print(f"report: {report_file}", highlight=False)
+    show_report(report_file, open_)
 
 
 @bench_app.command("nexteval")

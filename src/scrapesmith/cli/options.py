@@ -65,10 +65,21 @@ RuntimeOption = Annotated[
 
 JsonOutOption = Annotated[Path | None, typer.Option("--json", help="Write the full result as JSON here.")]
 
+OpenOption = Annotated[bool, typer.Option("--open", help="Open the run's report.html in the default browser.")]
+
 
 def llm_from_options(llm: str | None, no_cache: bool = False, ledger: Ledger | None = None) -> LLM | None:
     """The model the options select, cached unless ``--no-cache``; ``None`` for ``none``."""
     return resolve_llm(llm, cache=not no_cache, ledger=ledger)
+
+
+def show_report(path: Path, open_in_browser: bool = False) -> None:
+    """Every run ends with the path of its report; ``--open`` shows it where a default browser exists."""
+    console.print(f"report: {path}", highlight=False)
+    if open_in_browser:
+        import webbrowser
+
+        webbrowser.open(Path(path).resolve().as_uri())
 
 
 def allowed_hosts(allow_host: list[str] | None) -> list[str]:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import webbrowser
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from scrapesmith.cli import app, console
+from scrapesmith.cli import app
+from scrapesmith.cli.options import OpenOption, show_report
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.report.load import RUN_RECORD_SUFFIX
 
@@ -28,13 +28,10 @@ def runs_under(path: Path) -> list[Path]:
 @app.command("report")
 def report_command(
     path: Annotated[Path, typer.Argument(help="A run directory, a *.run.json record, or a directory of runs.")],
-    open_: Annotated[bool, typer.Option("--open", help="Open the report in the default browser.")] = False,
+    open_: OpenOption = False,
 ) -> None:
     """Draw the self-contained report.html of a run: summary, first rows with provenance, columns, how it was made."""
     from scrapesmith.report import write_report
 
     for run in runs_under(path):
-        written = write_report(run)
-        console.print(f"report: {written}", highlight=False)
-        if open_:
-            webbrowser.open(written.resolve().as_uri())
+        show_report(write_report(run), open_)

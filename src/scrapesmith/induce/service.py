@@ -8,8 +8,10 @@ and names rather than writes XPath from scratch; it writes its own only when no 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from datetime import UTC
+from pathlib import Path
 from typing import Any, Literal
 
 from lxml import etree
@@ -22,8 +24,10 @@ from scrapesmith.induce.progressive import GenerationSettings, generate_on_page
 from scrapesmith.induce.scope import with_scope
 from scrapesmith.induce.synthesis import SequenceCandidate, synthesize
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
+from scrapesmith.io import write_rows
 from scrapesmith.llm.client import require_llm
 from scrapesmith.llm.types import LLM
+from scrapesmith.report import write_report
 from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher, expand_sources
 from scrapesmith.web.page import FetchError, Page
 
@@ -145,3 +149,20 @@ def run_spec(spec: ScraperSpec, sources: Sequence[str], allow_hosts: Sequence[st
         provenance.update(source_url=page.url, fetched_at=page.fetched_at.astimezone(UTC).isoformat())
         rows.append({**provenance, **compiled.row(page.text), "error": None})
     return rows
+
+
+def save_spec_run(spec: ScraperSpec, spec_path: Path, rows: list[dict[str, Any]], output: Path,
+                  seconds: float) -> Path:
+    """Write the rows, a ``<name>.run.json`` record beside them and ``<name>.report.html``; return the report."""
+    output = Path(output)
+    write_rows(rows, output)
+    record = {
+        "kind": "run", "title": f"{spec.spec_id} ({spec.site or 'scraper spec'}) on {len(rows)} pages",
+        "dataset": output.name, "program": str(Path(spec_path).resolve()), "seconds": seconds,
+        "steps": [f"{field.name}: {field.actions!r}" for field in spec.fields],
+        "failures": [{"url": row["source_url"], "item": "", "error": row["error"]} for row in rows if row.get("error")],
+        "ledger": {"totals": {"calls": 0}, "by_stage": {}},
+    }
+    record_path = output.with_name(f"{output.stem}.run.json")
+    record_path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return write_report(record_path)
