@@ -94,3 +94,21 @@ def test_summary_averages_per_task_and_scores_the_judge_against_true_reward():
     summary = summarise(cases)
     assert summary["mean_reward"] == 0.0 and summary["success_rate"] == pytest.approx(1 / 3)
     assert summary["judge_accuracy"] == pytest.approx(2 / 3) and summary["judge_accuracy_conf1"] == 0.5
+
+
+def test_episodes_land_in_a_trajectory_viewer_with_one_screenshot_per_step(browser_session, tmp_path, open_report):
+    from scrapesmith.insta.store import ResultStore
+
+    run_dir = tmp_path / "miniwob"
+    evaluate_miniwob(browser_session, lambda env: ScriptedMiniwobPolicy(), ["click-button", "enter-text"],
+                     seed=3, run_dir=run_dir)
+    results = ResultStore(run_dir).latest()
+    page, requests = open_report(run_dir / "report.html")
+    assert page.locator("#episodes .episode").count() == len(results) == 2
+    for site, result in results.items():
+        steps = result.trajectory.steps
+        images = page.locator(f'#episodes .episode[data-site="{site}"] .step img')
+        assert images.count() == len(steps) >= 1
+        assert all((run_dir / step.screenshot).is_file() for step in steps)
+        assert images.last.evaluate("image => image.complete && image.naturalWidth > 0")
+    assert all(url.startswith("file://") for url in requests), requests

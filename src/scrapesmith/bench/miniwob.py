@@ -30,7 +30,9 @@ from scrapesmith.errors import ScrapesmithError
 from scrapesmith.insta.agent import Policy, run_episode
 from scrapesmith.insta.env import BrowserEnv
 from scrapesmith.insta.judge import Judge
-from scrapesmith.insta.views import Action, Observation, StepOutcome, Trajectory
+from scrapesmith.insta.store import ResultStore
+from scrapesmith.insta.views import Action, Observation, SiteResult, StepOutcome, Trajectory
+from scrapesmith.report import write_report
 
 EPISODE_MAX_MS = 3_600_000
 STATE_META = "ss-wob-state"
@@ -158,9 +160,14 @@ def read_state(html: str) -> EpisodeState:
 class MiniwobEnv(BrowserEnv):
     """A :class:`BrowserEnv` on a MiniWoB++ page: reset starts an episode, steps report ``done``."""
 
-    def __init__(self, browser: Any, max_tokens: int = 2048) -> None:
-        super().__init__(browser, max_tokens)
+    def __init__(self, browser: Any, max_tokens: int = 2048, run_dir: Path | None = None) -> None:
+        super().__init__(browser, max_tokens, relative_to=run_dir)
+        self.run_dir = run_dir
         self.state = EpisodeState()
+
+    def start_episode(self, name: str) -> None:
+        """Save this episode's screenshots under ``RUN_DIR/screenshots/<name>/`` (nothing without a run dir)."""
+        self.record_screenshots(self.run_dir / "screenshots" / name if self.run_dir else None)
 
     def reset(self, url: str) -> Observation:
         self.browser.goto(url)
@@ -184,6 +191,7 @@ PolicyFactory = Callable[[MiniwobEnv], Policy]
 def run_miniwob_episode(env: MiniwobEnv, policy: Policy, base_url: str, task: str, seed: int,
                         max_actions: int = 10, wall_time: float | None = None) -> tuple[Trajectory, EpisodeState]:
     url = f"{base_url}/{task}.html?seed={seed}"
+    env.start_episode(f"{task}-{seed}")
     observation = env.reset(url)
     trajectory = run_episode(env, policy, env.state.utterance, url, max_actions=max_actions,
                              wall_time=wall_time, first_observation=observation)
@@ -201,34 +209,44 @@ def evaluate_miniwob(
     judge: Judge | None = None,
     on_case: Callable[[dict[str, Any]], None] | None = None,
     partial_json: Path | None = None,
+    run_dir: Path | None = None,
+    screenshots: bool = True,
 ) -> BenchResult:
     """Run ``episodes`` episodes per task; mean raw reward per task and overall, judge agreement if judged.
 
     With ``partial_json`` the cases so far are saved there after every episode: slow local models make a
-    run long, and a run stopped half-way keeps what finished.
+    run long, and a run stopped half-way keeps what finished. With ``run_dir`` every episode is also
+    stored as an insta result (``shards/``, a PNG per step unless ``screenshots`` is off) and
+    ``report.html`` there is the trajectory viewer.
     """
     cases: list[dict[str, Any]] = []
-    env = MiniwobEnv(session)
+    store = ResultStore(run_dir) if run_dir is not None else None
+    env = MiniwobEnv(session, run_dir=run_dir if screenshots else None)
     policy = policy_factory(env)
     with serve_miniwob() as base_url:
         for task in tasks:
             for episode in range(episodes):
-                cases.append(_one_case(env, policy, base_url, task, seed + episode, max_actions, wall_time, judge))
+                cases.append(_one_case(env, policy, base_url, task, seed + episode, max_actions, wall_time, judge,
+                                       store))
                 if partial_json is not None:
                     save_json(BenchResult(name="miniwob", summary=summarise(cases), cases=cases,
                                           params={"partial": True, "tasks": tasks}), partial_json)
                 if on_case is not None:
                     on_case(cases[-1])
+    if run_dir is not None:
+        write_report(run_dir)
     return BenchResult(name="miniwob", summary=summarise(cases), cases=cases,
                        params={"tasks": tasks, "episodes": episodes, "seed": seed, "max_actions": max_actions})
 
 
 def _one_case(env: MiniwobEnv, policy: Policy, base_url: str, task: str, seed: int, max_actions: int,
-              wall_time: float | None, judge: Judge | None) -> dict[str, Any]:
+              wall_time: float | None, judge: Judge | None, store: ResultStore | None = None) -> dict[str, Any]:
     started = time.monotonic()
     case: dict[str, Any] = {"task": task, "seed": seed}
+    record = SiteResult(site=f"{task} seed {seed}", url=f"{base_url}/{task}.html?seed={seed}", status="failed")
     try:
         trajectory, state = run_miniwob_episode(env, policy, base_url, task, seed, max_actions, wall_time)
+        record.status, record.trajectory = "ok", trajectory
         case.update(reward=state.raw_reward if state.done else 0.0, done=state.done,
                     steps=len(trajectory.steps), invalid_steps=trajectory.invalid_steps,
                     stop_reason=trajectory.stop_reason, utterance=trajectory.task,
@@ -236,10 +254,14 @@ def _one_case(env: MiniwobEnv, policy: Policy, base_url: str, task: str, seed: i
                              for step in trajectory.steps])
         if judge is not None:
             judged = judge.judge(trajectory.task, trajectory)
+            record.judgement = judged
             case.update(judge_success=judged.success, judge_confidence=judged.confidence)
     except ScrapesmithError as exc:
         case.update(reward=0.0, done=False, steps=0, error=str(exc).splitlines()[0])
-    case["seconds"] = round(time.monotonic() - started, 2)
+        record.error = case["error"]
+    case["seconds"] = record.seconds = round(time.monotonic() - started, 2)
+    if store is not None:
+        store.append(record)
     return case
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -149,6 +150,12 @@ def bench_miniwob(
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
     json_out: JsonOutOption = None,
+    run_dir: Annotated[Path | None, typer.Option(
+        "--run-dir", help="Where episodes, screenshots and report.html go (default runs/miniwob-<time>).")] = None,
+    no_screenshots: Annotated[
+        bool, typer.Option("--no-screenshots", help="Do not save a PNG of the page at every agent step.")
+    ] = False,
+    open_: OpenOption = False,
 ) -> None:
     """Run the InSTA agent on MiniWoB++ task pages; mean reward per task and overall, judge agreement."""
     from scrapesmith.bench.miniwob import evaluate_miniwob, resolve_tasks
@@ -159,6 +166,7 @@ def bench_miniwob(
 
     task_list = resolve_tasks(_split(tasks))
     model = require_llm(llm_from_options(llm, no_cache), "bench miniwob")
+    target = run_dir or Path("runs") / f"miniwob-{time.strftime('%Y%m%d-%H%M%S')}"
     agent = Agent(model, AgentConfig(reasoning_words=reasoning_words, max_tokens=256))
     judge_model = Judge(model, JudgeConfig(reasoning_words=100, max_tokens=384)) if judge else None
     policy = BrowserPolicy.from_settings(allow_hosts=["127.0.0.1"], delay=0)
@@ -172,9 +180,10 @@ def bench_miniwob(
 
         result = evaluate_miniwob(session, lambda env: agent, task_list, episodes=episodes, seed=seed,
                                   max_actions=max_actions, judge=judge_model, on_case=advance,
-                                  partial_json=json_out)
+                                  partial_json=json_out, run_dir=target, screenshots=not no_screenshots)
     result.params.update(llm=getattr(model, "name", str(llm)), reasoning_words=reasoning_words)
     report(result, json_out, case_columns=["task", "seed", "reward", "steps", "judge_success", "seconds"])
+    show_report(target / "report.html", open_)
 
 
 @bench_app.command("insta-safety")

@@ -99,6 +99,11 @@ class BrowserEnv:
         text, truncated = cap_tokens(markdown_of(snapshot), self.max_tokens)
         return Observation(url=snapshot.url, markdown=text, truncated=truncated, screenshot=self._screenshot())
 
+    def record_screenshots(self, folder: Path | None) -> None:
+        """Send the next observations' screenshots to ``folder`` (numbered afresh), or stop with ``None``."""
+        self.screenshots = folder
+        self._shots = 0
+
     def _screenshot(self) -> str | None:
         """Save what the page looks like now; a failed capture is left out, never fatal to the episode."""
         if self.screenshots is None:
