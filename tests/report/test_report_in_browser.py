@@ -125,7 +125,7 @@ def test_ledger_chart_draws_one_bar_per_stage_with_the_ledger_figures(collect_ru
     _only_the_file(requests, run_dir / "report.html")
 
 
-def test_report_command_redraws_every_run_in_a_folder(collect_run, lists_run, tmp_path):
+def test_report_command_on_a_folder_draws_every_run_and_an_index(collect_run, lists_run, tmp_path, open_report):
     from typer.testing import CliRunner
 
     from scrapesmith.cli import app
@@ -137,7 +137,14 @@ def test_report_command_redraws_every_run_in_a_folder(collect_run, lists_run, tm
     outcome = CliRunner().invoke(app, ["report", str(folder)])
     assert outcome.exit_code == 0, outcome.output
     assert (folder / "collect-sports" / "report.html").is_file() and (folder / "posts.report.html").is_file()
-    assert outcome.output.count("report: ") == 2
+    page, requests = open_report(folder / "report.html")
+    links = page.locator("#runs tbody tr td a")
+    assert sorted(links.evaluate_all("links => links.map(a => a.getAttribute('href'))")) == [
+        "collect-sports/report.html", "posts.report.html"]
+    collected = json.loads((folder / "collect-sports" / "result.json").read_text())
+    row = page.locator('#runs tr[data-report="collect-sports/report.html"] [data-figure="rows"]')
+    assert int(row.inner_text()) == collected["rows"]
+    _only_the_file(requests, folder / "report.html")
 
 
 def test_rerun_report_counts_the_rows_the_rerun_wrote(collect_run, open_report, tmp_path):

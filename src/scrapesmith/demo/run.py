@@ -15,6 +15,7 @@ from scrapesmith.demo.context import DemoContext, DemoStep, new_run_dir
 from scrapesmith.demo.induce_step import induce_book_scrapers
 from scrapesmith.demo.lists_step import record_job_list
 from scrapesmith.demo.survey import survey_sites
+from scrapesmith.report import write_index
 from scrapesmith.sites import serve_sites
 from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
 from scrapesmith.web.fetch import HttpFetcher
@@ -42,4 +43,5 @@ def run_demo(console: Console, run_root: Path = Path("runs"), llm_spec: str | No
             http.close()
     console.rule("[bold]done")
     console.print(f"Everything the demo made is in [bold]{run_dir}[/] (pages archived in pages.warc.gz).")
+    console.print(f"report: {write_index(run_dir)}", highlight=False)
     return run_dir

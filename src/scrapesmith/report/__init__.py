@@ -15,8 +15,8 @@ It reads plain files only, so any capability (or ``scrapesmith report``) can cal
 
 from scrapesmith.report.load import ReportError, load_run
 from scrapesmith.report.render import render_report
-from scrapesmith.report.service import report_path, write_report
+from scrapesmith.report.service import report_anything, report_path, runs_in, write_index, write_report
 from scrapesmith.report.views import ColumnProfile, Report, StageBar
 
-__all__ = ["ColumnProfile", "Report", "ReportError", "StageBar", "load_run", "render_report", "report_path",
-           "write_report"]
+__all__ = ["ColumnProfile", "Report", "ReportError", "StageBar", "load_run", "render_report", "report_anything",
+           "report_path", "runs_in", "write_index", "write_report"]

@@ -64,3 +64,9 @@ def render_report(report: Report) -> str:
         report=report, shown=report.rows[:ROWS_SHOWN], columns=report.columns, chart=chart(report.stages),
         program=highlight_selectors(report.program_text), steps=[highlight_selectors(s) for s in report.steps],
         made_at=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"))
+
+
+def render_index(folder: str, runs: list[tuple[str, Report]]) -> str:
+    """A page listing several runs (a demo directory): one line per run, linking to its own report."""
+    return _environment.get_template("index.html.j2").render(
+        folder=folder, runs=runs, made_at=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"))
