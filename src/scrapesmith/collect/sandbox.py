@@ -46,6 +46,10 @@ class SandboxResult:
         return f"{self.reason} (exit {self.exit_status}, {self.seconds:.1f}s)" + (": " + " | ".join(tail) if tail else "")
 
 
+# The child imports the same scrapesmith as this process (a checkout run from source, not another install).
+_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
+
+
 def run_in_sandbox(program: Path, run_dir: Path, allow_hosts: list[str], limits: SandboxLimits | None = None,
                    args: list[str] | None = None) -> SandboxResult:
     """Run ``program`` confined to ``run_dir`` and ``allow_hosts`` (``host:port`` entries)."""
@@ -53,7 +57,7 @@ def run_in_sandbox(program: Path, run_dir: Path, allow_hosts: list[str], limits:
     run_dir = Path(run_dir).resolve()
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(run_dir), "LANG": "C.UTF-8",
            ENV_RUN_DIR: str(run_dir), ENV_ALLOW: ",".join(allow_hosts), "PYTHONDONTWRITEBYTECODE": "1",
-           "SCRAPESMITH_LLM": "none",
+           "SCRAPESMITH_LLM": "none", "PYTHONPATH": _PACKAGE_ROOT,
            ENV_LIMITS: f"{limits.cpu_seconds},{limits.memory_mb},{limits.max_file_mb}"}
     command = [sys.executable, "-B", "-m", "scrapesmith.collect.guard", str(Path(program).resolve()), *(args or [])]
     started = time.monotonic()
