@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 # llama.cpp's default native build crashes on these CPUs (AMX kernels): build portable code.
 export CMAKE_ARGS ?= -DGGML_NATIVE=OFF
 
-.PHONY: demo test setup chromium model lint
+.PHONY: demo test setup chromium bubblewrap model lint
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -26,10 +26,18 @@ chromium:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	else echo "Chromium is missing and this is not root: run 'sudo apt-get install -y chromium'" >&2; exit 1; fi
 
+# Generated programs run under bubblewrap (OS-level sandbox); without it `collect`/`run` refuse to run them.
+bubblewrap:
+	@if command -v bwrap >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		echo "installing Debian's bubblewrap"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; \
+	else echo "bubblewrap is missing and this is not root: run 'sudo apt-get install -y bubblewrap'" >&2; exit 1; fi
+
 model: $(STAMP)
 	$(VENV)/bin/scrapesmith llm install
 
-setup: $(STAMP) chromium model
+setup: $(STAMP) chromium bubblewrap model
 
 demo: setup
 	$(VENV)/bin/scrapesmith demo
