@@ -6,7 +6,9 @@
 order: the address guard (no private networks unless allowed), robots.txt, the per-host throttle, then a
 bounded request (timeout, size cap, content-type check) retried on timeouts, 429 and 5xx. Redirects are
 followed by hand so that each hop passes the same checks — httpx's own redirect following would let a
-public page bounce us into the local network.
+public page bounce us into the local network. Each hop connects to the addresses the guard checked
+(:mod:`scrapesmith.web.transport`), never to a second lookup's answer. With ``proxy="unix:PATH"`` every
+request goes through the guard proxy on that Unix socket instead (how sandboxed programs reach the web).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from scrapesmith.dom.encoding import decode_html
 from scrapesmith.web.content import DEFAULT_ACCEPT_TYPES, accepts, sniff_media_type
 from scrapesmith.web.files import FileFetcher, expand_sources, is_file_url, is_web_url
 from scrapesmith.web.page import (
+    BlockedAddress,
     FetchError,
     HttpStatusError,
     Page,
@@ -37,7 +40,17 @@ from scrapesmith.web.page import (
     Unreachable,
     UnsupportedContent,
 )
-from scrapesmith.web.safety import AddressGuard, HostThrottle, InvalidUrl, RobotsPolicy, origin_of
+from scrapesmith.web.safety import (
+    REFUSED_HEADER,
+    AddressGuard,
+    HostThrottle,
+    InvalidUrl,
+    Resolver,
+    RobotsPolicy,
+    origin_of,
+    resolve_host,
+)
+from scrapesmith.web.transport import PinnedBackend, UnixProxyBackend, make_transport
 
 if TYPE_CHECKING:
     from scrapesmith.web.archive import WarcWriter
@@ -104,6 +117,8 @@ class HttpFetcher:
         max_retry_wait: float = 30.0,
         accept_types: Iterable[str] = DEFAULT_ACCEPT_TYPES,
         archive: WarcWriter | None = None,
+        proxy: str | None = None,
+        resolver: Resolver | None = None,
     ) -> None:
         settings = get_settings()
         self.user_agent = user_agent or settings.user_agent
@@ -114,9 +129,17 @@ class HttpFetcher:
         self.max_retry_wait = max_retry_wait
         self.accept_types = tuple(t.lower() for t in accept_types)
         self.archive = archive
+        if proxy is not None and not proxy.startswith("unix:"):
+            raise ValueError(f"proxy must be 'unix:/path/to/socket', not {proxy!r}")
+        self.proxy = proxy
+        # Behind the guard proxy, the proxy resolves, checks and pins; this side cannot even resolve.
         self.guard = AddressGuard(
-            settings.allow_hosts if allow_hosts is None else allow_hosts, allow_private=allow_private
+            settings.allow_hosts if allow_hosts is None else allow_hosts,
+            allow_private=allow_private or proxy is not None,
+            resolver=resolver or resolve_host,
         )
+        self._pins = PinnedBackend()
+        backend = UnixProxyBackend(proxy.removeprefix("unix:")) if proxy else self._pins
         self.throttle = HostThrottle(
             settings.politeness_delay if delay is None else delay,
             max_per_host or settings.max_per_host,
@@ -129,11 +152,13 @@ class HttpFetcher:
             reraise=True,
         )
         self.robots = RobotsPolicy(self.user_agent, self._fetch_robots) if respect_robots else None
+        limits = httpx.Limits(max_connections=100, max_keepalive_connections=20)
         self._client = httpx.Client(
             headers={"User-Agent": self.user_agent, "Accept": ACCEPT_HEADER},
             timeout=timeout if timeout is not None else settings.timeout,
             follow_redirects=False,
-            limits=httpx.Limits(max_connections=100, max_keepalive_connections=20),
+            transport=make_transport(backend, limits, via_proxy=proxy is not None),
+            trust_env=False,  # an HTTP_PROXY from the environment would bypass the pinned addresses
         )
 
     def fetch(self, url: str) -> Page:
@@ -162,12 +187,17 @@ class HttpFetcher:
 
     def _admit(self, url: str) -> None:
         """The checks every hop passes before any byte is sent to its host."""
-        self.guard.check(url)
+        self._check(url)
         if self.robots is None or self.robots.allowed(url):
             return
         if self.robots.server_unreachable(url):
             raise Unreachable(url, "cannot reach the server (robots.txt could not be fetched)")
         raise RobotsDisallowed(url, "robots.txt disallows fetching this URL (pass --no-robots to ignore)")
+
+    def _check(self, url: str) -> None:
+        """The address guard, then pin what it checked so the connection goes to exactly that."""
+        addresses = self.guard.check(url)
+        self._pins.pin(url, origin_of(url).port, addresses)
 
     def _exchange(self, url: str) -> _Answer:
         try:
@@ -194,6 +224,8 @@ class HttpFetcher:
                 raise
             except httpx.InvalidURL as exc:
                 raise InvalidUrl(url, f"not a valid URL ({exc})") from None
+            except httpx.ProxyError as exc:
+                raise BlockedAddress(url, f"the network proxy refused the connection ({exc})") from None
             except httpx.HTTPError as exc:
                 raise Unreachable(url, f"connection failed ({type(exc).__name__}: {exc})") from None
 
@@ -203,6 +235,9 @@ class HttpFetcher:
             raise _RetryableStatus(status, parse_retry_after(response.headers.get("retry-after")))
         final_url = str(response.url)
         location = response.headers.get("location")
+        if status == 403 and REFUSED_HEADER in response.headers:
+            reason = response.read().decode("utf-8", "replace").strip()
+            raise BlockedAddress(url, f"refused by the network proxy: {reason.removeprefix(url + ': ')}")
         if status in REDIRECT_STATUSES and location:
             return _Answer(final_url, status, {}, b"", "", None, location=location)
         if status >= 400:
@@ -258,7 +293,7 @@ class HttpFetcher:
         current = robots_url
         for _hop in range(ROBOTS_MAX_REDIRECTS + 1):
             try:
-                self.guard.check(current)
+                self._check(current)
                 with self.throttle.slot(current), self._client.stream("GET", current) as response:
                     location = response.headers.get("location")
                     if response.status_code in REDIRECT_STATUSES and location:

@@ -26,6 +26,8 @@ from protego import Protego
 from scrapesmith.web.page import BlockedAddress, FetchError, Unreachable
 
 WEB_SCHEMES = ("http", "https")
+# The header a guard proxy tags its refusals with (the reason tag of the FetchError it stands for).
+REFUSED_HEADER = "X-Scrapesmith-Refused"
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 Resolver = Callable[[str, int], list[str]]
@@ -120,15 +122,20 @@ class AddressGuard:
         host = f"[{origin.host}]" if ":" in origin.host else origin.host
         return origin.host in self.allow_hosts or f"{host}:{origin.port}" in self.allow_hosts
 
-    def check(self, url: str) -> None:
-        """Raise :class:`BlockedAddress`, :class:`InvalidUrl` or :class:`Unreachable` unless ``url`` is safe."""
+    def check(self, url: str) -> list[str] | None:
+        """Raise :class:`BlockedAddress`, :class:`InvalidUrl` or :class:`Unreachable` unless ``url`` is safe.
+
+        Returns the addresses that were checked (connect to these and no others: a second lookup may
+        answer differently), or ``None`` when the host is exempt and was not resolved.
+        """
         try:
             origin = origin_of(url)
         except InvalidUrl as exc:
             raise BlockedAddress(url, str(exc).removeprefix(f"{url}: ")) from None
         if self.allow_private or self.is_allowed_host(origin):
-            return
-        for address in self._addresses(url, origin):
+            return None
+        addresses = self._addresses(url, origin)
+        for address in addresses:
             if not is_public_address(address):
                 where = "is" if address == origin.host else f"resolves to {address}, which is"
                 raise BlockedAddress(
@@ -136,6 +143,7 @@ class AddressGuard:
                     f"{origin.host} {where} a private or local address; "
                     f"allow it explicitly (e.g. --allow-host {origin.host}) if you mean it",
                 )
+        return addresses
 
     def _addresses(self, url: str, origin: Origin) -> list[str]:
         if _is_ip_literal(origin.host):

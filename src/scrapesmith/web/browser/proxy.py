@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from scrapesmith.web.page import FetchError
-from scrapesmith.web.safety import AddressGuard, origin_of, resolve_host
+from scrapesmith.web.safety import REFUSED_HEADER, AddressGuard, origin_of, resolve_host
 
-REFUSED_HEADER = "X-Scrapesmith-Refused"
+__all__ = ["REFUSED_HEADER", "GuardProxy", "Refusal", "is_browser_service_host"]
 _HOP_BY_HOP = {"proxy-connection", "proxy-authorization", "connection", "keep-alive", "te", "upgrade"}
 _HEAD_LIMIT = 64 * 1024
 _PIPE_CHUNK = 64 * 1024
@@ -73,6 +73,11 @@ class GuardProxy:
         self._server = await asyncio.start_server(self._accept, "127.0.0.1", 0, limit=_HEAD_LIMIT)
         port = self._server.sockets[0].getsockname()[1]
         return f"http://127.0.0.1:{port}"
+
+    async def start_unix(self, path: str) -> str:
+        """Listen on the Unix socket ``path`` instead (a sandbox's only way out); returns ``path``."""
+        self._server = await asyncio.start_unix_server(self._accept, path, limit=_HEAD_LIMIT)
+        return path
 
     async def close(self) -> None:
         if self._server is not None:
