@@ -46,18 +46,25 @@ def test_memory_hog_is_stopped_by_the_memory_limit(tmp_path):
     assert "MemoryError" in result.stderr
 
 
-def test_connection_to_a_forbidden_host_is_refused(tmp_path, demo_web, allow):
+def test_network_goes_only_through_the_runs_proxy_to_the_runs_hosts(tmp_path, demo_web, allow):
     program = _program(tmp_path, f"""
         import socket
-        allowed = socket.create_connection(("{demo_web.host}", {demo_web.port}), timeout=5)
-        allowed.close()
-        print("allowed host reached")
-        socket.create_connection(("127.0.0.1", 9), timeout=5)
+        from scrapesmith.collect.runtime import Collection
+        from scrapesmith.web.page import BlockedAddress
+        with Collection("t", allow_hosts=["127.0.0.1"], delay=0) as run:
+            page = run.fetch("{demo_web.url('/')}")
+            print("allowed host reached", page.status)
+            try:
+                run.fetch("http://127.0.0.1:9/")
+            except BlockedAddress as exc:
+                print("proxy refused:", exc)
+        socket.create_connection(("{demo_web.host}", {demo_web.port}), timeout=5)
     """)
     result = run_in_sandbox(program, tmp_path, allow)
-    assert "allowed host reached" in result.stdout
+    assert "allowed host reached 200" in result.stdout, result.stderr
+    assert "proxy refused:" in result.stdout and "127.0.0.1:9 is not allowed for this run" in result.stdout
     assert result.reason == "violation"
-    assert "connection to ('127.0.0.1', 9) is not allowed" in result.stderr
+    assert f"connection to ('127.0.0.1', {demo_web.port}) is not allowed" in result.stderr
 
 
 def test_write_outside_the_run_dir_is_refused_even_when_caught(tmp_path):

@@ -12,6 +12,7 @@ import pytest
 from scrapesmith.collect.agents import NoStartingPoint
 from scrapesmith.collect.program import run_program_file
 from scrapesmith.collect.service import collect
+from scrapesmith.errors import ScrapesmithError
 from scrapesmith.llm.scripted import ScriptedLLM
 from scrapesmith.llm.types import LLMRequest
 
@@ -113,9 +114,14 @@ def test_rerunning_program_py_recollects_without_a_model(scripted_run, demo_web)
     run_dir = scripted_run[0].run_dir
     before = _dataset(run_dir)
     (run_dir / "dataset.csv").unlink()
-    outcome = run_program_file(run_dir / "program.py")
+    outcome = run_program_file(run_dir / "program.py", [f"{demo_web.host}:{demo_web.port}"])
     assert outcome.ok, outcome.stderr
     assert _dataset(run_dir) == before
+
+
+def test_rerun_refuses_hosts_the_program_allows_itself(scripted_run):
+    with pytest.raises(ScrapesmithError, match=r"declares ALLOW_HOSTS 127\.0\.0\.1:\d+.*--allow-host 127\.0\.0\.1:"):
+        run_program_file(scripted_run[0].run_dir / "program.py", [])
 
 
 def test_heuristic_path_collects_from_a_start_url(demo_web, tmp_path):

@@ -9,6 +9,7 @@ a user's mistake on the command line is one line and exit status 2, a runtime fa
 
 from __future__ import annotations
 
+import signal
 import sys
 from typing import Annotated
 
@@ -59,8 +60,13 @@ def _error(message: str) -> None:
     console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
 
 
+def _terminated(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> None:
     """Entry point: run the app; every way it ends becomes one exit status (and at most one line)."""
+    signal.signal(signal.SIGTERM, _terminated)  # a kill ends like Ctrl-C: sandboxes stopped, exit 130
     try:
         status = app(standalone_mode=False)
     except ScrapesmithError as exc:

@@ -17,12 +17,14 @@ from scrapesmith.cli.options import (
     LLMOption,
     NoCacheOption,
     OpenOption,
+    UnsafeNoSandboxOption,
     allowed_hosts,
     llm_from_options,
     progress_bar,
     show_report,
 )
 from scrapesmith.collect.progress import live_progress
+from scrapesmith.config import get_settings
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.io import read_rows
 from scrapesmith.llm.types import LLM
@@ -52,8 +54,10 @@ def collect_command(
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
     open_: OpenOption = False,
+    unsafe_no_sandbox: UnsafeNoSandboxOption = False,
 ) -> None:
     """Turn an instruction into a validated dataset: research, blueprint, program, sandboxed test, validation."""
+    from scrapesmith.collect.sandbox import SandboxLimits
     from scrapesmith.collect.service import collect
 
     model: LLM | None = llm_from_options(llm, no_cache)
@@ -61,22 +65,25 @@ def collect_command(
     hosts = allowed_hosts(allow_host)
     with console.status("collecting…", spinner="dots") as status:
         result = collect(instruction, llm=model, run_dir=target, allow_hosts=hosts, seeds=seed, ablation=ablation,
-                         delay=delay, progress=live_progress(console, status), always_ask=always_ask)
+                         delay=delay, progress=live_progress(console, status), always_ask=always_ask,
+                         limits=SandboxLimits(unsafe_no_sandbox=unsafe_no_sandbox))
     verdict = "valid" if result.valid else "NOT valid (see validation.json)"
     console.print(f"{result.rows} rows -> {result.dataset} ({verdict}); {result.llm_calls} LLM calls, "
                   f"{result.tokens} tokens, {result.seconds:.1f}s", highlight=False)
-    console.print(f"rerun without a model: scrapesmith run {target / 'program.py'}", highlight=False)
+    console.print(f"rerun without a model: {rerun_command(target / 'program.py')}", highlight=False)
     show_report(result.report, open_)
     if not result.rows:
         raise ScrapesmithError(f"no rows collected; see {target / 'messages.jsonl'}")
 
 
-def run_collection_program(program: Path, allow_host: list[str] | None) -> None:
+def run_collection_program(program: Path, allow_host: list[str] | None, unsafe_no_sandbox: bool = False) -> None:
     """``scrapesmith run runs/<id>/program.py``: recollect in the sandbox with zero LLM calls."""
     from scrapesmith.collect.program import run_program_file, save_rerun
+    from scrapesmith.collect.sandbox import SandboxLimits
 
-    with console.status(f"running {program} in the sandbox", spinner="dots"):
-        result = run_program_file(program, allowed_hosts(allow_host))
+    where = "WITHOUT the sandbox (--unsafe-no-sandbox)" if unsafe_no_sandbox else "in the sandbox"
+    with console.status(f"running {program} {where}", spinner="dots"):
+        result = run_program_file(program, allowed_hosts(allow_host), SandboxLimits(unsafe_no_sandbox=unsafe_no_sandbox))
     if not result.ok:
         raise ScrapesmithError(f"{program}: {result.summary()}")
     dataset = program.parent / "dataset.csv"
@@ -86,6 +93,17 @@ def run_collection_program(program: Path, allow_host: list[str] | None) -> None:
     rows = len(read_rows(dataset))
     console.print(f"{rows} rows -> {dataset} ({result.seconds:.1f}s, 0 LLM calls)", highlight=False)
     show_report(save_rerun(program, result))
+
+
+def rerun_command(program: Path) -> str:
+    """``scrapesmith run program.py`` with the ``--allow-host`` flags its hosts need beyond the settings'."""
+    from scrapesmith.collect.program import declared_hosts, undeclared_hosts
+
+    try:
+        needed = undeclared_hosts(declared_hosts(program), get_settings().allow_hosts)
+    except ScrapesmithError:
+        needed = []
+    return " ".join(["scrapesmith run", str(program), *(f"--allow-host {h}" for h in needed)])
 
 
 @bench_app.command("instruct2ds")

@@ -19,6 +19,7 @@ from scrapesmith.cli.options import (
     LLMOption,
     NoCacheOption,
     OpenOption,
+    UnsafeNoSandboxOption,
     allowed_hosts,
     llm_from_options,
     progress_bar,
@@ -105,12 +106,15 @@ def run_command(
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Output table: .csv, .jsonl or .parquet.")] = None,
     allow_host: AllowHostOption = None,
     open_: OpenOption = False,
+    unsafe_no_sandbox: UnsafeNoSandboxOption = False,
 ) -> None:
-    """Apply a scraper spec to pages, or rerun a collection program.py, with no LLM."""
+    """Apply a scraper spec to pages, or rerun a collection program.py, with no LLM.
+
+    A program.py runs in the sandbox and reaches only the settings' hosts and --allow-host ones."""
     if target.suffix.lower() == ".py":
         from scrapesmith.cli.collect import run_collection_program
 
-        run_collection_program(target, allow_host)
+        run_collection_program(target, allow_host, unsafe_no_sandbox)
         return
     if output is None or not sources:
         raise ScrapesmithError("running a scraper spec needs pages and -o OUTPUT, e.g. run spec.json page.html -o out.csv")

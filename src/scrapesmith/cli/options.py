@@ -48,6 +48,15 @@ AllowHostOption = Annotated[
     ),
 ]
 
+UnsafeNoSandboxOption = Annotated[
+    bool,
+    typer.Option(
+        "--unsafe-no-sandbox",
+        help="Run generated programs without bubblewrap isolation (only the audit hook, rlimits and the "
+        "network proxy confine them). For machines that cannot install bubblewrap; never on one with secrets.",
+    ),
+]
+
 DelayOption = Annotated[
     float | None,
     typer.Option("--delay", help="Seconds between requests to one host (default: SCRAPESMITH_POLITENESS_DELAY, 1.0)."),

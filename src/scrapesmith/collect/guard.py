@@ -1,10 +1,15 @@
-"""Runs inside the sandbox child before the generated program: the network and file-system guard.
+"""Runs inside the sandbox child before the generated program: resource limits and the audit-hook layer.
 
-``python -m scrapesmith.collect.guard program.py`` installs a :func:`sys.addaudithook` hook (which a
-program cannot remove) that refuses socket connections to anything but the allowed ``host:port`` pairs,
-any write outside the run directory, and starting other processes; then it runs the program as
-``__main__``. Every refusal is also printed to stderr as a ``sandbox-violation:`` line, so the test agent
-sees it even when the program swallows the exception.
+``python -m scrapesmith.collect.guard program.py`` sets the CPU, memory, file-size and process limits,
+then installs a :func:`sys.addaudithook` hook that refuses socket connections to anything but the run's
+guard proxy (and, outside bubblewrap, the allowed ``host:port`` pairs), any write outside the run
+directory, and starting other processes; then it runs the program as ``__main__``. Every refusal is also
+printed to stderr as a ``sandbox-violation:`` line, so the test agent sees it even when the program
+swallows the exception.
+
+The hook is the second layer, there for clear messages: a determined program can get past an audit
+hook (ctypes, frame tampering), which is why the program runs under bubblewrap
+(:mod:`scrapesmith.collect.isolation`), where the operating system holds the line.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ VIOLATION = "sandbox-violation:"
 ENV_RUN_DIR = "SCRAPESMITH_RUN_DIR"
 ENV_ALLOW = "SCRAPESMITH_SANDBOX_ALLOW"
 ENV_LIMITS = "SCRAPESMITH_SANDBOX_LIMITS"
+ENV_PROXY = "SCRAPESMITH_SANDBOX_PROXY"
 EXIT_VIOLATION = 3
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 _PROCESS_EVENTS = frozenset({"os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
@@ -38,7 +44,11 @@ def _allowed_addresses(entries: list[str]) -> set[tuple[str, int]]:
         host, _, port = entry.rpartition(":")
         if not host or not port.isdigit():
             continue
-        for info in socket.getaddrinfo(host, int(port), type=socket.SOCK_STREAM):
+        try:
+            infos = socket.getaddrinfo(host, int(port), type=socket.SOCK_STREAM)
+        except OSError:
+            continue
+        for info in infos:
             allowed.add((info[4][0], int(port)))
     return allowed
 
@@ -64,7 +74,7 @@ def _inside(path: object, root: Path) -> bool:
     return resolved == root or root in resolved.parents
 
 
-def install(run_dir: Path, allow: list[str]) -> None:
+def install(run_dir: Path, allow: list[str], proxy_socket: str = "") -> None:
     """Install the audit hook; from here on only allowed connections and writes under ``run_dir`` pass."""
     root = Path(os.path.realpath(run_dir))
     allowed = _allowed_addresses(allow)
@@ -72,12 +82,18 @@ def install(run_dir: Path, allow: list[str]) -> None:
     def hook(event: str, args: tuple) -> None:
         if event == "socket.connect":
             sock, address = args[0], args[1]
-            if sock.family == socket.AF_UNIX or (str(address[0]), int(address[1])) not in allowed:
+            if sock.family == socket.AF_UNIX:
+                if not proxy_socket or os.fsdecode(address) != proxy_socket:
+                    _refuse(f"connection to the Unix socket {address!r} is not allowed")
+            elif sock.family not in (socket.AF_INET, socket.AF_INET6) \
+                    or (str(address[0]), int(address[1])) not in allowed:
                 _refuse(f"connection to {address!r} is not allowed (allowed: {', '.join(allow) or 'none'})")
         elif event == "open" and _is_write(args[1], args[2]) and not _inside(args[0], root):
             _refuse(f"write to {args[0]!s} outside the run directory {root}")
         elif event in _PATH_EVENTS and not all(_inside(a, root) for a in args[:2] if isinstance(a, (str, bytes))):
             _refuse(f"{event} outside the run directory {root}: {args[:2]!r}")
+        elif event == "socket.sendto" and args[0].family != socket.AF_UNIX:
+            _refuse(f"sending datagrams to {args[1]!r} is not allowed")
         elif event in _PROCESS_EVENTS:
             _refuse(f"starting processes is not allowed ({event})")
 
@@ -97,10 +113,13 @@ def _preload() -> None:
 
 
 def apply_limits(spec: str) -> None:
-    """``cpu_seconds,memory_mb,max_file_mb`` as hard resource limits of this process (and its children)."""
+    """``cpu_seconds,memory_mb,max_file_mb[,max_processes]`` as hard limits of this process and its children
+    (``max_processes`` 0: leave ``RLIMIT_NPROC`` alone)."""
     if not spec:
         return
-    cpu, memory, size = (int(part) for part in spec.split(","))
+    cpu, memory, size, *rest = (int(part) for part in spec.split(","))
+    if rest and rest[0] > 0:
+        resource.setrlimit(resource.RLIMIT_NPROC, (rest[0], rest[0]))
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     resource.setrlimit(resource.RLIMIT_AS, (memory * 1024 * 1024, memory * 1024 * 1024))
     resource.setrlimit(resource.RLIMIT_FSIZE, (size * 1024 * 1024, size * 1024 * 1024))
@@ -114,7 +133,7 @@ def main() -> int:
     sys.path.insert(0, str(program.parent))
     _preload()
     apply_limits(os.environ.get(ENV_LIMITS, ""))
-    install(run_dir, allow)
+    install(run_dir, allow, os.environ.get(ENV_PROXY, "").removeprefix("unix:"))
     try:
         runpy.run_path(str(program), run_name="__main__")
     except SandboxViolation as exc:

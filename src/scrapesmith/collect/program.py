@@ -11,9 +11,11 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import time
 from pathlib import Path
 from pprint import pformat
 
+from scrapesmith.collect.runtime import PARTIAL_DATASET
 from scrapesmith.collect.sandbox import SandboxLimits, SandboxResult, run_in_sandbox
 from scrapesmith.collect.views import Blueprint
 from scrapesmith.errors import ScrapesmithError
@@ -113,14 +115,52 @@ def declared_hosts(program: Path) -> list[str]:
     return []
 
 
+def undeclared_hosts(declared: list[str], allow_hosts: list[str]) -> list[str]:
+    """The hosts a program declares that the run does not allow (``host`` allows every port of it)."""
+    allowed = {h.strip().lower() for h in allow_hosts}
+    return [h for h in declared if h.lower() not in allowed and h.lower().rpartition(":")[0] not in allowed]
+
+
 def run_program_file(program: Path, allow_hosts: list[str] | None = None,
                      limits: SandboxLimits | None = None) -> SandboxResult:
-    """``scrapesmith run program.py``: rerun a collection in the sandbox, writing next to the program."""
+    """``scrapesmith run program.py``: rerun a collection in the sandbox, writing next to the program.
+
+    The program reaches exactly ``allow_hosts`` (the caller's ``--allow-host`` and settings). The hosts it
+    declares in ``ALLOW_HOSTS`` are only checked against those: a program cannot allow itself a host.
+    Interrupted (Ctrl-C, SIGTERM), the sandbox is killed, the interruption is recorded beside the program
+    (``rerun.run.json``; rows so far stay in ``dataset.partial.jsonl``) and the interrupt goes on.
+    """
     program = Path(program)
     if not program.is_file():
         raise ScrapesmithError(f"{program}: no such program")
-    hosts = [*declared_hosts(program), *(allow_hosts or [])]
-    return run_in_sandbox(program, program.parent, hosts, limits)
+    hosts = list(allow_hosts or [])
+    missing = undeclared_hosts(declared_hosts(program), hosts)
+    if missing:
+        flags = " ".join(f"--allow-host {h}" for h in missing)
+        raise ScrapesmithError(f"{program} declares ALLOW_HOSTS {', '.join(missing)}, which this run does not allow; "
+                               f"a program cannot allow itself hosts: pass {flags} if you trust them")
+    started = time.monotonic()
+    try:
+        return run_in_sandbox(program, program.parent, hosts, limits)
+    except KeyboardInterrupt:
+        save_interrupted(program, time.monotonic() - started)
+        raise
+
+
+def save_interrupted(program: Path, seconds: float) -> Path:
+    """Record an interrupted rerun (``rerun.run.json``, marked ``interrupted``) and draw its report."""
+    program = Path(program)
+    partial = program.parent / PARTIAL_DATASET
+    rows = sum(1 for line in partial.read_text(encoding="utf-8").splitlines() if line.strip()) if partial.is_file() else 0
+    record = {
+        "kind": "run", "title": f"rerun of {program} (INTERRUPTED)", "dataset": PARTIAL_DATASET if partial.is_file() else "",
+        "program": str(program.resolve()), "seconds": seconds, "interrupted": True, "partial_rows": rows,
+        "notes": [f"interrupted: the sandbox was stopped; {rows} rows so far in {PARTIAL_DATASET} (partial)"],
+        "failures": [], "ledger": {"totals": {"calls": 0}, "by_stage": {}},
+    }
+    path = program.parent / "rerun.run.json"
+    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    return write_report(path)
 
 
 def save_rerun(program: Path, result: SandboxResult) -> Path:

@@ -10,7 +10,10 @@ A program is a short script that composes these calls; it never needs an LLM::
 
 Every page goes through scrapesmith's polite, guarded fetcher and into ``pages.warc.gz``; every row
 gets provenance columns; :meth:`Collection.close` writes ``dataset.csv`` and ``dataset.jsonl`` in the
-run directory (the current directory, which is the run directory inside the sandbox).
+run directory (the current directory, which is the run directory inside the sandbox). Until then rows
+go to ``dataset.partial.jsonl`` as they are written, so a run that fails or is killed leaves only a
+file named partial, never a dataset that looks complete. Inside the sandbox the fetcher's only way
+out is the run's guard proxy (``SCRAPESMITH_SANDBOX_PROXY``).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from urllib.parse import urlencode, urljoin
 
 from lxml import html
 
+from scrapesmith.collect.guard import ENV_PROXY
 from scrapesmith.collect.tables import best_table, next_page_url, table_rows
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.execute import CompiledSpec
@@ -35,6 +39,8 @@ from scrapesmith.lists.views import ListProgram
 from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
 from scrapesmith.web.fetch import HttpFetcher
 from scrapesmith.web.page import FetchError, Page
+
+PARTIAL_DATASET = "dataset.partial.jsonl"
 
 
 class CollectionError(ScrapesmithError):
@@ -51,8 +57,10 @@ class Collection:
         self.max_pages = max_pages
         self.rows: list[dict[str, Any]] = []
         self.failures: list[dict[str, str]] = []
+        self.partial = self.run_dir / PARTIAL_DATASET
+        self.partial.unlink(missing_ok=True)
         self._warc = WarcWriter(self.run_dir / "pages.warc.gz")
-        self._http = HttpFetcher(allow_hosts=allow_hosts or [], delay=delay)
+        self._http = HttpFetcher(allow_hosts=allow_hosts or [], delay=delay, proxy=os.environ.get(ENV_PROXY) or None)
         self.fetcher = ArchivingFetcher(self._http, self._warc)
 
     def fetch(self, url: str) -> Page:
@@ -115,6 +123,7 @@ class Collection:
               constants: dict[str, Any] | None = None, keep: list[str] | None = None) -> int:
         """Add rows: rename by ``field_map`` (output <- extracted), add ``constants``, stamp provenance."""
         now = datetime.now(UTC).isoformat(timespec="seconds")
+        added = len(self.rows)
         for row in rows:
             out = {}
             for column in keep or list(row):
@@ -125,19 +134,24 @@ class Collection:
             out["fetched_at"] = row.get("fetched_at") or now
             out["program_id"] = self.program_id
             self.rows.append(out)
+        with self.partial.open("a", encoding="utf-8") as handle:
+            handle.writelines(json.dumps(row, default=str) + "\n" for row in self.rows[added:])
         print(f"rows: {len(self.rows)}", flush=True)
         return len(rows)
 
-    def close(self) -> None:
+    def close(self, complete: bool = True) -> None:
+        """Finish the run: the dataset files when ``complete``; otherwise only the partial file stays."""
         self.fetcher.close()
         self._warc.close()
-        write_rows(self.rows, self.run_dir / "dataset.csv")
-        write_rows(self.rows, self.run_dir / "dataset.jsonl")
+        if complete:
+            write_rows(self.rows, self.run_dir / "dataset.csv")
+            write_rows(self.rows, self.run_dir / "dataset.jsonl")
+            self.partial.unlink(missing_ok=True)
         if self.failures:
             (self.run_dir / "failures.json").write_text(json.dumps(self.failures, indent=1))
 
     def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        self.close(complete=kind is None)

@@ -1,9 +1,16 @@
-"""The sandbox generated programs run in: a child process with CPU, wall-time and memory limits.
+"""The sandbox generated programs run in: bubblewrap isolation, a guarded network and resource limits.
 
-Limits come from :mod:`resource` (``RLIMIT_CPU``, ``RLIMIT_AS``, ``RLIMIT_FSIZE``), which the child's
-guard sets on itself before the program runs (no ``preexec_fn``, which is unsafe with threads), and a wall-clock timeout that kills the child's whole process group. The child starts
-under :mod:`scrapesmith.collect.guard`, which confines network to the allowed hosts and writes to the
-run directory. The outcome (stdout, stderr, exit status and why it stopped) goes back to the test agent.
+A generated ``program.py`` is code a model wrote, so it runs as an attacker would be run
+(:mod:`scrapesmith.collect.isolation`): under ``bwrap`` in its own namespaces with a read-only system, the
+run directory as the only writable place, a scrubbed environment, no process creation (seccomp), and
+no network but the run's guard proxy on a Unix socket (:mod:`scrapesmith.collect.netproxy`), which allows
+exactly the hosts the run allows. Inside, :mod:`scrapesmith.collect.guard` sets the CPU, memory, file-size
+and process limits and installs an audit hook as a second layer that names what it refused. A wall-clock
+timeout, a Ctrl-C or a SIGTERM kills the whole sandbox (its PID namespace dies with it).
+
+Without bubblewrap, generated code does not run unless the caller asks for ``unsafe_no_sandbox``
+(``--unsafe-no-sandbox``): then only the audit hook, the rlimits and the proxy stand in the way.
+The outcome (stdout, stderr, exit status and why it stopped) goes back to the caller.
 """
 
 from __future__ import annotations
@@ -16,7 +23,23 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from scrapesmith.collect.guard import ENV_ALLOW, ENV_LIMITS, ENV_RUN_DIR, EXIT_VIOLATION, VIOLATION
+from scrapesmith.collect.guard import (
+    ENV_ALLOW,
+    ENV_LIMITS,
+    ENV_PROXY,
+    ENV_RUN_DIR,
+    EXIT_VIOLATION,
+    VIOLATION,
+)
+from scrapesmith.collect.isolation import SANDBOX_SOCKET_DIR, bwrap_command, bwrap_path, seccomp_file
+from scrapesmith.collect.netproxy import SOCKET_NAME, NetworkGate
+from scrapesmith.errors import ScrapesmithError
+
+UNSAFE_FLAG = "--unsafe-no-sandbox"
+
+
+class SandboxUnavailable(ScrapesmithError):
+    """bubblewrap is missing, and the caller did not ask to run without OS isolation."""
 
 
 @dataclass(frozen=True)
@@ -25,6 +48,8 @@ class SandboxLimits:
     wall_seconds: float = 300.0
     memory_mb: int = 2048
     max_file_mb: int = 512
+    max_processes: int = 256  # RLIMIT_NPROC (threads count too); root ignores it, the seccomp filter does not
+    unsafe_no_sandbox: bool = False  # run without bubblewrap: audit hook, rlimits and proxy only
 
 
 @dataclass
@@ -36,6 +61,8 @@ class SandboxResult:
     stderr: str
     reason: str
     seconds: float
+    isolated: bool = True
+    refusals: list[str] | None = None
 
     @property
     def ok(self) -> bool:
@@ -52,24 +79,61 @@ _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 
 def run_in_sandbox(program: Path, run_dir: Path, allow_hosts: list[str], limits: SandboxLimits | None = None,
                    args: list[str] | None = None) -> SandboxResult:
-    """Run ``program`` confined to ``run_dir`` and ``allow_hosts`` (``host:port`` entries)."""
+    """Run ``program`` confined to ``run_dir``; its network reaches only ``allow_hosts`` (``host[:port]``).
+
+    Raises :class:`SandboxUnavailable` without bubblewrap (unless ``limits.unsafe_no_sandbox``). On
+    Ctrl-C or SIGTERM (``KeyboardInterrupt``) the sandbox is killed before the interrupt goes on.
+    """
     limits = limits or SandboxLimits()
+    isolated = not limits.unsafe_no_sandbox
+    if isolated and bwrap_path() is None:
+        raise SandboxUnavailable(
+            "bubblewrap (bwrap) is not installed, so generated code cannot run isolated: install it "
+            f"('make bubblewrap' or 'apt-get install bubblewrap'), or pass {UNSAFE_FLAG} to run it unconfined")
     run_dir = Path(run_dir).resolve()
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(run_dir), "LANG": "C.UTF-8",
-           ENV_RUN_DIR: str(run_dir), ENV_ALLOW: ",".join(allow_hosts), "PYTHONDONTWRITEBYTECODE": "1",
-           "SCRAPESMITH_LLM": "none", "PYTHONPATH": _PACKAGE_ROOT,
-           ENV_LIMITS: f"{limits.cpu_seconds},{limits.memory_mb},{limits.max_file_mb}"}
-    command = [sys.executable, "-B", "-m", "scrapesmith.collect.guard", str(Path(program).resolve()), *(args or [])]
+    program = Path(program).resolve()
+    with NetworkGate(allow_hosts) as gate:
+        socket = f"{SANDBOX_SOCKET_DIR}/{SOCKET_NAME}" if isolated else str(gate.socket_path)
+        nproc = limits.max_processes if isolated else 0
+        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(run_dir), "LANG": "C.UTF-8",
+               ENV_RUN_DIR: str(run_dir), ENV_ALLOW: "", ENV_PROXY: f"unix:{socket}", "PYTHONDONTWRITEBYTECODE": "1",
+               "SCRAPESMITH_LLM": "none", "PYTHONPATH": _PACKAGE_ROOT,
+               ENV_LIMITS: f"{limits.cpu_seconds},{limits.memory_mb},{limits.max_file_mb},{nproc}"}
+        command = [sys.executable, "-B", "-m", "scrapesmith.collect.guard", str(program), *(args or [])]
+        seccomp = seccomp_file() if isolated else None
+        try:
+            if isolated:
+                command = bwrap_command(command, run_dir, gate.socket_dir, _PACKAGE_ROOT, env, seccomp, [str(program)])
+                env = {}
+            result = _supervise(command, run_dir, env, () if seccomp is None else (seccomp,), limits)
+        finally:
+            if seccomp is not None:
+                os.close(seccomp)
+        refusals = [r.message for r in gate.refusals]
+    result.isolated = isolated
+    result.refusals = refusals
+    if refusals:
+        result.stderr += "".join(f"\nsandbox network: refused {message}" for message in refusals)
+    return result
+
+
+def _supervise(command: list[str], run_dir: Path, env: dict[str, str], fds: tuple[int, ...],
+               limits: SandboxLimits) -> SandboxResult:
+    """Start ``command`` in its own session, wait up to the wall limit, kill the session on any way out."""
     started = time.monotonic()
     child = subprocess.Popen(command, cwd=run_dir, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, start_new_session=True)
+                             text=True, errors="replace", start_new_session=True, pass_fds=fds)
     try:
         stdout, stderr = child.communicate(timeout=limits.wall_seconds)
         timed_out = False
     except subprocess.TimeoutExpired:
-        os.killpg(child.pid, signal.SIGKILL)
+        _kill(child)
         stdout, stderr = child.communicate()
         timed_out = True
+    except BaseException:  # Ctrl-C, SIGTERM turned into KeyboardInterrupt, anything: nothing may outlive us
+        _kill(child)
+        child.communicate()
+        raise
     seconds = time.monotonic() - started
     reason = _reason(child.returncode, stderr, timed_out)
     if reason == "wall-limit":
@@ -81,12 +145,22 @@ def run_in_sandbox(program: Path, run_dir: Path, allow_hosts: list[str], limits:
     return SandboxResult(child.returncode, stdout, stderr, reason, seconds)
 
 
+def _kill(child: subprocess.Popen) -> None:
+    """SIGKILL the child's session; under bwrap its PID namespace (and everything in it) dies with it."""
+    try:
+        os.killpg(child.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
 def _reason(status: int | None, stderr: str, timed_out: bool) -> str:
     if timed_out:
         return "wall-limit"
     if VIOLATION in stderr or status == EXIT_VIOLATION:
         return "violation"
-    if status in (-signal.SIGXCPU, -signal.SIGKILL) and "MemoryError" not in stderr:
+    # A signal shows as -N directly, or as 128+N when bwrap's init passes the program's death on.
+    if status in (-signal.SIGXCPU, -signal.SIGKILL, 128 + signal.SIGXCPU, 128 + signal.SIGKILL) \
+            and "MemoryError" not in stderr:
         return "cpu-limit"
     if "MemoryError" in stderr or "Cannot allocate memory" in stderr:
         return "memory-limit"

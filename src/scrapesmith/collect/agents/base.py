@@ -49,6 +49,8 @@ class Team:
     progress: Progress = lambda agent, step, rows: None
     rows: int = 0
     done: bool = False
+    #: the hosts the sandboxed program may reach: the run's allowed hosts plus the sources research chose
+    program_hosts: list[str] = field(default_factory=list)
 
 
 class Agent:

