@@ -79,11 +79,18 @@ def collect_command(
 def run_collection_program(program: Path, allow_host: list[str] | None, unsafe_no_sandbox: bool = False) -> None:
     """``scrapesmith run runs/<id>/program.py``: recollect in the sandbox with zero LLM calls."""
     from scrapesmith.collect.program import run_program_file, save_rerun
+    from scrapesmith.collect.runtime import PARTIAL_DATASET
     from scrapesmith.collect.sandbox import SandboxLimits
 
     where = "WITHOUT the sandbox (--unsafe-no-sandbox)" if unsafe_no_sandbox else "in the sandbox"
-    with console.status(f"running {program} {where}", spinner="dots"):
-        result = run_program_file(program, allowed_hosts(allow_host), SandboxLimits(unsafe_no_sandbox=unsafe_no_sandbox))
+    try:
+        with console.status(f"running {program} {where}", spinner="dots"):
+            result = run_program_file(program, allowed_hosts(allow_host),
+                                      SandboxLimits(unsafe_no_sandbox=unsafe_no_sandbox))
+    except KeyboardInterrupt:
+        console.print(f"interrupted: the sandbox was stopped; rows so far are in {program.parent / PARTIAL_DATASET} "
+                      f"(partial; marked in {program.parent / 'rerun.run.json'})", highlight=False)
+        raise
     if not result.ok:
         raise ScrapesmithError(f"{program}: {result.summary()}")
     dataset = program.parent / "dataset.csv"

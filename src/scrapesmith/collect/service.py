@@ -24,6 +24,7 @@ from scrapesmith.collect.agents import AGENT_TYPES, FINISH, ManagerAgent, NoStar
 from scrapesmith.collect.agents.base import Progress
 from scrapesmith.collect.instruction import parse_instruction
 from scrapesmith.collect.ohcache import ArtifactCache, HyperedgeFormatter, MessageHypergraph
+from scrapesmith.collect.runtime import PARTIAL_DATASET
 from scrapesmith.collect.sandbox import SandboxLimits
 from scrapesmith.collect.search import LocalSearchIndex
 from scrapesmith.collect.views import ABLATIONS, CollectResult
@@ -62,8 +63,20 @@ def collect(instruction: str, *, llm: LLM | None, run_dir: Path, allow_hosts: li
           HttpFetcher(allow_hosts=allow_hosts, delay=delay) as http):
         team = _team(instruction, model, run_dir, allow_hosts, ablation, ArchivingFetcher(http, warc),
                      seeds or [], delay, limits, progress, always_ask)
-        trail, finished = _orchestrate(team)
+        try:
+            trail, finished = _orchestrate(team)
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the sandbox is already stopped; say so in result.json
+            _mark_interrupted(run_dir, time.monotonic() - started)
+            raise
     return _finish(team, ledger, trail, finished, ablation, time.monotonic() - started)
+
+
+def _mark_interrupted(run_dir: Path, seconds: float) -> None:
+    partial = run_dir / PARTIAL_DATASET
+    # dataset.csv exists only if program.py ran to its end; rows of a stopped program are in the partial file
+    record = {"interrupted": True, "finished": False, "seconds": seconds,
+              "partial_dataset": PARTIAL_DATASET if partial.is_file() else None}
+    (run_dir / "result.json").write_text(json.dumps(record, indent=2) + "\n")
 
 
 def _team(instruction: str, llm: LLM | None, run_dir: Path, allow_hosts: list[str], ablation: str, fetcher,

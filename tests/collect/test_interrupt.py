@@ -1,0 +1,62 @@
+"""Ctrl-C or SIGTERM during ``scrapesmith run program.py``: the sandbox stops, exit 130, partial rows marked."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from scrapesmith.collect.isolation import bwrap_path
+
+PROGRAM = """
+import time
+from scrapesmith.collect.runtime import Collection
+
+with Collection("interrupted", allow_hosts=[], delay=0) as run:
+    run.write([{"n": 1}, {"n": 2}, {"n": 3}])
+    time.sleep(120)
+"""
+
+
+def _alive(marker: str) -> list[str]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            try:
+                if marker.encode() in (entry / "cmdline").read_bytes():
+                    found.append(entry.name)
+            except OSError:
+                continue
+    return found
+
+
+@pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not installed (make bubblewrap)")
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupted_rerun_exits_130_and_leaves_only_a_partial_dataset(tmp_path, signum):
+    program = tmp_path / "program.py"
+    program.write_text(PROGRAM)
+    (tmp_path / "dataset.csv").write_text("n\n1\n")  # a previous complete dataset: must not be replaced
+    cli = subprocess.Popen([sys.executable, "-m", "scrapesmith", "run", str(program)], cwd=tmp_path,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    partial = tmp_path / "dataset.partial.jsonl"
+    deadline = time.monotonic() + 60
+    while not (partial.is_file() and len(partial.read_text().splitlines()) == 3) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert partial.is_file(), "the program never wrote its rows"
+    cli.send_signal(signum)
+    _out, err = cli.communicate(timeout=30)
+    assert cli.returncode == 130, err
+    assert "interrupted: the sandbox was stopped" in err and "Traceback" not in err
+    assert (tmp_path / "dataset.csv").read_text() == "n\n1\n"
+    assert [json.loads(line)["n"] for line in partial.read_text().splitlines()] == [1, 2, 3]
+    record = json.loads((tmp_path / "rerun.run.json").read_text())
+    assert record["interrupted"] is True and record["partial_rows"] == 3
+    assert "INTERRUPTED" in (tmp_path / "rerun.report.html").read_text()
+    time.sleep(0.5)
+    assert _alive(str(program)) == []
