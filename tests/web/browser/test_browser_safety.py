@@ -5,8 +5,11 @@ private-address case here must be refused before a connection is attempted (10.0
 
 from __future__ import annotations
 
+import socket
+import time
+
 import pytest
-from browser_helpers import FAST, local_policy
+from browser_helpers import FAST, TRAP_PAGES, local_policy
 
 from scrapesmith.web.browser import BrowserFetcher, BrowserFetchError, BrowserRuntime, BrowserSession
 from scrapesmith.web.page import BlockedAddress, RobotsDisallowed
@@ -59,3 +62,39 @@ def test_robots_txt_refuses_navigations_we_start_and_ones_the_page_starts(sessio
 def test_downloads_are_refused(runtime: BrowserRuntime, trap_url):
     with BrowserFetcher(runtime) as fetcher, pytest.raises(BrowserFetchError, match="download"):
         fetcher.fetch(f"{trap_url}/download")
+
+
+@pytest.mark.parametrize(("page", "target"), [("/meta-private", "http://10.0.0.1/m"),
+                                              ("/script-private", "http://10.0.0.1/s")])
+def test_a_page_navigating_itself_somewhere_refused_raises_instead_of_returning_the_error_page(
+        session: BrowserSession, trap_url, page, target):
+    with pytest.raises(BlockedAddress, match=f"navigated itself to {target}, which was refused"):
+        session.goto(f"{trap_url}{page}")
+
+
+def test_webrtc_sends_no_udp_past_the_proxy(session: BrowserSession, trap_url):
+    """A page creating an RTCPeerConnection with a STUN server on 127.0.0.1: not one datagram arrives."""
+    listener = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.settimeout(0.2)
+    port = listener.getsockname()[1]
+    TRAP_PAGES["/webrtc"] = (200, {"Content-Type": "text/html"}, f"""<html><body><p id="state">start</p><script>
+const pc = new RTCPeerConnection({{iceServers: [{{urls: "stun:127.0.0.1:{port}"}}]}});
+pc.createDataChannel("leak");
+pc.onicegatheringstatechange = () => {{ document.getElementById("state").textContent = pc.iceGatheringState; }};
+pc.createOffer().then(offer => pc.setLocalDescription(offer));
+</script></body></html>""".encode())
+    received = []
+    try:
+        session.goto(f"{trap_url}/webrtc")
+        deadline = time.monotonic() + 3.0
+        while time.monotonic() < deadline:
+            try:
+                received.append(listener.recvfrom(2048))
+            except OSError:
+                continue
+        assert session.count("#state") == 1  # the page ran
+    finally:
+        listener.close()
+        TRAP_PAGES.pop("/webrtc", None)
+    assert received == []

@@ -26,6 +26,9 @@ CHROMIUM_ARGS = (
     "--metrics-recording-only",
     "--no-pings",
     "--password-store=basic",
+    # WebRTC may use the proxy or nothing: no UDP of its own (STUN to any address would bypass the guard).
+    # (This switch is the one Debian's Chromium honours; --force-webrtc-ip-handling-policy=… is not.)
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
 )
 
 # An element id of a snapshot, or a CSS selector. A string of digits is an id: no CSS selector is all digits.

@@ -34,6 +34,7 @@ from scrapesmith.web.browser.failures import (
 from scrapesmith.web.browser.models import (
     ActionFailed,
     BrowserBusy,
+    BrowserFetchError,
     BrowserOptions,
     PageCrashed,
     Recovery,
@@ -48,6 +49,7 @@ from scrapesmith.web.browser.snapshot import STAMP_IDS_JS, build_snapshot
 from scrapesmith.web.browser.tab import Tab
 
 T = TypeVar("T")
+CHROME_ERROR_PAGE = "chrome-error://"
 _ACTION_GRACE = 0.05  # lets requests an action triggers begin before we wait for the network to go idle
 
 
@@ -335,6 +337,7 @@ class BrowserSession:
         from playwright.async_api import TimeoutError as PlaywrightTimeout
 
         tab.own_navigation = url
+        refused_before, refusals_before = tab.refused_navigations, len(tab.refusals)
         try:
             response = await tab.page.goto(url, wait_until="load")
         except Exception as exc:
@@ -349,6 +352,8 @@ class BrowserSession:
             tab.own_navigation = None
         tab.navigations += 1
         await self._settle(tab)
+        if tab.page.url.startswith(CHROME_ERROR_PAGE):  # the page navigated itself somewhere refused
+            raise self._self_navigation_error(tab, url, refused_before, refusals_before)
         if response is None:  # same-document navigation (fragment) or about:blank
             return Navigation(url=tab.page.url, status=200)
         headers = await response.all_headers()
@@ -356,6 +361,18 @@ class BrowserSession:
         content_type = headers.get("content-type", "text/html").split(";", 1)[0].strip().lower()
         document = None if "html" in content_type or not content_type else await response.body()
         return Navigation(tab.page.url, response.status, headers, content_type or "text/html", document)
+
+    @staticmethod
+    def _self_navigation_error(tab: Tab, url: str, refused_before: int, refusals_before: int) -> Exception:
+        """A page that sent itself (meta refresh, script) to a refused URL: that refusal, not Chrome's error page."""
+        refusal = tab.last_refused_navigation if tab.refused_navigations > refused_before else None
+        if refusal is None and len(tab.refusals) > refusals_before:
+            refusal = tab.refusals[-1]
+        if refusal is None:
+            return BrowserFetchError(url, "the page navigated itself to a URL that failed (Chrome's error page)")
+        error = refusal_error(url, refusal)
+        reason = str(error).removeprefix(f"{url}: ")
+        return type(error)(url, f"the page navigated itself to {refusal.url}, which was refused: {reason}")
 
     async def _go_back_async(self, tab: Tab) -> None:
         await tab.page.go_back(wait_until="load")
