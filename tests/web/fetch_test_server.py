@@ -47,6 +47,7 @@ class RequestLog:
     started: float
     user_agent: str = ""
     ended: float = 0.0
+    authorization: str = ""
 
 
 @dataclass
@@ -68,7 +69,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         state = self.server.state
-        entry = RequestLog(self.path, time.monotonic(), self.headers.get("User-Agent", ""))
+        entry = RequestLog(self.path, time.monotonic(), self.headers.get("User-Agent", ""),
+                           authorization=self.headers.get("Authorization", ""))
         with state.lock:
             state.log.append(entry)
             state.hits[self.path] += 1

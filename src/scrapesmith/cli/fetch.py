@@ -15,6 +15,7 @@ from scrapesmith.cli.options import AllowHostOption, JsonOutOption, allowed_host
 from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
 from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher
 from scrapesmith.web.page import Page
+from scrapesmith.web.safety import redact_url
 
 
 def page_summary(page: Page) -> str:
@@ -62,7 +63,7 @@ def fetch_command(
 
 
 def _fetch_with_status(fetcher: RoutingFetcher | ArchivingFetcher, url: str) -> Page:
-    with console.status(f"fetching {url}", spinner="dots"):
+    with console.status(f"fetching {redact_url(url)}", spinner="dots"):
         return fetcher.fetch(url)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import json
 import threading
+from dataclasses import replace
 from datetime import UTC, datetime
 from http import HTTPStatus
 from pathlib import Path
@@ -28,6 +29,7 @@ from warcio.warcwriter import WARCWriter
 
 from scrapesmith.dom.encoding import decode_html
 from scrapesmith.web.page import Fetcher, FetchError, Page
+from scrapesmith.web.safety import redact_url
 
 REQUESTED_URI = "WARC-Scrapesmith-Requested-URI"
 VIA = "WARC-Scrapesmith-Via"
@@ -56,7 +58,11 @@ class WarcWriter:
             self._writer.write_record(info)
 
     def write(self, page: Page, request_headers: dict[str, str] | None = None) -> None:
-        """Archive ``page``: web pages as response + request records, local files as resource records."""
+        """Archive ``page``: web pages as response + request records, local files as resource records.
+
+        Credentials in its URLs (``user:pw@``) are never archived."""
+        page = replace(page, url=redact_url(page.url),
+                       requested_url=redact_url(page.requested_url) if page.requested_url else page.requested_url)
         if _is_web(page.url):
             main = self._response_record(page)
             extra = [self._request_record(page, _record_id(main), request_headers or {})]

@@ -49,6 +49,7 @@ from scrapesmith.web.safety import (
     RobotsPolicy,
     origin_of,
     resolve_host,
+    split_credentials,
 )
 from scrapesmith.web.transport import PinnedBackend, UnixProxyBackend, make_transport
 
@@ -162,12 +163,17 @@ class HttpFetcher:
         )
 
     def fetch(self, url: str) -> Page:
+        """Fetch ``url``; credentials in it (``user:pw@``) are sent to its origin only and kept out of the
+        page, errors and archive."""
         started = time.monotonic()
+        url, credentials = split_credentials(url)
         current = _normalise_url(url)
+        home = origin_of(current)
         seen = {current}
         for _hop in range(self.max_redirects + 1):
             self._admit(current)
-            answer = self._exchange(current)
+            auth = credentials if credentials is not None and origin_of(current) == home else None
+            answer = self._exchange(current, auth)
             if answer.location is None:
                 return self._page(url, answer, time.monotonic() - started)
             current = _normalise_url(urljoin(answer.url, answer.location))
@@ -199,9 +205,9 @@ class HttpFetcher:
         addresses = self.guard.check(url)
         self._pins.pin(url, origin_of(url).port, addresses)
 
-    def _exchange(self, url: str) -> _Answer:
+    def _exchange(self, url: str, auth: tuple[str, str] | None = None) -> _Answer:
         try:
-            return self._retrying(self._request_once, url)
+            return self._retrying(self._request_once, url, auth)
         except _RetryableStatus as exc:
             raise HttpStatusError(url, f"HTTP {exc.status} after {self.retries + 1} attempts", exc.status) from None
         except httpx.TimeoutException:
@@ -215,10 +221,10 @@ class HttpFetcher:
             return min(exc.retry_after, self.max_retry_wait)
         return min(self.backoff * 2 ** (state.attempt_number - 1), self.max_retry_wait)
 
-    def _request_once(self, url: str) -> _Answer:
+    def _request_once(self, url: str, auth: tuple[str, str] | None = None) -> _Answer:
         with self.throttle.slot(url, self._crawl_delay(url)):
             try:
-                with self._client.stream("GET", url) as response:
+                with self._client.stream("GET", url, auth=auth) as response:
                     return self._read(url, response)
             except _TRANSIENT:
                 raise

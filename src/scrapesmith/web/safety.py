@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from protego import Protego
 
@@ -74,6 +74,27 @@ def origin_of(url: str) -> Origin:
     if not parts.hostname:
         raise InvalidUrl(url, "the URL has no host")
     return Origin(scheme, parts.hostname.lower(), port or _DEFAULT_PORTS[scheme])
+
+
+def split_credentials(url: str) -> tuple[str, tuple[str, str] | None]:
+    """``url`` without ``user:password@`` — what may be logged, shown or archived — and the credentials.
+
+    A URL that cannot be parsed comes back unchanged (whatever fetches it refuses it).
+    """
+    try:
+        parts = urlsplit(url)
+        if "@" not in parts.netloc:
+            return url, None
+        user, password = parts.username, parts.password
+    except ValueError:
+        return url, None
+    clean = urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+    return clean, (unquote(user or ""), unquote(password or ""))
+
+
+def redact_url(url: str) -> str:
+    """``url`` with any ``user:password@`` removed."""
+    return split_credentials(url)[0]
 
 
 def resolve_host(host: str, port: int) -> list[str]:

@@ -22,6 +22,7 @@ from scrapesmith.web.browser.runtime import BrowserRuntime
 from scrapesmith.web.browser.session import BrowserSession, Navigation
 from scrapesmith.web.fetch import HttpFetcher, sniff_media_type
 from scrapesmith.web.page import HttpStatusError, Page
+from scrapesmith.web.safety import redact_url
 
 
 class BrowserFetcher:
@@ -48,6 +49,7 @@ class BrowserFetcher:
 
     def fetch(self, url: str) -> Page:
         started = time.monotonic()
+        url = redact_url(url)  # the browser gets no credentials from a URL, and none are recorded
         self.runtime.policy.admit(url)  # a refused URL never starts a browser
         session = self._borrow()
         try:
