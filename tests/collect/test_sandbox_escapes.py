@@ -534,3 +534,19 @@ def test_a_killed_caller_takes_the_sandbox_with_it(arena, listeners):
     while _alive(str(program)) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _alive(str(program)) == []
+
+
+def test_new_namespaces_from_inside(arena, listeners):
+    """A fresh user namespace would hand the program capabilities (mount, network setup) inside it."""
+    attack(arena, listeners, """
+        import ctypes, os
+        libc = ctypes.CDLL(None, use_errno=True)
+        CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWNET = 0x10000000, 0x00020000, 0x40000000
+        for flags in (CLONE_NEWUSER, CLONE_NEWUSER | CLONE_NEWNS, CLONE_NEWNET):
+            if libc.unshare(flags) == 0:
+                print("ESCAPED", hex(flags))
+        fd = os.open("/proc/1/ns/mnt", os.O_RDONLY)
+        if libc.setns(fd, 0) == 0:
+            print("ESCAPED setns")
+        raise SystemExit(f"unshare/setns refused, errno {{ctypes.get_errno()}}")
+    """)

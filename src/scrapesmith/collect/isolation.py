@@ -32,6 +32,8 @@ SANDBOX_SOCKET_DIR = "/run/scrapesmith"
 _AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
 # (fork, vfork, clone, clone3) per architecture; aarch64 has no fork/vfork system calls.
 _SYSCALLS = {"x86_64": (57, 58, 56, 435), "aarch64": (None, None, 220, 435)}
+# (unshare, setns): no new namespaces from inside either.
+_NAMESPACE_CALLS = {"x86_64": (272, 308), "aarch64": (97, 268)}
 _CLONE_THREAD = 0x00010000
 
 
@@ -54,7 +56,7 @@ def seccomp_program() -> bytes | None:
         (ld, None, None, 4), (jeq, None, "kill", _AUDIT_ARCH[machine]), (ld, None, None, 0)]
     if machine == "x86_64":
         code.append((jge, "kill", None, 0x40000000))  # the x32 ABI: other numbers, refuse outright
-    for number in (fork, vfork):
+    for number in (fork, vfork, *_NAMESPACE_CALLS[machine]):
         if number is not None:
             code.append((jeq, "eperm", None, number))
     code += [(jeq, "enosys", None, clone3), (jeq, "clone", None, clone), (ret, None, None, allow)]
@@ -93,20 +95,22 @@ def bwrap_command(command: list[str], run_dir: Path, socket_dir: Path | None, pa
     if binary is None:
         raise FileNotFoundError(BWRAP)
     run = os.path.realpath(run_dir)
-    args = [binary, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-            "--hostname", "sandbox", "--clearenv"]
-    for root in _read_only_roots(package_root):
-        args += ["--ro-bind", root, root]
+    args = [binary, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
+            "--cap-drop", "ALL", "--hostname", "sandbox", "--clearenv"]
     for link in ("bin", "sbin", "lib", "lib64", "lib32"):
         target = os.path.join("/", link)
         if os.path.islink(target):
             args += ["--symlink", os.readlink(target), target]
-    for path in extra_read_only:
-        if not _under(os.path.realpath(path), run):
-            args += ["--ro-bind", os.path.realpath(path), os.path.realpath(path)]
     args += ["--proc", "/proc", "--dev", "/dev"]
     scratch = "/var/tmp" if _under(run, "/tmp") else "/tmp"
-    args += ["--tmpfs", scratch, "--bind", run, run]
+    args += ["--tmpfs", scratch]
+    # Parents before children, so a read-only root inside the run directory stays read-only (and the
+    # run directory inside a read-only root stays writable).
+    mounts = [("--ro-bind", root) for root in _read_only_roots(package_root)]
+    mounts += [("--ro-bind", os.path.realpath(p)) for p in extra_read_only if not _under(os.path.realpath(p), run)]
+    mounts.append(("--bind", run))
+    for kind, path in sorted(mounts, key=lambda mount: mount[1].rstrip("/").count("/")):
+        args += [kind, path, path]
     if socket_dir is not None:
         args += ["--bind", str(socket_dir), SANDBOX_SOCKET_DIR]
     args += ["--remount-ro", "/", "--chdir", run]

@@ -106,6 +106,10 @@ def run_in_sandbox(program: Path, run_dir: Path, allow_hosts: list[str], limits:
                 command = bwrap_command(command, run_dir, gate.socket_dir, _PACKAGE_ROOT, env, seccomp, [str(program)])
                 env = {}
             result = _supervise(command, run_dir, env, () if seccomp is None else (seccomp,), limits)
+            if isolated and result.exit_status == 1 and result.stderr.startswith("bwrap:"):
+                raise SandboxUnavailable(
+                    f"bubblewrap cannot create the sandbox here ({result.stderr.splitlines()[0]}); allow "
+                    f"unprivileged user namespaces, or pass {UNSAFE_FLAG} to run generated code unconfined")
         finally:
             if seccomp is not None:
                 os.close(seccomp)
