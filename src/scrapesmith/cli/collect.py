@@ -152,3 +152,17 @@ def bench_instruct2ds_command(
                         "always_ask": always_ask, "llm": getattr(model, "name", "none"), "start_urls": start_urls, "seed": seed})
     report(result, json_out, case_columns=["task", "rows", "truth_rows", "precision", "recall", "f1", "seconds",
                                            "tokens", "error"])
+
+
+@bench_app.command("sandbox")
+def bench_sandbox_command(
+    rounds: Annotated[int, typer.Option(help="Start-up runs per mode (the collect step runs rounds // 2 times).")] = 5,
+    json_out: JsonOutOption = None,
+) -> None:
+    """What the bubblewrap sandbox costs: start-up per program run, and on the demo's collect step (--llm none)."""
+    from scrapesmith.bench.frame import report
+    from scrapesmith.bench.sandbox import bench_sandbox
+
+    with console.status("sandbox benchmark", spinner="dots") as status:
+        result = bench_sandbox(rounds, on_step=lambda label: status.update(f"sandbox benchmark: {label}"))
+    report(result, json_out, case_columns=["mode", "round", "domain", "rows", "collect_s", "rerun_s", "rerun_ok"])

@@ -45,7 +45,8 @@ def collect_per_domain(ctx: DemoContext) -> None:
         ctx.console.print(
             f"  {result.rows} rows, valid={result.valid}; F1 {scores['f1']:.4f} against the ground truth; "
             f"{result.seconds:.0f} s, {result.llm_calls} LLM calls, {result.tokens} tokens. "
-            f"Rerun without a model: scrapesmith run {result.run_dir / 'program.py'}; report: {result.report}",
+            f"Rerun without a model: scrapesmith run {result.run_dir / 'program.py'} --allow-host 127.0.0.1; "
+            f"report: {result.report}",
             highlight=False)
         table.add_row(domain, str(result.rows), f"{scores['f1']:.4f}", f"{scores['precision']:.4f}",
                       f"{scores['recall']:.4f}", f"{result.seconds:.0f}", str(result.llm_calls), str(result.tokens),

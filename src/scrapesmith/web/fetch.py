@@ -45,6 +45,7 @@ from scrapesmith.web.safety import (
     AddressGuard,
     HostThrottle,
     InvalidUrl,
+    Origin,
     Resolver,
     RobotsPolicy,
     origin_of,
@@ -140,6 +141,7 @@ class HttpFetcher:
             resolver=resolver or resolve_host,
         )
         self._pins = PinnedBackend()
+        self._proxy_refused: dict[Origin, str] = {}
         backend = UnixProxyBackend(proxy.removeprefix("unix:")) if proxy else self._pins
         self.throttle = HostThrottle(
             settings.politeness_delay if delay is None else delay,
@@ -153,7 +155,8 @@ class HttpFetcher:
             reraise=True,
         )
         self.robots = RobotsPolicy(self.user_agent, self._fetch_robots) if respect_robots else None
-        limits = httpx.Limits(max_connections=100, max_keepalive_connections=20)
+        # The guard proxy serves one request per connection: keeping one alive would race its close.
+        limits = httpx.Limits(max_connections=100, max_keepalive_connections=0 if proxy else 20)
         self._client = httpx.Client(
             headers={"User-Agent": self.user_agent, "Accept": ACCEPT_HEADER},
             timeout=timeout if timeout is not None else settings.timeout,
@@ -197,6 +200,9 @@ class HttpFetcher:
         if self.robots is None or self.robots.allowed(url):
             return
         if self.robots.server_unreachable(url):
+            refused = self._proxy_refused.get(origin_of(url))
+            if refused is not None:
+                raise BlockedAddress(url, f"the network proxy refused the connection ({refused})")
             raise Unreachable(url, "cannot reach the server (robots.txt could not be fetched)")
         raise RobotsDisallowed(url, "robots.txt disallows fetching this URL (pass --no-robots to ignore)")
 
@@ -307,6 +313,9 @@ class HttpFetcher:
                         continue
                     body = _read_prefix(response, ROBOTS_MAX_BYTES)
                     return response.status_code, body.decode("utf-8", errors="replace")
+            except httpx.ProxyError as exc:  # the guard proxy refused the origin itself (HTTPS CONNECT)
+                self._proxy_refused[origin_of(current)] = str(exc)
+                return None
             except (httpx.HTTPError, FetchError):
                 return None
         return 404, ""  # RFC 9309: too many redirects is treated as "unavailable", i.e. no rules
