@@ -133,7 +133,7 @@ def load_runnable(target: Path) -> ScraperSpec:
     raise ScrapesmithError(f"{target}: `run` takes a scraper spec (.json); got a '{target.suffix or 'no'}' file")
 
 
-def _default_swde() -> Path:
+def default_swde() -> Path:
     here = Path(__file__).resolve()
     for candidate in (Path.cwd() / "../shared/data/swde", here.parents[3] / "../shared/data/swde"):
         if candidate.is_dir():
@@ -155,7 +155,7 @@ def bench_swde_command(
     json_out: JsonOutOption = None,
 ) -> None:
     """Induce on SWDE seed pages and score on test pages with AutoScraper's executability metric."""
-    pages = pages or _default_swde()
+    pages = pages or default_swde()
     groundtruth = groundtruth or pages / "groundtruth"
     if method not in METHODS:
         raise ScrapesmithError(f"unknown --method '{method}' (use {', '.join(METHODS)})")

@@ -45,7 +45,7 @@ class Found:
 
     @property
     def keys(self) -> list[str]:
-        return [k for k in (self.rows[0] if self.rows else {}) if k not in ("source_url", "fetched_at", "program_id")]
+        return [k for k in (self.rows[0] if self.rows else {}) if k not in ("source_url", "detail_url", "fetched_at", "program_id")]
 
 
 def list_candidate(fetcher: Fetcher, url: str, columns: list[str]) -> Found | None:

@@ -113,7 +113,8 @@ class Collection:
 
     def write(self, rows: list[dict[str, Any]], field_map: dict[str, str] | None = None,
               constants: dict[str, Any] | None = None, keep: list[str] | None = None) -> int:
-        """Add rows: rename by ``field_map`` (output <- extracted), add ``constants``, stamp provenance."""
+        """Add rows: rename by ``field_map`` (output <- extracted), add ``constants``, stamp provenance
+        (``source_url``; ``detail_url`` when the values came from the item's own page)."""
         now = datetime.now(UTC).isoformat(timespec="seconds")
         for row in rows:
             out = {}
@@ -122,6 +123,8 @@ class Collection:
                 out[column] = row.get(source)
             out.update(constants or {})
             out["source_url"] = row.get("source_url")
+            if row.get("detail_url"):
+                out["detail_url"] = row["detail_url"]
             out["fetched_at"] = row.get("fetched_at") or now
             out["program_id"] = self.program_id
             self.rows.append(out)
