@@ -26,7 +26,8 @@ from lxml import html
 
 from scrapesmith.collect.tables import best_table, next_page_url, table_rows
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.induce.execute import CompiledSpec
+from scrapesmith.induce.examples import Example, induce_from_examples
+from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
 from scrapesmith.induce.views import ScraperSpec
 from scrapesmith.io import write_rows
 from scrapesmith.lists.replay import replay
@@ -110,6 +111,14 @@ class Collection:
                 continue
             rows.append({**compiled.row(page.text), "source_url": page.url})
         return rows
+
+    def learn_fields(self, examples: dict[str, str], url: str, more_urls: list[str] | None = None) -> dict[str, Any]:
+        """A field scraper learnt from values seen on ``url`` (``induce --example``), checked on ``more_urls``;
+        returned as spec data for :meth:`run_spec`, so a program can pin fields by example. No model."""
+        trees = [parse_for_replay(self.fetch(u).text) for u in [url, *(more_urls or [])]]
+        spec = induce_from_examples([Example(name, value) for name, value in examples.items()], trees,
+                                    seed_names=[url, *(more_urls or [])])
+        return spec.model_dump(mode="json")
 
     def write(self, rows: list[dict[str, Any]], field_map: dict[str, str] | None = None,
               constants: dict[str, Any] | None = None, keep: list[str] | None = None) -> int:

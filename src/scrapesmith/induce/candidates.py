@@ -100,7 +100,7 @@ def _positional_step(element: etree._Element, hashed: bool = False) -> str:
     return step if len(same) == 1 else f"{step}[{same.index(element) + 1}]"
 
 
-def _visible_elements(root: etree._Element):
+def visible_elements(root: etree._Element):
     for element in root.iter():
         if not isinstance(element.tag, str) or element.tag in _SKIP_TAGS:
             continue
@@ -150,7 +150,7 @@ def _is_link(element: etree._Element) -> bool:
 def label_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
     """Values next to a label: the label's tail text, its next sibling, or the next cell after it."""
     found: list[Candidate] = []
-    for element in _visible_elements(root):
+    for element in visible_elements(root):
         own = normalize_space(element.text or "")
         if not own or len(element) > 1 or _label_evidence(own, concept) is None or _is_link(element):
             continue
@@ -181,7 +181,7 @@ def label_candidates(root: etree._Element, concept: FieldConcept) -> list[Candid
 def _inline_label_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
     """``<li>Publisher: Foo</li>``: the label and the value share one text node; a regex splits them."""
     found = []
-    for element in _visible_elements(root):
+    for element in visible_elements(root):
         text = normalize_space(element.text or "")
         if len(element) or ":" not in text or len(text) > concept.max_length + 40:
             continue
@@ -200,7 +200,7 @@ def attribute_candidates(root: etree._Element, concept: FieldConcept) -> list[Ca
     """Elements whose itemprop, class or id names the field."""
     found: list[Candidate] = []
     words = tuple(w for w in concept.class_words if len(w) >= 3)
-    for element in _visible_elements(root):
+    for element in visible_elements(root):
         prop = (element.get("itemprop") or "").lower()
         if prop and any(w in prop for w in words + (concept.name.lower(),)):
             found.extend(_element_variants(element, f"//{element.tag}[@itemprop={xpath_literal(element.get('itemprop'))}]",
@@ -249,7 +249,7 @@ def headline_candidates(root: etree._Element, concept: FieldConcept) -> list[Can
     if not title:
         return []
     found: list[Candidate] = []
-    for element in _visible_elements(root):
+    for element in visible_elements(root):
         is_heading = element.tag in ("h1", "h2", "h3") or any(
             w in (element.get("class") or "").lower() + (element.get("id") or "").lower()
             for w in ("title", "name", "headline"))
@@ -281,7 +281,7 @@ def type_candidates(root: etree._Element, concept: FieldConcept) -> list[Candida
     if concept.kind is None:
         return []
     found: list[Candidate] = []
-    for element in _visible_elements(root):
+    for element in visible_elements(root):
         tail = normalize_space(element.tail or "").strip(_LABEL_STRIP)
         whole = normalize_space(element.text_content())
         if tail and len(tail) <= concept.max_length and 0 < len(whole) <= 40 and not len(element):
@@ -306,7 +306,7 @@ def type_candidates(root: etree._Element, concept: FieldConcept) -> list[Candida
 def text_label_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
     """A label that is bare text before an element: ``Our price: <span>$9.99</span>``."""
     found: list[Candidate] = []
-    for element in _visible_elements(root):
+    for element in visible_elements(root):
         pairs = [(element.text, element[0] if len(element) else None), (element.tail, element.getnext())]
         for text, following in pairs:
             if text and following is not None and isinstance(following.tag, str):
