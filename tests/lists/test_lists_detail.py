@@ -74,3 +74,24 @@ def test_a_list_without_detail_pages_has_no_detail_url(mutable_site, site_runtim
     _, result = extract_list(site_runtimes, mutable_site.url("/plain"), "all books", ["title", "author"])
     assert [row["author"] for row in result.rows] == [b[2] for b in BOOKS]
     assert "detail_url" not in result.rows[0]
+
+
+def test_the_model_recorder_looks_on_the_item_pages_before_asking_per_row(mutable_site, site_runtimes) -> None:
+    from scrapesmith.lists.agent import record_with_llm
+    from scrapesmith.llm.scripted import ScriptedLLM
+
+    def respond(request) -> str:  # declines every part, approves the rows: the detail pass must find isbn_13
+        if request.stage == "lists.verify":
+            return '{"success": true}'
+        key = (request.json_schema or {}).get("title", "choice")
+        return f'{{"{key}": -1}}'
+
+    start = serve_catalog(mutable_site)
+    llm = ScriptedLLM(respond)
+    with site_runtimes() as runtime:
+        recording = record_with_llm(runtime, start, "all books", ["title", "isbn_13"], llm)
+    plan = recording.program.plan()
+    assert not any(a.action == "AnswerQuestion" for a in plan.item)
+    assert [a.columns for a in plan.detail if isinstance(a, ScrapeFields)] == [["isbn_13"]]
+    result = replay_program(site_runtimes, recording.program)
+    assert [row["isbn_13"] for row in result.rows] == [b[3] for b in BOOKS] and result.llm_calls == 0
