@@ -25,7 +25,7 @@ from scrapesmith.collect.views import (
     ValidationRules,
     WebMessage,
 )
-from scrapesmith.dom.lists import find_first_page
+from scrapesmith.dom.lists import find_first_page, find_pagination
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.web.page import FetchError, Page
 
@@ -146,6 +146,12 @@ def page_links(page: Page) -> list[SourceLink]:
     return links
 
 
+def listing_pages(page: Page) -> frozenset[str]:
+    """The listing's next page, when ``page`` has one: the list program follows it, it is no source of its own."""
+    control = find_pagination(html.fromstring(page.text), page.url)
+    return frozenset({urldefrag(control.url)[0]}) if control else frozenset()
+
+
 def listing_start(page: Page) -> str:
     """Where the listing ``page`` belongs to starts: page 1 when ``page`` is a later page of it."""
     return find_first_page(html.fromstring(page.text), page.url) or page.url
@@ -205,7 +211,7 @@ class WebAgent(Agent):
                               "or give --seed pages to search")
 
     def _decide(self, page: Page, plan: PlanMessage, links: list[SourceLink], step: int) -> WebStep:
-        evidence = Evidence.gather(self.team.fetcher, page.url, plan.columns, links)
+        evidence = Evidence.gather(self.team.fetcher, page.url, plan.columns, links, listing_pages(page))
         if evidence.page_is_enough(plan.columns) and not self.team.always_ask:
             return WebStep(thought=f"no choice to make: {evidence.text}", action="use_page")
         tree = html.fromstring(page.text)
@@ -251,8 +257,10 @@ class Evidence:
     below_links: tuple[int, ...] = ()
 
     @classmethod
-    def gather(cls, fetcher, url: str, columns: list[str], links: list[SourceLink]) -> Evidence:
-        below = [i for i, link in enumerate(links, start=1) if _is_below(link.url, url)]
+    def gather(cls, fetcher, url: str, columns: list[str], links: list[SourceLink],
+               skip: frozenset[str] = frozenset()) -> Evidence:
+        """``skip``: the listing's own other pages (its pagination), which are not records of their own."""
+        below = [i for i, link in enumerate(links, start=1) if _is_below(link.url, url) and link.url not in skip]
         probes = [(i, links[i - 1].label[:40], _coverage(fetcher, links[i - 1].url, columns))
                   for i in below[:PROBED_LINKS]]
         return cls(_coverage(fetcher, url, columns), tuple(p for p in probes if p[2] is not None), tuple(below))
