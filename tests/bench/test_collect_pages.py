@@ -47,3 +47,11 @@ def test_bad_count_is_a_usage_error() -> None:
     done = subprocess.run([sys.executable, "-m", "scrapesmith", "bench", "collect-pages", "--count", "0"],
                           check=False, capture_output=True, text=True)
     assert done.returncode == 2 and "--count" in done.stderr
+
+
+def test_the_catalogs_next_page_is_not_a_source_to_ask_a_model_about(swde_dir, tmp_path) -> None:
+    from scrapesmith.llm.scripted import ScriptedLLM
+
+    llm = ScriptedLLM(lambda request: '{"action": "use_links", "choice": [1]}')
+    result = run_collect_pages(swde_dir, swde_dir / "groundtruth", None, 24, 0, llm, tmp_path / "run", None)
+    assert llm.calls == 0 and result.summary["row_recall"] == 1.0
