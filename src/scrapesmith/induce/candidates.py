@@ -28,10 +28,15 @@ class Candidate:
     xpath: str
     evidence: str
     regex: str | None = None
+    split: str | None = None
 
     @property
     def prior(self) -> float:
         return PRIORS[self.evidence]
+
+    @property
+    def key(self) -> tuple[str, str | None, str | None]:
+        return self.xpath, self.regex, self.split
 
 
 def xpath_literal(text: str) -> str:
@@ -325,9 +330,9 @@ def page_candidates(root: etree._Element, concept: FieldConcept) -> list[Candida
     if concept.headline:
         found += headline_candidates(root, concept)
     found += type_candidates(root, concept)
-    seen: dict[tuple[str, str | None], Candidate] = {}
+    seen: dict[tuple[str, str | None, str | None], Candidate] = {}
     for candidate in found:
-        key = (candidate.xpath, candidate.regex)
+        key = candidate.key
         if key not in seen or candidate.prior > seen[key].prior:
             seen[key] = candidate
     return list(seen.values())

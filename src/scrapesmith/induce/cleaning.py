@@ -23,6 +23,7 @@ from scrapesmith.induce.evidence import COMPOSITE_SEPARATORS, MAX_PARTS, FieldCo
 OTHER_KINDS = ("isbn", "price", "date", "url", "phone")
 _NUMBER = re.compile(r"^\s*[\d.,]+\s*$")
 OTHER_TYPE = 0.3
+LIST_SEPARATOR = re.compile(r"\s*(?:;|,|&|\band\b)\s+")
 COMPOSITE = 0.5
 
 
@@ -62,9 +63,12 @@ def composite_parts(values: Sequence[Sequence[str]]) -> tuple[str, int] | None:
 
 def cleaning_variants(candidate: Candidate, values: Sequence[Sequence[str]], concept: FieldConcept) -> list[Candidate]:
     """The cleaned versions of ``candidate`` its values call for (none when they are clean already)."""
-    if candidate.regex is not None:
-        return []
     flat = _flat(values)
+    if candidate.split is not None:
+        return []
+    if candidate.regex is not None:  # cleaned already; only a list of names in one text is left to split
+        listed = concept.multiple and any(LIST_SEPARATOR.search(v) for v in flat)
+        return [Candidate(candidate.xpath, candidate.evidence, candidate.regex, LIST_SEPARATOR.pattern)] if listed else []
     variants = []
     regex = prefix_regex(flat, concept.labels)
     if regex:
@@ -73,6 +77,11 @@ def cleaning_variants(candidate: Candidate, values: Sequence[Sequence[str]], con
     if composite:
         separator, count = composite
         variants += [Candidate(candidate.xpath, candidate.evidence, part_regex(separator, i)) for i in range(count)]
+    if concept.multiple and any(LIST_SEPARATOR.search(v) for v in flat):
+        # "Glenn Beck and Kevin Balfe": a list of values in one text; the split variant is scored on its
+        # parts (a part that is no person's name loses), with or without the label prefix cleaned away
+        variants += [Candidate(candidate.xpath, candidate.evidence, r, LIST_SEPARATOR.pattern) for r in (None, regex)
+                     if r is None or r]
     return variants
 
 

@@ -35,11 +35,11 @@ class ScoredCandidate:
     notes: list[str] = field(default_factory=list)
 
     def post(self, concept: FieldConcept) -> PostProcess:
-        return PostProcess(regex=self.candidate.regex, multiple=concept.multiple)
+        return PostProcess(regex=self.candidate.regex, multiple=concept.multiple, split=self.candidate.split)
 
 
 def _post(candidate: Candidate, concept: FieldConcept) -> PostProcess:
-    return PostProcess(regex=candidate.regex, multiple=True)
+    return PostProcess(regex=candidate.regex, multiple=True, split=candidate.split)
 
 
 _TITLE_BOUNDARY = "|:-–—»·/,([{"
@@ -145,11 +145,11 @@ def rank_candidates(concept: FieldConcept, seeds: Sequence[etree._Element],
     ``urls`` (the seeds' own addresses, when known) let a region that links to other pages shaped like
     this one be recognised as other records, not this page's.
     """
-    support: dict[tuple[str, str | None], int] = {}
-    pool: dict[tuple[str, str | None], Candidate] = {}
+    support: dict[tuple[str, str | None, str | None], int] = {}
+    pool: dict[tuple[str, str | None, str | None], Candidate] = {}
     for root in seeds:
         for candidate in page_candidates(root, concept):
-            key = (candidate.xpath, candidate.regex)
+            key = candidate.key
             support[key] = support.get(key, 0) + 1
             if key not in pool or candidate.prior > pool[key].prior:
                 pool[key] = candidate
@@ -162,8 +162,8 @@ def rank_candidates(concept: FieldConcept, seeds: Sequence[etree._Element],
         scored = score_candidate(candidate, concept, seeds, titles)
         scored.support = support[key]
         for variant in cleaning_variants(candidate, scored.values, concept):
-            if (variant.xpath, variant.regex) not in pool:
-                pool[(variant.xpath, variant.regex)] = variant
+            if variant.key not in pool:
+                pool[variant.key] = variant
                 cleaned = score_candidate(variant, concept, seeds, titles)
                 cleaned.support = scored.support
                 cleaned.score *= CLEANED  # a path to the bare value, when there is one, beats a regex

@@ -61,7 +61,8 @@ def _induce_field(request: FieldRequest, concept: FieldConcept, seeds: Sequence[
         if generated.actions:
             pool.append(SequenceCandidate(generated.actions, f"{settings.method}"))
         notes.append("ok" if generated.ok else ("error" if generated.error else "inconsistent"))
-    pool += [SequenceCandidate([s.candidate.xpath], f"heuristic:{s.candidate.evidence}", s.candidate.regex)
+    pool += [SequenceCandidate([s.candidate.xpath], f"heuristic:{s.candidate.evidence}", s.candidate.regex,
+                               split=s.candidate.split)
              for s in ranked[:HEURISTIC_IN_POOL]]
     outcome = synthesize(pool, seeds, recognised, request.instruction or request.name, concept.multiple, llm)
     chosen = outcome.chosen
@@ -70,7 +71,7 @@ def _induce_field(request: FieldRequest, concept: FieldConcept, seeds: Sequence[
         return FieldSpec(name=request.name, instruction=request.instruction, actions=[],
                          post=PostProcess(multiple=concept.multiple), evidence=evidence)
     return FieldSpec(name=request.name, instruction=request.instruction, actions=chosen.actions,
-                     post=PostProcess(regex=chosen.regex, multiple=concept.multiple),
+                     post=PostProcess(regex=chosen.regex, multiple=concept.multiple, split=chosen.split),
                      evidence=f"{evidence}; chose {chosen.origin}")
 
 
