@@ -102,6 +102,10 @@ def insta_run(
         f"{summary.failed} failed; {summary.steps} steps in {summary.seconds:.1f}s on {summary.runner} "
         f"x{summary.workers} ({summary.sites_per_hour:.1f} sites/h, {summary.steps_per_second:.3f} steps/s) "
         f"-> {out}", highlight=False)
+    if summary.refused:
+        by_category = ", ".join(f"{category} {count}" for category, count in sorted(summary.refused.items()))
+        console.print(f"refused by the safety filter: {sum(summary.refused.values())} ({by_category})",
+                      highlight=False)
     for site, error in list(summary.errors.items())[:10]:
         console.print(f"[yellow]{site}[/]: {error}", highlight=False)
     show_report(out / "report.html", open_)

@@ -15,6 +15,7 @@ suffix (``co.uk``), the registrable name (``barnsleyfc``) and the labels in fron
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -78,6 +79,8 @@ def host_of(site: str) -> str:
 
 def split_domain(site: str) -> DomainParts:
     host = host_of(site)
+    if _is_address(host):
+        return DomainParts(host, "", "", (), None)
     full, icann = _suffix_lists()
     suffix = icann.publicsuffix(host) or host.rsplit(".", 1)[-1]
     registrable = icann.privatesuffix(host)
@@ -90,6 +93,14 @@ def split_domain(site: str) -> DomainParts:
         private = host
     return DomainParts(host, suffix, registrable[: -len(suffix) - 1], tuple(label for label in labels if label),
                        private)
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
 
 
 def tokens(label: str) -> list[str]:
