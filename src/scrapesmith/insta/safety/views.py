@@ -54,11 +54,12 @@ class LandingSnapshot(BaseModel):
 
 
 class ModelOpinion(BaseModel):
-    """The schema-constrained answer of the model over the evidence."""
+    """The schema-constrained answer of the model over the evidence; the reason comes first, so a small
+    model states what the site is before it names a category (the schema fixes the order)."""
 
+    reason: str = Field(max_length=200, description="what the site is, quoting the domain, the page or the evidence")
     category: Literal[CATEGORIES]  # type: ignore[valid-type]
     unsafe: bool
-    reason: str = Field(max_length=300, description="why, quoting the domain, the page or the evidence")
 
 
 class SafetyVerdict(BaseModel):
