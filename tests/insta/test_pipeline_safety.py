@@ -64,3 +64,5 @@ def test_login_walls_and_machine_hosts_are_refused_by_evidence_before_any_model_
     assert "mostly a sign-in form" in rows[sites[0]]["safety_reason"]
     assert "missing API key" in rows[sites[1]]["safety_reason"]
     assert "font/woff2" in rows[sites[2]]["safety_reason"]
+    report = (tmp_path / "run" / "report.html").read_text(encoding="utf-8")
+    assert "refused by the safety filter (evidence), login: [strong] login: the page is mostly a sign-in form" in report
