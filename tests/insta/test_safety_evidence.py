@@ -130,3 +130,10 @@ def test_landing_page_words_and_age_gate():
 def test_landing_title_in_benign_context_is_not_refused(title):
     page = _html("<p>Our research and teaching.</p><a href='/x'>x</a>", title=title)
     assert assess(landing_evidence(snapshot_page(page))).status == "clear"
+
+
+def test_commercial_words_in_page_text_do_not_make_an_ambiguous_title_word_strong():
+    page = _html("<p>Shop online now: free delivery on the best offers.</p><a href='/x'>x</a>", title="City Pharmacy")
+    assert [(item.category, item.strength) for item in landing_evidence(snapshot_page(page))] == [("drugs", "weak")]
+    page = _html("<p>Repeat prescriptions.</p><a href='/x'>x</a>", title="Cheap Pharmacy Online")
+    assert [(item.category, item.strength) for item in landing_evidence(snapshot_page(page))] == [("drugs", "strong")]

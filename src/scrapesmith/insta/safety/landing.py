@@ -15,6 +15,7 @@ import re
 
 from scrapesmith.dom.parse import parse_html
 from scrapesmith.insta.safety.evidence import content_evidence, lexicon_hits
+from scrapesmith.insta.safety.lexicon import BENIGN
 from scrapesmith.insta.safety.views import Evidence, LandingSnapshot
 from scrapesmith.web.page import FetchError, HttpStatusError, Page, UnsupportedContent
 
@@ -25,6 +26,8 @@ WALL_WORDS_OUTSIDE = 60
 #: Lexicon words the page's text must repeat before they count (titles count at once).
 TEXT_HITS = 3
 TEXT_CHARS = 2000
+#: Opening words of the text searched for benign context.
+CONTEXT_WORDS = 300
 
 _WORD = re.compile(r"[a-z0-9]+")
 _AGE_GATE = re.compile(r"\b(?:are you (?:over |at least )?(?:18|21)|(?:18|21) ?\+ only|adults? only|must be "
@@ -127,7 +130,10 @@ def _page_words(page: LandingSnapshot) -> list[Evidence]:
     repeated = {hit.term for hit in text_hits if sum(1 for other in text_hits if other.term == hit.term) >= TEXT_HITS}
     hits = title_hits + [hit for hit in text_hits if hit.term in repeated]
     if hits:
-        found += content_evidence(hits, set(title) | set(text[:300]), "landing-lexicon", "the landing page")
+        # benign context may come from the opening text; commercial intent only from the title, since
+        # "free", "shop" and "online" are on most pages
+        context = set(title) | (set(text[:CONTEXT_WORDS]) & BENIGN)
+        found += content_evidence(hits, context, "landing-lexicon", "the landing page")
     gate = _AGE_GATE.search(f"{page.title} {page.text}")
     if gate:
         found.append(Evidence(rule="age-gate", category="adult", strength="weak", quote=gate.group(0),
