@@ -83,6 +83,7 @@ def test_evaluation_reports_each_group_and_counts_model_calls():
     llm = ScriptedLLM(lambda request: _answer("safe", False))
     report = evaluate_safety_filter(SafetyFilter(llm), labelled_domains(per_label=3))
     assert list(report.by_group) == ["issue-100"]
+    assert set(report.recall_by_category) == {row["category"] for row in report.cases if row["label"] == "unsafe"}
     assert report.model_calls == llm.calls == sum(1 for case in report.cases if case["decided_by"] == "model")
 
 

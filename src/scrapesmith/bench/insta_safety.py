@@ -17,7 +17,8 @@ class UnknownGroup(ScrapesmithError):
 
 def measure_safety(llm: LLM | None, only: list[str] | None = None, per_label: int | None = None,
                    on_case: Callable[[dict[str, Any]], None] | None = None) -> BenchResult:
-    """Accuracy, precision and recall (unsafe = positive) overall and per group, and the model calls made."""
+    """Accuracy, precision and recall (unsafe = positive) overall and per group, recall per unsafe category
+    of the list, and the model calls made."""
     unknown = sorted(set(only or []) - set(groups()))
     if unknown:
         raise UnknownGroup(f"no such group {', '.join(unknown)} (groups: {', '.join(groups())})")
@@ -30,5 +31,6 @@ def measure_safety(llm: LLM | None, only: list[str] | None = None, per_label: in
     }
     for group, figures in safety.by_group.items():
         summary.update({f"{group} {key}": value for key, value in figures.model_dump().items()})
+    summary.update({f"recall {category}": value for category, value in safety.recall_by_category.items()})
     return BenchResult(name="insta-safety", cases=safety.cases, summary=summary,
                        params={"llm": getattr(llm, "name", "none") if llm else "none", "groups": only or groups()})

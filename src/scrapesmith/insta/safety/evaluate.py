@@ -51,6 +51,7 @@ class Scores(BaseModel):
 class SafetyReport(BaseModel):
     overall: Scores
     by_group: dict[str, Scores] = Field(default_factory=dict)
+    recall_by_category: dict[str, float] = Field(default_factory=dict, description="unsafe categories of the list")
     model_calls: int = 0
     cases: list[dict[str, Any]] = Field(default_factory=list)
 
@@ -83,5 +84,9 @@ def evaluate_safety_filter(
             on_case(cases[-1])
     by_group = {group: scores([case for case in cases if case["group"] == group])
                 for group in dict.fromkeys(case["group"] for case in cases)}
-    return SafetyReport(overall=scores(cases), by_group=by_group,
+    unsafe = [case for case in cases if case["label"] == "unsafe"]
+    recall = {category: sum(case["flagged"] for case in unsafe if case["category"] == category)
+              / sum(1 for case in unsafe if case["category"] == category)
+              for category in dict.fromkeys(case["category"] for case in unsafe)}
+    return SafetyReport(overall=scores(cases), by_group=by_group, recall_by_category=recall,
                         model_calls=sum(case["model_calls"] for case in cases), cases=cases)
