@@ -96,3 +96,16 @@ def test_evidence_alone_scores_on_each_group(group):
         assert report.overall.precision >= 0.95 and report.overall.recall >= 0.65
     else:
         assert report.overall.accuracy >= 0.65
+
+
+def test_a_retried_reply_counts_two_model_calls_through_the_ledger():
+    from scrapesmith.bench.insta_safety import measure_safety
+    from scrapesmith.llm.client import wrap_llm
+    from scrapesmith.llm.ledger import Ledger
+
+    replies = iter(["not json", _answer("safe", False)] + [_answer("safe", False)] * 200)
+    llm = wrap_llm(ScriptedLLM(lambda request: next(replies)), cache=False, ledger=Ledger())
+    result = measure_safety(llm, ["hard-benign"], per_label=2)
+    first = result.cases[0]
+    assert (first["domain"], first["model_calls"], first["decided_by"]) == ("pharmacy.ucsf.edu", 2, "model")
+    assert result.summary["llm_calls"] == len(llm.ledger) == 3 and result.summary["tokens"] > 0

@@ -29,6 +29,11 @@ def measure_safety(llm: LLM | None, only: list[str] | None = None, per_label: in
         "precision": safety.overall.precision, "recall": safety.overall.recall,
         "refused": safety.overall.refused, "llm_calls": safety.model_calls,
     }
+    ledger = getattr(llm, "ledger", None)
+    if ledger is not None:
+        totals = ledger.totals()
+        summary.update(cache_hits=totals.cache_hits, tokens=totals.input_tokens + totals.output_tokens,
+                       model_seconds=totals.latency)
     for group, figures in safety.by_group.items():
         summary.update({f"{group} {key}": value for key, value in figures.model_dump().items()})
     summary.update({f"recall {category}": value for category, value in safety.recall_by_category.items()})

@@ -205,8 +205,9 @@ def bench_insta_safety(
 ) -> None:
     """Accuracy, precision and recall of the safety filter on the labelled domains, overall and per group."""
     from scrapesmith.bench.insta_safety import UnknownGroup, measure_safety
+    from scrapesmith.llm.ledger import Ledger
 
-    model = llm_from_options(llm, no_cache)
+    model = llm_from_options(llm, no_cache, ledger=Ledger())
     try:
         with progress_bar() as progress:
             bar = progress.add_task("domains", total=None)
