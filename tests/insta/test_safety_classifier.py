@@ -109,3 +109,19 @@ def test_a_retried_reply_counts_two_model_calls_through_the_ledger():
     first = result.cases[0]
     assert (first["domain"], first["model_calls"], first["decided_by"]) == ("pharmacy.ucsf.edu", 2, "model")
     assert result.summary["llm_calls"] == len(llm.ledger) == 3 and result.summary["tokens"] > 0
+
+
+def test_when_doubt_refuses_the_model_is_asked_only_about_clear_sites():
+    llm = ScriptedLLM(lambda request: _answer("safe", False))
+    doubtful = SafetyFilter(llm, settle_doubt=False).classify("pokerstars.com")
+    assert (doubtful.unsafe, doubtful.decided_by, doubtful.evidence_status, llm.calls) == (True, "evidence", "doubtful", 0)
+    assert not SafetyFilter(llm, settle_doubt=False).classify("oceanario.pt").unsafe and llm.calls == 1
+
+
+def test_one_model_run_also_scores_the_doubt_refuses_policy():
+    llm = ScriptedLLM(lambda request: _answer("safe", False))
+    rows = [{"domain": "pokerstars.com", "label": "unsafe", "category": "gambling", "group": "g"},
+            {"domain": "hackaday.com", "label": "safe", "category": "hard-benign", "group": "g"}]
+    report = evaluate_safety_filter(SafetyFilter(llm), rows)
+    assert (report.overall.recall, report.overall.refused) == (0.0, 0)
+    assert (report.if_doubt_refuses.recall, report.if_doubt_refuses.refused) == (1.0, 2)

@@ -37,5 +37,10 @@ def measure_safety(llm: LLM | None, only: list[str] | None = None, per_label: in
     for group, figures in safety.by_group.items():
         summary.update({f"{group} {key}": value for key, value in figures.model_dump().items()})
     summary.update({f"recall {category}": value for category, value in safety.recall_by_category.items()})
+    if safety.model_calls and safety.if_doubt_refuses is not None:
+        alternative = safety.if_doubt_refuses
+        summary.update({"if doubt refuses: accuracy": alternative.accuracy,
+                        "if doubt refuses: precision": alternative.precision,
+                        "if doubt refuses: recall": alternative.recall})
     return BenchResult(name="insta-safety", cases=safety.cases, summary=summary,
                        params={"llm": getattr(llm, "name", "none") if llm else "none", "groups": only or groups()})

@@ -214,7 +214,8 @@ def bench_insta_safety(
             result = measure_safety(model, group or None, limit or None, on_case=lambda case: progress.advance(bar))
     except UnknownGroup as exc:
         raise typer.BadParameter(str(exc), param_hint="--group") from None
-    report(result, json_out, case_columns=["domain", "label", "group", "flagged", "verdict_category", "decided_by"])
+    report(result, json_out, case_columns=["domain", "label", "group", "evidence_status", "flagged", "verdict_category",
+                                           "decided_by"])
 
 
 @bench_app.command("insta-pipeline")

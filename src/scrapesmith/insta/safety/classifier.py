@@ -72,16 +72,22 @@ def safety_messages(site: str, evidence: list[Evidence], landing: LandingSnapsho
 class SafetyFilter:
     """Decides, per site, whether the pipeline may send an agent there; ``llm=None`` uses evidence only."""
 
-    def __init__(self, llm: LLM | None = None, max_tokens: int = 160) -> None:
+    def __init__(self, llm: LLM | None = None, max_tokens: int = 160, settle_doubt: bool = True) -> None:
         self.llm = llm
         self.max_tokens = max_tokens
+        self.settle_doubt = settle_doubt
 
     def classify(self, site: str, landing: LandingSnapshot | None = None) -> SafetyVerdict:
+        """``settle_doubt=False`` refuses doubtful sites without asking the model: the model then only
+        adds refusals to the evidence's (fewer calls, more refused benign sites)."""
         evidence = domain_evidence(site) + (landing_evidence(landing) if landing else [])
         assessment = assess(evidence)
-        verdict = SafetyVerdict(site=site, unsafe=False, evidence=evidence)
+        verdict = SafetyVerdict(site=site, unsafe=False, evidence=evidence, evidence_status=assessment.status)
         if assessment.status == "unsafe":
             return self._decide(verdict, True, assessment.category, assessment.reason, "evidence")
+        if assessment.status == "doubtful" and not self.settle_doubt:
+            return self._decide(verdict, True, assessment.category, f"doubtful, and doubt refuses: {assessment.reason}",
+                                "evidence")
         if self.llm is None:
             return self._without_model(verdict, assessment)
         before = _calls(self.llm)

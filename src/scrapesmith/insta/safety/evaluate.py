@@ -52,6 +52,7 @@ class SafetyReport(BaseModel):
     overall: Scores
     by_group: dict[str, Scores] = Field(default_factory=dict)
     recall_by_category: dict[str, float] = Field(default_factory=dict, description="unsafe categories of the list")
+    if_doubt_refuses: Scores | None = Field(default=None, description="the same run had doubt refused sites")
     model_calls: int = 0
     cases: list[dict[str, Any]] = Field(default_factory=list)
 
@@ -78,7 +79,9 @@ def evaluate_safety_filter(
     for row in labelled:
         verdict = safety.classify(row["domain"])
         cases.append({**row, "flagged": verdict.unsafe, "verdict_category": verdict.category,
-                      "decided_by": verdict.decided_by, "reason": verdict.reason, "model_calls": verdict.model_calls,
+                      "decided_by": verdict.decided_by, "evidence_status": verdict.evidence_status,
+                      "model_unsafe": None if verdict.model is None else verdict.unsafe,
+                      "reason": verdict.reason, "model_calls": verdict.model_calls,
                       "error": verdict.error, "correct": verdict.unsafe == (row["label"] == "unsafe")})
         if on_case is not None:
             on_case(cases[-1])
@@ -89,4 +92,12 @@ def evaluate_safety_filter(
               / sum(1 for case in unsafe if case["category"] == category)
               for category in dict.fromkeys(case["category"] for case in unsafe)}
     return SafetyReport(overall=scores(cases), by_group=by_group, recall_by_category=recall,
+                        if_doubt_refuses=scores([doubt_refuses(case) for case in cases]),
                         model_calls=sum(case["model_calls"] for case in cases), cases=cases)
+
+
+def doubt_refuses(case: dict[str, Any]) -> dict[str, Any]:
+    """The case as ``SafetyFilter(settle_doubt=False)`` would have decided it: doubtful sites refused
+    whatever the model said; so one run with the model gives the figures of both policies."""
+    flagged = case["flagged"] or case["evidence_status"] == "doubtful"
+    return {**case, "flagged": flagged, "correct": flagged == (case["label"] == "unsafe")}

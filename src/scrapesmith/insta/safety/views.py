@@ -70,6 +70,8 @@ class SafetyVerdict(BaseModel):
     category: str = "safe"
     reason: str = ""
     decided_by: Literal["evidence", "model", "no-model"] = "evidence"
+    evidence_status: Literal["unsafe", "doubtful", "clear"] = Field(
+        default="clear", description="what the evidence alone said, before any model")
     evidence: list[Evidence] = Field(default_factory=list)
     model: ModelOpinion | None = None
     model_calls: int = 0
