@@ -29,6 +29,7 @@ from scrapesmith.insta.judge import Judge
 from scrapesmith.insta.propose import LandingPage, Proposer
 from scrapesmith.insta.runner import Runner, WorkerDied
 from scrapesmith.insta.safety import LandingSnapshot, SafetyFilter, snapshot_failure, snapshot_page
+from scrapesmith.insta.safety.classifier import calls_so_far
 from scrapesmith.insta.safety.landing import is_evidence_failure
 from scrapesmith.insta.store import ResultStore
 from scrapesmith.insta.views import SiteResult
@@ -140,13 +141,13 @@ def process_site(job: SiteJob) -> SiteResult:
     calls_before = 0
     try:
         llm = _worker_llm(job)
-        calls_before = _calls(llm)
+        calls_before = calls_so_far(llm)
         _run_stages(job, llm, result)
     except Exception as exc:  # noqa: BLE001 - a site's failure is recorded, the run goes on
         result.status = "failed"
         result.error = f"{exc.__class__.__name__}: {str(exc).splitlines()[0] if str(exc) else ''}".rstrip(": ")
     result.seconds = time.monotonic() - started
-    result.llm_calls = _calls(llm) - calls_before if llm is not None else 0
+    result.llm_calls = calls_so_far(llm) - calls_before if llm is not None else 0
     return result
 
 
@@ -183,16 +184,6 @@ def _run_stages(job: SiteJob, llm: LLM, result: SiteResult) -> None:
 
 def _folder_name(label: str) -> str:
     return re.sub(r"[^\w.-]+", "_", label).strip("_") or "site"
-
-
-def _calls(llm: Any) -> int:
-    """Model calls so far, when the provider counts them (the ledger or a scripted model)."""
-    for attribute in ("calls",):
-        value = getattr(llm, attribute, None)
-        if isinstance(value, int):
-            return value
-    ledger = getattr(llm, "ledger", None)
-    return len(ledger) if ledger is not None else 0
 
 
 # -- orchestration -----------------------------------------------------------------------------------------

@@ -4,12 +4,12 @@
    one unsafe category, or two weak findings of it, refuses the site; no model is asked, since its
    answer could not change the verdict (refusal wins).
 2. Otherwise the model, if any, is asked once (one retry on a malformed reply) for
-   ``{category, unsafe, reason}`` under a JSON schema, shown the domain's words, the landing page and
+   ``{reason, category, unsafe}`` under a JSON schema, shown the domain's words, the landing page and
    every finding. An answer that says unsafe, or names an unsafe category, refuses the site — refusal
    wins when the two disagree. Weak evidence is doubt, not a refusal: the model settles it.
 3. With no model, or when the model's reply cannot be read, doubt refuses (the seed's proposer is told
    "if you are unsure whether a domain is safe, please skip it") and a site with no weak or strong
-   evidence passes.
+   evidence passes. ``settle_doubt=False`` makes doubt refuse even with a model.
 """
 
 from __future__ import annotations
@@ -90,15 +90,15 @@ class SafetyFilter:
                                 "evidence")
         if self.llm is None:
             return self._without_model(verdict, assessment)
-        before = _calls(self.llm)
+        before = calls_so_far(self.llm)
         try:
             opinion = ask_structured(self.llm, safety_messages(site, evidence, landing), ModelOpinion,
                                      stage=STAGE, max_tokens=self.max_tokens)
         except LLMError as exc:
-            verdict.model_calls = _calls(self.llm) - before
+            verdict.model_calls = calls_so_far(self.llm) - before
             verdict.error = str(exc).splitlines()[0]
             return self._without_model(verdict, assessment)
-        verdict.model, verdict.model_calls = opinion, max(1, _calls(self.llm) - before)
+        verdict.model, verdict.model_calls = opinion, max(1, calls_so_far(self.llm) - before)
         refused = opinion.unsafe or opinion.category != "safe"
         category = opinion.category if opinion.category != "safe" else (assessment.category
                                                                           if assessment.category != "safe"
@@ -118,7 +118,7 @@ class SafetyFilter:
         return verdict
 
 
-def _calls(llm: LLM) -> int:
+def calls_so_far(llm: LLM) -> int:
     """Calls so far when the provider counts them (a ledger or a scripted model); else 0."""
     value = getattr(llm, "calls", None)
     if isinstance(value, int):
