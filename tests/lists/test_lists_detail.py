@@ -3,6 +3,8 @@ and every row says which page its values came from (``detail_url`` next to ``sou
 
 from __future__ import annotations
 
+import json
+
 from scrapesmith.lists.dsl import SaveText, ScrapeFields
 from scrapesmith.lists.service import extract_list, replay_program
 from scrapesmith.lists.views import ListProgram
@@ -95,3 +97,13 @@ def test_the_model_recorder_looks_on_the_item_pages_before_asking_per_row(mutabl
     assert [a.columns for a in plan.detail if isinstance(a, ScrapeFields)] == [["isbn_13"]]
     result = replay_program(site_runtimes, recording.program)
     assert [row["isbn_13"] for row in result.rows] == [b[3] for b in BOOKS] and result.llm_calls == 0
+
+
+def test_the_program_id_does_not_depend_on_when_the_detail_scraper_was_induced(mutable_site, site_runtimes) -> None:
+    start = serve_catalog(mutable_site)
+    first, _ = extract_list(site_runtimes, start, "all books", ["title", "isbn_13"])
+    data = json.loads(first.program.to_json())
+    for step in data["steps"]:
+        if step["action"] == "ScrapeFields":
+            step["spec"]["created_at"] = "2001-01-01T00:00:00+00:00"
+    assert ListProgram.model_validate(data).program_id == first.program.program_id

@@ -59,6 +59,9 @@ class ListProgram(BaseModel):
         payload = self.model_dump(
             mode="json", include={"version", "start_url", "columns", "steps", "runtime"}
         )
+        for step in payload["steps"]:  # an induced scraper's own creation time is no part of replay
+            if isinstance(step.get("spec"), dict):
+                step["spec"].pop("created_at", None)
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:12]
 
     def to_json(self) -> str:
