@@ -17,6 +17,7 @@ from urllib.parse import urlencode, urljoin
 
 from scrapesmith.collect.tables import best_table, column_overlap, match_column, table_rows
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.io.schema import is_empty
 from scrapesmith.lists.record import record_heuristic
 from scrapesmith.lists.replay import replay
 from scrapesmith.lists.runtime import HttpRuntime
@@ -41,7 +42,7 @@ class Found:
     def filled(self, columns: list[str]) -> list[str]:
         half = max(1, len(self.rows) // 2)
         return [c for c in columns if c in self.field_map
-                and sum(1 for r in self.rows if str(r.get(self.field_map[c]) or "").strip()) >= half]
+                and sum(1 for r in self.rows if not is_empty(r.get(self.field_map[c]))) >= half]
 
     @property
     def keys(self) -> list[str]:

@@ -37,6 +37,7 @@ FIELDS = {fields!r}
 FIELD_MAP = {field_map!r}
 LABEL_COLUMN = {label_column!r}
 ROW_FILTER = {row_filter!r}
+SCHEMA = {schema!r}
 '''
 
 _BODIES = {
@@ -75,7 +76,7 @@ def keep_matching(rows: list[dict]) -> list[dict]:
 
 
 if __name__ == "__main__":
-    with Collection(PROGRAM_ID, allow_hosts=ALLOW_HOSTS, delay=DELAY) as run:
+    with Collection(PROGRAM_ID, allow_hosts=ALLOW_HOSTS, delay=DELAY, schema=SCHEMA) as run:
         collect(run)
 '''
 
@@ -92,7 +93,8 @@ def render_program(blueprint: Blueprint, allow_hosts: list[str], delay: float | 
         program_id=program_id, allow_hosts=list(allow_hosts), delay=delay,
         sources=json.dumps([s.model_dump() for s in blueprint.sources], indent=4),
         fields=fields, field_map={f: blueprint.field_map.get(f, f) for f in fields},
-        label_column=blueprint.label_column, row_filter=blueprint.row_filter)
+        label_column=blueprint.label_column, row_filter=blueprint.row_filter,
+        schema={f: blueprint.column_types[f] for f in blueprint.fields if f in blueprint.column_types})
     text += _BODIES[template].format(
         list_program=pformat(blueprint.list_program, width=110, sort_dicts=False),
         api_params=blueprint.api_params, records_key=blueprint.api_records_key)

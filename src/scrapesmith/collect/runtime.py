@@ -9,15 +9,15 @@ A program is a short script that composes these calls; it never needs an LLM::
             run.write(run.replay_list(LIST_PROGRAM, url), constants={"track": "Main"})
 
 Every page goes through scrapesmith's polite, guarded fetcher and into ``pages.warc.gz``; every row
-gets provenance columns; :meth:`Collection.close` writes ``dataset.csv`` and ``dataset.jsonl`` in the
-run directory (the current directory, which is the run directory inside the sandbox).
+gets provenance columns; :meth:`Collection.close` writes ``dataset.csv``, ``dataset.jsonl`` and
+``dataset.parquet``, typed by the program's declared ``SCHEMA``, in the run directory (the current
+directory, which is the run directory inside the sandbox).
 """
 
 from __future__ import annotations
 
 import json
 import os
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Self
 from urllib.parse import urlencode, urljoin
@@ -28,7 +28,7 @@ from scrapesmith.collect.tables import best_table, next_page_url, table_rows
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.execute import CompiledSpec
 from scrapesmith.induce.views import ScraperSpec
-from scrapesmith.io import write_rows
+from scrapesmith.io import timestamp, write_rows
 from scrapesmith.lists.replay import replay
 from scrapesmith.lists.runtime import HttpRuntime
 from scrapesmith.lists.views import ListProgram
@@ -45,8 +45,10 @@ class Collection:
     """One collection run: a guarded fetcher with a WARC archive, and the rows written so far."""
 
     def __init__(self, program_id: str, allow_hosts: list[str] | None = None, delay: float | None = None,
-                 run_dir: Path | None = None, max_pages: int = 50) -> None:
+                 run_dir: Path | None = None, max_pages: int = 50, schema: dict[str, str] | None = None) -> None:
         self.program_id = program_id
+        #: the column types the program declares (``SCHEMA``): every run writes the same types
+        self.schema = dict(schema or {})
         self.run_dir = Path(run_dir or os.environ.get("SCRAPESMITH_RUN_DIR", "."))
         self.max_pages = max_pages
         self.rows: list[dict[str, Any]] = []
@@ -114,7 +116,7 @@ class Collection:
     def write(self, rows: list[dict[str, Any]], field_map: dict[str, str] | None = None,
               constants: dict[str, Any] | None = None, keep: list[str] | None = None) -> int:
         """Add rows: rename by ``field_map`` (output <- extracted), add ``constants``, stamp provenance."""
-        now = datetime.now(UTC).isoformat(timespec="seconds")
+        now = timestamp()
         for row in rows:
             out = {}
             for column in keep or list(row):
@@ -122,6 +124,8 @@ class Collection:
                 out[column] = row.get(source)
             out.update(constants or {})
             out["source_url"] = row.get("source_url")
+            if row.get("detail_url"):
+                out["detail_url"] = row["detail_url"]
             out["fetched_at"] = row.get("fetched_at") or now
             out["program_id"] = self.program_id
             self.rows.append(out)
@@ -131,8 +135,8 @@ class Collection:
     def close(self) -> None:
         self.fetcher.close()
         self._warc.close()
-        write_rows(self.rows, self.run_dir / "dataset.csv")
-        write_rows(self.rows, self.run_dir / "dataset.jsonl")
+        for name in ("dataset.csv", "dataset.jsonl", "dataset.parquet"):
+            write_rows(self.rows, self.run_dir / name, self.schema)
         if self.failures:
             (self.run_dir / "failures.json").write_text(json.dumps(self.failures, indent=1))
 

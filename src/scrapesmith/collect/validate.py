@@ -10,15 +10,18 @@ from urllib.parse import urlsplit
 
 from scrapesmith.collect.views import Blueprint, Check
 from scrapesmith.io import read_rows
+from scrapesmith.io.schema import is_empty
 from scrapesmith.web.archive import WarcReplayFetcher
 from scrapesmith.web.page import FetchError
 
 SAMPLE_ROWS = 3
 
 
-def _number(text: str) -> float | None:
+def _number(text: object) -> float | None:
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        return float(text)
     try:
-        return float(text.replace(",", ""))
+        return float(str(text).replace(",", ""))
     except ValueError:
         return None
 
@@ -33,14 +36,14 @@ def validate_dataset(run_dir: Path, blueprint: Blueprint) -> list[Check]:
               Check(name="schema", ok=not missing, detail=f"missing columns: {', '.join(missing)}" if missing else
                     f"columns {', '.join(fields)}")]
     for column in rules.required:
-        empty = sum(1 for r in rows if not str(r.get(column) or "").strip())
+        empty = sum(1 for r in rows if is_empty(r.get(column)))
         checks.append(Check(name=f"non-empty:{column}", ok=empty == 0, detail=f"{empty} empty values"))
     if rules.unique:
         keys = [tuple(str(r.get(c)) for c in rules.unique) for r in rows]
         duplicates = len(keys) - len(set(keys))
         checks.append(Check(name="unique", ok=duplicates == 0, detail=f"{duplicates} duplicate rows"))
     for column in rules.numeric:
-        bad = [r.get(column) for r in rows if _number(str(r.get(column) or "")) is None]
+        bad = [r.get(column) for r in rows if _number(r.get(column)) is None]
         checks.append(Check(name=f"numeric:{column}", ok=not bad, detail=f"{len(bad)} non-numeric values"))
     checks.append(_sample_check(run_dir, rows, rules.required))
     return checks
@@ -62,9 +65,11 @@ def _sample_check(run_dir: Path, rows: list[dict], columns: list[str]) -> Check:
             continue
         text = html.unescape(page.text) if page.is_html else json.dumps(json.loads(page.text))
         for column in columns:
-            value = str(row.get(column) or "")
-            if value and not _on_page(value, text):
-                misses.append(f"{column}={value[:40]!r} not on {row.get('source_url')}")
+            cell = row.get(column)
+            values = [str(v) for v in cell] if isinstance(cell, list) else [str(cell if cell is not None else "")]
+            for value in values:
+                if value and not _on_page(value, text):
+                    misses.append(f"{column}={value[:40]!r} not on {row.get('source_url')}")
     return Check(name="sample-against-pages", ok=not misses, detail="; ".join(misses[:3]) or
                  f"{min(SAMPLE_ROWS, len(rows))} sampled rows found on their pages")
 
@@ -80,4 +85,9 @@ def _number_on_page(value: str, text: str) -> bool:
     number = _number(value)
     if number is None:
         return False
-    return any(form in text for form in (f"{number:,}", f"{number:g}", f"{number:.2f}", f"{number:.4f}"))
+    forms = [f"{number:,}", f"{number:g}", f"{number:.1f}", f"{number:.2f}", f"{number:.3f}", f"{number:.4f}"]
+    if number.is_integer():
+        forms.append(str(int(number)))
+    if 0 < abs(number) < 1:  # ".415" as sports sites print percentages
+        forms += [form.replace("0.", ".", 1) for form in forms if form.lstrip("-").startswith("0.")]
+    return any(form in text for form in forms)

@@ -107,13 +107,16 @@ class Blueprint(BaseModel):
     api_params: dict[str, str] = Field(default_factory=dict)
     api_records_key: str | None = None
     row_filter: dict[str, str] = Field(default_factory=dict, description="keep rows whose column equals the value")
+    column_types: dict[str, str] = Field(default_factory=dict, description="output column -> type "
+                                         "(scrapesmith.io.schema), declared in the program as SCHEMA")
     validation: ValidationRules = Field(default_factory=ValidationRules)
 
     def to_markdown(self) -> str:
         """The human-readable ``blueprint.md`` of a run."""
         lines = [f"# Development blueprint\n\nInstruction: {self.instruction}\n", f"Access path: **{self.access}**\n",
                  "## Sources\n", *[f"- {s.url}" + (f" ({s.label})" if s.label else "") for s in self.sources],
-                 "\n## Fields\n", *[f"- `{f}` <- `{self.field_map.get(f, f)}`" for f in self.fields]]
+                 "\n## Fields\n", *[f"- `{f}` <- `{self.field_map.get(f, f)}`" + (
+                     f" ({self.column_types[f]})" if f in self.column_types else "") for f in self.fields]]
         if self.label_column:
             lines.append(f"- `{self.label_column}` <- the source's label")
         if self.row_filter:

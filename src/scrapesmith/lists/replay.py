@@ -24,7 +24,6 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urljoin
 
@@ -34,6 +33,7 @@ from pydantic import BaseModel
 from scrapesmith.dom.lists import PREVIOUS_WORDS, element_text
 from scrapesmith.dom.selectors import node_text
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.io import timestamp
 from scrapesmith.lists.columns import main_link
 from scrapesmith.lists.dsl import (
     Action,
@@ -249,6 +249,7 @@ class Replayer:
             url = row.pop(DETAIL_KEY, None)
             if not url:
                 continue
+            row["detail_url"] = url
             try:
                 tree = self.runtime.open(url)
                 self.result.detail_pages += 1
@@ -302,7 +303,7 @@ class Replayer:
 
     def _finish_rows(self, list_values: dict[str, Any]) -> None:
         """Columns in program order (list-level values fill the gaps), extra values, then provenance."""
-        fetched_at = datetime.now(UTC).isoformat(timespec="seconds")
+        fetched_at = timestamp()
         program_id = self.program.program_id
         finished = []
         for row in self.result.rows:
@@ -311,8 +312,12 @@ class Replayer:
             ordered = {
                 column: row.get(column, list_values.get(column, "")) for column in self.program.columns
             }
+            detail = row.pop("detail_url", None)
             ordered.update({k: v for k, v in {**list_values, **row}.items() if k not in ordered})
-            ordered.update(source_url=source, fetched_at=fetched_at, program_id=program_id)
+            ordered["source_url"] = source
+            if detail:
+                ordered["detail_url"] = detail
+            ordered.update(fetched_at=fetched_at, program_id=program_id)
             finished.append(ordered)
         self.result.rows = finished
         self.result.columns = list(self.program.columns)

@@ -27,6 +27,7 @@ from scrapesmith.collect.views import (
 )
 from scrapesmith.dom.lists import find_first_page
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.io.schema import infer_type
 from scrapesmith.web.page import FetchError, Page
 
 CRAWL_LIMIT = 200
@@ -359,6 +360,7 @@ class BlueprintAgent(Agent):
             list_program=found["list_program"], api_params=(reply.api_params if reply and reply.api_params
                                                             and access == "rest" else found["api_params"]),
             api_records_key=found["records_key"], row_filter=row_filter,
+            column_types=_column_types(found["rows"], field_map, plan.columns, label_column),
             validation=ValidationRules(required=filled, unique=[c for c in plan.columns],
                                        numeric=_numeric(found["rows"], field_map, filled)))
 
@@ -381,6 +383,13 @@ def _numeric(rows: list[dict], field_map: dict[str, str], columns: list[str]) ->
         if values and all(_is_number(v) for v in values):
             numeric.append(column)
     return numeric
+
+
+def _column_types(rows: list[dict], field_map: dict[str, str], columns: list[str],
+                  label_column: str | None) -> dict[str, str]:
+    """Each output column's type from the sampled values it maps to (the label column is text)."""
+    return {column: "string" if column == label_column else infer_type(
+        r.get(field_map.get(column, column)) for r in rows) for column in columns}
 
 
 def _is_number(text: str) -> bool:
