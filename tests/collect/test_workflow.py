@@ -163,17 +163,6 @@ def test_the_model_is_consulted_only_where_there_is_a_choice(demo_web, tmp_path)
     assert {r.stage for r in asking.requests} >= {"collect.plan", "collect.web"}
 
 
-def test_a_named_team_filters_rows_but_a_date_range_does_not():
-    from scrapesmith.collect.agents.research import _filter_from_instruction
-
-    rows = [{"team": "Bayport Pelicans", "date": "2023-02-01"}, {"team": "Grover Giants", "date": "2023-02-02"}]
-    columns = ["team", "date"]
-    assert _filter_from_instruction("Collect the 2023 season stats of the Grover Giants with columns team, date",
-                                    rows, {}, columns) == {"team": "Grover Giants"}
-    assert _filter_from_instruction("Collect GRV daily prices from 2023-02-01 to 2023-03-10 with columns date",
-                                    rows, {}, ["date"]) == {}
-
-
 def test_use_page_is_overruled_when_the_pages_below_hold_every_column(demo_web, tmp_path):
     """A model that says "use this page" on a year page whose only list is navigation: the tools show the
     track pages below fill every column, so the web agent takes the track links instead."""

@@ -11,8 +11,13 @@ from scrapesmith.llm.types import LLM
 
 
 def single_page_start(task: Task) -> str | None:
-    """The one listing page a task's records start on, when there is one (for heuristic-only runs)."""
+    """The one page a task's records start from (for heuristic-only runs): a track's listing, a year's
+    proceedings (its tracks below it), a season's standings or players, a symbol's quote page."""
     values, name = task.values, task.template.name
+    if name == "academic-T1":
+        return f"/proceedings/{values['conference'].lower()}/{values['year']}/"
+    if name in ("finance-T1", "finance-T2"):
+        return f"/stocks/symbol/{values['symbol']}/"
     if name == "academic-T2":
         slug = values["track"].lower().replace(" ", "-")
         return f"/proceedings/{values['conference'].lower()}/{values['year']}/{slug}/"

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode, urljoin
 
-from scrapesmith.collect.tables import best_table, column_overlap, match_column, table_rows
+from scrapesmith.collect.mapping import map_columns, plausible
+from scrapesmith.collect.tables import best_table, table_rows
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.io.schema import is_empty
 from scrapesmith.lists.record import record_heuristic
@@ -39,6 +40,10 @@ class Found:
     api_params: dict[str, str] = field(default_factory=dict)
     records_key: str | None = None
 
+    def unmapped(self, columns: list[str]) -> list[str]:
+        """Requested columns no field of this source fills (reported, never filled from another field)."""
+        return [c for c in columns if c not in self.field_map]
+
     def filled(self, columns: list[str]) -> list[str]:
         half = max(1, len(self.rows) // 2)
         return [c for c in columns if c in self.field_map
@@ -58,7 +63,8 @@ def list_candidate(fetcher: Fetcher, url: str, columns: list[str]) -> Found | No
     if not result.rows:
         return None
     program = json.loads(recording.program.to_json())
-    return Found("list", url, result.rows, {c: c for c in columns}, list_program=program)
+    mapping = {c: c for c in columns if plausible(c, [r.get(c) for r in result.rows])}
+    return Found("list", url, result.rows, mapping, list_program=program)
 
 
 def table_candidate(fetcher: Fetcher, url: str, columns: list[str]) -> Found | None:
@@ -71,8 +77,8 @@ def table_candidate(fetcher: Fetcher, url: str, columns: list[str]) -> Found | N
         return None
     rows = table_rows(table)
     keys = list(rows[0]) if rows else []
-    mapping = {c: key for c in columns if (key := match_column(keys, c))}
-    return Found("table", url, rows, mapping) if column_overlap(keys, columns) else None
+    mapping, _unmapped = map_columns(columns, keys, rows)
+    return Found("table", url, rows, mapping) if mapping else None
 
 
 def documented_endpoints(base_url: str, text: str) -> list[tuple[str, list[str]]]:
@@ -117,7 +123,7 @@ def rest_candidates(fetcher: Fetcher, doc_pages: list[tuple[str, str]], columns:
             key, records = _records(answer)
             if records:
                 keys = list(records[0])
-                mapping = {c: k for c in columns if (k := match_column(keys, c))}
+                mapping, _unmapped = map_columns(columns, keys, records)
                 if mapping:
                     found.append(Found("rest", endpoint, records, mapping, api_params=params, records_key=key))
     return found

@@ -27,6 +27,7 @@ Instruction: {instruction}
 Rerun with: scrapesmith run {name}
 """
 
+from scrapesmith.collect.filters import matching
 from scrapesmith.collect.runtime import Collection
 
 PROGRAM_ID = {program_id!r}
@@ -37,6 +38,7 @@ FIELDS = {fields!r}
 FIELD_MAP = {field_map!r}
 LABEL_COLUMN = {label_column!r}
 ROW_FILTER = {row_filter!r}
+DATE_RANGE = {date_range!r}
 SCHEMA = {schema!r}
 '''
 
@@ -72,7 +74,7 @@ def collect(run: Collection) -> None:
 _FOOTER = '''
 
 def keep_matching(rows: list[dict]) -> list[dict]:
-    return [row for row in rows if all(str(row.get(FIELD_MAP.get(k, k), "")).strip() == v for k, v in ROW_FILTER.items())]
+    return matching(rows, ROW_FILTER, DATE_RANGE)
 
 
 if __name__ == "__main__":
@@ -92,8 +94,9 @@ def render_program(blueprint: Blueprint, allow_hosts: list[str], delay: float | 
         template=template, instruction=blueprint.instruction.replace('"""', "'''"), name="program.py",
         program_id=program_id, allow_hosts=list(allow_hosts), delay=delay,
         sources=json.dumps([s.model_dump() for s in blueprint.sources], indent=4),
-        fields=fields, field_map={f: blueprint.field_map.get(f, f) for f in fields},
+        fields=fields, field_map={f: blueprint.field_map.get(f, f) for f in fields if f not in blueprint.unmapped},
         label_column=blueprint.label_column, row_filter=blueprint.row_filter,
+        date_range=blueprint.date_range.model_dump() if blueprint.date_range else None,
         schema={f: blueprint.column_types[f] for f in blueprint.fields if f in blueprint.column_types})
     text += _BODIES[template].format(
         list_program=pformat(blueprint.list_program, width=110, sort_dicts=False),

@@ -115,13 +115,15 @@ class Collection:
 
     def write(self, rows: list[dict[str, Any]], field_map: dict[str, str] | None = None,
               constants: dict[str, Any] | None = None, keep: list[str] | None = None) -> int:
-        """Add rows: rename by ``field_map`` (output <- extracted), add ``constants``, stamp provenance."""
+        """Add rows: rename by ``field_map`` (output <- extracted; a kept column it leaves out stays empty),
+        add ``constants``, stamp provenance."""
         now = timestamp()
         for row in rows:
             out = {}
             for column in keep or list(row):
-                source = (field_map or {}).get(column, column)
-                out[column] = row.get(source)
+                # a kept column the field map leaves out is unmapped: empty, never read from another field
+                unmapped = field_map and column not in field_map and column not in (constants or {})
+                out[column] = None if unmapped else row.get((field_map or {}).get(column, column))
             out.update(constants or {})
             out["source_url"] = row.get("source_url")
             if row.get("detail_url"):

@@ -11,6 +11,8 @@ import re
 
 from lxml import etree, html
 
+from scrapesmith.collect.mapping import map_columns, name_score
+
 _NON_WORD = re.compile(r"[^a-z0-9]+")
 
 
@@ -60,23 +62,13 @@ def data_tables(tree: etree._Element) -> list[etree._Element]:
 
 
 def column_overlap(keys: list[str], wanted: list[str]) -> list[str]:
-    """The wanted columns a table's keys can fill (exact key, or the key's words contain the column's)."""
-    found = []
-    for column in wanted:
-        words = set(snake(column).split("_"))
-        if any(k == snake(column) or words <= set(k.split("_")) for k in keys):
-            found.append(column)
-    return found
+    """The wanted columns a table's keys can fill by name (:func:`scrapesmith.collect.mapping.name_score`)."""
+    return [column for column in wanted if any(name_score(column, key) > 0 for key in keys)]
 
 
 def match_column(keys: list[str], column: str) -> str | None:
-    """The table key best matching ``column``: the exact key, else the shortest key containing its words."""
-    target = snake(column)
-    if target in keys:
-        return target
-    words = set(target.split("_"))
-    matches = sorted((k for k in keys if words <= set(k.split("_"))), key=len)
-    return matches[0] if matches else None
+    """The key best matching ``column`` by name, or ``None`` (never a key that changes its meaning)."""
+    return map_columns([column], keys)[0].get(column)
 
 
 def best_table(source: str | bytes, wanted: list[str]) -> etree._Element | None:

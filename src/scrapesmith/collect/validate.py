@@ -1,5 +1,5 @@
 """The validation agent's checks: schema, non-empty required columns, uniqueness, numbers, row count,
-and a sample of rows compared with the pages they came from (read back from the run's WARC archive)."""
+the instruction's row filter (every row is the named entity, the dates fill the range), and a sample of rows compared with the pages they came from (read back from the run's WARC archive)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from scrapesmith.collect.filters import covers, parse_date, row_matches
 from scrapesmith.collect.views import Blueprint, Check
 from scrapesmith.io import read_rows
 from scrapesmith.io.schema import is_empty
@@ -45,7 +46,39 @@ def validate_dataset(run_dir: Path, blueprint: Blueprint) -> list[Check]:
     for column in rules.numeric:
         bad = [r.get(column) for r in rows if _number(r.get(column)) is None]
         checks.append(Check(name=f"numeric:{column}", ok=not bad, detail=f"{len(bad)} non-numeric values"))
+    if blueprint.unmapped:
+        checks.append(Check(name="mapped", ok=False, detail="no field of the source fits "
+                            + ", ".join(blueprint.unmapped)))
+    checks += filter_checks(rows, blueprint)
     checks.append(_sample_check(run_dir, rows, rules.required))
+    return checks
+
+
+def _output_column(blueprint: Blueprint, key: str) -> str | None:
+    return next((c for c in blueprint.fields if blueprint.field_map.get(c, c) == key), None)
+
+
+def filter_checks(rows: list[dict], blueprint: Blueprint) -> list[Check]:
+    """Every row matches the entity the instruction names, and the dates fill the range they ask for."""
+    checks = []
+    for key, value in blueprint.row_filter.items():
+        column = _output_column(blueprint, key)
+        if column is None:
+            checks.append(Check(name=f"filter:{key}", ok=True, detail=f"applied to the source field {key!r} "
+                                "(not an output column)"))
+            continue
+        wrong = sum(1 for r in rows if not row_matches(r, {column: value}, None))
+        checks.append(Check(name=f"filter:{column}", ok=wrong == 0, detail=f"{wrong} rows other than {value!r}"))
+    if blueprint.date_range is not None:
+        bounds = blueprint.date_range
+        column = _output_column(blueprint, bounds.key)
+        if column is not None:
+            days = [parse_date(r.get(column)) for r in rows]
+            outside = sum(1 for day in days if day is None or not bounds.start <= day.isoformat() <= bounds.end)
+            found = [day for day in days if day is not None]
+            span = f"{min(found)} to {max(found)}" if found else "no dates"
+            checks.append(Check(name=f"range:{column}", ok=outside == 0 and covers(found, bounds.start, bounds.end),
+                                detail=f"{outside} rows outside {bounds.start}..{bounds.end}; rows span {span}"))
     return checks
 
 
