@@ -94,3 +94,4 @@ def test_failure_reasons_name_what_went_wrong(tmp_path):
                            tmp_path / "none") == ["wrong page"]
     assert failure_reasons([], truth, ("team",), tmp_path, "boom") == ["error: boom"]
     assert failure_reasons([], truth, ("team",), tmp_path) == ["no rows"]
+    assert failure_reasons([truth[0]], truth * 2, ("team",), tmp_path / "none") == ["rows missing: 1 of 2"]

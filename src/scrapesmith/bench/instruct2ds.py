@@ -55,7 +55,8 @@ class Task:
 def failure_reasons(rows: list[dict], truth: list[dict], columns: tuple[str, ...], run_dir: Path,
                     error: str = "") -> list[str]:
     """Why a task lost points, read from its run: ``error``, ``no rows``, ``wrong page`` (no key value of the
-    truth among the rows), ``filter not applied`` (the truth's rows plus others), ``column unmapped: c``
+    truth among the rows), ``filter not applied`` (the truth's rows plus others), ``rows missing``,
+    ``column unmapped: c``
     (a column empty in every row, or all wrong while the key is right) and ``validation failed: checks``."""
     reasons = [f"error: {error}"] if error else []
     if not rows:
@@ -67,6 +68,8 @@ def failure_reasons(rows: list[dict], truth: list[dict], columns: tuple[str, ...
         reasons.append("wrong page")
     elif len(rows) > len(truth) and want <= got:
         reasons.append("filter not applied")
+    elif len(rows) < len(truth):
+        reasons.append(f"rows missing: {len(rows)} of {len(truth)}")
     scores = attribute_scores(rows, truth, columns)
     for column in columns:
         empty = all(is_empty(r.get(column)) for r in rows)

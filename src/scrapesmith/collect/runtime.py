@@ -93,12 +93,25 @@ class Collection:
         return rows
 
     def replay_list(self, program: dict[str, Any] | str, start_url: str | None = None) -> list[dict[str, Any]]:
-        """Replay a recorded list program (``lists``), pagination and detail pages included."""
+        """Replay a recorded list program (``lists``), pagination and detail pages included; a program
+        recorded on a listing of one page follows the "next" links of the listings it is replayed on."""
         text = program if isinstance(program, str) else json.dumps(program)
-        result = replay(ListProgram.from_json(text), HttpRuntime(self.fetcher), start_url=start_url,
-                        max_pages=self.max_pages)
-        self.failures += result.failures
-        return result.rows
+        parsed = ListProgram.from_json(text)
+        paginated = any(getattr(step, "pagination", None) for step in parsed.steps)
+        rows: list[dict[str, Any]] = []
+        url, seen = start_url or parsed.start_url, set()
+        while url and url not in seen and len(seen) < self.max_pages:
+            seen.add(url)
+            result = replay(parsed, HttpRuntime(self.fetcher), start_url=url, max_pages=self.max_pages)
+            self.failures += result.failures
+            rows += result.rows
+            if paginated:
+                break
+            # recorded on a one-page listing, replayed on a longer one: follow its "next" links here
+            page = self.fetch(url)
+            following = next_page_url(html.fromstring(page.text)) if page.text else None
+            url = urljoin(page.url, following) if following else ""
+        return rows
 
     def run_spec(self, spec: dict[str, Any] | str, urls: list[str]) -> list[dict[str, Any]]:
         """Apply an induced field scraper (``induce``) to each page: one row per page."""

@@ -383,8 +383,9 @@ class BlueprintAgent(Agent):
             unmapped=unmapped, label_column=label_column,
             pagination="followed by the list program" if access == "html_list" else (
                 "next-page links" if access == "html_table" else None),
-            list_program=found["list_program"], api_params=(reply.api_params if reply and reply.api_params
-                                                            and access == "rest" else found["api_params"]),
+            # the parameters the tool's sample really ran with beat the model's guess (a 400 ends the run)
+            list_program=found["list_program"], api_params=(found["api_params"] or (
+                reply.api_params if reply and access == "rest" else {})),
             api_records_key=found["records_key"], row_filter=row_filter, date_range=date_range,
             column_types=_column_types(found["rows"], field_map, plan.columns, label_column),
             validation=ValidationRules(required=filled, unique=[c for c in plan.columns],
