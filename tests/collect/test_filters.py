@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import re
 
+import pyarrow.parquet as pq
+
 from scrapesmith.collect.filters import entity_filter, instruction_range, matching, range_filter
 from scrapesmith.collect.program import render_program, run_program_file
 from scrapesmith.collect.service import collect
@@ -52,6 +54,12 @@ def test_one_team_out_of_the_standings_on_the_heuristic_path(demo_web, allow, tm
     checks = {c["name"]: c for c in json.loads((tmp_path / "validation.json").read_text())["checks"]}
     assert checks["filter:team"]["ok"]
     assert "Only rows where team = 'Cedar Rapids Cardinals'" in (tmp_path / "blueprint.md").read_text()
+    # the program declares its schema once: a rerun writes the same types
+    assert "SCHEMA = {'team': 'string', 'wins': 'integer'" in (tmp_path / "program.py").read_text()
+    before = pq.read_schema(tmp_path / "dataset.parquet")
+    assert str(before.field("wins").type) == "int64" and str(before.field("win_pct").type) == "double"
+    assert run_program_file(tmp_path / "program.py").ok
+    assert pq.read_schema(tmp_path / "dataset.parquet").equals(before)
 
 
 def _links(prompt: str) -> dict[str, int]:
