@@ -24,6 +24,7 @@ from urllib.parse import urlencode, urljoin
 
 from lxml import html
 
+from scrapesmith.collect.joins import join_pages
 from scrapesmith.collect.tables import best_table, next_page_url, table_rows
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.execute import CompiledSpec
@@ -79,18 +80,24 @@ class Collection:
         source = f"{url}?{urlencode(params)}" if params else url
         return [{**r, "source_url": source} for r in records or [] if isinstance(r, dict)]
 
-    def read_table(self, url: str, columns: list[str], follow_pages: bool = True) -> list[dict[str, Any]]:
-        """Rows of the data table on ``url`` that best fits ``columns``, following "next" links."""
+    def read_table(self, url: str, columns: list[str], follow_pages: bool = True, links: bool = False,
+                   ) -> list[dict[str, Any]]:
+        """Rows of the data table on ``url`` that best fits ``columns``, following "next" links; with
+        ``links``, each row's own page as ``detail_url``."""
         rows, seen = [], set()
         while url and url not in seen and len(seen) < self.max_pages:
             seen.add(url)
             page = self.fetch(url)
             table = best_table(page.text, columns)
             if table is not None:
-                rows += [{**row, "source_url": page.url} for row in table_rows(table)]
+                rows += [{**row, "source_url": page.url} for row in table_rows(table, page.url if links else None)]
             following = next_page_url(html.fromstring(page.text)) if follow_pages and page.text else None
             url = urljoin(page.url, following) if following else ""
         return rows
+
+    def join_pages(self, rows: list[dict[str, Any]], join: dict[str, str]) -> list[dict[str, Any]]:
+        """Add to each row the fields ``join`` names (column -> label) from its own page (``detail_url``)."""
+        return join_pages(rows, join, self.fetch, self.failures)
 
     def replay_list(self, program: dict[str, Any] | str, start_url: str | None = None) -> list[dict[str, Any]]:
         """Replay a recorded list program (``lists``), pagination and detail pages included; a program

@@ -8,12 +8,14 @@ so dates come out as ISO dates; footer rows (league averages, totals) are skippe
 from __future__ import annotations
 
 import re
+from urllib.parse import urljoin
 
 from lxml import etree, html
 
 from scrapesmith.collect.mapping import map_columns, name_score
 
 _NON_WORD = re.compile(r"[^a-z0-9]+")
+LINK_KEY = "detail_url"
 
 
 def snake(text: str) -> str:
@@ -39,8 +41,9 @@ def cell_value(cell: etree._Element) -> str:
     return " ".join(cell.text_content().split())
 
 
-def table_rows(table: etree._Element) -> list[dict[str, str]]:
-    """The body rows of ``table`` keyed by its header keys (cells carry their own ``data-stat`` first)."""
+def table_rows(table: etree._Element, base_url: str | None = None) -> list[dict[str, str]]:
+    """The body rows of ``table`` keyed by its header keys (cells carry their own ``data-stat`` first);
+    with ``base_url``, each row's first link (the record's own page) as ``detail_url``."""
     keys = _header_keys(table)
     body = table.xpath("./tbody/tr") or table.xpath("./tr[position() > 1]")
     rows = []
@@ -52,6 +55,9 @@ def table_rows(table: etree._Element) -> list[dict[str, str]]:
         for index, cell in enumerate(cells):
             key = cell.get("data-stat") or (keys[index] if index < len(keys) else f"column_{index + 1}")
             row[key] = cell_value(cell)
+        links = tr.xpath(".//a/@href") if base_url is not None else []
+        if links:
+            row[LINK_KEY] = urljoin(base_url, str(links[0]).strip())
         rows.append(row)
     return rows
 

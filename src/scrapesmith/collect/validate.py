@@ -83,7 +83,7 @@ def filter_checks(rows: list[dict], blueprint: Blueprint) -> list[Check]:
 
 
 def _sample_check(run_dir: Path, rows: list[dict], columns: list[str]) -> Check:
-    """Each sampled value must appear in the archived page its row names as source."""
+    """Each sampled value must appear in the archived page its row names as source (or its own page)."""
     archive = run_dir / "pages.warc.gz"
     if not archive.is_file() or not rows:
         return Check(name="sample-against-pages", ok=False, detail="no archived pages to compare with")
@@ -97,6 +97,11 @@ def _sample_check(run_dir: Path, rows: list[dict], columns: list[str]) -> Check:
             misses.append(f"{row.get('source_url')} not archived")
             continue
         text = html.unescape(page.text) if page.is_html else json.dumps(json.loads(page.text))
+        if row.get("detail_url"):  # a joined row's other values are on its own page
+            try:
+                text += "\n" + html.unescape(replay.fetch(str(row["detail_url"])).text)
+            except FetchError:
+                pass
         for column in columns:
             cell = row.get(column)
             values = [str(v) for v in cell] if isinstance(cell, list) else [str(cell if cell is not None else "")]

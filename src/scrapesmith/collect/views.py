@@ -113,6 +113,8 @@ class Blueprint(BaseModel):
     row_filter: dict[str, str] = Field(default_factory=dict, description="keep rows whose extracted field equals "
                                        "the value (the entity the instruction names)")
     date_range: DateRange | None = Field(default=None, description="keep rows whose date field is in the range")
+    join: dict[str, str] = Field(default_factory=dict, description="column -> label on each row's own page "
+                                 "(its link, the record's key), joined to the row")
     column_types: dict[str, str] = Field(default_factory=dict, description="output column -> type "
                                          "(scrapesmith.io.schema), declared in the program as SCHEMA")
     validation: ValidationRules = Field(default_factory=ValidationRules)
@@ -126,6 +128,9 @@ class Blueprint(BaseModel):
                    if f not in self.unmapped and f != self.label_column]]
         if self.label_column:
             lines.append(f"- `{self.label_column}` <- the source's label")
+        if self.join:
+            lines.append("\nJoined on each row's link (the record's own page): " + ", ".join(
+                f"`{c}` <- {k!r}" for c, k in self.join.items()))
         if self.unmapped:
             lines.append(f"\nUnmapped (no field of the source fits; left empty): {', '.join(self.unmapped)}")
         if self.row_filter:

@@ -144,7 +144,8 @@ _API_LINK = re.compile(r"\b(?:api|developers?|rest)\b", re.IGNORECASE)
 
 def _found_json(item: Found) -> dict:
     return {"kind": item.kind, "url": item.url, "field_map": item.field_map, "list_program": item.list_program,
-            "api_params": item.api_params, "records_key": item.records_key, "rows": item.rows[:20]}
+            "api_params": item.api_params, "records_key": item.records_key, "join": item.join,
+            "rows": item.rows[:20]}
 
 
 def fetch_or_none(agent: Agent, url: str) -> Page | None:
@@ -387,6 +388,7 @@ class BlueprintAgent(Agent):
             list_program=found["list_program"], api_params=(found["api_params"] or (
                 reply.api_params if reply and access == "rest" else {})),
             api_records_key=found["records_key"], row_filter=row_filter, date_range=date_range,
+            join={c: k for c, k in found.get("join", {}).items() if c in plan.columns and c != label_column},
             column_types=_column_types(found["rows"], field_map, plan.columns, label_column),
             validation=ValidationRules(required=filled, unique=[c for c in plan.columns],
                                        numeric=_numeric(found["rows"], field_map, filled)))
