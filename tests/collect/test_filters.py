@@ -113,3 +113,43 @@ def test_a_date_range_bounds_an_html_table_read_over_many_pages(demo_web, allow,
     rows = read_rows(tmp_path / "dataset.jsonl")
     assert [r["date"] for r in rows] == [r["date"] for r in truth] and len(truth) > 10
     assert [r["close"] for r in rows] == [r["close"] for r in truth]
+
+
+def scripted_all_tracks(request: LLMRequest) -> str:
+    """A model that takes every track of VISC 2023 when the instruction asks for one."""
+    prompt = request.messages[-1].content
+    if request.stage == "collect.plan":
+        return json.dumps({"steps": ["find VISC 2023", "collect the track"], "columns": ["title", "authors", "url"],
+                           "start_url": None, "keywords": ["VISC", "2023", "Workshops"]})
+    if request.stage == "collect.web":
+        links = _links(prompt)
+        tracks = [n for url, n in links.items() if re.search(r"/visc/2023/[a-z-]+/$", url)]
+        if tracks:
+            return json.dumps({"thought": "the tracks list the papers", "action": "use_links", "choice": tracks})
+        year = next(n for url, n in links.items() if url.endswith(("/visc/2023/", "/visc/")))
+        return json.dumps({"thought": "open VISC", "action": "open", "choice": [year]})
+    if request.stage == "collect.blueprint":
+        lists = re.search(r"^(\d+)\. list at", prompt, re.MULTILINE)
+        return json.dumps({"choice": int(lists.group(1)) if lists else 0, "field_map": {}})
+    return json.dumps({"choice": 0})
+
+
+def test_of_several_source_pages_only_the_one_the_instruction_names_is_read(demo_web, allow, tmp_path):
+    collect("Collect all papers of the Workshops track of VISC 2023 with columns title, authors and url.",
+            llm=ScriptedLLM(scripted_all_tracks), run_dir=tmp_path, allow_hosts=allow, delay=0.0,
+            seeds=[demo_web.url("/proceedings/visc/")])
+    truth = [p for p in demo_web.sites.truth("proceedings")["papers"]
+             if (p["conference"], p["year"], p["track"]) == ("VISC", 2023, "Workshops")]
+    assert sorted(r["url"] for r in read_rows(tmp_path / "dataset.jsonl")) == sorted(demo_web.url(p["url"])
+                                                                                  for p in truth)
+    sources = (tmp_path / "blueprint.md").read_text().split("## Sources")[1].split("##")[0]
+    assert "workshops/" in sources and "main/" not in sources
+
+
+def test_named_sources_keep_the_one_named():
+    from scrapesmith.collect.filters import named_sources
+    from scrapesmith.collect.views import SourceLink
+
+    sources = [SourceLink(url="/a/main/", label="Main"), SourceLink(url="/a/ws/", label="Workshops")]
+    assert named_sources("papers of the Workshops track", sources) == sources[1:]
+    assert named_sources("all papers of VISC 2023", sources) == sources

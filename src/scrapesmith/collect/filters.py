@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -23,6 +23,7 @@ _YEAR = re.compile(r"^(?:19|20)\d{2}$")
 _DATE_FORMATS = ("%Y-%m-%d", "%b %d, %Y", "%B %d, %Y", "%d %b %Y", "%d %B %Y", "%m/%d/%Y")
 #: how far the first and last rows may sit inside the range and still cover it (weekends, holidays)
 COVERAGE_SLACK = timedelta(days=7)
+T = TypeVar("T")
 PROVENANCE = frozenset({"source_url", "detail_url", "fetched_at", "program_id", "error"})
 
 
@@ -91,6 +92,14 @@ def entity_filter(instruction: str, rows: list[dict[str, Any]]) -> dict[str, str
         if len(named) == 1:
             found[key] = named[0]
     return found
+
+
+def named_sources(instruction: str, sources: list[T]) -> list[T]:
+    """Of several source pages, the one whose label the instruction names ("the Workshops track"): the
+    same filter one level up, when each page holds one value (its label) that the rows may not repeat."""
+    text = _URL.sub(" ", instruction).lower()
+    named = [s for s in sources if len(getattr(s, "label", "")) > 3 and _named(s.label, text)]
+    return named if len(sources) > 1 and len(named) == 1 else sources
 
 
 def date_key(rows: list[dict[str, Any]], preferred: Iterable[str] = ()) -> str | None:

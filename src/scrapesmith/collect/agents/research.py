@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from scrapesmith.collect.agents.base import Agent
 from scrapesmith.collect.candidates import Found, list_candidate, rest_candidates, table_candidate
-from scrapesmith.collect.filters import entity_filter, range_filter
+from scrapesmith.collect.filters import entity_filter, named_sources, range_filter
 from scrapesmith.collect.instruction import parse_instruction
 from scrapesmith.collect.mapping import plausible
 from scrapesmith.collect.views import (
@@ -368,7 +368,8 @@ class BlueprintAgent(Agent):
         missing = [c for c in plan.columns if c not in candidate.filled and c != label_column]
         if label_column is None and len(missing) == 1 and all(s.label for s in web.source_urls):
             label_column = missing[0]
-        sources = web.source_urls if found["kind"] != "rest" else [SourceLink(url=found["url"])]
+        sources = (named_sources(self.team.instruction, web.source_urls) if found["kind"] != "rest"
+                   else [SourceLink(url=found["url"])])
         access = {"list": "html_list", "table": "html_table", "rest": "rest"}[found["kind"]]
         model_filter = _sampled_filter(reply.row_filter if reply else {}, found["rows"], field_map, plan.columns)
         # what the instruction names wins over the model's reading of it
