@@ -126,7 +126,7 @@ def bench_instruct2ds_command(
                 params={"domains": chosen, "templates": template or "all", "tasks_per_template": tasks, "ablation": ablation,
                         "always_ask": always_ask, "llm": getattr(model, "name", "none"), "start_urls": start_urls, "seed": seed})
     report(result, json_out, case_columns=["task", "rows", "truth_rows", "precision", "recall", "f1", "seconds",
-                                           "tokens", "error"])
+                                           "tokens", "failures"])
 
 
 @bench_app.command("collect-pages")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from datetime import UTC
 from pathlib import Path
 from typing import Any, Literal
 
@@ -28,7 +27,7 @@ from scrapesmith.induce.progressive import GenerationSettings, generate_on_page
 from scrapesmith.induce.scope import with_scope
 from scrapesmith.induce.synthesis import SequenceCandidate, synthesize
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
-from scrapesmith.io import write_rows
+from scrapesmith.io import timestamp, write_rows
 from scrapesmith.llm.client import require_llm
 from scrapesmith.llm.types import LLM
 from scrapesmith.report import write_report
@@ -167,18 +166,19 @@ def run_spec(spec: ScraperSpec, sources: Sequence[str], allow_hosts: Sequence[st
              progress: FetchProgress | None = None) -> list[dict[str, Any]]:
     """``scrapesmith run spec.json``: one row per page with its provenance; a failed page is an error row.
 
-    Every row carries ``source_url``, ``fetched_at`` and ``program_id`` before the fields and ``error``
-    after them, so a table from many runs says where each value came from and what was lost.
+    Every row carries the fields, then ``source_url``, ``fetched_at``, ``program_id`` and ``error`` (the
+    one provenance order of every dataset), so a table from many runs says where each value came from
+    and what was lost.
     """
     compiled = CompiledSpec(spec)
     rows: list[dict[str, Any]] = []
     for source, page in fetch_sources(sources, allow_hosts, progress):
-        provenance: dict[str, Any] = {"source_url": source, "fetched_at": None, "program_id": spec.spec_id}
         if isinstance(page, FetchError):
-            rows.append({**provenance, **{f.name: None for f in spec.fields}, "error": str(page)})
+            rows.append({**{f.name: None for f in spec.fields}, "source_url": source, "fetched_at": None,
+                         "program_id": spec.spec_id, "error": str(page)})
             continue
-        provenance.update(source_url=page.url, fetched_at=page.fetched_at.astimezone(UTC).isoformat())
-        rows.append({**provenance, **compiled.row(page.text), "error": None})
+        rows.append({**compiled.row(page.text), "source_url": page.url, "fetched_at": timestamp(page.fetched_at),
+                     "program_id": spec.spec_id, "error": None})
     return rows
 
 

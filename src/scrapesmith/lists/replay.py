@@ -25,7 +25,6 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urljoin
 
@@ -36,6 +35,7 @@ from scrapesmith.dom.lists import PREVIOUS_WORDS, element_text
 from scrapesmith.dom.selectors import node_text
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce import CompiledSpec
+from scrapesmith.io import timestamp
 from scrapesmith.lists.columns import main_link
 from scrapesmith.lists.detail import scrape_row
 from scrapesmith.lists.dsl import (
@@ -255,6 +255,7 @@ class Replayer:
             url = row.pop(DETAIL_KEY, None)
             if not url:
                 continue
+            row["detail_url"] = url
             try:
                 tree = self.runtime.open(url)
                 self.result.detail_pages += 1
@@ -317,7 +318,7 @@ class Replayer:
 
     def _finish_rows(self, list_values: dict[str, Any]) -> None:
         """Columns in program order (list-level values fill the gaps), extra values, then provenance."""
-        fetched_at = datetime.now(UTC).isoformat(timespec="seconds")
+        fetched_at = timestamp()
         program_id = self.program.program_id
         finished = []
         for row in self.result.rows:
@@ -329,7 +330,7 @@ class Replayer:
             }
             ordered.update({k: v for k, v in {**list_values, **row}.items() if k not in ordered})
             ordered["source_url"] = source
-            if self.plan.detail_link is not None:
+            if self.plan.detail_link is not None or detail:
                 ordered[DETAIL_URL] = detail
             ordered.update(fetched_at=fetched_at, program_id=program_id)
             finished.append(ordered)

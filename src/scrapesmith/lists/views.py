@@ -52,6 +52,8 @@ class ListProgram(BaseModel):
     recorded_with: str = "heuristic"
     recorded_at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     notes: list[str] = Field(default_factory=list)
+    column_types: dict[str, str] = Field(default_factory=dict, description="column -> type (scrapesmith.io.schema), "
+                                         "recorded from the first run so every replay writes the same types")
 
     @property
     def program_id(self) -> str:
