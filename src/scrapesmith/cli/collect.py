@@ -151,7 +151,34 @@ def bench_instruct2ds_command(
                 params={"domains": chosen, "templates": template or "all", "tasks_per_template": tasks, "ablation": ablation,
                         "always_ask": always_ask, "llm": getattr(model, "name", "none"), "start_urls": start_urls, "seed": seed})
     report(result, json_out, case_columns=["task", "rows", "truth_rows", "precision", "recall", "f1", "seconds",
-                                           "tokens", "error"])
+                                           "tokens", "failures"])
+
+
+@bench_app.command("collect-pages")
+def bench_collect_pages_command(
+    pages: Annotated[Path | None, typer.Option(help="SWDE pages: DIR/book/book-<site>/NNNN.htm.")] = None,
+    groundtruth: Annotated[Path | None, typer.Option(help="SWDE ground truth DIR (default PAGES/groundtruth).")] = None,
+    site: Annotated[str | None, typer.Option(help="Book site name (default: the first).")] = None,
+    count: Annotated[int, typer.Option(help="Detail pages in the catalog.")] = 40,
+    offset: Annotated[int, typer.Option(help="Skip this many pages first.")] = 0,
+    run_dir: Annotated[Path | None, typer.Option(help="Run directory (default runs/collect-pages-<time>).")] = None,
+    json_out: JsonOutOption = None,
+    llm: LLMOption = None,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """collect over a paginated links-only catalog of real SWDE book pages: row recall and cell accuracy."""
+    from scrapesmith.bench.collect_pages import run_collect_pages
+    from scrapesmith.cli.induce import default_swde
+
+    if count < 1 or offset < 0:
+        raise typer.BadParameter("--count must be at least 1 and --offset at least 0")
+    pages = pages or default_swde()
+    model = llm_from_options(llm, no_cache)
+    target = run_dir or Path("runs") / f"collect-pages-{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}"
+    with console.status("collecting…", spinner="dots") as status:
+        run_collect_pages(pages, groundtruth or pages / "groundtruth", site, count, offset, model, target, json_out,
+                          progress=live_progress(console, status))
+
 
 
 @bench_app.command("sandbox")

@@ -27,6 +27,7 @@ from scrapesmith.cli.options import (
 )
 from scrapesmith.config import get_settings
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.induce.examples import parse_example
 from scrapesmith.induce.execute import CompiledSpec
 from scrapesmith.induce.service import METHODS, FetchProgress, induce_from_sources, run_spec, save_spec_run
 from scrapesmith.induce.views import FieldRequest, ScraperSpec
@@ -57,9 +58,12 @@ def _fetch_display(progress: Progress, task: TaskID) -> FetchProgress:
 @app.command("induce")
 def induce_command(
     sources: Sources,
-    field: Annotated[list[str], typer.Option("--field", "-f", help="NAME=INSTRUCTION (repeatable).")],
+    field: Annotated[list[str], typer.Option("--field", "-f", help="NAME=INSTRUCTION (repeatable).")] = [],  # noqa: B006
+    example: Annotated[list[str], typer.Option(
+        "--example", "-e", help="NAME=VALUE seen on the first page: learn the field from its value "
+        "(repeatable; no model).")] = [],  # noqa: B006
     output: Annotated[Path, typer.Option("-o", "--output", help="Where to write the spec (JSON).")] = Path("spec.json"),
-    method: Annotated[str, typer.Option(help="heuristic | autoscraper | cot | reflexion | auto.")] = "auto",
+    method: Annotated[str, typer.Option(help="heuristic | choose | autoscraper | cot | reflexion | auto.")] = "auto",
     seeds: Annotated[int, typer.Option(help="Use at most this many seed pages.")] = 3,
     allow_host: AllowHostOption = None,
     llm: LLMOption = None,
@@ -67,6 +71,9 @@ def induce_command(
 ) -> None:
     """Induce a reusable field scraper from seed pages; print its XPaths and what they extract."""
     requests = [parse_field(f) for f in field]
+    examples = [parse_example(e) for e in example]
+    if not requests and not examples:
+        raise typer.BadParameter("give at least one --field NAME=INSTRUCTION or --example NAME=VALUE")
     if method == "auto":
         method = "autoscraper" if (llm or get_settings().llm) not in (None, "", "none") else "heuristic"
     if method not in METHODS:
@@ -76,7 +83,7 @@ def induce_command(
         task = progress.add_task("fetching", total=None)
         spec, trees = induce_from_sources(
             requests, sources, allow_hosts=allowed_hosts(allow_host), method=method, llm=model, seeds=seeds,
-            fetch_progress=_fetch_display(progress, task),
+            fetch_progress=_fetch_display(progress, task), examples=examples,
             progress=lambda name: progress.update(task, description=f"inducing '{name}' with {method}"))
     spec.save(output)
     _print_spec(spec, trees)
@@ -137,7 +144,7 @@ def load_runnable(target: Path) -> ScraperSpec:
     raise ScrapesmithError(f"{target}: `run` takes a scraper spec (.json); got a '{target.suffix or 'no'}' file")
 
 
-def _default_swde() -> Path:
+def default_swde() -> Path:
     here = Path(__file__).resolve()
     for candidate in (Path.cwd() / "../shared/data/swde", here.parents[3] / "../shared/data/swde"):
         if candidate.is_dir():
@@ -153,13 +160,13 @@ def bench_swde_command(
     attributes: Annotated[str | None, typer.Option(help="Comma-separated attributes (default: all).")] = None,
     seeds: Annotated[int, typer.Option(help="Seed pages per site (the first N).")] = 3,
     test: Annotated[int, typer.Option(help="Test pages per site (the next N).")] = 200,
-    method: Annotated[str, typer.Option(help="autoscraper | cot | reflexion | heuristic.")] = "heuristic",
+    method: Annotated[str, typer.Option(help="heuristic | choose | autoscraper | cot | reflexion.")] = "heuristic",
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
     json_out: JsonOutOption = None,
 ) -> None:
     """Induce on SWDE seed pages and score on test pages with AutoScraper's executability metric."""
-    pages = pages or _default_swde()
+    pages = pages or default_swde()
     groundtruth = groundtruth or pages / "groundtruth"
     if method not in METHODS:
         raise ScrapesmithError(f"unknown --method '{method}' (use {', '.join(METHODS)})")

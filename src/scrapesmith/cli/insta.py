@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from scrapesmith.bench.frame import BenchResult, report
+from scrapesmith.bench.frame import report
 from scrapesmith.cli import bench_app, console, insta_app
 from scrapesmith.cli.options import (
     AllowHostOption,
@@ -102,6 +102,10 @@ def insta_run(
         f"{summary.failed} failed; {summary.steps} steps in {summary.seconds:.1f}s on {summary.runner} "
         f"x{summary.workers} ({summary.sites_per_hour:.1f} sites/h, {summary.steps_per_second:.3f} steps/s) "
         f"-> {out}", highlight=False)
+    if summary.refused:
+        by_category = ", ".join(f"{category} {count}" for category, count in sorted(summary.refused.items()))
+        console.print(f"refused by the safety filter: {sum(summary.refused.values())} ({by_category})",
+                      highlight=False)
     for site, error in list(summary.errors.items())[:10]:
         console.print(f"[yellow]{site}[/]: {error}", highlight=False)
     show_report(out / "report.html", open_)
@@ -193,23 +197,25 @@ def bench_insta_safety(
     limit: Annotated[
         int, typer.Option("--limit", help="Only the first N labelled domains of each class (0: all).")
     ] = 0,
-    seed: Annotated[int, typer.Option("--seed", help="Seed for sampling the in-context examples.")] = 0,
+    group: Annotated[
+        list[str] | None,
+        typer.Option("--group", help="Only this group of the labelled list (repeatable): issue-100, hard-benign."),
+    ] = None,
     json_out: JsonOutOption = None,
 ) -> None:
-    """Accuracy, precision and recall of the proposer's safety filter on 100 labelled domains (Table 1)."""
-    from scrapesmith.insta.propose import Proposer, evaluate_safety_filter, labelled_domains
+    """Accuracy, precision and recall of the safety filter on the labelled domains, overall and per group."""
+    from scrapesmith.bench.insta_safety import UnknownGroup, measure_safety
+    from scrapesmith.llm.ledger import Ledger
 
-    model = require_llm(llm_from_options(llm, no_cache), "bench insta-safety")
-    labelled = labelled_domains(limit or None)
-    with progress_bar() as progress:
-        bar = progress.add_task("domains", total=len(labelled))
-        safety = evaluate_safety_filter(Proposer(model, seed=seed), labelled,
-                                        on_case=lambda case: progress.advance(bar))
-    result = BenchResult(name="insta-safety", cases=safety.cases,
-                         params={"llm": getattr(model, "name", ""), "seed": seed},
-                         summary={"accuracy": safety.accuracy, "precision": safety.precision,
-                                  "recall": safety.recall, "domains": len(safety.cases)})
-    report(result, json_out, case_columns=["domain", "label", "category", "flagged", "task"])
+    model = llm_from_options(llm, no_cache, ledger=Ledger())
+    try:
+        with progress_bar() as progress:
+            bar = progress.add_task("domains", total=None)
+            result = measure_safety(model, group or None, limit or None, on_case=lambda case: progress.advance(bar))
+    except UnknownGroup as exc:
+        raise typer.BadParameter(str(exc), param_hint="--group") from None
+    report(result, json_out, case_columns=["domain", "label", "group", "evidence_status", "flagged", "verdict_category",
+                                           "decided_by"])
 
 
 @bench_app.command("insta-pipeline")

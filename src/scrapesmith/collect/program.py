@@ -29,6 +29,7 @@ Instruction: {instruction}
 Rerun with: scrapesmith run {name}
 """
 
+from scrapesmith.collect.filters import matching
 from scrapesmith.collect.runtime import Collection
 
 PROGRAM_ID = {program_id!r}
@@ -39,6 +40,9 @@ FIELDS = {fields!r}
 FIELD_MAP = {field_map!r}
 LABEL_COLUMN = {label_column!r}
 ROW_FILTER = {row_filter!r}
+DATE_RANGE = {date_range!r}
+SCHEMA = {schema!r}
+JOIN = {join!r}
 '''
 
 _BODIES = {
@@ -55,9 +59,12 @@ def collect(run: Collection) -> None:
 
 def collect(run: Collection) -> None:
     for source in SOURCES:
-        rows = run.read_table(source["url"], list(FIELD_MAP.values()) or FIELDS)
+        keys = [key for key in FIELD_MAP.values() if key not in JOIN.values()] or FIELDS
+        rows = keep_matching(run.read_table(source["url"], keys, links=bool(JOIN) or "detail_url" in keys))
+        if JOIN:
+            rows = run.join_pages(rows, JOIN)
         constants = {{LABEL_COLUMN: source["label"]}} if LABEL_COLUMN else None
-        run.write(keep_matching(rows), FIELD_MAP, constants, keep=FIELDS)
+        run.write(rows, FIELD_MAP, constants, keep=FIELDS)
 ''',
     "rest": '''API_PARAMS = {api_params!r}
 RECORDS_KEY = {records_key!r}
@@ -73,11 +80,11 @@ def collect(run: Collection) -> None:
 _FOOTER = '''
 
 def keep_matching(rows: list[dict]) -> list[dict]:
-    return [row for row in rows if all(str(row.get(FIELD_MAP.get(k, k), "")).strip() == v for k, v in ROW_FILTER.items())]
+    return matching(rows, ROW_FILTER, DATE_RANGE)
 
 
 if __name__ == "__main__":
-    with Collection(PROGRAM_ID, allow_hosts=ALLOW_HOSTS, delay=DELAY) as run:
+    with Collection(PROGRAM_ID, allow_hosts=ALLOW_HOSTS, delay=DELAY, schema=SCHEMA) as run:
         collect(run)
 '''
 
@@ -93,8 +100,11 @@ def render_program(blueprint: Blueprint, allow_hosts: list[str], delay: float | 
         template=template, instruction=blueprint.instruction.replace('"""', "'''"), name="program.py",
         program_id=program_id, allow_hosts=list(allow_hosts), delay=delay,
         sources=json.dumps([s.model_dump() for s in blueprint.sources], indent=4),
-        fields=fields, field_map={f: blueprint.field_map.get(f, f) for f in fields},
-        label_column=blueprint.label_column, row_filter=blueprint.row_filter)
+        fields=fields, field_map={f: blueprint.field_map.get(f, f) for f in fields if f not in blueprint.unmapped},
+        label_column=blueprint.label_column, row_filter=blueprint.row_filter,
+        date_range=blueprint.date_range.model_dump() if blueprint.date_range else None,
+        schema={f: blueprint.column_types[f] for f in blueprint.fields if f in blueprint.column_types},
+        join=blueprint.join)
     text += _BODIES[template].format(
         list_program=pformat(blueprint.list_program, width=110, sort_dicts=False),
         api_params=blueprint.api_params, records_key=blueprint.api_records_key)

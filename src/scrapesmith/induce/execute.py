@@ -129,7 +129,9 @@ def post_process(values: list[str], post: PostProcess) -> list[str]:
             if not match:
                 continue
             value = match.group(1) if match.groups() else match.group(0)
-        if value:
+        if value and post.split and post.multiple:
+            cleaned.extend(part for part in (strip_separators(p) for p in re.split(post.split, value)) if part)
+        elif value:
             cleaned.append(value)
     return cleaned if post.multiple else cleaned[:1]
 

@@ -43,6 +43,8 @@ class PostProcess(BaseModel):
     strip_separators: bool = Field(default=True, description="drop leading/trailing ':', '-', '|', '/', ','")
     regex: str | None = Field(default=None, description="keep group 1 (or the whole match) of this pattern")
     multiple: bool = Field(default=False, description="keep every value, not only the first")
+    split: str | None = Field(default=None, description="with multiple: split each value on this pattern "
+                                                         "('A, B and C' -> three values)")
 
 
 class FieldSpec(BaseModel):
@@ -74,7 +76,8 @@ class ScraperSpec(BaseModel):
     @property
     def spec_id(self) -> str:
         """A content hash of the fields, so two specs that extract the same way share an id."""
-        fields = [f.model_dump(exclude={"evidence"}) for f in self.fields]
+        fields = [f.model_dump(exclude={"evidence": True, "post": {"split"}} if f.post.split is None
+                               else {"evidence"}) for f in self.fields]
         payload = json.dumps([fields, self.scope] if self.scope else fields, sort_keys=True)
         return "spec-" + hashlib.sha256(payload.encode()).hexdigest()[:12]
 

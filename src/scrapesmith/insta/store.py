@@ -69,12 +69,16 @@ class ResultStore:
 
 
 def summary_row(result: SiteResult) -> dict[str, Any]:
-    trajectory, judgement = result.trajectory, result.judgement
+    trajectory, judgement, safety = result.trajectory, result.judgement, result.safety
     return {
         "site": result.site,
         "url": result.url,
         "status": result.status,
         "error": result.error,
+        "safety_verdict": safety.verdict if safety else None,
+        "safety_category": safety.category if safety else None,
+        "safety_reason": safety.reason if safety else None,
+        "safety_decided_by": safety.decided_by if safety else None,
         "task": result.proposal.task if result.proposal else None,
         "refined_task": result.refined.proposed_task if result.refined else None,
         "steps": len(trajectory.steps) if trajectory else 0,

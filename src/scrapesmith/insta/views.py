@@ -10,6 +10,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from scrapesmith.insta.safety.views import SafetyVerdict
+
 #: The seed's action set (section 3, Appendix G); ``select`` is accepted as an alias of ``select_option``.
 ACTION_KEYS = ("click", "hover", "scroll", "fill", "select_option", "set_checked", "go_back", "goto", "stop")
 ACTION_ALIASES = {"select": "select_option", "check": "set_checked", "back": "go_back", "navigate": "goto"}
@@ -120,6 +122,7 @@ class SiteResult(BaseModel):
     url: str
     status: Literal["ok", "unsafe", "failed"]
     error: str | None = None
+    safety: SafetyVerdict | None = Field(default=None, description="the safety filter's verdict, before phase 1")
     proposal: ProposedTask | None = None
     trajectory: Trajectory | None = None
     judgement: Judgement | None = None

@@ -12,6 +12,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from scrapesmith.induce.views import ScraperSpec
+
 ElementRef = int | str
 ALTERNATIVE_SEPARATOR = " || "
 
@@ -82,6 +84,19 @@ class AnswerQuestion(Action):
     question: str
 
 
+class ScrapeFields(Action):
+    """Run an induced field scraper on the current (detail) page and save each of its fields to the column
+    of the same name: the lists detail pass finds fields with induce's engine, never with a mapper of its
+    own. Multi-valued fields are joined with ``"; "``."""
+
+    action: Literal["ScrapeFields"] = "ScrapeFields"
+    spec: ScraperSpec
+
+    @property
+    def columns(self) -> list[str]:
+        return [field.name for field in self.spec.fields]
+
+
 class Finish(Action):
     action: Literal["Finish"] = "Finish"
 
@@ -102,12 +117,13 @@ AnyAction = Annotated[
     | SaveText
     | SaveLink
     | AnswerQuestion
+    | ScrapeFields
     | Finish
     | Fail,
     Field(discriminator="action"),
 ]
 
-EXTRACTING = (SaveCurrentURL, SaveText, SaveLink, AnswerQuestion)
+EXTRACTING = (SaveCurrentURL, SaveText, SaveLink, AnswerQuestion, ScrapeFields)
 
 
 def alternatives(selector: ElementRef) -> list[str]:
@@ -122,5 +138,7 @@ def join_alternatives(selectors: list[str]) -> str:
 
 def describe(action: Action) -> str:
     """The paper's notation, e.g. ``SaveText(:scope .title > a, "Title")``, for logs and the demo."""
+    if isinstance(action, ScrapeFields):
+        return f"ScrapeFields({action.spec.spec_id}: {', '.join(action.columns)})"
     fields = action.model_dump(exclude={"action"}, exclude_none=True)
     return f"{type(action).__name__}({', '.join(repr(value) for value in fields.values())})"

@@ -52,6 +52,8 @@ class ListProgram(BaseModel):
     recorded_with: str = "heuristic"
     recorded_at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     notes: list[str] = Field(default_factory=list)
+    column_types: dict[str, str] = Field(default_factory=dict, description="column -> type (scrapesmith.io.schema), "
+                                         "recorded from the first run so every replay writes the same types")
 
     @property
     def program_id(self) -> str:
@@ -59,6 +61,9 @@ class ListProgram(BaseModel):
         payload = self.model_dump(
             mode="json", include={"version", "start_url", "columns", "steps", "runtime"}
         )
+        for step in payload["steps"]:  # an induced scraper's own creation time is no part of replay
+            if isinstance(step.get("spec"), dict):
+                step["spec"].pop("created_at", None)
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:12]
 
     def to_json(self) -> str:

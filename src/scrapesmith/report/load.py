@@ -149,6 +149,13 @@ def _verdict(judgement: dict[str, Any] | None) -> str:
     return "success" if judgement["success"] > 0.5 else "failure"
 
 
+def _safety_line(safety: dict[str, Any] | None) -> str:
+    """Why the safety filter refused a site, for the viewer's task line."""
+    if not safety or not safety.get("unsafe"):
+        return ""
+    return f"refused by the safety filter ({safety.get('decided_by')}), {safety.get('category')}: {safety.get('reason')}"
+
+
 def _episode(result: dict[str, Any]) -> Episode:
     trajectory = result.get("trajectory") or {}
     judgement = result.get("judgement")
@@ -160,13 +167,15 @@ def _episode(result: dict[str, Any]) -> Episode:
     return Episode(site=result["site"], status=result["status"], task=trajectory.get("task") or (
         (result.get("proposal") or {}).get("task") or ""), verdict=_verdict(judgement), scores=scores,
         evidence=(judgement or {}).get("response", ""), answer=trajectory.get("answer"),
-        stop_reason=trajectory.get("stop_reason", ""), error=result.get("error"), steps=steps)
+        stop_reason=trajectory.get("stop_reason", ""), error=result.get("error"), steps=steps,
+        refusal=_safety_line(result.get("safety")))
 
 
 def load_insta_run(out_dir: Path) -> Report:
     results = _latest_results(out_dir / "shards")
     episodes = [_episode(result) for result in results]
-    rows = [{"site": e.site, "status": e.status, "task": e.task, "verdict": e.verdict,
+    rows = [{"site": e.site, "status": e.status, "safety": (result.get("safety") or {}).get("category", ""),
+             "task": e.task, "verdict": e.verdict,
              **e.scores, "steps": len(e.steps), "stop_reason": e.stop_reason, "error": e.error or "",
              "source_url": result["url"]} for e, result in zip(episodes, results, strict=True)]
     counts = {status: sum(1 for e in episodes if e.status == status) for status in ("ok", "unsafe", "failed")}

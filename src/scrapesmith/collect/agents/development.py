@@ -82,7 +82,7 @@ class TestAgent(Agent):
 
     def run(self) -> None:
         run_dir = self.team.run_dir
-        for stale in ("dataset.csv", "dataset.jsonl", "failures.json"):
+        for stale in ("dataset.csv", "dataset.jsonl", "dataset.parquet", "failures.json"):
             (run_dir / stale).unlink(missing_ok=True)
         # The network the run allows (never what program.py declares about itself).
         result = run_in_sandbox(run_dir / "program.py", run_dir, self.team.program_hosts or self.team.allow_hosts,
