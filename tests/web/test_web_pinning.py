@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import socket
+import ssl
+import subprocess
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 import pytest
@@ -75,3 +79,43 @@ def test_pinned_connections_keep_the_host_name_in_the_request(site):
         assert response.request.headers["host"] == f"pinned.test:{site.server_address[1]}"
         with pytest.raises(httpx.ConnectError, match="not checked"):
             client.get(f"http://unpinned.test:{site.server_address[1]}/page/x")
+
+
+def test_https_to_a_pinned_address_keeps_the_server_name_for_sni_and_the_certificate(tmp_path):
+    """The certificate names only ``pinned.test``: it verifies because TLS uses the name, not the address."""
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", "/CN=pinned.test", "-addext", "subjectAltName=DNS:pinned.test"],
+                   check=True, capture_output=True)
+    seen_names: list[str | None] = []
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    context.sni_callback = lambda sock, name, ctx: seen_names.append(name)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Hello)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    try:
+        url = f"https://pinned.test:{server.server_address[1]}/"
+        backend = PinnedBackend()
+        backend.pin(url, server.server_address[1], ["127.0.0.1"])
+        trust = ssl.create_default_context(cafile=str(cert))
+        transport = make_transport(backend, httpx.Limits(), via_proxy=False, verify=trust)
+        with httpx.Client(transport=transport, trust_env=False) as client:
+            response = client.get(url)
+        assert response.status_code == 200 and response.text == "hello pinned.test"
+        assert seen_names == ["pinned.test"]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class _Hello(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        body = f"hello {self.headers['Host'].split(':')[0]}".encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        return

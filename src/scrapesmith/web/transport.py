@@ -13,6 +13,7 @@ resolves, checks and pins.
 
 from __future__ import annotations
 
+import ssl
 import threading
 from collections.abc import Iterable
 
@@ -64,9 +65,11 @@ class UnixProxyBackend(httpcore.SyncBackend):
         return self.connect_unix_socket(self.path, timeout, socket_options)
 
 
-def make_transport(backend: httpcore.SyncBackend, limits: httpx.Limits, via_proxy: bool) -> httpx.HTTPTransport:
-    """An httpx transport whose connections all go through ``backend`` (as proxy requests if ``via_proxy``)."""
-    transport = httpx.HTTPTransport(limits=limits, proxy=_PROXY_URL if via_proxy else None)
+def make_transport(backend: httpcore.SyncBackend, limits: httpx.Limits, via_proxy: bool,
+                   verify: ssl.SSLContext | bool = True) -> httpx.HTTPTransport:
+    """An httpx transport whose connections all go through ``backend`` (as proxy requests if ``via_proxy``);
+    ``verify`` as in httpx (certificates are checked against the URL's host name, never the address)."""
+    transport = httpx.HTTPTransport(limits=limits, proxy=_PROXY_URL if via_proxy else None, verify=verify)
     pool = transport._pool  # httpcore's pool: the backend is the one thing we replace
     if not hasattr(pool, "_network_backend"):
         raise RuntimeError("this httpcore version does not let scrapesmith pin connection addresses")

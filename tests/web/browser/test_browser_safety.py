@@ -98,3 +98,9 @@ pc.createOffer().then(offer => pc.setLocalDescription(offer));
         listener.close()
         TRAP_PAGES.pop("/webrtc", None)
     assert received == []
+
+
+def test_credentials_in_a_url_are_dropped_by_the_browser_fetcher(runtime: BrowserRuntime, trap_url):
+    with BrowserFetcher(runtime) as fetcher:
+        page = fetcher.fetch(trap_url.replace("http://", "http://alice:s3cr3t@", 1) + "/link-private")
+    assert page.url == f"{trap_url}/link-private" and "s3cr3t" not in page.requested_url
