@@ -550,3 +550,31 @@ def test_new_namespaces_from_inside(arena, listeners):
             print("ESCAPED setns")
         raise SystemExit(f"unshare/setns refused, errno {{ctypes.get_errno()}}")
     """)
+
+
+def test_rewriting_the_guards_globals_through_sys_getframe(arena, listeners):
+    """Find the guard's module through the call stack and neuter its refusals; the OS still holds."""
+    attack(arena, listeners, """
+        import os, socket, sys
+        frame = sys._getframe()
+        while frame is not None and "_refuse" not in frame.f_globals:
+            frame = frame.f_back
+        if frame is None:
+            raise SystemExit("guard frame not found")
+        frame.f_globals["_refuse"] = lambda message: None
+        escaped = []
+        try:
+            open("{outside}/via-globals.txt", "w").write("x")
+            escaped.append("write")
+        except OSError as exc:
+            print("write failed:", exc)
+        try:
+            socket.create_connection(("127.0.0.1", {tcp}), timeout=3)
+            escaped.append("connect")
+        except OSError as exc:
+            print("connect failed:", exc)
+        status = os.system("touch {outside}/via-system")
+        if escaped:
+            print("ESCAPED", escaped)
+        raise SystemExit(f"hook disarmed, still confined (system status {{status}})")
+    """)
