@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from scrapesmith.collect.sandbox import SandboxLimits, run_in_sandbox
 
 
@@ -87,3 +89,15 @@ def test_starting_a_process_is_refused(tmp_path):
     program = _program(tmp_path, "import subprocess\nsubprocess.run(['true'])\n")
     result = run_in_sandbox(program, tmp_path, [])
     assert result.reason == "violation"
+
+
+def test_without_bubblewrap_generated_code_does_not_run_unless_asked_to(tmp_path, monkeypatch):
+    from scrapesmith.collect.sandbox import SandboxUnavailable
+
+    program = _program(tmp_path, "open('ran.txt', 'w').write('x')\n")
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))  # no bwrap to be found
+    with pytest.raises(SandboxUnavailable, match="bubblewrap .* not installed.*--unsafe-no-sandbox"):
+        run_in_sandbox(program, tmp_path, [])
+    assert not (tmp_path / "ran.txt").exists()
+    result = run_in_sandbox(program, tmp_path, [], SandboxLimits(unsafe_no_sandbox=True))
+    assert result.ok and not result.isolated and (tmp_path / "ran.txt").exists()
