@@ -19,6 +19,7 @@ from scrapesmith.cli.options import (
     OpenOption,
     allowed_hosts,
     llm_from_options,
+    not_blank,
     progress_bar,
     show_report,
 )
@@ -41,7 +42,7 @@ def default_run_dir(instruction: str) -> Path:
 
 @app.command("collect")
 def collect_command(
-    instruction: Annotated[str, typer.Argument(help="One sentence naming the data and its columns.")],
+    instruction: Annotated[str, typer.Argument(callback=not_blank, help="One sentence naming the data and its columns.")],
     run_dir: Annotated[Path | None, typer.Option(help="Run directory (default runs/<time>-<hash>).")] = None,
     seed: Annotated[list[str], typer.Option(
         "--seed", help="Pages to crawl into the local search index when the instruction names no URL.")] = [],  # noqa: B006

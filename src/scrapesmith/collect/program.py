@@ -104,12 +104,18 @@ def declared_hosts(program: Path) -> list[str]:
     """The ``ALLOW_HOSTS`` a program declares (read without running it)."""
     try:
         tree = ast.parse(Path(program).read_text(encoding="utf-8"))
-    except (OSError, SyntaxError) as exc:
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ScrapesmithError(f"{program}: not a readable Python program ({exc})") from exc
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "ALLOW_HOSTS" for t in node.targets):
-            value = ast.literal_eval(node.value)
-            return [str(v) for v in value]
+            try:
+                value = ast.literal_eval(node.value)
+            except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+                value = None
+            if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+                raise ScrapesmithError(f"{program}: ALLOW_HOSTS must be a plain list of host strings, "
+                                       f"e.g. ['127.0.0.1:8000'] (line {node.lineno})")
+            return list(value)
     return []
 
 

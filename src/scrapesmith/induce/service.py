@@ -147,7 +147,10 @@ def run_spec(spec: ScraperSpec, sources: Sequence[str], allow_hosts: Sequence[st
             rows.append({**provenance, **{f.name: None for f in spec.fields}, "error": str(page)})
             continue
         provenance.update(source_url=page.url, fetched_at=page.fetched_at.astimezone(UTC).isoformat())
-        rows.append({**provenance, **compiled.row(page.text), "error": None})
+        try:
+            rows.append({**provenance, **compiled.row(page.text), "error": None})
+        except ScrapesmithError as exc:  # e.g. a regex over its time bound on this page's values
+            rows.append({**provenance, **{f.name: None for f in spec.fields}, "error": str(exc)})
     return rows
 
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from scrapesmith.artifacts import check_regex
 
 ElementRef = int | str
 ALTERNATIVE_SEPARATOR = " || "
@@ -65,6 +67,8 @@ class SaveText(Action):
     element: ElementRef
     column: str
     regex: str | None = None
+
+    _regex_compiles = field_validator("regex")(check_regex)
 
 
 class SaveLink(Action):
