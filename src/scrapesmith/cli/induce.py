@@ -15,9 +15,12 @@ from scrapesmith.bench.swde import run_benchmark
 from scrapesmith.cli import app, bench_app, console
 from scrapesmith.cli.options import (
     AllowHostOption,
+    ConcurrencyOption,
+    DelayOption,
     JsonOutOption,
     LLMOption,
     NoCacheOption,
+    NoRobotsOption,
     OpenOption,
     allowed_hosts,
     llm_from_options,
@@ -108,13 +111,19 @@ def run_command(
     output: Annotated[Path | None, typer.Option("-o", "--output", callback=table_path,
                                                 help="Output table: .csv, .jsonl or .parquet.")] = None,
     allow_host: AllowHostOption = None,
+    delay: DelayOption = None,
+    concurrency: ConcurrencyOption = 1,
+    no_robots: NoRobotsOption = False,
     open_: OpenOption = False,
 ) -> None:
-    """Apply a scraper spec to pages, or rerun a collection program.py, with no LLM."""
+    """Apply a scraper spec to pages, or rerun a collection program.py, with no LLM.
+
+    A program's rerun writes into RUN_DIR/reruns/<time>/ (and to -o when given), never over the original
+    run; --delay, --concurrency and --no-robots apply to a spec's pages."""
     if target.suffix.lower() == ".py":
         from scrapesmith.cli.collect import run_collection_program
 
-        run_collection_program(target, allow_host)
+        run_collection_program(target, allow_host, output)
         return
     if output is None or not sources:
         raise usage_error("running a scraper spec needs pages and -o OUTPUT, e.g. run spec.json page.html -o out.csv")
@@ -122,7 +131,8 @@ def run_command(
     started = time.monotonic()
     with progress_bar() as progress:
         task = progress.add_task("fetching", total=None)
-        rows = run_spec(spec, sources, allowed_hosts(allow_host), _fetch_display(progress, task))
+        rows = run_spec(spec, sources, allowed_hosts(allow_host), _fetch_display(progress, task), delay=delay,
+                        respect_robots=not no_robots, concurrency=concurrency)
     failures = sum(row["error"] is not None for row in rows)
     report_file = save_spec_run(spec, target, rows, output, time.monotonic() - started)
     console.print(f"{len(rows) - failures} rows written to {output}"

@@ -94,6 +94,16 @@ DelayOption = Annotated[
                  help="Seconds between requests to one host (default: SCRAPESMITH_POLITENESS_DELAY, 1.0)."),
 ]
 
+NoRobotsOption = Annotated[bool, typer.Option("--no-robots", help="Do not consult robots.txt.")]
+
+ConcurrencyOption = Annotated[
+    int, typer.Option("--concurrency", min=1, help="Pages fetched at once (the delay per host still holds).")
+]
+
+WarcOption = Annotated[
+    Path | None, typer.Option("--warc", help="Also archive every response in this WARC file (.warc.gz).")
+]
+
 RuntimeOption = Annotated[
     str | None,
     typer.Option(
