@@ -16,6 +16,7 @@ from scrapesmith.cli.options import (
     JsonOutOption,
     LLMOption,
     NoCacheOption,
+    NoRobotsOption,
     OpenOption,
     allowed_hosts,
     bounded,
@@ -56,9 +57,7 @@ def insta_run(
         int, typer.Option("--reasoning-words", min=1, help="Length of the agent's plan per step.")
     ] = 200,
     allow_host: AllowHostOption = None,
-    no_robots: Annotated[
-        bool, typer.Option("--no-robots", help="Ignore robots.txt (on by default).")
-    ] = False,
+    no_robots: NoRobotsOption = False,
     delay: DelayOption = None,
     retry_failed: Annotated[
         bool, typer.Option("--retry-failed", help="Also rerun sites recorded as failed.")
