@@ -20,7 +20,8 @@ from scrapesmith.errors import ScrapesmithError
 
 PAGE_URL = "http://example.test/list?page=2"
 SECONDS_PER_DOCUMENT = 5.0
-FUZZ = settings(max_examples=500, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+FUZZ = settings(max_examples=500, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True,
+                database=None)
 
 HAZARDS = ["\x00", "\x01", "\x0c", "\x1f", "\ufffe", "\uffff", "\ud800", "'", '"', "<", ">", "&", "[", "]",
            "http://[", "//", "javascript:", "#", "\u202e", "é", "\U0001f600", " "]
@@ -88,6 +89,8 @@ def test_the_five_fuzz_findings_are_handled() -> None:
         "<input id=\uffff>",
         "<base href='http://['><a href=x>x</a>",
         "<a href='http://[' rel=next>next</a><a href='http://['>Next</a>",
+        "<div><A\x1f</div>",  # a tag name that is still no HTML name without its control character
+        "<div {a}b=1 href= href=\r{>x</div>",  # attribute names lxml reads as a namespace
     ):
         _exercise(document)
 

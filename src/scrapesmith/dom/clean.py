@@ -36,7 +36,7 @@ def clean_tree(
         try:
             for name in dropped:
                 del element.attrib[name]
-        except ValueError:  # a name lxml cannot look up, such as ``{a}b``
+        except (ValueError, KeyError):  # a name lxml cannot look up, such as ``{a}b``
             keep_only(element, [name for name in element.attrib if name in keep])
     return cleaned
 

@@ -27,6 +27,7 @@ _PARSER = lxml.html.HTMLParser(encoding="utf-8", huge_tree=True)
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 # What libxml2 cannot hold in a name, an XPath expression or an XPath variable (lxml raises ValueError).
 _XML_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+_TAG_UNSAFE = re.compile(r"[^A-Za-z0-9_.:-]")
 _BOMS = ("\ufeff", "\ufffe")
 
 
@@ -106,9 +107,15 @@ def _make_names_safe(root: HtmlElement) -> None:
     """
     for element in root.iter(etree.Element):
         if not xml_safe(element.tag):
-            element.tag = _XML_UNSAFE.sub("", element.tag) or "span"
+            element.tag = _safe_tag(element.tag)
         if not all(_usable_name(name) for name in element.attrib):
             keep_attributes(element, [name for name in element.attrib if _usable_name(name)])
+
+
+def _safe_tag(tag: str) -> str:
+    """``tag`` with what lxml refuses in an HTML tag name removed; ``span`` when nothing usable is left."""
+    cleaned = _TAG_UNSAFE.sub("", tag)
+    return cleaned if cleaned[:1].isalpha() else "span"
 
 
 def _usable_name(name: str) -> bool:
