@@ -100,7 +100,7 @@ def _strip_preamble(text: str) -> str:
 
 
 def _make_names_safe(root: HtmlElement) -> None:
-    """Rename tags and drop attributes whose names hold control characters.
+    """Rename tags and drop attributes whose names lxml cannot look up (control characters, a leading ``{``).
 
     libxml2 keeps ``<x\x01y a\x01b=1>`` as written, but lxml refuses such names in every lookup by name
     (``iterchildren(tag)``, ``attrib[name]``), so each later step would raise on them.
