@@ -19,12 +19,12 @@ from scrapesmith.cli.options import (
     OpenOption,
     allowed_hosts,
     llm_from_options,
+    not_blank,
     progress_bar,
     show_report,
 )
 from scrapesmith.collect.progress import live_progress
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.io import read_rows
 from scrapesmith.llm.types import LLM
 
 Ablation = Annotated[str, typer.Option(
@@ -41,7 +41,7 @@ def default_run_dir(instruction: str) -> Path:
 
 @app.command("collect")
 def collect_command(
-    instruction: Annotated[str, typer.Argument(help="One sentence naming the data and its columns.")],
+    instruction: Annotated[str, typer.Argument(callback=not_blank, help="One sentence naming the data and its columns.")],
     run_dir: Annotated[Path | None, typer.Option(help="Run directory (default runs/<time>-<hash>).")] = None,
     seed: Annotated[list[str], typer.Option(
         "--seed", help="Pages to crawl into the local search index when the instruction names no URL.")] = [],  # noqa: B006
@@ -71,21 +71,18 @@ def collect_command(
         raise ScrapesmithError(f"no rows collected; see {target / 'messages.jsonl'}")
 
 
-def run_collection_program(program: Path, allow_host: list[str] | None) -> None:
-    """``scrapesmith run runs/<id>/program.py``: recollect in the sandbox with zero LLM calls."""
-    from scrapesmith.collect.program import run_program_file, save_rerun
+def run_collection_program(program: Path, allow_host: list[str] | None, output: Path | None = None) -> None:
+    """``scrapesmith run runs/<id>/program.py [-o OUT]``: recollect in the sandbox with zero LLM calls."""
+    from scrapesmith.collect.program import rerun_program
 
     with console.status(f"running {program} in the sandbox", spinner="dots"):
-        result = run_program_file(program, allowed_hosts(allow_host))
-    if not result.ok:
-        raise ScrapesmithError(f"{program}: {result.summary()}")
-    dataset = program.parent / "dataset.csv"
-    if not dataset.is_file():
-        console.print(f"{program} finished ({result.seconds:.1f}s) but wrote no dataset.csv", highlight=False)
-        return
-    rows = len(read_rows(dataset))
-    console.print(f"{rows} rows -> {dataset} ({result.seconds:.1f}s, 0 LLM calls)", highlight=False)
-    show_report(save_rerun(program, result))
+        rerun = rerun_program(program, allowed_hosts(allow_host), output)
+    if rerun.dataset is None:
+        console.print(f"{program} finished ({rerun.result.seconds:.1f}s) but wrote no dataset.csv", highlight=False)
+    else:
+        console.print(f"{rerun.rows} rows -> {rerun.dataset} ({rerun.result.seconds:.1f}s, 0 LLM calls)",
+                      highlight=False)
+    show_report(rerun.report)
 
 
 @bench_app.command("instruct2ds")

@@ -11,12 +11,14 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from pprint import pformat
 
 from scrapesmith.collect.sandbox import SandboxLimits, SandboxResult, run_in_sandbox
-from scrapesmith.collect.views import Blueprint
+from scrapesmith.collect.views import Blueprint, Rerun
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.io import read_rows, write_rows
 from scrapesmith.report import write_report
 
 TEMPLATES = ("html_list", "html_table", "rest")
@@ -114,39 +116,66 @@ def declared_hosts(program: Path) -> list[str]:
     """The ``ALLOW_HOSTS`` a program declares (read without running it)."""
     try:
         tree = ast.parse(Path(program).read_text(encoding="utf-8"))
-    except (OSError, SyntaxError) as exc:
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ScrapesmithError(f"{program}: not a readable Python program ({exc})") from exc
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "ALLOW_HOSTS" for t in node.targets):
-            value = ast.literal_eval(node.value)
-            return [str(v) for v in value]
+            try:
+                value = ast.literal_eval(node.value)
+            except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+                value = None
+            if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+                raise ScrapesmithError(f"{program}: ALLOW_HOSTS must be a plain list of host strings, "
+                                       f"e.g. ['127.0.0.1:8000'] (line {node.lineno})")
+            return list(value)
     return []
 
 
 def run_program_file(program: Path, allow_hosts: list[str] | None = None,
-                     limits: SandboxLimits | None = None) -> SandboxResult:
-    """``scrapesmith run program.py``: rerun a collection in the sandbox, writing next to the program."""
+                     limits: SandboxLimits | None = None, out_dir: Path | None = None) -> SandboxResult:
+    """Run a collection program in the sandbox, writing into ``out_dir`` (default: beside the program)."""
     program = Path(program)
     if not program.is_file():
         raise ScrapesmithError(f"{program}: no such program")
     hosts = [*declared_hosts(program), *(allow_hosts or [])]
-    return run_in_sandbox(program, program.parent, hosts, limits)
+    return run_in_sandbox(program, out_dir or program.parent, hosts, limits)
 
 
-def save_rerun(program: Path, result: SandboxResult) -> Path:
-    """Record a rerun beside its program (``rerun.run.json``) and draw its report; return the report's path.
+def rerun_program(program: Path, allow_hosts: list[str] | None = None, output: Path | None = None) -> Rerun:
+    """``scrapesmith run runs/X/program.py [-o OUT]``: recollect with no model, never over the original run.
+
+    The rerun writes into ``runs/X/reruns/<time>/`` (its dataset, failures and report), so the collection's
+    own ``dataset.csv`` is kept; with ``output`` the rows are also written there, in its format.
+    """
+    program = Path(program)
+    rerun_dir = program.parent / "reruns" / datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
+    rerun_dir.mkdir(parents=True)
+    result = run_program_file(program, allow_hosts, out_dir=rerun_dir)
+    if not result.ok:
+        raise ScrapesmithError(f"{program}: {result.summary()}")
+    produced = rerun_dir / "dataset.csv"
+    rows = read_rows(produced) if produced.is_file() else []
+    dataset = produced if produced.is_file() else None
+    if dataset is not None and output is not None:
+        dataset = write_rows(rows, output)
+    return Rerun(result, rerun_dir, dataset, len(rows), save_rerun(program, result, rerun_dir))
+
+
+def save_rerun(program: Path, result: SandboxResult, rerun_dir: Path | None = None) -> Path:
+    """Record a rerun (``rerun.run.json`` in ``rerun_dir``, default beside the program) and draw its report.
 
     The run directory's ``report.html`` stays the report of the original collection; a rerun's figures
     (rows now, time, per-item failures; never a model call) go to ``rerun.report.html``.
     """
     program = Path(program)
-    failures_file = program.parent / "failures.json"
+    rerun_dir = Path(rerun_dir or program.parent)
+    failures_file = rerun_dir / "failures.json"
     record = {
         "kind": "run", "title": f"rerun of {program}", "dataset": "dataset.csv", "program": str(program.resolve()),
         "seconds": result.seconds, "notes": [f"sandbox: {result.reason}, exit status {result.exit_status}"],
         "failures": json.loads(failures_file.read_text()) if failures_file.is_file() else [],
         "ledger": {"totals": {"calls": 0}, "by_stage": {}},
     }
-    path = program.parent / "rerun.run.json"
+    path = rerun_dir / "rerun.run.json"
     path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     return write_report(path)
