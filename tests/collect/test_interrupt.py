@@ -44,19 +44,24 @@ def test_an_interrupted_rerun_exits_130_and_leaves_only_a_partial_dataset(tmp_pa
     (tmp_path / "dataset.csv").write_text("n\n1\n")  # a previous complete dataset: must not be replaced
     cli = subprocess.Popen([sys.executable, "-m", "scrapesmith", "run", str(program)], cwd=tmp_path,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    partial = tmp_path / "dataset.partial.jsonl"
     deadline = time.monotonic() + 60
-    while not (partial.is_file() and len(partial.read_text().splitlines()) == 3) and time.monotonic() < deadline:
+    partial = None
+    while time.monotonic() < deadline:
+        found = list(tmp_path.glob("reruns/*/dataset.partial.jsonl"))
+        if found and len(found[0].read_text().splitlines()) == 3:
+            partial = found[0]
+            break
         time.sleep(0.1)
-    assert partial.is_file(), "the program never wrote its rows"
+    assert partial is not None, "the program never wrote its rows"
     cli.send_signal(signum)
     _out, err = cli.communicate(timeout=30)
     assert cli.returncode == 130, err
-    assert "interrupted: the sandbox was stopped" in err and "Traceback" not in err
+    assert "interrupted: the sandbox was stopped" in err and str(partial) in err and "Traceback" not in err
     assert (tmp_path / "dataset.csv").read_text() == "n\n1\n"
+    assert not (partial.parent / "dataset.csv").exists()
     assert [json.loads(line)["n"] for line in partial.read_text().splitlines()] == [1, 2, 3]
-    record = json.loads((tmp_path / "rerun.run.json").read_text())
+    record = json.loads((partial.parent / "rerun.run.json").read_text())
     assert record["interrupted"] is True and record["partial_rows"] == 3
-    assert "INTERRUPTED" in (tmp_path / "rerun.report.html").read_text()
+    assert "INTERRUPTED" in (partial.parent / "rerun.report.html").read_text()
     time.sleep(0.5)
     assert _alive(str(program)) == []

@@ -101,8 +101,8 @@ def test_two_row_records_pair_title_and_details_rows() -> None:
 
 
 def test_item_selector_leaves_out_a_tables_header_row() -> None:
-    from scrapesmith.lists.selectors import list_item_selectors
     from scrapesmith.dom.selectors import select
+    from scrapesmith.lists.selectors import list_item_selectors
 
     rows = "".join(f"<tr><td><a href='/b/{i}'>Book {i}</a></td><td>${i}.00</td></tr>" for i in range(1, 6))
     tree = parse_html(f"<html><body><table><tr><th>Title</th><th>Price</th></tr>{rows}</table></body></html>")

@@ -20,13 +20,13 @@ from scrapesmith.cli.options import (
     UnsafeNoSandboxOption,
     allowed_hosts,
     llm_from_options,
+    not_blank,
     progress_bar,
     show_report,
 )
 from scrapesmith.collect.progress import live_progress
 from scrapesmith.config import get_settings
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.io import read_rows
 from scrapesmith.llm.types import LLM
 
 Ablation = Annotated[str, typer.Option(
@@ -43,7 +43,7 @@ def default_run_dir(instruction: str) -> Path:
 
 @app.command("collect")
 def collect_command(
-    instruction: Annotated[str, typer.Argument(help="One sentence naming the data and its columns.")],
+    instruction: Annotated[str, typer.Argument(callback=not_blank, help="One sentence naming the data and its columns.")],
     run_dir: Annotated[Path | None, typer.Option(help="Run directory (default runs/<time>-<hash>).")] = None,
     seed: Annotated[list[str], typer.Option(
         "--seed", help="Pages to crawl into the local search index when the instruction names no URL.")] = [],  # noqa: B006
@@ -76,30 +76,28 @@ def collect_command(
         raise ScrapesmithError(f"no rows collected; see {target / 'messages.jsonl'}")
 
 
-def run_collection_program(program: Path, allow_host: list[str] | None, unsafe_no_sandbox: bool = False) -> None:
-    """``scrapesmith run runs/<id>/program.py``: recollect in the sandbox with zero LLM calls."""
-    from scrapesmith.collect.program import run_program_file, save_rerun
+def run_collection_program(program: Path, allow_host: list[str] | None, output: Path | None = None,
+                           unsafe_no_sandbox: bool = False) -> None:
+    """``scrapesmith run runs/<id>/program.py [-o OUT]``: recollect in the sandbox with zero LLM calls."""
+    from scrapesmith.collect.program import RerunInterrupted, rerun_program
     from scrapesmith.collect.runtime import PARTIAL_DATASET
     from scrapesmith.collect.sandbox import SandboxLimits
 
     where = "WITHOUT the sandbox (--unsafe-no-sandbox)" if unsafe_no_sandbox else "in the sandbox"
     try:
         with console.status(f"running {program} {where}", spinner="dots"):
-            result = run_program_file(program, allowed_hosts(allow_host),
-                                      SandboxLimits(unsafe_no_sandbox=unsafe_no_sandbox))
-    except KeyboardInterrupt:
-        console.print(f"interrupted: the sandbox was stopped; rows so far are in {program.parent / PARTIAL_DATASET} "
-                      f"(partial; marked in {program.parent / 'rerun.run.json'})", highlight=False)
+            rerun = rerun_program(program, allowed_hosts(allow_host), output,
+                                  SandboxLimits(unsafe_no_sandbox=unsafe_no_sandbox))
+    except RerunInterrupted as stopped:
+        console.print(f"interrupted: the sandbox was stopped; rows so far are in {stopped.rerun_dir / PARTIAL_DATASET} "
+                      f"(partial; marked in {stopped.rerun_dir / 'rerun.run.json'})", highlight=False)
         raise
-    if not result.ok:
-        raise ScrapesmithError(f"{program}: {result.summary()}")
-    dataset = program.parent / "dataset.csv"
-    if not dataset.is_file():
-        console.print(f"{program} finished ({result.seconds:.1f}s) but wrote no dataset.csv", highlight=False)
-        return
-    rows = len(read_rows(dataset))
-    console.print(f"{rows} rows -> {dataset} ({result.seconds:.1f}s, 0 LLM calls)", highlight=False)
-    show_report(save_rerun(program, result))
+    if rerun.dataset is None:
+        console.print(f"{program} finished ({rerun.result.seconds:.1f}s) but wrote no dataset.csv", highlight=False)
+    else:
+        console.print(f"{rerun.rows} rows -> {rerun.dataset} ({rerun.result.seconds:.1f}s, 0 LLM calls)",
+                      highlight=False)
+    show_report(rerun.report)
 
 
 def rerun_command(program: Path) -> str:

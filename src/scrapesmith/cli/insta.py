@@ -16,8 +16,10 @@ from scrapesmith.cli.options import (
     JsonOutOption,
     LLMOption,
     NoCacheOption,
+    NoRobotsOption,
     OpenOption,
     allowed_hosts,
+    bounded,
     llm_from_options,
     progress_bar,
     show_report,
@@ -49,15 +51,13 @@ def insta_run(
         int, typer.Option("--max-actions", min=1, help="Hard cap on agent actions per site.")
     ] = 30,
     site_timeout: Annotated[
-        float, typer.Option("--site-timeout", help="Hard cap on agent wall time per site (s).")
+        float, typer.Option("--site-timeout", callback=bounded(0, above=True), help="Hard cap on agent wall time per site (s).")
     ] = 600.0,
     reasoning_words: Annotated[
-        int, typer.Option("--reasoning-words", help="Length of the agent's plan per step.")
+        int, typer.Option("--reasoning-words", min=1, help="Length of the agent's plan per step.")
     ] = 200,
     allow_host: AllowHostOption = None,
-    no_robots: Annotated[
-        bool, typer.Option("--no-robots", help="Ignore robots.txt (on by default).")
-    ] = False,
+    no_robots: NoRobotsOption = False,
     delay: DelayOption = None,
     retry_failed: Annotated[
         bool, typer.Option("--retry-failed", help="Also rerun sites recorded as failed.")
@@ -116,10 +116,10 @@ def insta_export(
     run_dir: Annotated[Path, typer.Argument(help="Output directory of 'insta run'.")],
     output: Annotated[Path, typer.Option("-o", "--output", help="SFT JSONL file to write.")],
     min_success: Annotated[
-        float, typer.Option("--min-success", help="Keep agent data whose judge success >= this.")
+        float, typer.Option("--min-success", callback=bounded(0, 1), help="Keep agent data whose judge success >= this.")
     ] = 1.0,
     min_confidence: Annotated[
-        float, typer.Option("--min-confidence", help="Keep judge data with confidence >= this.")
+        float, typer.Option("--min-confidence", callback=bounded(0, 1), help="Keep judge data with confidence >= this.")
     ] = 0.0,
     kinds: Annotated[
         str, typer.Option("--kinds", help="Comma-separated record kinds.")
@@ -133,9 +133,10 @@ def insta_export(
 
     config = ExportConfig(min_success=min_success, min_confidence=min_confidence, kinds=tuple(_split(kinds)),
                           scrub_pii=scrub_pii)
-    counts = export_run(run_dir, output, config)
-    shown = ", ".join(f"{count} {kind}" for kind, count in counts.items())
-    console.print(f"wrote {sum(counts.values())} records ({shown}) -> {output}", highlight=False)
+    result = export_run(run_dir, output, config)
+    shown = ", ".join(f"{count} {kind}" for kind, count in result.counts.items())
+    torn = f"; {result.torn_lines} torn store lines skipped" if result.torn_lines else ""
+    console.print(f"wrote {sum(result.counts.values())} records ({shown}) -> {output}{torn}", highlight=False)
 
 
 @bench_app.command("miniwob")
@@ -146,7 +147,7 @@ def bench_miniwob(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the first episode (then seed+1, ...).")] = 0,
     max_actions: Annotated[int, typer.Option("--max-actions", min=1, help="Action cap per episode.")] = 10,
     reasoning_words: Annotated[
-        int, typer.Option("--reasoning-words", help="Length of the agent's plan per step.")
+        int, typer.Option("--reasoning-words", min=1, help="Length of the agent's plan per step.")
     ] = 50,
     judge: Annotated[
         bool, typer.Option("--judge/--no-judge", help="Also judge each episode (judge accuracy).")
@@ -225,7 +226,7 @@ def bench_insta_pipeline(
     ray: Annotated[bool, typer.Option("--ray/--no-ray", help="Also measure the Ray backend.")] = True,
     max_actions: Annotated[int, typer.Option("--max-actions", min=1, help="Agent action cap per site.")] = 5,
     limit: Annotated[int, typer.Option("--limit", help="Only the first N demo sites (0: all).")] = 0,
-    reasoning_words: Annotated[int, typer.Option("--reasoning-words", help="Length of the agent's plan per step.")] = 50,
+    reasoning_words: Annotated[int, typer.Option("--reasoning-words", min=1, help="Length of the agent's plan per step.")] = 50,
     no_cache: NoCacheOption = False,
     json_out: JsonOutOption = None,
 ) -> None:

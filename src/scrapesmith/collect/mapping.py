@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scrapesmith.collect.filters import parse_date
+from scrapesmith.induce.evidence import recogniser
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -51,8 +52,14 @@ def name_score(column: str, key: str) -> float:
 
 
 def _is_date(value: Any) -> bool:
+    """A full date, or a date as pages print one ("June 2010", "03/2011"): induce's date recogniser."""
     text = str(value).strip()
-    return bool(text) and not text.replace(".", "").isdigit() and parse_date(text) is not None
+    if not text or text.replace(".", "").isdigit():
+        return False
+    return parse_date(text) is not None or bool(_DATE_SHAPE(text))
+
+
+_DATE_SHAPE = recogniser("date") or (lambda text: False)
 
 
 def _is_url(value: Any) -> bool:

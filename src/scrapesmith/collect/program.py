@@ -12,13 +12,15 @@ import ast
 import hashlib
 import json
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 from pprint import pformat
 
 from scrapesmith.collect.runtime import PARTIAL_DATASET
 from scrapesmith.collect.sandbox import SandboxLimits, SandboxResult, run_in_sandbox
-from scrapesmith.collect.views import Blueprint
+from scrapesmith.collect.views import Blueprint, Rerun
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.io import read_rows, write_rows
 from scrapesmith.report import write_report
 
 TEMPLATES = ("html_list", "html_table", "rest")
@@ -116,12 +118,18 @@ def declared_hosts(program: Path) -> list[str]:
     """The ``ALLOW_HOSTS`` a program declares (read without running it)."""
     try:
         tree = ast.parse(Path(program).read_text(encoding="utf-8"))
-    except (OSError, SyntaxError) as exc:
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ScrapesmithError(f"{program}: not a readable Python program ({exc})") from exc
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "ALLOW_HOSTS" for t in node.targets):
-            value = ast.literal_eval(node.value)
-            return [str(v) for v in value]
+            try:
+                value = ast.literal_eval(node.value)
+            except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+                value = None
+            if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+                raise ScrapesmithError(f"{program}: ALLOW_HOSTS must be a plain list of host strings, "
+                                       f"e.g. ['127.0.0.1:8000'] (line {node.lineno})")
+            return list(value)
     return []
 
 
@@ -131,36 +139,43 @@ def undeclared_hosts(declared: list[str], allow_hosts: list[str]) -> list[str]:
     return [h for h in declared if h.lower() not in allowed and h.lower().rpartition(":")[0] not in allowed]
 
 
-def run_program_file(program: Path, allow_hosts: list[str] | None = None,
-                     limits: SandboxLimits | None = None) -> SandboxResult:
-    """``scrapesmith run program.py``: rerun a collection in the sandbox, writing next to the program.
-
-    The program reaches exactly ``allow_hosts`` (the caller's ``--allow-host`` and settings). The hosts it
-    declares in ``ALLOW_HOSTS`` are only checked against those: a program cannot allow itself a host.
-    Interrupted (Ctrl-C, SIGTERM), the sandbox is killed, the interruption is recorded beside the program
-    (``rerun.run.json``; rows so far stay in ``dataset.partial.jsonl``) and the interrupt goes on.
-    """
-    program = Path(program)
-    if not program.is_file():
+def check_runnable(program: Path, allow_hosts: list[str]) -> None:
+    """Refuse a missing program, or one declaring ``ALLOW_HOSTS`` the run does not allow (one line each)."""
+    if not Path(program).is_file():
         raise ScrapesmithError(f"{program}: no such program")
-    hosts = list(allow_hosts or [])
-    missing = undeclared_hosts(declared_hosts(program), hosts)
+    missing = undeclared_hosts(declared_hosts(program), allow_hosts)
     if missing:
         flags = " ".join(f"--allow-host {h}" for h in missing)
         raise ScrapesmithError(f"{program} declares ALLOW_HOSTS {', '.join(missing)}, which this run does not allow; "
                                f"a program cannot allow itself hosts: pass {flags} if you trust them")
+
+
+def run_program_file(program: Path, allow_hosts: list[str] | None = None,
+                     limits: SandboxLimits | None = None, out_dir: Path | None = None) -> SandboxResult:
+    """Run a collection program in the sandbox, writing into ``out_dir`` (default: beside the program).
+
+    The program reaches exactly ``allow_hosts`` (the caller's ``--allow-host`` and settings). The hosts it
+    declares in ``ALLOW_HOSTS`` are only checked against those: a program cannot allow itself a host.
+    Interrupted (Ctrl-C, SIGTERM), the sandbox is killed, the interruption is recorded in ``out_dir``
+    (``rerun.run.json``; rows so far stay in ``dataset.partial.jsonl``) and the interrupt goes on.
+    """
+    program = Path(program)
+    hosts = list(allow_hosts or [])
+    check_runnable(program, hosts)
+    run_dir = Path(out_dir or program.parent)
     started = time.monotonic()
     try:
-        return run_in_sandbox(program, program.parent, hosts, limits)
+        return run_in_sandbox(program, run_dir, hosts, limits)
     except KeyboardInterrupt:
-        save_interrupted(program, time.monotonic() - started)
+        save_interrupted(program, time.monotonic() - started, run_dir)
         raise
 
 
-def save_interrupted(program: Path, seconds: float) -> Path:
-    """Record an interrupted rerun (``rerun.run.json``, marked ``interrupted``) and draw its report."""
+def save_interrupted(program: Path, seconds: float, run_dir: Path | None = None) -> Path:
+    """Record an interrupted rerun (``rerun.run.json`` in ``run_dir``, marked ``interrupted``) and its report."""
     program = Path(program)
-    partial = program.parent / PARTIAL_DATASET
+    run_dir = Path(run_dir or program.parent)
+    partial = run_dir / PARTIAL_DATASET
     rows = sum(1 for line in partial.read_text(encoding="utf-8").splitlines() if line.strip()) if partial.is_file() else 0
     record = {
         "kind": "run", "title": f"rerun of {program} (INTERRUPTED)", "dataset": PARTIAL_DATASET if partial.is_file() else "",
@@ -168,25 +183,59 @@ def save_interrupted(program: Path, seconds: float) -> Path:
         "notes": [f"interrupted: the sandbox was stopped; {rows} rows so far in {PARTIAL_DATASET} (partial)"],
         "failures": [], "ledger": {"totals": {"calls": 0}, "by_stage": {}},
     }
-    path = program.parent / "rerun.run.json"
+    path = run_dir / "rerun.run.json"
     path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     return write_report(path)
 
 
-def save_rerun(program: Path, result: SandboxResult) -> Path:
-    """Record a rerun beside its program (``rerun.run.json``) and draw its report; return the report's path.
+class RerunInterrupted(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM during a rerun: the sandbox is stopped and the rerun directory marked interrupted."""
+
+    def __init__(self, rerun_dir: Path) -> None:
+        super().__init__(str(rerun_dir))
+        self.rerun_dir = rerun_dir
+
+
+def rerun_program(program: Path, allow_hosts: list[str] | None = None, output: Path | None = None,
+                  limits: SandboxLimits | None = None) -> Rerun:
+    """``scrapesmith run runs/X/program.py [-o OUT]``: recollect with no model, never over the original run.
+
+    The rerun writes into ``runs/X/reruns/<time>/`` (its dataset, failures and report), so the collection's
+    own ``dataset.csv`` is kept; with ``output`` the rows are also written there, in its format.
+    """
+    program = Path(program)
+    check_runnable(program, list(allow_hosts or []))  # before any directory is made
+    rerun_dir = program.parent / "reruns" / datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
+    rerun_dir.mkdir(parents=True)
+    try:
+        result = run_program_file(program, allow_hosts, limits, out_dir=rerun_dir)
+    except KeyboardInterrupt:
+        raise RerunInterrupted(rerun_dir) from None
+    if not result.ok:
+        raise ScrapesmithError(f"{program}: {result.summary()}")
+    produced = rerun_dir / "dataset.csv"
+    rows = read_rows(produced) if produced.is_file() else []
+    dataset = produced if produced.is_file() else None
+    if dataset is not None and output is not None:
+        dataset = write_rows(rows, output)
+    return Rerun(result, rerun_dir, dataset, len(rows), save_rerun(program, result, rerun_dir))
+
+
+def save_rerun(program: Path, result: SandboxResult, rerun_dir: Path | None = None) -> Path:
+    """Record a rerun (``rerun.run.json`` in ``rerun_dir``, default beside the program) and draw its report.
 
     The run directory's ``report.html`` stays the report of the original collection; a rerun's figures
     (rows now, time, per-item failures; never a model call) go to ``rerun.report.html``.
     """
     program = Path(program)
-    failures_file = program.parent / "failures.json"
+    rerun_dir = Path(rerun_dir or program.parent)
+    failures_file = rerun_dir / "failures.json"
     record = {
         "kind": "run", "title": f"rerun of {program}", "dataset": "dataset.csv", "program": str(program.resolve()),
         "seconds": result.seconds, "notes": [f"sandbox: {result.reason}, exit status {result.exit_status}"],
         "failures": json.loads(failures_file.read_text()) if failures_file.is_file() else [],
         "ledger": {"totals": {"calls": 0}, "by_stage": {}},
     }
-    path = program.parent / "rerun.run.json"
+    path = rerun_dir / "rerun.run.json"
     path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     return write_report(path)

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from scrapesmith.collect.filters import DateRange
+from scrapesmith.collect.sandbox import SandboxResult
 
 
 class Role(StrEnum):
@@ -234,3 +235,14 @@ class CollectResult:
 
     def to_json(self) -> dict:
         return {**asdict(self), "run_dir": str(self.run_dir), "dataset": str(self.dataset)}
+
+
+@dataclass
+class Rerun:
+    """A rerun of ``program.py``: where its files went, and the dataset the user asked for."""
+
+    result: SandboxResult
+    rerun_dir: Path
+    dataset: Path | None
+    rows: int
+    report: Path

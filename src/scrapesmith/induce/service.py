@@ -11,7 +11,9 @@ than writes XPath from scratch; it writes its own only when no candidate fits.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal
 
@@ -112,27 +114,35 @@ def _induce_by_choice(requests: Sequence[FieldRequest], seeds: Sequence[etree._E
     return ScraperSpec(site=site, method="choose", seeds=list(seed_names), fields=fields)
 
 
-def fetch_sources(sources: Sequence[str], allow_hosts: Sequence[str],
-                  progress: FetchProgress | None = None) -> Fetched:
-    """Every source (files, directories, URLs, ``.txt`` URL lists) fetched in order.
+def fetch_sources(sources: Sequence[str], allow_hosts: Sequence[str], progress: FetchProgress | None = None,
+                  *, delay: float | None = None, respect_robots: bool = True, concurrency: int = 1) -> Fetched:
+    """Every source (files, directories, URLs, ``.txt`` URL lists) fetched, returned in the order given.
 
     A page that fails is kept as its :class:`FetchError`, so one bad page never stops a batch; the caller
-    decides whether it becomes an error row (``run``) or is skipped (``induce``).
+    decides whether it becomes an error row (``run``) or is skipped (``induce``). ``concurrency`` pages are
+    fetched at once; the fetcher still keeps ``delay`` seconds between requests to one host.
     """
     items = expand_sources(list(sources))
     if not items:
         raise ScrapesmithError("no pages given")
-    fetched: Fetched = []
-    router = RoutingFetcher(http=HttpFetcher(allow_hosts=list(allow_hosts)), file=FileFetcher())
-    with router:
-        for item in items:
-            try:
-                fetched.append((item, router.fetch(item)))
-            except FetchError as exc:
-                fetched.append((item, exc))
-            if progress:
-                progress(len(fetched), len(items))
-    return fetched
+    http = HttpFetcher(allow_hosts=list(allow_hosts), delay=delay, respect_robots=respect_robots)
+    done, lock = 0, threading.Lock()
+
+    def fetch_one(item: str) -> Page | FetchError:
+        nonlocal done
+        try:
+            return router.fetch(item)
+        except FetchError as exc:
+            return exc
+        finally:
+            with lock:
+                done += 1
+                if progress:
+                    progress(done, len(items))
+
+    with RoutingFetcher(http=http, file=FileFetcher()) as router, \
+            ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="fetch") as pool:
+        return list(zip(items, pool.map(fetch_one, items), strict=True))
 
 
 def induce_from_sources(requests: Sequence[FieldRequest], sources: Sequence[str], *, allow_hosts: Sequence[str],
@@ -163,7 +173,8 @@ def induce_from_sources(requests: Sequence[FieldRequest], sources: Sequence[str]
 
 
 def run_spec(spec: ScraperSpec, sources: Sequence[str], allow_hosts: Sequence[str],
-             progress: FetchProgress | None = None) -> list[dict[str, Any]]:
+             progress: FetchProgress | None = None, *, delay: float | None = None, respect_robots: bool = True,
+             concurrency: int = 1) -> list[dict[str, Any]]:
     """``scrapesmith run spec.json``: one row per page with its provenance; a failed page is an error row.
 
     Every row carries the fields, then ``source_url``, ``fetched_at``, ``program_id`` and ``error`` (the
@@ -172,13 +183,18 @@ def run_spec(spec: ScraperSpec, sources: Sequence[str], allow_hosts: Sequence[st
     """
     compiled = CompiledSpec(spec)
     rows: list[dict[str, Any]] = []
-    for source, page in fetch_sources(sources, allow_hosts, progress):
+    fetched = fetch_sources(sources, allow_hosts, progress, delay=delay, respect_robots=respect_robots,
+                            concurrency=concurrency)
+    for source, page in fetched:
         if isinstance(page, FetchError):
             rows.append({**{f.name: None for f in spec.fields}, "source_url": source, "fetched_at": None,
                          "program_id": spec.spec_id, "error": str(page)})
             continue
-        rows.append({**compiled.row(page.text), "source_url": page.url, "fetched_at": timestamp(page.fetched_at),
-                     "program_id": spec.spec_id, "error": None})
+        provenance = {"source_url": page.url, "fetched_at": timestamp(page.fetched_at), "program_id": spec.spec_id}
+        try:
+            rows.append({**compiled.row(page.text), **provenance, "error": None})
+        except ScrapesmithError as exc:  # e.g. a regex over its time bound on this page's values
+            rows.append({**{f.name: None for f in spec.fields}, **provenance, "error": str(exc)})
     return rows
 
 

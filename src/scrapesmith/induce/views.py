@@ -17,9 +17,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
-from scrapesmith.artifacts import read_json_object, validate_artifact
+from scrapesmith.artifacts import (
+    check_kind,
+    check_regex,
+    read_artifact_text,
+    read_json_object,
+    validate_artifact,
+)
 from scrapesmith.errors import ScrapesmithError
 
 SPEC_VERSION = 1
@@ -45,6 +51,8 @@ class PostProcess(BaseModel):
     multiple: bool = Field(default=False, description="keep every value, not only the first")
     split: str | None = Field(default=None, description="with multiple: split each value on this pattern "
                                                          "('A, B and C' -> three values)")
+
+    _regex_compiles = field_validator("regex")(check_regex)
 
 
 class FieldSpec(BaseModel):
@@ -100,11 +108,10 @@ class ScraperSpec(BaseModel):
 
     @classmethod
     def from_json(cls, text: str) -> ScraperSpec:
-        return validate_artifact(cls, read_json_object(text, "spec", SpecError), "spec", SpecError)
+        data = read_json_object(text, "spec", SpecError)
+        check_kind(data, "scraper spec", "scraper", "fields", SpecError)
+        return validate_artifact(cls, data, "spec", SpecError)
 
     @classmethod
     def load(cls, path: Path) -> ScraperSpec:
-        path = Path(path)
-        if not path.is_file():
-            raise SpecError(f"spec file not found: {path}")
-        return cls.from_json(path.read_text(encoding="utf-8"))
+        return cls.from_json(read_artifact_text(path, "spec", SpecError))

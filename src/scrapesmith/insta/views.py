@@ -6,6 +6,7 @@ exporter share one vocabulary and every record round-trips through JSON unchange
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -147,3 +148,11 @@ class StepOutcome(BaseModel):
     observation: Observation
     error: str | None = None
     done: bool = False
+
+
+@dataclass
+class ExportResult:
+    """How many records of each kind were written, and how many torn store lines were skipped."""
+
+    counts: dict[str, int]
+    torn_lines: int = 0

@@ -68,6 +68,28 @@ def write_rows(rows: Iterable[Mapping[str, Any]], path: Path, schema: Mapping[st
     return path
 
 
+def read_json_lines(path: Path) -> tuple[list[dict[str, Any]], int]:
+    """The JSON objects of a JSON-lines file, and how many lines were torn (not UTF-8, not a JSON object).
+
+    Append-only stores end in a half-written line after a crash, torn anywhere, even inside a multi-byte
+    character; such a line costs that line only, and the count says how many were skipped.
+    """
+    records, torn = [], 0
+    for raw in Path(path).read_bytes().split(b"\n"):
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            torn += 1
+            continue
+        if isinstance(record, dict):
+            records.append(record)
+        else:
+            torn += 1
+    return records, torn
+
+
 def read_rows(path: Path, schema: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
     """Read back a dataset written by :func:`write_rows`; with ``schema``, values come back typed (CSV and
     JSONL dates, CSV numbers and lists). Without it, CSV cells are text."""

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from scrapesmith.artifacts import check_regex
 from scrapesmith.induce.views import ScraperSpec
 
 ElementRef = int | str
@@ -67,6 +68,8 @@ class SaveText(Action):
     element: ElementRef
     column: str
     regex: str | None = None
+
+    _regex_compiles = field_validator("regex")(check_regex)
 
 
 class SaveLink(Action):

@@ -31,6 +31,7 @@ from urllib.parse import urljoin
 from lxml import etree
 from pydantic import BaseModel
 
+from scrapesmith.artifacts import regex_search
 from scrapesmith.dom.lists import PREVIOUS_WORDS, element_text
 from scrapesmith.dom.selectors import node_text
 from scrapesmith.errors import ScrapesmithError
@@ -375,7 +376,7 @@ def apply_regex(text: str, regex: str | None) -> str:
     """The regex match in ``text`` (its first group when it has one); the whole text without a regex."""
     if not regex or not text:
         return text
-    match = re.search(regex, text)
+    match = regex_search(regex, text)
     if match is None:
         return ""
     return match.group(1) if match.groups() else match.group(0)

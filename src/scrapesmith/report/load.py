@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.io import read_rows
+from scrapesmith.io import read_json_lines, read_rows
 from scrapesmith.report.profile import profile_columns
 from scrapesmith.report.views import Check, Episode, EpisodeStep, Report, StageBar, TrailStep
 
@@ -134,12 +134,9 @@ def _latest_results(shard_dir: Path) -> list[dict[str, Any]]:
     """Each site's last record in the shards (a rerun appends), torn last lines skipped as the store does."""
     latest: dict[str, dict[str, Any]] = {}
     for shard in sorted(shard_dir.glob("part-*.jsonl")):
-        for line in shard.read_text(encoding="utf-8").splitlines():
-            try:
-                record = json.loads(line)
-            except ValueError:
-                continue
-            latest[record["site"]] = record
+        for record in read_json_lines(shard)[0]:
+            if "site" in record:
+                latest[record["site"]] = record
     return list(latest.values())
 
 
