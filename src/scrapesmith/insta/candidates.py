@@ -140,10 +140,12 @@ def _element_candidates(element: Element, grounding: Grounding, out: list[Candid
     if element.role == "textbox":
         holds_task_value = element.value is not None and _norm(element.value) in {_norm(v) for v in typed}
         for value in grounding.to_type:
-            if value in typed or holds_task_value:
-                continue  # another field already holds it, or this one holds a value of the task
+            if holds_task_value:
+                continue  # this field holds a value of the task already
             near = grounding.near(value, f"{element.label} {element.hint} {element.input_type or ''}")
             score = 2.5 + grounding.order(value) + (1.0 if near else 0.0)
+            if value in typed:
+                score -= 2.0  # another field holds it: offered, behind the values still to type
             _add(out, Action(action_key="fill", action_kwargs={"value": value}, target_element_id=target),
                  f'fill {label} with "{value}"', score + penalty, [value])
         if not grounding.to_type:

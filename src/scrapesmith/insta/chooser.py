@@ -136,12 +136,19 @@ class CandidatePolicy:
         return step
 
     def _heuristic(self, step: Step, candidates: list[Candidate], history: list[Step]) -> Step:
-        """No model: the best grounded candidate not done yet, else stop (with the page's first heading)."""
-        done = {action_signature(previous.action) for previous in history if previous.action and not previous.error}
-        for candidate in candidates:
-            if candidate.score <= 0 or candidate.free or action_signature(candidate.action) in done:
-                continue
-            return self._take(step, candidate, "best grounded candidate (no model)", None)
+        """No model: the best grounded candidate whose action and phrases were not acted on yet; while no
+        grounded action was taken, the best-scored candidate not done yet (a task that names nothing on the
+        page: "Click the button."); else stop, with the page's first heading as the answer."""
+        done_steps = [previous for previous in history if previous.action and not previous.error]
+        done = {action_signature(previous.action) for previous in done_steps}
+        acted = " ".join(previous.candidate or "" for previous in done_steps)
+        fresh = [c for c in candidates if not c.free and action_signature(c.action) not in done]
+        for candidate in fresh:
+            if candidate.grounded and not all(f'"{phrase}"' in acted for phrase in candidate.grounded):
+                return self._take(step, candidate, "best grounded candidate (no model)", None)
+        grounded_done = any(c.grounded for c in candidates if action_signature(c.action) in done)
+        if not grounded_done and fresh and fresh[0].score > 0 and not fresh[0].action.action_key == "scroll":
+            return self._take(step, fresh[0], "best candidate, nothing grounded (no model)", None)
         stop = next(candidate for candidate in candidates if candidate.action.is_stop)
         return self._take(step, stop, "no grounded candidate left (no model)", _first_heading(step.observation))
 
