@@ -147,7 +147,7 @@ class CandidatePolicy:
             if candidate.grounded and not all(f'"{phrase}"' in acted for phrase in candidate.grounded):
                 return self._take(step, candidate, "best grounded candidate (no model)", None)
         grounded_done = any(c.grounded for c in candidates if action_signature(c.action) in done)
-        if not grounded_done and fresh and fresh[0].score > 0 and not fresh[0].action.action_key == "scroll":
+        if not grounded_done and fresh and fresh[0].score > 0 and fresh[0].action.action_key != "scroll":
             return self._take(step, fresh[0], "best candidate, nothing grounded (no model)", None)
         stop = next(candidate for candidate in candidates if candidate.action.is_stop)
         return self._take(step, stop, "no grounded candidate left (no model)", _first_heading(step.observation))
