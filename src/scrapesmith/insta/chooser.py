@@ -43,14 +43,17 @@ def chooser_system_prompt(config: ChooserConfig) -> str:
     return render("insta_choose", reasoning_words=config.reasoning_words)
 
 
-def choice_schema(candidates: list[Candidate], reasoning_chars: int = 300) -> dict[str, Any]:
-    """``reason`` first (a short thought), then ``candidate`` from the enum of offered ids, ``value`` optional."""
+def choice_schema(candidates: list[Candidate]) -> dict[str, Any]:
+    """``reason`` first (a short thought), then ``candidate`` from the enum of offered ids, ``value`` optional.
+
+    No ``maxLength``: llama.cpp turns it into one nested grammar rule per character, which slows sampling;
+    the prompt asks for a short reason and ``max_tokens`` bounds it."""
     properties: dict[str, Any] = {
-        "reason": {"type": "string", "maxLength": reasoning_chars},
+        "reason": {"type": "string"},
         "candidate": {"type": "string", "enum": [candidate.id for candidate in candidates]},
     }
     if any(candidate.free for candidate in candidates):
-        properties["value"] = {"type": "string", "maxLength": 200}
+        properties["value"] = {"type": "string"}
     return {"title": "Choice", "type": "object", "properties": properties, "required": ["reason", "candidate"],
             "additionalProperties": False}
 
@@ -108,7 +111,7 @@ class CandidatePolicy:
         messages = [ChatMessage(role="system", content=chooser_system_prompt(self.config)),
                     ChatMessage(role="user", content=chooser_user_prompt(task, history, observation, lines,
                                                                          self.config))]
-        schema = choice_schema(candidates, reasoning_chars=self.config.reasoning_words * 10)
+        schema = choice_schema(candidates)
         try:
             reply = ask_json(self.llm, messages, schema, stage="insta.choose", max_tokens=self.config.max_tokens,
                              temperature=self.config.temperature)
@@ -131,23 +134,23 @@ class CandidatePolicy:
                 action.action_kwargs["value"] = text
             elif action.action_key == "stop":
                 action.action_kwargs = {"answer": text} if text else {}
-        step.action, step.reason = action, reason
+        step.action, step.reason, step.grounded = action, reason, list(chosen.grounded) or None
         step.candidate = chosen.text if not chosen.free or not value else f"{chosen.text.split(' (')[0]}: {value}"
         return step
 
     def _heuristic(self, step: Step, candidates: list[Candidate], history: list[Step]) -> Step:
-        """No model: the best grounded candidate whose action and phrases were not acted on yet; while no
-        grounded action was taken, the best-scored candidate not done yet (a task that names nothing on the
+        """No model: the best grounded candidate not tried yet whose task phrases were not acted on; while no
+        grounded action was tried, the best-scored candidate not tried (a task that names nothing on the
         page: "Click the button."); else stop, with the page's first heading as the answer."""
-        done_steps = [previous for previous in history if previous.action and not previous.error]
-        done = {action_signature(previous.action) for previous in done_steps}
-        acted = " ".join(previous.candidate or "" for previous in done_steps)
-        fresh = [c for c in candidates if not c.free and action_signature(c.action) not in done]
+        tried = {action_signature(previous.action) for previous in history if previous.action}
+        acted = {phrase for previous in history if previous.action and not previous.error
+                 for phrase in previous.grounded or []}
+        fresh = [c for c in candidates if not c.free and action_signature(c.action) not in tried]
         for candidate in fresh:
-            if candidate.grounded and not all(f'"{phrase}"' in acted for phrase in candidate.grounded):
+            if candidate.grounded and not set(candidate.grounded) <= acted:
                 return self._take(step, candidate, "best grounded candidate (no model)", None)
-        grounded_done = any(c.grounded for c in candidates if action_signature(c.action) in done)
-        if not grounded_done and fresh and fresh[0].score > 0 and fresh[0].action.action_key != "scroll":
+        if not any(previous.grounded for previous in history) and fresh and fresh[0].score > 0 \
+                and fresh[0].action.action_key != "scroll":
             return self._take(step, fresh[0], "best candidate, nothing grounded (no model)", None)
         stop = next(candidate for candidate in candidates if candidate.action.is_stop)
         return self._take(step, stop, "no grounded candidate left (no model)", _first_heading(step.observation))

@@ -105,7 +105,7 @@ def check_user_prompt(task: str, trajectory: Trajectory, criteria: list[str], co
 
 
 def check_schema(criteria: list[str]) -> dict[str, Any]:
-    one = {"type": "object", "properties": {"evidence": {"type": "string", "maxLength": 200},
+    one = {"type": "object", "properties": {"evidence": {"type": "string"},
                                             "holds": {"type": "boolean"}},
            "required": ["evidence", "holds"], "additionalProperties": False}
     keys = [f"c{number}" for number in range(1, len(criteria) + 1)]

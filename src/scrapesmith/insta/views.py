@@ -58,6 +58,7 @@ class Step(BaseModel):
     reason: str | None = Field(default=None, description="why the candidate policy chose this action")
     candidate: str | None = Field(default=None, description="the chosen candidate, in the words shown to the model")
     candidates: list[str] | None = Field(default=None, description="the candidate lines offered (candidate policy)")
+    grounded: list[str] | None = Field(default=None, description="the task phrases the chosen candidate grounds")
 
 
 class Trajectory(BaseModel):
