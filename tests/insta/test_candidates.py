@@ -164,3 +164,18 @@ def test_instruction_text_is_not_a_click_target(miniwob):
     top = candidates_for(env.state.utterance, [], page, 30)
     assert not any(c.action.action_key == "click" and "text" == c.text.rsplit(" ", 1)[-1] for c in top)
     assert top[0].action.action_key == "fill" and top[0].action.action_kwargs["value"] in env.state.utterance
+
+
+@pytest.mark.browser
+def test_no_model_policy_solves_grounded_tasks_by_the_page_reward(browser_session):
+    """With no model the best grounded candidate is taken: typing into the right fields, choosing the named
+    option, then submitting earns MiniWoB's own reward 1; each step reads as a chooser's JSON answer."""
+    pytest.importorskip("miniwob")
+    from scrapesmith.bench.miniwob import evaluate_miniwob
+
+    result = evaluate_miniwob(browser_session, lambda env: CandidatePolicy(None),
+                              ["login-user", "click-option", "choose-list", "enter-text"], episodes=1, seed=5,
+                              max_actions=6)
+    assert {case["task"]: case["reward"] for case in result.cases} == {
+        "login-user": 1.0, "click-option": 1.0, "choose-list": 1.0, "enter-text": 1.0}
+    assert result.summary["invalid_steps"] == 0

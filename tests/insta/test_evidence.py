@@ -135,6 +135,8 @@ def test_export_keeps_only_trajectories_the_evidence_judge_passed(tmp_path):
     first = agent[0]["messages"]
     assert "InSTA" not in first[0]["content"] and "candidate" in first[0]["content"]  # the chooser's prompt
     assert 'c1: fill [id: 4] text field (empty) with "Tora"' in first[1]["content"]
+    assert first[1]["content"].endswith('"required":["reason","candidate"],"additionalProperties":false}')  # as sent
     assert first[2]["content"] == '{"reason": "type first", "candidate": "c1"}'
     judge = [r for r in records if r["kind"] == "judge"]
-    assert all(r["judge_kind"] == "evidence" and "## Criteria" in r["messages"][1]["content"] for r in judge)
+    assert all(r["judge_kind"] == "evidence" and "## Criteria" in r["messages"][1]["content"]
+               and '"required":["c1","c2"]' in r["messages"][1]["content"] for r in judge)

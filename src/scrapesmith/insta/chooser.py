@@ -19,8 +19,8 @@ from typing import Any
 from scrapesmith.insta.agent import HISTORY_STEPS
 from scrapesmith.insta.candidates import action_signature, candidate_actions, ground_task
 from scrapesmith.insta.elements import text_targets
-from scrapesmith.insta.views import Candidate, Observation, Step
-from scrapesmith.llm.structured import ask_json
+from scrapesmith.insta.views import Action, Candidate, Observation, Step
+from scrapesmith.llm.structured import ask_json, with_schema_instruction
 from scrapesmith.llm.templates import render_prompt as render
 from scrapesmith.llm.types import LLM, ChatMessage, LLMOutputError
 
@@ -81,6 +81,21 @@ def chooser_user_prompt(task: str, history: list[Step], observation: Observation
             + "\n".join(candidate_lines))
 
 
+def schema_of_lines(candidate_lines: list[str]) -> dict[str, Any]:
+    """The choice schema of a recorded step, rebuilt from the candidate lines it was offered."""
+    offered = [Candidate(id=line.split(":", 1)[0], action=Action(action_key="stop"), text=line,
+                         free='"value"' in line) for line in candidate_lines]
+    return choice_schema(offered)
+
+
+def chooser_messages(task: str, history: list[Step], observation: Observation, candidate_lines: list[str],
+                     config: ChooserConfig) -> list[ChatMessage]:
+    """System and user message exactly as the model receives them (schema instruction included)."""
+    chat = [ChatMessage(role="system", content=chooser_system_prompt(config)),
+            ChatMessage(role="user", content=chooser_user_prompt(task, history, observation, candidate_lines, config))]
+    return with_schema_instruction(chat, schema_of_lines(candidate_lines), reasoning=False)
+
+
 def candidates_for(task: str, history: list[Step], observation: Observation, limit: int) -> list[Candidate]:
     """The grounded candidates of this turn: the observation's elements plus visible text the task names."""
     elements = list(observation.elements)
@@ -139,21 +154,30 @@ class CandidatePolicy:
         return step
 
     def _heuristic(self, step: Step, candidates: list[Candidate], history: list[Step]) -> Step:
-        """No model: the best grounded candidate not tried yet whose task phrases were not acted on; while no
-        grounded action was tried, the best-scored candidate not tried (a task that names nothing on the
-        page: "Click the button."); else stop, with the page's first heading as the answer."""
-        tried = {action_signature(previous.action) for previous in history if previous.action}
-        acted = {phrase for previous in history if previous.action and not previous.error
-                 for phrase in previous.grounded or []}
-        fresh = [c for c in candidates if not c.free and action_signature(c.action) not in tried]
-        for candidate in fresh:
-            if candidate.grounded and not set(candidate.grounded) <= acted:
-                return self._take(step, candidate, "best grounded candidate (no model)", None)
-        if not any(previous.grounded for previous in history) and fresh and fresh[0].score > 0 \
-                and fresh[0].action.action_key != "scroll":
-            return self._take(step, fresh[0], "best candidate, nothing grounded (no model)", None)
-        stop = next(candidate for candidate in candidates if candidate.action.is_stop)
-        return self._take(step, stop, "no grounded candidate left (no model)", _first_heading(step.observation))
+        """No model: :func:`heuristic_choice`, recorded as the JSON a model would have written (so exported
+        steps of a no-model run are well-formed chooser answers)."""
+        chosen, reason, value = heuristic_choice(candidates, history, step.observation)
+        reply = {"reason": reason, "candidate": chosen.id} | ({"value": value} if value else {})
+        step.response = json.dumps(reply, ensure_ascii=False)
+        return self._take(step, chosen, reason, value)
+
+
+def heuristic_choice(candidates: list[Candidate], history: list[Step], page: str) -> tuple[Candidate, str, str | None]:
+    """The best grounded candidate not tried yet whose task phrases were not acted on; while no grounded
+    action was tried, the best-scored candidate not tried (a task that names nothing on the page: "Click
+    the button."); else stop, with the page's first heading as the answer."""
+    tried = {action_signature(previous.action) for previous in history if previous.action}
+    acted = {phrase for previous in history if previous.action and not previous.error
+             for phrase in previous.grounded or []}
+    fresh = [c for c in candidates if not c.free and action_signature(c.action) not in tried]
+    for candidate in fresh:
+        if candidate.grounded and not set(candidate.grounded) <= acted:
+            return candidate, "best grounded candidate (no model)", None
+    if not any(previous.grounded for previous in history) and fresh and fresh[0].score > 0 \
+            and fresh[0].action.action_key != "scroll":
+        return fresh[0], "best candidate, nothing grounded (no model)", None
+    stop = next(candidate for candidate in candidates if candidate.action.is_stop)
+    return stop, "no grounded candidate left (no model)", _first_heading(page)
 
 
 def _first_heading(markdown: str) -> str | None:

@@ -24,8 +24,8 @@ from typing import Any
 
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.insta.agent import AgentConfig, agent_system_prompt, agent_user_prompt
-from scrapesmith.insta.chooser import ChooserConfig, chooser_system_prompt, chooser_user_prompt
-from scrapesmith.insta.evidence import EvidenceConfig, check_system_prompt, check_user_prompt
+from scrapesmith.insta.chooser import ChooserConfig, chooser_messages, chooser_system_prompt
+from scrapesmith.insta.evidence import EvidenceConfig, check_schema, check_system_prompt, check_user_prompt
 from scrapesmith.insta.judge import JudgeConfig, judge_system_prompt, judge_user_prompt
 from scrapesmith.insta.propose import (
     ProposerConfig,
@@ -36,6 +36,7 @@ from scrapesmith.insta.propose import (
 )
 from scrapesmith.insta.store import ResultStore
 from scrapesmith.insta.views import Observation, SiteResult
+from scrapesmith.llm.structured import with_schema_instruction
 from scrapesmith.llm.types import ChatMessage
 
 KINDS = ("agent", "judge", "proposer")
@@ -92,8 +93,8 @@ def agent_records(result: SiteResult, config: ExportConfig) -> Iterator[dict[str
             continue
         observation = Observation(url=step.url, markdown=step.observation)
         if chooser:
-            user = chooser_user_prompt(trajectory.task, trajectory.steps[:index], observation, step.candidates or [],
-                                       config.chooser)
+            user = chooser_messages(trajectory.task, trajectory.steps[:index], observation, step.candidates or [],
+                                    config.chooser)[-1].content
         else:
             user = agent_user_prompt(trajectory.task, trajectory.steps[:index], observation, config.agent)
         yield _record("agent", result.site, [system, ChatMessage(role="user", content=user),
@@ -107,7 +108,9 @@ def judge_records(result: SiteResult, config: ExportConfig) -> Iterator[dict[str
         return
     if judgement.kind == "evidence":
         criteria = [check.criterion for check in judgement.criteria]
-        system, user = check_system_prompt(), check_user_prompt(trajectory.task, trajectory, criteria, config.evidence)
+        system = check_system_prompt()
+        user = with_schema_instruction([ChatMessage(role="user", content=check_user_prompt(
+            trajectory.task, trajectory, criteria, config.evidence))], check_schema(criteria), reasoning=False)[-1].content
     else:
         system, user = judge_system_prompt(config.judge), judge_user_prompt(trajectory.task, trajectory, config.judge)
     yield _record("judge", result.site, [

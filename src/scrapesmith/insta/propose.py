@@ -155,7 +155,7 @@ class Proposer:
         :func:`heuristic_task`; a page without a link to name is recorded as having no task)."""
         if self.llm is None:
             task = heuristic_task(landing, self.rng)
-            return ProposedTask(domain=domain, task=task, response="" if task is None else task)
+            return ProposedTask(domain=domain, task=task)  # no response: nothing for the exporter to train on
         examples = self.rng.sample(proposer_examples(), self.config.examples)
         messages = phase_one_messages(domain, examples, landing, self.config.landing_words)
         request = LLMRequest(messages=messages, stage="insta.propose",
