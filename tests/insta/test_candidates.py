@@ -179,3 +179,17 @@ def test_no_model_policy_solves_grounded_tasks_by_the_page_reward(browser_sessio
     assert {case["task"]: case["reward"] for case in result.cases} == {
         "login-user": 1.0, "click-option": 1.0, "choose-list": 1.0, "enter-text": 1.0}
     assert result.summary["invalid_steps"] == 0
+
+
+@pytest.mark.browser
+def test_icons_by_class_and_rows_by_context(miniwob):
+    """An icon without text is named by its class; among equal icons the one whose row holds the task's
+    other words ranks first; a script-made button (pointer cursor) is a candidate."""
+    env, base = miniwob
+    page = env.reset(f"{base}/social-media.html?seed=0")
+    user = next(word for word in env.state.utterance.split() if word.startswith("@")).strip(",")
+    best = candidates_for(env.state.utterance, [], page, 30)[0]
+    assert best.action.action_key == "click" and "icon" in best.text and user in best.text
+    page = env.reset(f"{base}/multi-layouts.html?seed=0")
+    assert any(c.action.action_key == "click" and '"Submit" clickable' in c.text
+               for c in candidates_for(env.state.utterance, [], page, 30))

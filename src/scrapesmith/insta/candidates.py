@@ -81,6 +81,13 @@ class Grounding:
         at = task.find(_norm(phrase))
         return 1.0 - at / max(1, len(task)) if at >= 0 else 0.0
 
+    def context_bonus(self, context: str, name: str) -> float:
+        """Up to 0.9 for the task's own words (other than the element's name) in its row or card: the
+        "Retweet" of the post by @beaulah, not of the others."""
+        own = set(_WORD.findall(_norm(name)))
+        words = {w for w in _WORD.findall(_norm(self.task)) if w not in STOPWORDS and len(w) > 2} - own
+        return min(0.9, 0.3 * len(words & set(_WORD.findall(_norm(context)))))
+
     def restates(self, text: str) -> bool:
         """``text`` is the task itself, or most of it (a page that displays the instruction)."""
         words, task = set(_WORD.findall(_norm(text))), set(_WORD.findall(_norm(self.task)))
@@ -124,6 +131,8 @@ def describe_element(element: Element) -> str:
         parts.append("(checked)" if element.checked else "(unchecked)")
     if element.expanded:
         parts.append(f"({element.expanded})")
+    if element.context:
+        parts.append(f'in "{element.context}"')
     return " ".join(parts)
 
 
@@ -163,6 +172,8 @@ def _element_candidates(element: Element, grounding: Grounding, out: list[Candid
         return
     name_score = max(grounding.match(element.name), grounding.match(element.label))
     grounded = [element.name] if name_score else []
+    if name_score and element.context:
+        name_score += grounding.context_bonus(element.context, element.name)
     if element.role in ("checkbox", "radio"):
         if not element.checked:
             _add(out, Action(action_key="set_checked", action_kwargs={"checked": True}, target_element_id=target),
@@ -173,7 +184,7 @@ def _element_candidates(element: Element, grounding: Grounding, out: list[Candid
         return
     base = {"button": 0.35, "link": 0.3, "tab": 0.3, "menuitem": 0.3, "summary": 0.3, "treeitem": 0.3,
             "option": 0.3}.get(element.role, 0.1)
-    if element.role == "text":
+    if element.role in ("text", "icon"):
         base = 0.0
     _add(out, Action(action_key="click", target_element_id=target), f"click {label}",
          name_score + base + penalty, grounded)
@@ -194,8 +205,10 @@ def candidate_actions(task: str, elements: list[Element], *, can_go_back: bool =
         _element_candidates(element, grounding, out, hover, typed)
     # plain text naming a phrase an interactive element already grounds (a table cell "Design" next to the
     # option "Design") is content, not a target
-    covered = {_norm(phrase) for c in out for phrase in c.grounded if not c.text.endswith(" text")}
-    out = [c for c in out if not (c.text.endswith(" text") and c.grounded and _norm(c.grounded[0]) in covered)]
+    plain = {element.id for element in elements if element.role in ("text", "icon")}
+    covered = {_norm(phrase) for c in out for phrase in c.grounded if c.action.target_element_id not in plain}
+    out = [c for c in out if not (c.action.target_element_id in plain and c.grounded
+                                  and _norm(c.grounded[0]) in covered)]
     _add(out, Action(action_key="scroll", action_kwargs={"delta_x": 0, "delta_y": 600}), "scroll down",
          0.05 if truncated else -0.5)
     _add(out, Action(action_key="scroll", action_kwargs={"delta_x": 0, "delta_y": -600}), "scroll up", -0.6)

@@ -18,7 +18,7 @@ from typing import Any
 
 from scrapesmith.insta.agent import HISTORY_STEPS
 from scrapesmith.insta.candidates import action_signature, candidate_actions, ground_task
-from scrapesmith.insta.elements import text_targets
+from scrapesmith.insta.elements import pointer_targets, text_targets, with_context
 from scrapesmith.insta.views import Action, Candidate, Observation, Step
 from scrapesmith.llm.structured import ask_json, with_schema_instruction
 from scrapesmith.llm.templates import render_prompt as render
@@ -98,12 +98,15 @@ def chooser_messages(task: str, history: list[Step], observation: Observation, c
 
 def candidates_for(task: str, history: list[Step], observation: Observation, limit: int) -> list[Candidate]:
     """The grounded candidates of this turn: the observation's elements plus visible text the task names."""
-    elements = list(observation.elements)
+    elements = [element.model_copy() for element in observation.elements]
     if observation.tree is not None:
         grounding = ground_task(task, elements)
         known = {element.id for element in elements}
+        elements += pointer_targets(observation.tree, known)
+        known |= {element.id for element in elements}
         elements += text_targets(observation.tree, lambda text: grounding.match(text) > 0, known,
                                  skip_within=grounding.restates)
+        elements = with_context(elements, observation.tree)
     return candidate_actions(task, elements, can_go_back=any(step.action is not None for step in history),
                              truncated=observation.truncated, limit=limit)
 

@@ -97,6 +97,67 @@ def _visible(element: HtmlElement) -> bool:
     return not any(is_hidden(node) for node in (element, *element.iterancestors()))
 
 
+_SPLIT = re.compile(r"[-_\s]+")
+MAX_CONTEXT = 100
+
+
+def icon_name(element: HtmlElement) -> str:
+    """What names an element without text: aria-label, title, alt, else its class words (``icon-star``)."""
+    for attribute in ("aria-label", "title", "alt"):
+        if normalize_text(element.get(attribute)):
+            return normalize_text(element.get(attribute))
+    words = [w for cls in (element.get("class") or "").split() for w in _SPLIT.split(cls) if w.isalpha()]
+    return " ".join(dict.fromkeys(words))
+
+
+def context_of(element: HtmlElement, own: str) -> str:
+    """The text of the nearest ancestor that says more than the element itself (a row, a card)."""
+    for depth, ancestor in enumerate(element.iterancestors()):
+        if depth >= 6 or ancestor.tag in ("body", "html"):
+            break
+        text = node_text(ancestor)
+        if len(text) > len(own) + 3:
+            return text[:MAX_CONTEXT]
+    return ""
+
+
+def pointer_targets(root: HtmlElement, known: set[int], limit: int = 40) -> list[Element]:
+    """Visible elements a script made clickable (``data-ss-pointer``) that markup does not mark interactive."""
+    found: list[Element] = []
+    for element in root.iter():
+        if not isinstance(element.tag, str) or element.get("data-ss-pointer") != "true" or is_interactive(element):
+            continue
+        ident = element.get("data-ss-id")
+        if ident is None or not ident.isdigit() or int(ident) in known or not _visible(element):
+            continue
+        if any((a.get("data-ss-id") or "").isdigit() and int(a.get("data-ss-id")) in known
+               for a in element.iterancestors()):
+            continue
+        item = describe(element, int(ident), role="clickable")
+        if not item.text:
+            item.text = icon_name(element)
+        if item.text:
+            found.append(item)
+        if len(found) >= limit:
+            break
+    return found
+
+
+def with_context(elements: list[Element], root: HtmlElement | None) -> list[Element]:
+    """Give every element whose name is not unique on the page the text of its row or card."""
+    if root is None:
+        return elements
+    counts: dict[str, int] = {}
+    for element in elements:
+        counts[element.name.casefold()] = counts.get(element.name.casefold(), 0) + 1
+    nodes = {int(n.get("data-ss-id")): n for n in root.iter()
+             if isinstance(n.tag, str) and (n.get("data-ss-id") or "").isdigit()}
+    for element in elements:
+        if counts.get(element.name.casefold(), 0) > 1 and element.id in nodes and not element.context:
+            element.context = context_of(nodes[element.id], element.name)
+    return elements
+
+
 def text_targets(root: HtmlElement, named: Callable[[str], bool], known: set[int], limit: int = 20,
                  skip_within: Callable[[str], bool] | None = None) -> list[Element]:
     """Visible non-interactive elements whose own text the task names (``named(text)``), the innermost such
@@ -119,9 +180,13 @@ def text_targets(root: HtmlElement, named: Callable[[str], bool], known: set[int
         if element in skipped or element.tag == "label" or any(a.tag == "label" for a in element.iterancestors()):
             continue  # a label acts on its control, which is a candidate already
         text = node_text(element)
+        role = "text"
+        if not text and len(element) == 0:
+            text, role = icon_name(element), "icon"  # an icon: named by its class, title or alt
         if not text or len(text) > MAX_TEXT or not named(text):
             continue
-        if any(node_text(child).casefold() == text.casefold() for child in element if isinstance(child.tag, str)):
+        if role == "text" and any(node_text(child).casefold() == text.casefold()
+                                  for child in element if isinstance(child.tag, str)):
             continue  # a child carries the same text: the innermost element is the target
         ident = element.get("data-ss-id")
         if ident is None or not ident.isdigit() or int(ident) in known or not _visible(element):
@@ -129,7 +194,9 @@ def text_targets(root: HtmlElement, named: Callable[[str], bool], known: set[int
         if any((a.get("data-ss-id") or "").isdigit() and int(a.get("data-ss-id")) in known
                for a in element.iterancestors()):
             continue
-        found[int(ident)] = describe(element, int(ident), role="text")
+        found[int(ident)] = describe(element, int(ident), role=role)
+        if role == "icon":
+            found[int(ident)].text = text
         if len(found) >= limit:
             break
     return list(found.values())

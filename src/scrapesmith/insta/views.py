@@ -157,7 +157,8 @@ class Element(BaseModel):
     """One element an agent can act on, read from the live page (``insta.elements``).
 
     ``role`` is ``link``, ``button``, ``textbox``, ``select``, ``checkbox``, ``radio``, an ARIA role, ``clickable``
-    (interactive by markup only) or ``text`` (plain text the task names, offered as a click target);
+    (interactive by markup, or under a pointer cursor), ``text`` (plain text the task names, offered as a
+    click target) or ``icon`` (an element without text whose class, title or alt names what the task names);
     ``shown`` says whether its ``[id: N]`` is in the observation the model reads (not cut by the token cap).
     """
 
@@ -174,6 +175,7 @@ class Element(BaseModel):
     expanded: str | None = None
     focused: bool = False
     shown: bool = True
+    context: str = Field(default="", description="text around it, for elements whose name repeats (rows, icons)")
 
     @property
     def name(self) -> str:

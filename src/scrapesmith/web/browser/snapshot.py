@@ -9,7 +9,8 @@ live element again.
 Attributes only say what the page was served with; what a user did since (typed text, a chosen option,
 ticked boxes, the focus, class-based hiding) lives in DOM properties. ``LIVE_STATE_JS`` copies those into
 ``data-ss-*`` attributes just before serialising (``data-ss-value``, ``data-ss-checked``,
-``data-ss-selected``, ``data-ss-focused``, ``data-ss-hidden``), so every view shows the page as it is now.
+``data-ss-selected``, ``data-ss-focused``, ``data-ss-hidden``), so every view shows the page as it is now;
+``data-ss-pointer`` marks the outermost element under a pointer cursor (clickable by script, not markup).
 """
 
 from __future__ import annotations
@@ -67,6 +68,9 @@ LIVE_STATE_JS = """
     set(el, 'data-ss-focused', el === active && el !== document.body ? 'true' : null);
     const style = window.getComputedStyle(el);
     set(el, 'data-ss-hidden', style.display === 'none' || style.visibility === 'hidden' ? 'true' : null);
+    const parent = el.parentElement;
+    const pointer = style.cursor === 'pointer' && !(parent && window.getComputedStyle(parent).cursor === 'pointer');
+    set(el, 'data-ss-pointer', pointer ? 'true' : null);
   }
   return true;
 }
