@@ -100,7 +100,7 @@ def test_action_log_reads_candidates_errors_and_the_answer():
     trajectory.steps[1].error = "element is hidden"
     trajectory.answer = "done"
     log = action_log(trajectory)
-    assert '1. fill [id: 4] text field (empty) with "Tora" -> ok' in log
+    assert '1. fill [id: 4] text field with "Tora" -> ok' in log  # "(empty)" was the state before
     assert "-> error: element is hidden" in log and log.endswith("stopped: stop; answer: done")
 
 

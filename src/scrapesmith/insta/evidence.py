@@ -66,14 +66,20 @@ def quote_occurs(quote: str, *texts: str) -> bool:
     return bool(needle) and any(needle in _squash(text) for text in texts)
 
 
+#: The state an element had *before* the action, as the candidate list shows it: in a log it would read as
+#: the outcome ("check ... (unchecked)"), so the log leaves it out.
+_PRE_STATE = re.compile(r' \((?:checked|unchecked|empty|now "[^"]*"|expanded|collapsed|focus it)\)')
+
+
 def action_log(trajectory: Trajectory) -> str:
-    """One line per step: what was done (the candidate's words, else the JSON action) and how it ended."""
+    """One line per step: what was done (the candidate's words without the element's state before it,
+    else the JSON action) and how it ended."""
     lines = []
     for number, step in enumerate(trajectory.steps, start=1):
         if step.action is None:
             did = "(no valid action)"
         elif step.candidate:
-            did = step.candidate
+            did = _PRE_STATE.sub("", step.candidate)
         else:
             did = json.dumps(step.action.model_dump(), ensure_ascii=False)
         lines.append(f"{number}. {did} -> {'error: ' + step.error if step.error else 'ok'}")
