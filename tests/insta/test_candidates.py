@@ -193,3 +193,11 @@ def test_icons_by_class_and_rows_by_context(miniwob):
     page = env.reset(f"{base}/multi-layouts.html?seed=0")
     assert any(c.action.action_key == "click" and '"Submit" clickable' in c.text
                for c in candidates_for(env.state.utterance, [], page, 30))
+
+
+def test_a_value_the_task_asks_to_compute_is_typed_before_submitting():
+    elements = [Element(id=2, tag="input", role="textbox", input_type="text", value=""),
+                Element(id=3, tag="button", role="button", text="Submit")]
+    candidates = candidate_actions("Solve 3 + 4, type your answer into the textbox and press Submit.", elements)
+    assert candidates[0].free and candidates[0].action.action_key == "fill"
+    assert candidates[1].action.target_element_id == 3

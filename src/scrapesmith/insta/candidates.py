@@ -24,6 +24,7 @@ MAX_CANDIDATES = 30
 MAX_OPTIONS = 12
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’|(?<![\w])'([^']+)'(?![\w])")
 _WORD = re.compile(r"\w+", re.UNICODE)
+_TYPING = re.compile(r"\b(?:type|enter|fill|write|input|answer)\b")
 #: Words too common to ground anything on their own (an element called "the" or "and" names nothing).
 STOPWORDS = frozenset({
     "a", "an", "the", "and", "or", "of", "to", "in", "on", "at", "for", "from", "by", "with", "into",
@@ -80,6 +81,12 @@ class Grounding:
         task = _norm(self.task)
         at = task.find(_norm(phrase))
         return 1.0 - at / max(1, len(task)) if at >= 0 else 0.0
+
+    def typing(self) -> float:
+        """Score of typing a value the model writes: 2 plus the order bonus of the task's first typing verb
+        ("type your answer ... press submit": typing comes first), 0.5 when the task asks for no typing."""
+        match = _TYPING.search(_norm(self.task))
+        return 2.0 + 1.0 - match.start() / max(1, len(self.task)) if match else 0.5
 
     def context_bonus(self, context: str, name: str) -> float:
         """Up to 0.9 for the task's own words (other than the element's name) in its row or card: the
@@ -157,9 +164,9 @@ def _element_candidates(element: Element, grounding: Grounding, out: list[Candid
                 score -= 2.0  # another field holds it: offered, behind the values still to type
             _add(out, Action(action_key="fill", action_kwargs={"value": value}, target_element_id=target),
                  f'fill {label} with "{value}"', score + penalty, [value])
-        if not grounding.to_type:
+        if not grounding.to_type and not element.value:
             _add(out, Action(action_key="fill", action_kwargs={"value": ""}, target_element_id=target),
-                 f"fill {label} with text you write (put it in \"value\")", 0.5 + penalty, free=True)
+                 f"fill {label} with text you write (put it in \"value\")", grounding.typing() + penalty, free=True)
         _add(out, Action(action_key="click", target_element_id=target), f"click {label} (focus it)",
              0.2 + grounding.match(element.label) / 4 + penalty)
         return
@@ -174,6 +181,8 @@ def _element_candidates(element: Element, grounding: Grounding, out: list[Candid
     grounded = [element.name] if name_score else []
     if name_score and element.context:
         name_score += grounding.context_bonus(element.context, element.name)
+    elif not name_score and len(element.name.split()) > 2:
+        name_score = grounding.context_bonus(element.name, "")  # a row or card holding the task's words
     if element.role in ("checkbox", "radio"):
         if not element.checked:
             _add(out, Action(action_key="set_checked", action_kwargs={"checked": True}, target_element_id=target),
