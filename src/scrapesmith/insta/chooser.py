@@ -35,7 +35,7 @@ class ChooserConfig:
     history_steps: int = HISTORY_STEPS
     page_tokens: int = PAGE_TOKENS
     max_candidates: int = 30
-    max_tokens: int = 192
+    max_tokens: int = 256  # a reason of ~30 words, then the id (a reply cut short is retried once)
     temperature: float = 0.0
 
 
