@@ -1,8 +1,9 @@
 """A scripted model for pipeline tests, importable by spawned pool workers and Ray workers.
 
 It plays every role by reading the prompt the way a model would have to: the safety filter calls sites
-whose label contains ``unsafe_on`` unsafe, the agent clicks the first "Blog link" it sees and then stops, the judge
-scores a trajectory that reached a blog page as a success. ``kill_on`` makes the worker process die when
+whose label contains ``unsafe_on`` unsafe, the agent (the seed's, or the candidate chooser) clicks the first
+"Blog link" it sees and then stops, the judge (scores, or evidence checks) calls a trajectory that reached
+a blog page a success. ``kill_on`` makes the worker process die when
 the proposer is asked about that site, to test crash recovery and resume.
 """
 
@@ -38,6 +39,18 @@ def respond(request: LLMRequest, kill_on: str | None = None, unsafe_on: str = "/
         if "/blog" not in page.splitlines()[0] and blog:
             return _fenced({"action_key": "click", "action_kwargs": {}, "target_element_id": int(blog.group(1))})
         return _fenced({"action_key": "stop", "action_kwargs": {"answer": "found the blog"}, "target_element_id": None})
+    if request.stage == "insta.choose":
+        page = user.split("## Current Webpage:", 1)[1]
+        lines = [line for line in user.split("## Candidate Actions", 1)[1].splitlines() if re.match(r"c\d+: ", line)]
+        blog = next((line for line in lines if '"Blog" link' in line), None)
+        if "/blog" not in page.splitlines()[0] and blog:
+            return json.dumps({"reason": "the blog holds the posts", "candidate": blog.split(":")[0]})
+        return json.dumps({"reason": "on the blog", "candidate": lines[-1].split(":")[0], "value": "found the blog"})
+    if request.stage == "insta.check":
+        log = user.split("## Action Log", 1)[1].split("## Final Webpage", 1)[0]
+        holds = '"Blog" link' in log
+        return json.dumps({key: {"evidence": '"Blog" link' if holds else "", "holds": holds}
+                           for key in request.json_schema["required"]})
     if request.stage == "insta.judge":
         success = 1.0 if "/blog" in user.split("### Final Webpage:", 1)[-1].splitlines()[0] else 0.0
         return _fenced({"success": success, "efficiency": 0.9, "self_correction": 0.0})

@@ -1,7 +1,7 @@
 """The browser environment on demo pages: observation format and cap, each action, errors fed back.
 
 ``fill`` and ``set_checked`` are checked end to end in test_miniwob.py, where the task page's own reward
-proves the value was typed and the boxes ticked (the markdown view shows attributes, not live values).
+proves the value was typed and the boxes ticked; test_live_state.py checks the observation shows them.
 """
 
 from __future__ import annotations

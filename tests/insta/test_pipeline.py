@@ -13,7 +13,8 @@ from .scripted import llm_factory
 
 pytestmark = pytest.mark.browser
 
-CONFIG = PipelineConfig(allow_hosts=("127.0.0.1",), politeness_delay=0.0, max_actions=4, site_wall_time=60, seed=1)
+CONFIG = PipelineConfig(allow_hosts=("127.0.0.1",), politeness_delay=0.0, max_actions=4, site_wall_time=60, seed=1,
+                        policy="paper", judge_kind="paper")
 
 
 def test_read_sites_normalises_dedupes_and_skips_comments():
@@ -59,3 +60,41 @@ def test_pipeline_records_every_site_and_resumes_after_a_killed_worker(demo_web,
     assert (rows[unsafe]["safety_verdict"], rows[unsafe]["safety_category"]) == ("unsafe", "harmful")
     assert rows[unsafe]["safety_reason"] == "model: the site is under '/stocks'"
     assert (rows[acme]["safety_verdict"], rows[acme]["safety_decided_by"]) == ("safe", "model")
+
+
+def test_candidate_policy_and_evidence_judge_in_the_pipeline(demo_web, tmp_path):
+    acme = demo_web.url("/acme/")
+    config = PipelineConfig(allow_hosts=("127.0.0.1",), politeness_delay=0.0, max_actions=4, site_wall_time=60,
+                            seed=1)
+    assert (config.policy, config.judge_kind) == ("candidates", "evidence")
+    runner = LocalPoolRunner(workers=1)
+    try:
+        summary = run_pipeline([acme], ResultStore(tmp_path / "run"), runner, config, llm_factory=llm_factory())
+    finally:
+        runner.close()
+    done = ResultStore(tmp_path / "run").latest()[acme]
+    assert summary.ok == 1 and done.trajectory.policy == "candidates"
+    assert '"Blog" link' in done.trajectory.steps[0].candidate and done.trajectory.steps[0].reason
+    assert done.trajectory.answer == "found the blog" and done.judgement.kind == "evidence"
+    assert done.judgement.success == 1.0 and done.judgement.criteria[0].verified
+
+
+def test_pipeline_runs_with_no_model(demo_web, tmp_path):
+    """``--llm none``: a task naming a landing-page link, the best grounded candidate, the evidence judge's
+    own check; no refinement."""
+    sites = [demo_web.url("/acme/careers/"), demo_web.url("/bookshelf/catalog/")]
+    config = PipelineConfig(llm_spec="none", allow_hosts=("127.0.0.1",), politeness_delay=0.0, max_actions=4,
+                            site_wall_time=60, seed=3)
+    runner = LocalPoolRunner(workers=1)
+    try:
+        summary = run_pipeline(sites, ResultStore(tmp_path / "run"), runner, config)
+    finally:
+        runner.close()
+    assert summary.ok == 2, summary.errors
+    for result in ResultStore(tmp_path / "run").latest().values():
+        task, trajectory = result.proposal.task, result.trajectory
+        assert task.startswith('Open the "') and result.refined is None and result.llm_calls == 0
+        link = task.split('"')[1]
+        assert trajectory.steps[0].action.action_key == "click" and f'"{link}"' in trajectory.steps[0].candidate
+        assert trajectory.stop_reason == "stop" and result.judgement.kind == "evidence"
+        assert result.judgement.success == 1.0

@@ -29,7 +29,6 @@ from scrapesmith.dom.parse import parse_html
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.insta.agent import Policy, run_episode
 from scrapesmith.insta.env import BrowserEnv
-from scrapesmith.insta.judge import Judge
 from scrapesmith.insta.store import ResultStore
 from scrapesmith.insta.views import Action, Observation, SiteResult, StepOutcome, Trajectory
 from scrapesmith.report import write_report
@@ -206,7 +205,7 @@ def evaluate_miniwob(
     seed: int = 0,
     max_actions: int = 10,
     wall_time: float | None = None,
-    judge: Judge | None = None,
+    judge: Any | None = None,
     on_case: Callable[[dict[str, Any]], None] | None = None,
     partial_json: Path | None = None,
     run_dir: Path | None = None,
@@ -240,7 +239,7 @@ def evaluate_miniwob(
 
 
 def _one_case(env: MiniwobEnv, policy: Policy, base_url: str, task: str, seed: int, max_actions: int,
-              wall_time: float | None, judge: Judge | None, store: ResultStore | None = None) -> dict[str, Any]:
+              wall_time: float | None, judge: Any | None, store: ResultStore | None = None) -> dict[str, Any]:
     started = time.monotonic()
     case: dict[str, Any] = {"task": task, "seed": seed}
     record = SiteResult(site=f"{task} seed {seed}", url=f"{base_url}/{task}.html?seed={seed}", status="failed")
@@ -255,7 +254,7 @@ def _one_case(env: MiniwobEnv, policy: Policy, base_url: str, task: str, seed: i
         if judge is not None:
             judged = judge.judge(trajectory.task, trajectory)
             record.judgement = judged
-            case.update(judge_success=judged.success, judge_confidence=judged.confidence)
+            case.update(judge_success=judged.success, judge_confidence=judged.confidence, judge_kind=judged.kind)
     except ScrapesmithError as exc:
         case.update(reward=0.0, done=False, steps=0, error=str(exc).splitlines()[0])
         record.error = case["error"]
@@ -276,6 +275,7 @@ def summarise(cases: list[dict[str, Any]]) -> dict[str, Any]:
         "mean_reward": sum(task_means.values()) / len(task_means) if task_means else 0.0,
         "success_rate": sum(1 for case in cases if case["reward"] > 0) / len(cases) if cases else 0.0,
         "steps": sum(case.get("steps", 0) for case in cases),
+        "invalid_steps": sum(case.get("invalid_steps", 0) for case in cases),
         "errors": sum(1 for case in cases if case.get("error")),
         "seconds": round(sum(case["seconds"] for case in cases), 1),
     }
@@ -286,4 +286,24 @@ def summarise(cases: list[dict[str, Any]]) -> dict[str, Any]:
         summary["judge_accuracy"] = sum(agree) / len(agree)
         summary["judge_accuracy_conf1"] = sum(confident) / len(confident) if confident else float("nan")
         summary["judged"] = len(judged)
+        summary.update(judge_scores([case["judge_success"] > 0.5 for case in judged],
+                                    [case["reward"] > 0 for case in judged]))
     return summary
+
+
+def judge_scores(said: list[bool], true: list[bool]) -> dict[str, float]:
+    """Precision and recall of the judge's "success" against the true reward, and balanced accuracy (the
+    mean of the recalls of success and of failure). Precision decides what ``insta export`` keeps; an
+    undefined ratio (no success said, or none true) is NaN."""
+    pairs = list(zip(said, true, strict=True))
+    tp = sum(1 for s, t in pairs if s and t)
+    fp = sum(1 for s, t in pairs if s and not t)
+    fn = sum(1 for s, t in pairs if not s and t)
+    tn = sum(1 for s, t in pairs if not s and not t)
+    nan = float("nan")
+    recall = tp / (tp + fn) if tp + fn else nan
+    specificity = tn / (tn + fp) if tn + fp else nan
+    return {"judge_precision": tp / (tp + fp) if tp + fp else nan, "judge_recall": recall,
+            "judge_specificity": specificity,
+            "judge_balanced_accuracy": (recall + specificity) / 2 if tp + fn and tn + fp else nan,
+            "judge_tp": tp, "judge_fp": fp, "judge_fn": fn, "judge_tn": tn}

@@ -33,6 +33,19 @@ def _split(values: str | None) -> list[str]:
     return [part.strip() for part in (values or "").split(",") if part.strip()]
 
 
+PolicyOption = Annotated[str, typer.Option(
+    "--policy", help="candidates: the model picks among grounded candidate actions (default); "
+    "paper: the seed's free-form JSON action.")]
+JudgeKindOption = Annotated[str, typer.Option(
+    "--judge-kind", help="evidence: criteria checked one by one with verified quotes (default); "
+    "paper: the seed's free-form scores.")]
+
+
+def _check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise typer.BadParameter(f"{value!r}; use one of {', '.join(allowed)}", param_hint=name)
+
+
 @insta_app.command("run")
 def insta_run(
     sites: Annotated[Path, typer.Option("--sites", help="Text file of site URLs or domains, one per line.")],
@@ -69,24 +82,32 @@ def insta_run(
     no_screenshots: Annotated[
         bool, typer.Option("--no-screenshots", help="Do not save a PNG of the page at every agent step.")
     ] = False,
+    policy: PolicyOption = "candidates",
+    judge_kind: JudgeKindOption = "evidence",
     open_: OpenOption = False,
 ) -> None:
-    """Propose a task for every site, run the agent on it, judge the trajectory and refine the task."""
+    """Propose a task for every site, run the agent on it, judge the trajectory and refine the task.
+
+    With ``--llm none`` (candidate policy and evidence judge only) every stage takes its heuristic path."""
+    from scrapesmith.insta.chooser import POLICIES
+    from scrapesmith.insta.evidence import JUDGE_KINDS
     from scrapesmith.insta.pipeline import PipelineConfig, read_sites, run_pipeline
     from scrapesmith.insta.runner import make_runner
     from scrapesmith.insta.store import ResultStore
 
+    _check_choice("--policy", policy, POLICIES)
+    _check_choice("--judge-kind", judge_kind, JUDGE_KINDS)
     if not sites.is_file():
         raise ScrapesmithError(f"sites file not found: {sites}")
     spec = effective_spec(llm)
-    if parse_spec(spec).provider == "none":
-        raise NoModelConfigured("insta run needs a language model: pass --llm (e.g. local, openai:<model>)")
+    if parse_spec(spec).provider == "none" and "paper" in (policy, judge_kind):
+        raise NoModelConfigured("--policy paper and --judge-kind paper need a language model: pass --llm")
     site_list = read_sites(sites.read_text(encoding="utf-8").splitlines())
     config = PipelineConfig(
         llm_spec=spec, max_actions=max_actions, site_wall_time=site_timeout, reasoning_words=reasoning_words,
         refine=not no_refine, allow_hosts=tuple(allowed_hosts(allow_host)),
         respect_robots=not no_robots, politeness_delay=delay, seed=seed,
-        screenshots_dir=None if no_screenshots else str(out / "screenshots"),
+        screenshots_dir=None if no_screenshots else str(out / "screenshots"), policy=policy, judge_kind=judge_kind,
     )
     store = ResultStore(out)
     runner = make_runner(workers, use_ray=ray, ray_address=ray_address)
@@ -152,6 +173,8 @@ def bench_miniwob(
     judge: Annotated[
         bool, typer.Option("--judge/--no-judge", help="Also judge each episode (judge accuracy).")
     ] = True,
+    policy: PolicyOption = "candidates",
+    judge_kind: JudgeKindOption = "evidence",
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
     json_out: JsonOutOption = None,
@@ -162,20 +185,30 @@ def bench_miniwob(
     ] = False,
     open_: OpenOption = False,
 ) -> None:
-    """Run the InSTA agent on MiniWoB++ task pages; mean reward per task and overall, judge agreement."""
+    """Run the InSTA agent on MiniWoB++ task pages: reward, success, invalid actions, judge precision/recall.
+
+    With ``--llm none`` the candidate policy takes its best grounded candidate and the evidence judge checks
+    the criteria's own words: the no-model baseline."""
     from scrapesmith.bench.miniwob import evaluate_miniwob, resolve_tasks
-    from scrapesmith.insta.agent import Agent, AgentConfig
-    from scrapesmith.insta.judge import Judge, JudgeConfig
+    from scrapesmith.insta.chooser import POLICIES, make_policy
+    from scrapesmith.insta.evidence import JUDGE_KINDS, make_judge
+    from scrapesmith.insta.judge import JudgeConfig
+    from scrapesmith.llm.ledger import Ledger, use_ledger
     from scrapesmith.web.browser.policy import BrowserPolicy
     from scrapesmith.web.browser.session import BrowserSession
 
+    _check_choice("--policy", policy, POLICIES)
+    _check_choice("--judge-kind", judge_kind, JUDGE_KINDS)
     task_list = resolve_tasks(_split(tasks))
-    model = require_llm(llm_from_options(llm, no_cache), "bench miniwob")
+    model = llm_from_options(llm, no_cache)
+    if model is None and (policy == "paper" or (judge and judge_kind == "paper")):
+        require_llm(model, "bench miniwob --policy paper / --judge-kind paper")
     target = run_dir or Path("runs") / f"miniwob-{time.strftime('%Y%m%d-%H%M%S')}"
-    agent = Agent(model, AgentConfig(reasoning_words=reasoning_words, max_tokens=256))
-    judge_model = Judge(model, JudgeConfig(reasoning_words=100, max_tokens=384)) if judge else None
-    policy = BrowserPolicy.from_settings(allow_hosts=["127.0.0.1"], delay=0)
-    with BrowserSession(policy=policy) as session, progress_bar() as progress:
+    agent = make_policy(policy, model, reasoning_words=reasoning_words, max_tokens=256)
+    judge_model = make_judge(judge_kind, model, JudgeConfig(reasoning_words=100, max_tokens=384)) if judge else None
+    browser_policy = BrowserPolicy.from_settings(allow_hosts=["127.0.0.1"], delay=0)
+    with use_ledger(Ledger()) as ledger, BrowserSession(policy=browser_policy) as session, \
+            progress_bar() as progress:
         bar = progress.add_task("episodes", total=len(task_list) * episodes)
 
         def advance(case: dict) -> None:
@@ -186,8 +219,14 @@ def bench_miniwob(
         result = evaluate_miniwob(session, lambda env: agent, task_list, episodes=episodes, seed=seed,
                                   max_actions=max_actions, judge=judge_model, on_case=advance,
                                   partial_json=json_out, run_dir=target, screenshots=not no_screenshots)
-    result.params.update(llm=getattr(model, "name", str(llm)), reasoning_words=reasoning_words)
-    report(result, json_out, case_columns=["task", "seed", "reward", "steps", "judge_success", "seconds"])
+    totals = ledger.totals()
+    result.summary.update(model_calls=totals.calls, cache_hits=totals.cache_hits, input_tokens=totals.input_tokens,
+                          output_tokens=totals.output_tokens,
+                          seconds_per_episode=round(result.summary["seconds"] / max(1, result.summary["episodes"]), 1))
+    result.params.update(llm=getattr(model, "name", "none"), reasoning_words=reasoning_words, policy=policy,
+                         judge_kind=judge_kind if judge else None)
+    report(result, json_out, case_columns=["task", "seed", "reward", "steps", "invalid_steps", "judge_success",
+                                           "seconds"])
     show_report(target / "report.html", open_)
 
 
@@ -227,19 +266,32 @@ def bench_insta_pipeline(
     max_actions: Annotated[int, typer.Option("--max-actions", min=1, help="Agent action cap per site.")] = 5,
     limit: Annotated[int, typer.Option("--limit", help="Only the first N demo sites (0: all).")] = 0,
     reasoning_words: Annotated[int, typer.Option("--reasoning-words", min=1, help="Length of the agent's plan per step.")] = 50,
+    sites: Annotated[int, typer.Option("--sites", min=0, help="Virtual sites: this many start pages of the demo "
+                                       "web, round-robin over its sites (0: one per demo site).")] = 0,
+    policy: PolicyOption = "candidates",
+    judge_kind: JudgeKindOption = "evidence",
     no_cache: NoCacheOption = False,
     json_out: JsonOutOption = None,
 ) -> None:
-    """Pipeline throughput (sites/hour, steps/s) on the demo web: 1, 2, 4 local workers vs Ray."""
-    from scrapesmith.bench.insta_pipeline import measure_throughput
+    """Pipeline throughput (sites/hour, steps/s, second-worker efficiency) on the demo web, local pool vs Ray.
 
+    ``--llm none`` measures the pipeline itself (browser, orchestration, storage) on its heuristic path; with
+    a model, the first configuration warms the response cache and the later ones replay its answers."""
+    from scrapesmith.bench.insta_pipeline import measure_throughput
+    from scrapesmith.insta.chooser import POLICIES
+    from scrapesmith.insta.evidence import JUDGE_KINDS
+
+    _check_choice("--policy", policy, POLICIES)
+    _check_choice("--judge-kind", judge_kind, JUDGE_KINDS)
     spec = effective_spec(llm)
-    if parse_spec(spec).provider == "none":
-        raise NoModelConfigured("bench insta-pipeline needs a language model: pass --llm")
+    if parse_spec(spec).provider == "none" and "paper" in (policy, judge_kind):
+        raise NoModelConfigured("--policy paper and --judge-kind paper need a language model: pass --llm")
     counts = [int(part) for part in _split(workers)]
     backends = ["local", "ray"] if ray else ["local"]
     with console.status(f"running the pipeline on the demo web ({len(counts) * len(backends)} configurations)"):
         result = measure_throughput(spec, counts, backends, max_actions=max_actions, limit=limit or None,
-                                    llm_cache=not no_cache, reasoning_words=reasoning_words)
+                                    llm_cache=not no_cache, reasoning_words=reasoning_words,
+                                    virtual_sites=sites or None, policy=policy, judge_kind=judge_kind)
     report(result, json_out, case_columns=["backend", "workers", "sites", "ok", "unsafe", "failed", "steps",
-                                           "seconds", "sites_per_hour", "steps_per_s", "model_calls"])
+                                           "seconds", "sites_per_hour", "steps_per_s", "second_worker_efficiency",
+                                           "judged_success", "model_calls"])

@@ -8,6 +8,9 @@ marked ``[id: N]`` and described the way InSTA's prompt examples show it::
     [id: 67] "blue" (color select from: red, blue, green)
     [id: 21] "I agree to the terms" (checkbox)
 
+In a browser snapshot the description is the live state (see :mod:`scrapesmith.dom.visibility`): the text
+typed so far, the option chosen, ``checked``, ``focused``, ``expanded``/``collapsed``.
+
 The ids are the elements' ``data-ss-id`` values (see :mod:`scrapesmith.dom.ids`), the same as in the
 simplified DOM and in the browser runtime, so an action's ``target_element_id`` maps back to a node.
 """
@@ -22,7 +25,15 @@ from scrapesmith.dom.parse import HtmlElement, xml_safe
 from scrapesmith.dom.selectors import node_text, normalize_text
 from scrapesmith.dom.simplify import SKIPPED_TAGS
 from scrapesmith.dom.tokens import estimate_tokens
-from scrapesmith.dom.visibility import is_hidden, is_interactive
+from scrapesmith.dom.visibility import (
+    expanded_state,
+    is_checked,
+    is_focused,
+    is_hidden,
+    is_interactive,
+    is_selected,
+    live_value,
+)
 
 HEADINGS = {"h1": "#", "h2": "##", "h3": "###", "h4": "####", "h5": "#####", "h6": "######"}
 BLOCKS = frozenset({
@@ -59,35 +70,44 @@ def to_markdown(
 def describe_interactive(element: HtmlElement) -> str:
     """One element in InSTA's words, without the id: ``"value" (label kind)`` or ``text kind``."""
     tag = element.tag
-    label = _label(element)
+    label = accessible_name(element)
     if tag == "select":
         options = [normalize_text(o.text_content()) for o in element.iter("option")]
         chosen = _selected_option(element) or (options[0] if options else "")
         shown = ", ".join(options[:MAX_OPTIONS]) + (f", … {len(options) - MAX_OPTIONS} more" if len(options) > MAX_OPTIONS else "")
-        return f'"{chosen}" ({_join(label, "select from:")} {shown})'
+        return f'"{chosen}" ({_join(label, "select from:")} {shown}{_states(element)})'
     if tag == "textarea":
-        return f'"{normalize_text(element.text_content())}" ({_join(label, "textarea")})'
+        return f'"{normalize_text(live_value(element))}" ({_join(label, "textarea")}{_states(element)})'
     if tag == "input":
         return _describe_input(element, label)
     text = node_text(element) or label or normalize_text(_image_alt(element))
     kind = "link" if tag == "a" or element.get("role") == "link" else "button"
     if tag not in ("a", "button") and element.get("role") not in ("button", "link"):
         kind = element.get("role") or "clickable"
-    return f"{text} {kind}".strip()
+    states = _states(element).lstrip(", ")
+    return f"{text} {kind}".strip() + (f" ({states})" if states else "")
+
+
+def _states(element: HtmlElement) -> str:
+    """``, checked, focused, expanded``-style suffix of the live state worth telling an agent."""
+    parts = [state for state in (expanded_state(element),) if state]
+    if is_focused(element):
+        parts.append("focused")
+    return "".join(f", {part}" for part in parts)
 
 
 def _describe_input(element: HtmlElement, label: str) -> str:
     kind = (element.get("type") or "text").lower()
-    value = normalize_text(element.get("value") or element.get("placeholder") or "")
+    value = normalize_text(live_value(element) or element.get("placeholder") or "")
     if kind in ("checkbox", "radio"):
-        state = ", checked" if element.get("checked") is not None else ""
-        return f'"{label or value}" ({kind}{state})'
+        state = ", checked" if is_checked(element) else ""
+        return f'"{label or normalize_text(element.get("value") or "")}" ({kind}{state}{_states(element)})'
     if kind in ("submit", "button", "reset", "image"):
         return f"{value or label or kind} button"
     if kind == "range":
         bounds = " ".join(f"{name}: {element.get(name)}" for name in ("min", "max", "step") if element.get(name))
         return f'"{value}" ({_join(label, "range slider")}{" " + bounds if bounds else ""})'
-    return f'"{value}" ({_join(label, f"{kind} input")})'
+    return f'"{value}" ({_join(label, f"{kind} input")}{_states(element)})'
 
 
 class _MarkdownWriter:
@@ -217,7 +237,7 @@ def _labels_a_control(label: HtmlElement) -> bool:
     return bool(target and xml_safe(target) and label.getroottree().getroot().xpath("//*[@id=$i]", i=target))
 
 
-def _label(element: HtmlElement) -> str:
+def accessible_name(element: HtmlElement) -> str:
     """The accessible name: aria-label, a ``<label for>``, a wrapping label, then name/title/placeholder."""
     if element.get("aria-label"):
         return normalize_text(element.get("aria-label"))
@@ -227,13 +247,26 @@ def _label(element: HtmlElement) -> str:
         if labels:
             return node_text(labels[0])
     for ancestor in element.iterancestors("label"):
-        return normalize_text(ancestor.text_content())
+        return _text_without(ancestor, element)
     return normalize_text(element.get("title") or element.get("name") or "")
+
+
+def _text_without(label: HtmlElement, control: HtmlElement) -> str:
+    """A wrapping label's text without the control's own text (a ``<select>``'s options are not its name)."""
+    parts = [label.text or ""]
+    for node in label.iterdescendants():
+        within = any(ancestor is control for ancestor in node.iterancestors())
+        if within:
+            continue
+        if node is not control and isinstance(node.tag, str) and node.tag not in SKIPPED_TAGS:
+            parts.append(node.text or "")
+        parts.append(node.tail or "")
+    return normalize_text(" ".join(parts))
 
 
 def _selected_option(select: HtmlElement) -> str | None:
     for option in select.iter("option"):
-        if option.get("selected") is not None:
+        if is_selected(option):
             return normalize_text(option.text_content())
     return None
 

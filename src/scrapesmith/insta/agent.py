@@ -171,7 +171,8 @@ def run_episode(
     already started the episode (MiniWoB reads its task from the started page).
     """
     started = clock()
-    trajectory = Trajectory(task=task, start_url=start_url, stop_reason="max_actions")
+    trajectory = Trajectory(task=task, start_url=start_url, stop_reason="max_actions",
+                            policy="candidates" if getattr(policy, "name", "") == "candidates" else "paper")
     observation = first_observation or env.reset(start_url)
     for _ in range(max_actions):
         if wall_time is not None and clock() - started > wall_time:

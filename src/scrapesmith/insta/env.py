@@ -1,7 +1,8 @@
 """The agent environment: a :class:`~scrapesmith.web.browser.session.BrowserSession` wrapped as an episode.
 
 The observation is the page's markdown view, where interactive elements read ``[id: N] ...``, capped at
-2,048 tokens (section 3 of the seed); an action is the seed's JSON function call, executed on the element
+2,048 tokens (section 3 of the seed), showing the live state (typed values, chosen options, ticked boxes,
+focus), plus the actionable elements behind it (``insta.elements``) for the candidate policy; an action is the seed's JSON function call, executed on the element
 with that id. Anything the browser refuses or cannot do (unknown id, hidden element, a navigation the
 address guard or robots.txt refuses) becomes an error string fed back to the agent: the episode goes on.
 The environment knows nothing about the agent (BrowserGym's task/env split).
@@ -12,8 +13,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Protocol
 
+from scrapesmith.dom.parse import parse_html
 from scrapesmith.dom.tokens import estimate_tokens
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.insta.elements import actionable_elements
 from scrapesmith.insta.views import Action, Observation, StepOutcome
 from scrapesmith.web.page import FetchError
 
@@ -97,7 +100,12 @@ class BrowserEnv:
         self._ids = set(snapshot.ids)
         self.last_html = snapshot.html
         text, truncated = cap_tokens(markdown_of(snapshot), self.max_tokens)
-        return Observation(url=snapshot.url, markdown=text, truncated=truncated, screenshot=self._screenshot())
+        nodes = getattr(snapshot.markdown, "nodes", None) or {}
+        observation = Observation(url=snapshot.url, markdown=text, truncated=truncated, screenshot=self._screenshot(),
+                                  elements=actionable_elements(nodes, text))
+        observation.attach_tree(next(iter(nodes.values())).getroottree().getroot() if nodes
+                                else (parse_html(snapshot.html, url=snapshot.url) if snapshot.html else None))
+        return observation
 
     def record_screenshots(self, folder: Path | None) -> None:
         """Send the next observations' screenshots to ``folder`` (numbered afresh), or stop with ``None``."""

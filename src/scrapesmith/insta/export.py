@@ -2,8 +2,10 @@
 
 Three kinds of record, rebuilt from the stored results with the same prompts the models saw:
 
-* ``agent``: one record per valid step of a trajectory the judge scored at least ``min_success``;
-* ``judge``: one record per judged trajectory whose judge confidence is at least ``min_confidence``;
+* ``agent``: one record per valid step of a trajectory the judge scored at least ``min_success`` (the
+  chooser's prompt and answer for the candidate policy, the seed's agent prompt for ``paper``);
+* ``judge``: one record per judged trajectory whose judge confidence is at least ``min_confidence`` (the
+  evidence judge's checks, or the seed's scores);
 * ``proposer``: the phase-1 proposal and, for kept trajectories, the phase-2 refinement.
 
 With ``scrub_pii`` (the default, as the seed recommends) every message goes through scrubadub, which
@@ -22,6 +24,8 @@ from typing import Any
 
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.insta.agent import AgentConfig, agent_system_prompt, agent_user_prompt
+from scrapesmith.insta.chooser import ChooserConfig, chooser_messages, chooser_system_prompt
+from scrapesmith.insta.evidence import EvidenceConfig, check_schema, check_system_prompt, check_user_prompt
 from scrapesmith.insta.judge import JudgeConfig, judge_system_prompt, judge_user_prompt
 from scrapesmith.insta.propose import (
     ProposerConfig,
@@ -32,6 +36,7 @@ from scrapesmith.insta.propose import (
 )
 from scrapesmith.insta.store import ResultStore
 from scrapesmith.insta.views import ExportResult, Observation, SiteResult
+from scrapesmith.llm.structured import with_schema_instruction
 from scrapesmith.llm.types import ChatMessage
 
 KINDS = ("agent", "judge", "proposer")
@@ -66,7 +71,9 @@ class ExportConfig:
     kinds: tuple[str, ...] = KINDS
     scrub_pii: bool = True
     agent: AgentConfig = field(default_factory=AgentConfig)
+    chooser: ChooserConfig = field(default_factory=ChooserConfig)
     judge: JudgeConfig = field(default_factory=JudgeConfig)
+    evidence: EvidenceConfig = field(default_factory=EvidenceConfig)
     proposer: ProposerConfig = field(default_factory=ProposerConfig)
 
 
@@ -78,12 +85,18 @@ def agent_records(result: SiteResult, config: ExportConfig) -> Iterator[dict[str
     trajectory, judgement = result.trajectory, result.judgement
     if trajectory is None or judgement is None or judgement.success < config.min_success:
         return
-    system = ChatMessage(role="system", content=agent_system_prompt(config.agent))
+    chooser = trajectory.policy == "candidates"
+    system = ChatMessage(role="system", content=chooser_system_prompt(config.chooser) if chooser
+                         else agent_system_prompt(config.agent))
     for index, step in enumerate(trajectory.steps):
         if step.action is None:
             continue
         observation = Observation(url=step.url, markdown=step.observation)
-        user = agent_user_prompt(trajectory.task, trajectory.steps[:index], observation, config.agent)
+        if chooser:
+            user = chooser_messages(trajectory.task, trajectory.steps[:index], observation, step.candidates or [],
+                                    config.chooser)[-1].content
+        else:
+            user = agent_user_prompt(trajectory.task, trajectory.steps[:index], observation, config.agent)
         yield _record("agent", result.site, [system, ChatMessage(role="user", content=user),
                                              ChatMessage(role="assistant", content=step.response)],
                       step=index, success=judgement.success, screenshot=step.screenshot)
@@ -93,12 +106,18 @@ def judge_records(result: SiteResult, config: ExportConfig) -> Iterator[dict[str
     trajectory, judgement = result.trajectory, result.judgement
     if trajectory is None or judgement is None or judgement.confidence < config.min_confidence:
         return
-    system = judge_system_prompt(config.judge)
+    if judgement.kind == "evidence":
+        criteria = [check.criterion for check in judgement.criteria]
+        system = check_system_prompt()
+        user = with_schema_instruction([ChatMessage(role="user", content=check_user_prompt(
+            trajectory.task, trajectory, criteria, config.evidence))], check_schema(criteria), reasoning=False)[-1].content
+    else:
+        system, user = judge_system_prompt(config.judge), judge_user_prompt(trajectory.task, trajectory, config.judge)
     yield _record("judge", result.site, [
         ChatMessage(role="system", content=system),
-        ChatMessage(role="user", content=judge_user_prompt(trajectory.task, trajectory, config.judge)),
+        ChatMessage(role="user", content=user),
         ChatMessage(role="assistant", content=judgement.response),
-    ], confidence=judgement.confidence)
+    ], confidence=judgement.confidence, judge_kind=judgement.kind)
 
 
 def proposer_records(result: SiteResult, config: ExportConfig) -> Iterator[dict[str, Any]]:

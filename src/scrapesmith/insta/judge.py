@@ -82,8 +82,10 @@ class Judge:
     def user_prompt(self, task: str, trajectory: Trajectory) -> str:
         return judge_user_prompt(task, trajectory, self.config)
 
-    def judge(self, task: str, trajectory: Trajectory) -> Judgement:
-        """Score ``trajectory``; one retry when the scores do not parse, then :class:`LLMOutputError`."""
+    def judge(self, task: str, trajectory: Trajectory, criteria: list[str] | None = None) -> Judgement:
+        """Score ``trajectory``; one retry when the scores do not parse, then :class:`LLMOutputError`.
+
+        ``criteria`` is accepted for the evidence judge's signature and not used: this judge writes its own."""
         messages = [
             ChatMessage(role="system", content=judge_system_prompt(self.config)),
             ChatMessage(role="user", content=self.user_prompt(task, trajectory)),

@@ -23,9 +23,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from scrapesmith.insta.agent import MAX_ACTIONS, Agent, AgentConfig, run_episode
+from scrapesmith.dom.parse import parse_html
+from scrapesmith.insta.agent import MAX_ACTIONS, run_episode
+from scrapesmith.insta.chooser import make_policy
 from scrapesmith.insta.env import OBSERVATION_TOKENS, BrowserEnv
-from scrapesmith.insta.judge import Judge
+from scrapesmith.insta.evidence import make_judge
 from scrapesmith.insta.propose import LandingPage, Proposer
 from scrapesmith.insta.runner import Runner, WorkerDied
 from scrapesmith.insta.safety import LandingSnapshot, SafetyFilter, snapshot_failure, snapshot_page
@@ -56,6 +58,13 @@ class PipelineConfig:
     politeness_delay: float | None = None
     seed: int | None = None
     screenshots_dir: str | None = None
+    policy: str = "candidates"
+    judge_kind: str = "evidence"
+
+    @property
+    def needs_model(self) -> bool:
+        """The seed's agent and judge need a model; the candidate policy and the evidence judge do not."""
+        return self.policy == "paper" or self.judge_kind == "paper"
 
 
 @dataclass(frozen=True)
@@ -91,14 +100,17 @@ def read_sites(lines: Iterable[str]) -> list[str]:
 _WORKER: dict[str, Any] = {}
 
 
-def _worker_llm(job: SiteJob) -> LLM:
+def _worker_llm(job: SiteJob) -> LLM | None:
+    """The worker's model; ``None`` (``--llm none``) only where every stage has a heuristic path."""
     if "llm" not in _WORKER:
         if job.llm_factory is not None:
             _WORKER["llm"] = job.llm_factory()
         else:
             from scrapesmith.llm.client import require_llm, resolve_llm
 
-            _WORKER["llm"] = require_llm(resolve_llm(job.config.llm_spec, cache=job.config.llm_cache), "insta run")
+            llm = resolve_llm(job.config.llm_spec, cache=job.config.llm_cache)
+            _WORKER["llm"] = require_llm(llm, "insta run --policy paper / --judge-kind paper") \
+                if job.config.needs_model else llm
     return _WORKER["llm"]
 
 
@@ -122,15 +134,23 @@ def _worker_runtime(config: PipelineConfig) -> Any:
     return _WORKER["runtime"]
 
 
-def landing_snapshot(http: Any, url: str) -> tuple[LandingSnapshot, FetchError | None]:
-    """The landing page as the filter reads it; a failure that says something about the host (a type
-    that is not a document, an HTTP error) becomes evidence, any other failure is raised."""
+def landing_snapshot(http: Any, url: str) -> tuple[LandingSnapshot, tuple[str, ...], FetchError | None]:
+    """The landing page as the filter reads it, and its link texts (for the proposer); a failure that says
+    something about the host (a type that is not a document, an HTTP error) becomes evidence, any other
+    failure is raised."""
     try:
-        return snapshot_page(http.fetch(url)), None
+        page = http.fetch(url)
     except FetchError as exc:
         if not is_evidence_failure(exc):
             raise
-        return snapshot_failure(url, exc), exc
+        return snapshot_failure(url, exc), (), exc
+    return snapshot_page(page), _link_texts(page) if page.is_html else (), None
+
+
+def _link_texts(page: Any) -> tuple[str, ...]:
+    tree = parse_html(page.text, url=page.url)
+    links = dict.fromkeys(" ".join(a.text_content().split()) for a in tree.iter("a") if a.get("href"))
+    return tuple(link for link in links if link)
 
 
 def process_site(job: SiteJob) -> SiteResult:
@@ -151,10 +171,10 @@ def process_site(job: SiteJob) -> SiteResult:
     return result
 
 
-def _run_stages(job: SiteJob, llm: LLM, result: SiteResult) -> None:
+def _run_stages(job: SiteJob, llm: LLM | None, result: SiteResult) -> None:
     config = job.config
     label = site_label(job.url)
-    landing, failure = landing_snapshot(_worker_http(config), job.url)
+    landing, links, failure = landing_snapshot(_worker_http(config), job.url)
     result.safety = SafetyFilter(llm).classify(label, landing)
     if result.safety.unsafe:
         result.status = "unsafe"
@@ -162,13 +182,13 @@ def _run_stages(job: SiteJob, llm: LLM, result: SiteResult) -> None:
     if failure is not None:
         raise failure
     proposer = Proposer(llm, seed=config.seed)
-    result.proposal = proposer.propose(label, LandingPage(title=landing.title, text=landing.text))
+    result.proposal = proposer.propose(label, LandingPage(title=landing.title, text=landing.text, links=links))
     if not result.proposal.is_safe:
         result.status = "unsafe"
         return
     from scrapesmith.web.browser.session import BrowserSession
 
-    agent = Agent(llm, AgentConfig(reasoning_words=config.reasoning_words))
+    agent = make_policy(config.policy, llm, reasoning_words=config.reasoning_words)
     with BrowserSession(_worker_runtime(config)) as session:
         shots = Path(config.screenshots_dir) if config.screenshots_dir else None
         env = BrowserEnv(session, max_tokens=config.observation_tokens,
@@ -176,8 +196,8 @@ def _run_stages(job: SiteJob, llm: LLM, result: SiteResult) -> None:
                          relative_to=shots.parent if shots else None)
         result.trajectory = run_episode(env, agent, result.proposal.task or "", job.url,
                                         max_actions=config.max_actions, wall_time=config.site_wall_time)
-    result.judgement = Judge(llm).judge(result.trajectory.task, result.trajectory)
-    if config.refine:
+    result.judgement = make_judge(config.judge_kind, llm).judge(result.trajectory.task, result.trajectory)
+    if config.refine and llm is not None:
         result.refined = proposer.refine(label, result.trajectory.task, result.trajectory, result.judgement)
     result.status = "ok"
 

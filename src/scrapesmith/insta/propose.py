@@ -72,6 +72,7 @@ class LandingPage:
 
     title: str = ""
     text: str = ""
+    links: tuple[str, ...] = ()
 
 
 def phase_one_messages(domain: str, examples: list[dict[str, str]], landing: LandingPage | None = None,
@@ -123,14 +124,25 @@ def refine_system_prompt(config: ProposerConfig) -> str:
     return render("insta_refine", reasoning_words=config.refine_words)
 
 
+def heuristic_task(landing: LandingPage | None, rng: random.Random) -> str | None:
+    """No model: open one of the landing page's links (two words or more, chosen by ``rng``). There is no
+    safety filter on this path; it exists so the pipeline runs, and is measured, with ``--llm none``."""
+    links = [link for link in (landing.links if landing else ()) if len(link.split()) >= 2 and len(link) <= 60]
+    return f'Open the "{rng.choice(links)}" page.' if links else None
+
+
 class Proposer:
-    def __init__(self, llm: LLM, config: ProposerConfig | None = None, seed: int | None = None) -> None:
+    def __init__(self, llm: LLM | None, config: ProposerConfig | None = None, seed: int | None = None) -> None:
         self.llm = llm
         self.config = config or ProposerConfig()
         self.rng = random.Random(seed)
 
     def propose(self, domain: str, landing: LandingPage | None = None) -> ProposedTask:
-        """Phase 1: a task for ``domain`` or ``task=None`` when the safety filter answers N/A."""
+        """Phase 1: a task for ``domain`` or ``task=None`` when the safety filter answers N/A (with no model,
+        :func:`heuristic_task`; a page without a link to name is recorded as having no task)."""
+        if self.llm is None:
+            task = heuristic_task(landing, self.rng)
+            return ProposedTask(domain=domain, task=task)  # no response: nothing for the exporter to train on
         examples = self.rng.sample(proposer_examples(), self.config.examples)
         messages = phase_one_messages(domain, examples, landing, self.config.landing_words)
         request = LLMRequest(messages=messages, stage="insta.propose",

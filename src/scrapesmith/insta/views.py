@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 from scrapesmith.insta.safety.views import SafetyVerdict
 
@@ -58,10 +58,15 @@ class Step(BaseModel):
     error: str | None = None
     retried: bool = False
     screenshot: str | None = Field(default=None, description="PNG of the page the agent saw, relative to the run")
+    reason: str | None = Field(default=None, description="why the candidate policy chose this action")
+    candidate: str | None = Field(default=None, description="the chosen candidate, in the words shown to the model")
+    candidates: list[str] | None = Field(default=None, description="the candidate lines offered (candidate policy)")
+    grounded: list[str] | None = Field(default=None, description="the task phrases the chosen candidate grounds")
 
 
 class Trajectory(BaseModel):
     task: str
+    policy: Literal["paper", "candidates"] = "paper"
     start_url: str
     steps: list[Step] = Field(default_factory=list)
     stop_reason: Literal["stop", "max_actions", "wall_time", "error"] = "stop"
@@ -75,13 +80,32 @@ class Trajectory(BaseModel):
         return sum(1 for step in self.steps if step.error)
 
 
+class CriterionCheck(BaseModel):
+    """One criterion of the evidence judge: the model's verdict, its quote, and whether the quote is real."""
+
+    criterion: str
+    holds: bool = False
+    evidence: str = ""
+    verified: bool = Field(default=False, description="the evidence occurs in the final page or the action log")
+
+    @property
+    def met(self) -> bool:
+        return self.holds and self.verified
+
+
 class Judgement(BaseModel):
-    """The judge's three scores in [0, 1] (section 5.1); ``response`` keeps its reasoning trace."""
+    """The judge's three scores in [0, 1] (section 5.1); ``response`` keeps its reasoning trace.
+
+    ``kind`` says which judge: ``paper`` (the seed's free-form scores) or ``evidence`` (criteria checked one
+    by one with quoted evidence, ``criteria``; success is 1 only when every criterion is met).
+    """
 
     success: float = Field(ge=0.0, le=1.0)
     efficiency: float = Field(ge=0.0, le=1.0)
     self_correction: float = Field(ge=0.0, le=1.0)
     response: str = ""
+    kind: Literal["paper", "evidence"] = "paper"
+    criteria: list[CriterionCheck] = Field(default_factory=list)
 
     @property
     def confidence(self) -> float:
@@ -133,13 +157,68 @@ class SiteResult(BaseModel):
     worker: str = ""
 
 
+class Element(BaseModel):
+    """One element an agent can act on, read from the live page (``insta.elements``).
+
+    ``role`` is ``link``, ``button``, ``textbox``, ``select``, ``checkbox``, ``radio``, an ARIA role, ``clickable``
+    (interactive by markup, or under a pointer cursor), ``text`` (plain text the task names, offered as a
+    click target) or ``icon`` (an element without text whose class, title or alt names what the task names);
+    ``shown`` says whether its ``[id: N]`` is in the observation the model reads (not cut by the token cap).
+    """
+
+    id: int
+    tag: str
+    role: str
+    label: str = ""
+    text: str = ""
+    value: str | None = None
+    input_type: str | None = None
+    hint: str = Field(default="", description="the element's id, name and placeholder: words that name a field")
+    options: list[str] = Field(default_factory=list)
+    checked: bool | None = None
+    expanded: str | None = None
+    focused: bool = False
+    shown: bool = True
+    context: str = Field(default="", description="text around it, for elements whose name repeats (rows, icons)")
+
+    @property
+    def name(self) -> str:
+        """What a user would call it: its text, else its label, else its value."""
+        return self.text or self.label or (self.value or "")
+
+
+class Candidate(BaseModel):
+    """One action the program offers the model: ``id`` is what the model answers with.
+
+    ``free`` candidates need text the page does not hold (an answer, a computed value); the model writes it.
+    """
+
+    id: str
+    action: Action
+    text: str
+    score: float = 0.0
+    grounded: list[str] = Field(default_factory=list)
+    free: bool = False
+
+
 class Observation(BaseModel):
-    """What the agent sees of the page: its URL and the markdown view with ``[id: N]`` elements."""
+    """What the agent sees of the page: its URL and the markdown view with ``[id: N]`` elements; ``elements``
+    are the actionable elements behind it, with live values and state (the candidate policy reads them)."""
 
     url: str
     markdown: str
     truncated: bool = False
     screenshot: str | None = None
+    elements: list[Element] = Field(default_factory=list)
+    _tree: Any = PrivateAttr(default=None)
+
+    def attach_tree(self, tree: Any) -> None:
+        """Keep the parsed page (not serialised): the candidate policy looks for text the task names in it."""
+        self._tree = tree
+
+    @property
+    def tree(self) -> Any:
+        return self._tree
 
 
 class StepOutcome(BaseModel):

@@ -156,7 +156,7 @@ def _ask_validated(
     reasoning: bool,
     label: str,
 ) -> T:
-    chat = _with_schema_instruction(chat, schema, reasoning)
+    chat = with_schema_instruction(chat, schema, reasoning)
     problem, reply = "", ""
     for _attempt in range(2):
         request = LLMRequest(
@@ -175,7 +175,9 @@ def _ask_validated(
     raise LLMOutputError(f"{llm.name} ({stage}): reply did not match {label} after one retry: {problem}", raw=reply)
 
 
-def _with_schema_instruction(chat: list[ChatMessage], schema: dict[str, Any], reasoning: bool) -> list[ChatMessage]:
+def with_schema_instruction(chat: list[ChatMessage], schema: dict[str, Any], reasoning: bool) -> list[ChatMessage]:
+    """``chat`` with the schema spelled out in its last user message, as every structured call sends it
+    (exporters rebuild training prompts with it)."""
     compact = json.dumps(schema, separators=(",", ":"), ensure_ascii=False)
     if reasoning:
         instruction = f"End your reply with a JSON value matching this JSON schema, in a ```json fenced block:\n{compact}"

@@ -45,7 +45,7 @@ from scrapesmith.web.browser.models import (
 )
 from scrapesmith.web.browser.policy import BrowserPolicy
 from scrapesmith.web.browser.runtime import BrowserHung, BrowserRuntime
-from scrapesmith.web.browser.snapshot import STAMP_IDS_JS, build_snapshot
+from scrapesmith.web.browser.snapshot import LIVE_STATE_JS, STAMP_IDS_JS, build_snapshot
 from scrapesmith.web.browser.tab import Tab
 
 T = TypeVar("T")
@@ -381,6 +381,7 @@ class BrowserSession:
 
     async def _snapshot_async(self, tab: Tab, screenshot: bool) -> tuple[str, str, str, bytes | None]:
         await tab.page.evaluate(STAMP_IDS_JS)
+        await tab.page.evaluate(LIVE_STATE_JS)
         html = await tab.page.content()
         image = await tab.page.screenshot() if screenshot else None
         return tab.page.url, await tab.page.title(), html, image

@@ -5,6 +5,12 @@ browser stamps the live DOM first (only elements without an id, numbering on fro
 so ids of elements that persist never change, even after "Load more" appends new ones), then serialises
 it; the simplified DOM and the markdown view are built from that HTML, and ``[data-ss-id="N"]`` finds the
 live element again.
+
+Attributes only say what the page was served with; what a user did since (typed text, a chosen option,
+ticked boxes, the focus, class-based hiding) lives in DOM properties. ``LIVE_STATE_JS`` copies those into
+``data-ss-*`` attributes just before serialising (``data-ss-value``, ``data-ss-checked``,
+``data-ss-selected``, ``data-ss-focused``, ``data-ss-hidden``), so every view shows the page as it is now;
+``data-ss-pointer`` marks the outermost element under a pointer cursor (clickable by script, not markup).
 """
 
 from __future__ import annotations
@@ -35,6 +41,38 @@ STAMP_IDS_JS = """
   }
   Object.defineProperty(window, key, {value: next, writable: true, configurable: true, enumerable: false});
   return next;
+}
+"""
+
+# Live properties -> data attributes (the contract of ``dom.visibility.live_state``). An attribute is only
+# written when it changes, so a page's MutationObservers see no churn on repeated snapshots. Passwords are
+# masked: the observation shows how many characters were typed, never the secret.
+LIVE_STATE_JS = """
+() => {
+  const set = (el, name, value) => {
+    if (value === null) { if (el.hasAttribute(name)) el.removeAttribute(name); }
+    else if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+  };
+  const active = document.activeElement;
+  const root = document.body || document.documentElement;
+  for (const el of root.querySelectorAll('*')) {
+    const tag = el.tagName;
+    if (tag === 'INPUT' || tag === 'TEXTAREA') {
+      const type = (el.getAttribute('type') || '').toLowerCase();
+      if (type === 'checkbox' || type === 'radio') set(el, 'data-ss-checked', el.checked ? 'true' : 'false');
+      else if (type === 'password') set(el, 'data-ss-value', '\u2022'.repeat(el.value.length));
+      else set(el, 'data-ss-value', String(el.value));
+    } else if (tag === 'OPTION') {
+      set(el, 'data-ss-selected', el.selected ? 'true' : 'false');
+    }
+    set(el, 'data-ss-focused', el === active && el !== document.body ? 'true' : null);
+    const style = window.getComputedStyle(el);
+    set(el, 'data-ss-hidden', style.display === 'none' || style.visibility === 'hidden' ? 'true' : null);
+    const parent = el.parentElement;
+    const pointer = style.cursor === 'pointer' && !(parent && window.getComputedStyle(parent).cursor === 'pointer');
+    set(el, 'data-ss-pointer', pointer ? 'true' : null);
+  }
+  return true;
 }
 """
 

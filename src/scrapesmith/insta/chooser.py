@@ -1,0 +1,207 @@
+"""The candidate policy: the program lists grounded actions (``insta.candidates``), the model picks one.
+
+Each turn the model sees the task, the last steps, the page (markdown, live state) and the numbered
+candidates, and answers ``{"reason", "candidate", "value"}`` under a JSON schema whose ``candidate`` is an
+enum of the ids offered — on the embedded model a llama.cpp grammar, so it cannot name an element that is
+not there; any other provider's answer is validated against the same schema (one retry, then the step
+counts as invalid). ``value`` is used only for ``free`` candidates (the stop answer, a value no element
+holds). With no model (``llm=None``) the best-scored candidate not done before is taken, and the episode
+stops when no grounded candidate is left. The chosen candidate, its reason and the candidates offered are
+recorded in the :class:`~scrapesmith.insta.views.Step`; the seed's free-form agent stays as ``--policy paper``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from scrapesmith.insta.agent import HISTORY_STEPS
+from scrapesmith.insta.candidates import action_signature, candidate_actions, ground_task
+from scrapesmith.insta.elements import pointer_targets, text_targets, with_context
+from scrapesmith.insta.views import Action, Candidate, Observation, Step
+from scrapesmith.llm.structured import ask_json, with_schema_instruction
+from scrapesmith.llm.templates import render_prompt as render
+from scrapesmith.llm.types import LLM, ChatMessage, LLMOutputError
+
+POLICIES = ("candidates", "paper")
+PAGE_TOKENS = 1024
+CHARS_PER_TOKEN = 4
+
+
+@dataclass(frozen=True)
+class ChooserConfig:
+    reasoning_words: int = 30
+    history_steps: int = HISTORY_STEPS
+    page_tokens: int = PAGE_TOKENS
+    max_candidates: int = 30
+    max_tokens: int = 256  # a reason of ~30 words, then the id (a reply cut short is retried once)
+    temperature: float = 0.0
+
+
+def chooser_system_prompt(config: ChooserConfig) -> str:
+    return render("insta_choose", reasoning_words=config.reasoning_words)
+
+
+def choice_schema(candidates: list[Candidate]) -> dict[str, Any]:
+    """``reason`` first (a short thought), then ``candidate`` from the enum of offered ids, ``value`` optional.
+
+    No ``maxLength``: llama.cpp turns it into one nested grammar rule per character, which slows sampling;
+    the prompt asks for a short reason and ``max_tokens`` bounds it."""
+    properties: dict[str, Any] = {
+        "reason": {"type": "string"},
+        "candidate": {"type": "string", "enum": [candidate.id for candidate in candidates]},
+    }
+    if any(candidate.free for candidate in candidates):
+        properties["value"] = {"type": "string"}
+    return {"title": "Choice", "type": "object", "properties": properties, "required": ["reason", "candidate"],
+            "additionalProperties": False}
+
+
+def _history(steps: list[Step], limit: int) -> str:
+    if not steps:
+        return "(no previous steps)"
+    first = max(0, len(steps) - limit)
+    lines = []
+    for number, step in enumerate(steps[first:], start=first + 1):
+        done = step.candidate or (json.dumps(step.action.model_dump(), ensure_ascii=False) if step.action else "(none)")
+        lines.append(f"{number}. {done} -> {'error: ' + step.error if step.error else 'ok'}")
+    return "\n".join(lines)
+
+
+def chooser_user_prompt(task: str, history: list[Step], observation: Observation, candidate_lines: list[str],
+                        config: ChooserConfig) -> str:
+    """The prompt the model reads; the exporter rebuilds it from a step's recorded ``candidates``."""
+    page = observation.markdown
+    limit = config.page_tokens * CHARS_PER_TOKEN
+    if len(page) > limit:
+        page = page[:limit].rstrip() + "\n[... page cut ...]"
+    return (f"## Task\n\n{task}\n\n## Previous Steps\n\n{_history(history, config.history_steps)}\n\n"
+            f"## Current Webpage: {observation.url}\n\n{page}\n\n## Candidate Actions\n\n"
+            + "\n".join(candidate_lines))
+
+
+def schema_of_lines(candidate_lines: list[str]) -> dict[str, Any]:
+    """The choice schema of a recorded step, rebuilt from the candidate lines it was offered."""
+    offered = [Candidate(id=line.split(":", 1)[0], action=Action(action_key="stop"), text=line,
+                         free='"value"' in line) for line in candidate_lines]
+    return choice_schema(offered)
+
+
+def chooser_messages(task: str, history: list[Step], observation: Observation, candidate_lines: list[str],
+                     config: ChooserConfig) -> list[ChatMessage]:
+    """System and user message exactly as the model receives them (schema instruction included)."""
+    chat = [ChatMessage(role="system", content=chooser_system_prompt(config)),
+            ChatMessage(role="user", content=chooser_user_prompt(task, history, observation, candidate_lines, config))]
+    return with_schema_instruction(chat, schema_of_lines(candidate_lines), reasoning=False)
+
+
+def candidates_for(task: str, history: list[Step], observation: Observation, limit: int) -> list[Candidate]:
+    """The grounded candidates of this turn: the observation's elements plus visible text the task names."""
+    elements = [element.model_copy() for element in observation.elements]
+    if observation.tree is not None:
+        grounding = ground_task(task, elements)
+        known = {element.id for element in elements}
+        elements += pointer_targets(observation.tree, known)
+        known |= {element.id for element in elements}
+        elements += text_targets(observation.tree, lambda text: grounding.match(text) > 0, known,
+                                 skip_within=grounding.restates)
+        elements = with_context(elements, observation.tree)
+    return candidate_actions(task, elements, can_go_back=any(step.action is not None for step in history),
+                             truncated=observation.truncated, limit=limit)
+
+
+class CandidatePolicy:
+    """Chooses the next action among grounded candidates; see the module docstring."""
+
+    name = "candidates"
+
+    def __init__(self, llm: LLM | None, config: ChooserConfig | None = None) -> None:
+        self.llm = llm
+        self.config = config or ChooserConfig()
+
+    def act(self, task: str, history: list[Step], observation: Observation) -> Step:
+        candidates = candidates_for(task, history, observation, self.config.max_candidates)
+        lines = [f"{candidate.id}: {candidate.text}" for candidate in candidates]
+        step = Step(url=observation.url, observation=observation.markdown, candidates=lines)
+        if self.llm is None:
+            return self._heuristic(step, candidates, history)
+        messages = [ChatMessage(role="system", content=chooser_system_prompt(self.config)),
+                    ChatMessage(role="user", content=chooser_user_prompt(task, history, observation, lines,
+                                                                         self.config))]
+        schema = choice_schema(candidates)
+        try:
+            reply = ask_json(self.llm, messages, schema, stage="insta.choose", max_tokens=self.config.max_tokens,
+                             temperature=self.config.temperature)
+        except LLMOutputError as error:
+            step.response, step.error = error.raw or "", f"invalid choice: {str(error).splitlines()[0]}"
+            return step
+        step.response = json.dumps(reply, ensure_ascii=False)
+        chosen = next(candidate for candidate in candidates if candidate.id == reply["candidate"])
+        return self._take(step, chosen, str(reply.get("reason", "")), reply.get("value"))
+
+    def _take(self, step: Step, chosen: Candidate, reason: str, value: Any) -> Step:
+        action = chosen.action.model_copy(deep=True)
+        if chosen.free:
+            text = "" if value is None else str(value).strip()
+            if action.action_key == "fill":
+                if not text:
+                    step.error = f"candidate {chosen.id} needs a value to type"
+                    step.reason, step.candidate = reason, chosen.text
+                    return step
+                action.action_kwargs["value"] = text
+            elif action.action_key == "stop":
+                action.action_kwargs = {"answer": text} if text else {}
+        step.action, step.reason, step.grounded = action, reason, list(chosen.grounded) or None
+        step.candidate = chosen.text if not chosen.free or not value else f"{chosen.text.split(' (')[0]}: {value}"
+        return step
+
+    def _heuristic(self, step: Step, candidates: list[Candidate], history: list[Step]) -> Step:
+        """No model: :func:`heuristic_choice`, recorded as the JSON a model would have written (so exported
+        steps of a no-model run are well-formed chooser answers)."""
+        chosen, reason, value = heuristic_choice(candidates, history, step.observation)
+        reply = {"reason": reason, "candidate": chosen.id} | ({"value": value} if value else {})
+        step.response = json.dumps(reply, ensure_ascii=False)
+        return self._take(step, chosen, reason, value)
+
+
+def heuristic_choice(candidates: list[Candidate], history: list[Step], page: str) -> tuple[Candidate, str, str | None]:
+    """The best grounded candidate not tried yet whose task phrases were not acted on; while no grounded
+    action was tried, the best-scored candidate not tried (a task that names nothing on the page: "Click
+    the button."); else stop, with the page's first heading as the answer."""
+    tried = {action_signature(previous.action) for previous in history if previous.action}
+    acted = {phrase for previous in history if previous.action and not previous.error
+             for phrase in previous.grounded or []}
+    fresh = [c for c in candidates if not c.free and action_signature(c.action) not in tried]
+    for candidate in fresh:
+        if candidate.grounded and not set(candidate.grounded) <= acted:
+            return candidate, "best grounded candidate (no model)", None
+    if not any(previous.grounded for previous in history) and fresh and fresh[0].score > 0 \
+            and fresh[0].action.action_key != "scroll":
+        return fresh[0], "best candidate, nothing grounded (no model)", None
+    stop = next(candidate for candidate in candidates if candidate.action.is_stop)
+    return stop, "no grounded candidate left (no model)", _first_heading(page)
+
+
+def _first_heading(markdown: str) -> str | None:
+    for line in markdown.splitlines():
+        if line.startswith("#"):
+            return line.lstrip("#").strip() or None
+    return None
+
+
+def make_policy(kind: str, llm: LLM | None, reasoning_words: int = 30, max_tokens: int = 256) -> Any:
+    """``candidates`` (default) or ``paper`` (the seed's free-form agent, which needs a model)."""
+    from scrapesmith.errors import ScrapesmithError
+    from scrapesmith.insta.agent import Agent, AgentConfig
+
+    if kind == "candidates":
+        return CandidatePolicy(llm, ChooserConfig(reasoning_words=reasoning_words))
+    if kind == "paper":
+        if llm is None:
+            raise ScrapesmithError("--policy paper needs a language model")
+        return Agent(llm, AgentConfig(reasoning_words=reasoning_words, max_tokens=max_tokens))
+    raise ScrapesmithError(f"unknown policy {kind!r}; use one of {', '.join(POLICIES)}")
+
+
+__all__ = ["POLICIES", "CandidatePolicy", "ChooserConfig", "choice_schema", "make_policy"]

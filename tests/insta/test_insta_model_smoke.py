@@ -1,0 +1,40 @@
+"""The candidate policy and the evidence judge with the embedded model on one MiniWoB++ episode.
+
+A smoke test (the path runs end to end against the real model, its answers bound by the schemas); the
+capability figures live in BENCHMARKS.md, measured by ``scrapesmith bench miniwob --llm local``. The lead
+runs it (``pytest -m model tests/insta/test_insta_model_smoke.py``); never on a shared busy machine.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from scrapesmith.config import Settings
+from scrapesmith.insta.chooser import CandidatePolicy
+from scrapesmith.insta.evidence import EvidenceJudge
+from scrapesmith.llm import Ledger, resolve_llm
+from scrapesmith.llm.models import DEFAULT_SIZE, EMBEDDED_MODELS, is_installed
+
+pytestmark = [pytest.mark.model, pytest.mark.browser, pytest.mark.timeout(1800)]
+
+
+def test_embedded_model_chooses_a_candidate_and_judges_with_evidence(browser_session) -> None:
+    pytest.importorskip("miniwob")
+    from scrapesmith.bench.miniwob import MiniwobEnv, run_miniwob_episode, serve_miniwob
+
+    model = EMBEDDED_MODELS[DEFAULT_SIZE]
+    if not is_installed(model, Settings().cache_dir):
+        pytest.fail(f"the embedded {model.size} model is not installed: run 'make model'")
+    ledger = Ledger()
+    llm = resolve_llm("local", cache=False, ledger=ledger)
+    with serve_miniwob() as base:
+        env = MiniwobEnv(browser_session)
+        trajectory, state = run_miniwob_episode(env, CandidatePolicy(llm), base, "click-button", seed=0, max_actions=3)
+    assert trajectory.steps and all(step.action is not None for step in trajectory.steps)  # the grammar held
+    assert all(step.candidate and step.reason is not None for step in trajectory.steps)
+    judgement = EvidenceJudge(llm).judge(trajectory.task, trajectory)
+    assert judgement.kind == "evidence" and judgement.criteria
+    assert {entry.stage for entry in ledger.entries} == {"insta.choose", "insta.check"}
+    if judgement.success == 1.0:  # a success must rest on quotes that occur
+        assert all(check.verified for check in judgement.criteria)
+    print(f"reward {state.raw_reward}, judge {judgement.success}, {len(ledger)} calls")
