@@ -67,3 +67,31 @@ def test_demo_instructions_name_one_task_per_domain(demo_web):
     tasks = demo_instructions(site_truths(demo_web.sites))
     assert [t.template.domain for t in tasks] == ["academic", "finance", "sports"]
     assert [t.template.name for t in tasks] == ["academic-T2", "finance-T1", "sports-T2"]
+
+
+def test_tasks_are_drawn_without_replacement_and_a_small_template_gives_fewer(demo_web):
+    truths = site_truths(demo_web.sites)
+    tasks = make_tasks(truths, ["academic", "finance", "sports"], 50)
+    instructions = [t.instruction for t in tasks]
+    assert len(instructions) == len(set(instructions))
+    seasons = len({r["year"] for r in truths["sports"]["teams"]})
+    assert len([t for t in tasks if t.template.name == "sports-T2"]) == seasons < 50
+    assert len([t for t in tasks if t.template.name == "finance-T1"]) == 50
+    # the values a task keeps are only those its instruction names
+    assert all(set(t.values) == {"year"} for t in tasks if t.template.name in ("sports-T2", "sports-T3"))
+    assert make_tasks(truths, ["sports"], 3, seed=1) == make_tasks(truths, ["sports"], 3, seed=1)
+
+
+def test_failure_reasons_name_what_went_wrong(tmp_path):
+    from scrapesmith.bench.instruct2ds import failure_reasons
+
+    truth = [{"team": "A", "wins": 3, "pts": 1.5}]
+    extra = [{"team": "A", "wins": 3, "pts": ""}, {"team": "B", "wins": 4, "pts": ""}]
+    (tmp_path / "validation.json").write_text(json.dumps({"ok": False, "checks": [{"name": "rows", "ok": False}]}))
+    reasons = failure_reasons(extra, truth, ("team", "wins", "pts"), tmp_path)
+    assert reasons == ["filter not applied", "column unmapped: pts", "validation failed: rows"]
+    assert failure_reasons([{"team": "Z", "wins": 3, "pts": 1.5}], truth, ("team", "wins", "pts"),
+                           tmp_path / "none") == ["wrong page"]
+    assert failure_reasons([], truth, ("team",), tmp_path, "boom") == ["error: boom"]
+    assert failure_reasons([], truth, ("team",), tmp_path) == ["no rows"]
+    assert failure_reasons([truth[0]], truth * 2, ("team",), tmp_path / "none") == ["rows missing: 1 of 2"]

@@ -22,11 +22,12 @@ def test_collect_then_run_program_py_recollects_the_same_rows(demo_web, allow, t
     with (tmp_path / "run" / "dataset.csv").open() as handle:
         teams = {row["team"] for row in csv.DictReader(handle)}
     assert teams == {r["team"] for r in demo_web.sites.truth("sports")["team_seasons"] if r["year"] == 2024}
-    (tmp_path / "run" / "dataset.csv").unlink()
     rerun = scrapesmith("run", "run/program.py", cwd=tmp_path)
     assert rerun.returncode == 0, rerun.stderr
     assert "0 LLM calls" in rerun.stderr
-    assert _data_columns((tmp_path / "run" / "dataset.csv").read_text()) == _data_columns(first)
+    assert (tmp_path / "run" / "dataset.csv").read_text() == first  # the rerun leaves the run's own rows alone
+    [rerun_dir] = (tmp_path / "run" / "reruns").iterdir()
+    assert _data_columns((rerun_dir / "dataset.csv").read_text()) == _data_columns(first)
 
 
 def _data_columns(text: str) -> list[tuple[str, str, str]]:

@@ -163,17 +163,6 @@ def test_the_model_is_consulted_only_where_there_is_a_choice(demo_web, tmp_path)
     assert {r.stage for r in asking.requests} >= {"collect.plan", "collect.web"}
 
 
-def test_a_named_team_filters_rows_but_a_date_range_does_not():
-    from scrapesmith.collect.agents.research import _filter_from_instruction
-
-    rows = [{"team": "Bayport Pelicans", "date": "2023-02-01"}, {"team": "Grover Giants", "date": "2023-02-02"}]
-    columns = ["team", "date"]
-    assert _filter_from_instruction("Collect the 2023 season stats of the Grover Giants with columns team, date",
-                                    rows, {}, columns) == {"team": "Grover Giants"}
-    assert _filter_from_instruction("Collect GRV daily prices from 2023-02-01 to 2023-03-10 with columns date",
-                                    rows, {}, ["date"]) == {}
-
-
 def test_use_page_is_overruled_when_the_pages_below_hold_every_column(demo_web, tmp_path):
     """A model that says "use this page" on a year page whose only list is navigation: the tools show the
     track pages below fill every column, so the web agent takes the track links instead."""
@@ -189,3 +178,12 @@ def test_use_page_is_overruled_when_the_pages_below_hold_every_column(demo_web, 
     web = next(json.loads(line) for line in (tmp_path / "messages.jsonl").read_text().splitlines()
            if json.loads(line)["kind"] == "web")
     assert "overruled use_page" in web["text"]
+
+
+def test_a_list_recorded_on_a_one_page_track_follows_next_on_a_longer_one(demo_web, tmp_path):
+    """CLML 2022: Main fits on one page, Datasets and Benchmarks takes two; every paper is collected."""
+    url = demo_web.url("/proceedings/clml/2022/")
+    collect(f"Collect all papers of CLML 2022 with columns title, authors, track and url. Start at {url}", llm=None,
+            run_dir=tmp_path, allow_hosts=[f"{demo_web.host}:{demo_web.port}"], delay=0.0)
+    truth = [p for p in demo_web.sites.truth("proceedings")["papers"] if (p["conference"], p["year"]) == ("CLML", 2022)]
+    assert sorted(row["url"] for row in _dataset(tmp_path)) == sorted(demo_web.url(p["url"]) for p in truth)

@@ -107,7 +107,7 @@ def test_run_rejects_what_it_cannot_run_with_one_line(tmp_path):
 
 def test_induce_rejects_a_malformed_field(tmp_path):
     done = scrapesmith("induce", "x.html", "--field", "=nothing", cwd=tmp_path)
-    assert done.returncode == 1 and "bad --field" in done.stderr
+    assert done.returncode == 2 and "Invalid value for '--field': '=nothing'" in done.stderr
 
 
 @pytest.mark.skipif(not SWDE.is_dir(), reason="SWDE development data not present")

@@ -1,7 +1,7 @@
 """A scripted model for pipeline tests, importable by spawned pool workers and Ray workers.
 
-It plays every role by reading the prompt the way a model would have to: the proposer answers N/A for
-sites whose label contains ``unsafe_on``, the agent (the seed's, or the candidate chooser) clicks the first
+It plays every role by reading the prompt the way a model would have to: the safety filter calls sites
+whose label contains ``unsafe_on`` unsafe, the agent (the seed's, or the candidate chooser) clicks the first
 "Blog link" it sees and then stops, the judge (scores, or evidence checks) calls a trajectory that reached
 a blog page a success. ``kill_on`` makes the worker process die when
 the proposer is asked about that site, to test crash recovery and resume.
@@ -23,6 +23,11 @@ def _fenced(payload: dict) -> str:
 
 
 def respond(request: LLMRequest, kill_on: str | None = None, unsafe_on: str = "/stocks") -> str:
+    if request.stage == "insta.safety":
+        prompt = request.messages[-1].content
+        unsafe = unsafe_on in prompt.split("Site: ", 1)[1].splitlines()[0]
+        return json.dumps({"category": "harmful" if unsafe else "safe", "unsafe": unsafe,
+                           "reason": f"the site {'is' if unsafe else 'is not'} under {unsafe_on!r}"})
     user = request.messages[1].content
     if request.stage == "insta.propose":
         if kill_on and kill_on in user:

@@ -39,3 +39,18 @@ def test_insta_export_rejects_unknown_kind(tmp_path):
     result = CliRunner().invoke(app, ["insta", "export", str(tmp_path / "run"), "-o", str(tmp_path / "o.jsonl"),
                                       "--kinds", "agent,critic"])
     assert isinstance(result.exception, ScrapesmithError) and "critic" in str(result.exception)
+
+
+def test_bench_insta_safety_without_a_model_reports_each_group(tmp_path):
+    out = tmp_path / "safety.json"
+    result = CliRunner().invoke(app, ["bench", "insta-safety", "--llm", "none", "--group", "hard-benign",
+                                      "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(out.read_text())["summary"]
+    assert summary["domains"] == summary["hard-benign domains"] >= 30 and summary["llm_calls"] == 0
+    assert "issue-100 accuracy" not in summary
+
+
+def test_bench_insta_safety_rejects_an_unknown_group():
+    result = CliRunner().invoke(app, ["bench", "insta-safety", "--llm", "none", "--group", "nope"])
+    assert result.exit_code == 2 and "no such group nope" in result.output

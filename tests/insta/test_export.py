@@ -54,7 +54,7 @@ def _read(path):
 
 def test_export_scrubs_pii_from_every_message(run_dir, tmp_path):
     out = tmp_path / "sft.jsonl"
-    counts = export_run(run_dir, out, ExportConfig(min_success=1.0))
+    counts = export_run(run_dir, out, ExportConfig(min_success=1.0)).counts
     text = out.read_text()
     assert EMAIL not in text and "555 2671" not in text and "{{EMAIL}}" in text and "{{PHONE}}" in text
     assert "http://good.test/about" in text
@@ -88,3 +88,15 @@ def test_export_judge_records_filter_by_confidence_and_proposer_has_both_phases(
 def test_export_of_an_empty_directory_is_a_clear_error(tmp_path):
     with pytest.raises(ScrapesmithError, match="no pipeline results"):
         export_run(tmp_path, tmp_path / "o.jsonl", ExportConfig())
+
+
+@pytest.mark.parametrize("tear", [b'{"site": "torn.test", "status": "o', "caf\u00e9".encode()[:-1], b"\xff\xfe\x00"])
+def test_export_skips_torn_lines_whatever_the_byte_and_counts_them(run_dir, tmp_path, tear):
+    config = ExportConfig(min_success=0.0, scrub_pii=False)
+    before = export_run(run_dir, tmp_path / "before.jsonl", config).counts
+    shard = ResultStore(run_dir).shards()[-1]
+    with shard.open("ab") as handle:  # a crash mid-write: the line ends anywhere, even inside a character
+        handle.write(b'{"site": "x", "note": "' + tear)
+    result = export_run(run_dir, tmp_path / "sft.jsonl", config)
+    assert result.torn_lines == 1
+    assert result.counts == before  # nothing already written is lost

@@ -35,7 +35,9 @@ def test_pipeline_records_every_site_and_resumes_after_a_killed_worker(demo_web,
     assert (first.ok, first.unsafe, first.failed) == (0, 1, 2)
     assert results[acme].error == "worker process died on every attempt"
     assert "RobotsDisallowed" in results[private].error
-    assert results[unsafe].proposal.task is None and results[unsafe].trajectory is None
+    assert results[unsafe].proposal is None and results[unsafe].trajectory is None
+    assert results[unsafe].safety.unsafe and results[unsafe].safety.decided_by == "model"
+    assert first.refused == {"harmful": 1}
 
     with store.shards()[-1].open("a") as shard:  # a crash mid-write leaves a torn last line
         shard.write('{"site": "http://127.0.0.1/torn", "status": "o')
@@ -55,6 +57,9 @@ def test_pipeline_records_every_site_and_resumes_after_a_killed_worker(demo_web,
     assert recorded.count(unsafe) == 1 and recorded.count(acme) == 2
     rows = {row["site"]: row for row in read_rows(tmp_path / "run" / "results.parquet")}
     assert rows[acme]["status"] == "ok" and rows[acme]["success"] == 1.0 and rows[unsafe]["status"] == "unsafe"
+    assert (rows[unsafe]["safety_verdict"], rows[unsafe]["safety_category"]) == ("unsafe", "harmful")
+    assert rows[unsafe]["safety_reason"] == "model: the site is under '/stocks'"
+    assert (rows[acme]["safety_verdict"], rows[acme]["safety_decided_by"]) == ("safe", "model")
 
 
 def test_candidate_policy_and_evidence_judge_in_the_pipeline(demo_web, tmp_path):

@@ -1,4 +1,4 @@
-"""Proposer phase 1 (safety filter, 16 of 100 examples), phase 2 refinement, and filter accuracy."""
+"""Proposer phase 1 (N/A or a task, 16 of 100 examples) and phase 2 refinement."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ import pytest
 from scrapesmith.insta.propose import (
     LandingPage,
     Proposer,
-    evaluate_safety_filter,
-    labelled_domains,
     parse_proposal,
     parse_refined,
     proposer_examples,
@@ -20,10 +18,8 @@ from scrapesmith.llm.scripted import ScriptedLLM
 from scrapesmith.llm.types import LLMOutputError, LLMRequest
 
 
-def test_example_and_labelled_lists_have_one_hundred_distinct_entries():
+def test_example_list_has_one_hundred_distinct_entries():
     assert len({row["domain"] for row in proposer_examples()}) == 100
-    labels = [row["label"] for row in labelled_domains()]
-    assert len(labels) == 100 and labels.count("unsafe") == 50
 
 
 @pytest.mark.parametrize(
@@ -61,21 +57,6 @@ def test_phase_one_samples_sixteen_examples_from_the_hundred_and_shows_the_landi
     assert set(first) != set(second)
     assert "Oceanário de Lisboa" in llm.requests[0].messages[1].content
     assert "fbcdn.net': 'N/A'" in llm.requests[0].messages[0].content
-
-
-def test_safety_filter_accuracy_is_measured_on_the_labelled_list():
-    """A scripted rule that only catches CDN/API hosts: recall 14/50, precision 1, accuracy 64%."""
-    api_hosts = {row["domain"] for row in labelled_domains() if row["category"] == "cdn-or-api"}
-
-    def respond(request: LLMRequest) -> str:
-        domain = request.messages[1].content.strip("'")
-        return "N/A" if domain in api_hosts else f"Find the contact page of {domain}."
-
-    report = evaluate_safety_filter(Proposer(ScriptedLLM(respond), seed=0), labelled_domains())
-    print(f"safety filter (scripted rule): accuracy {report.accuracy:.2f} precision {report.precision:.2f} "
-          f"recall {report.recall:.2f}")
-    assert (report.accuracy, report.precision, report.recall) == (0.64, 1.0, 0.28)
-    assert len(report.cases) == 100
 
 
 REFINED = """An expert would compare products.

@@ -98,3 +98,15 @@ def test_two_row_records_pair_title_and_details_rows() -> None:
     first = region.record(0)
     assert [element.get("class") for element in first] == ["story", None]
     assert "10 points" in first[1].text_content()
+
+
+def test_item_selector_leaves_out_a_tables_header_row() -> None:
+    from scrapesmith.dom.selectors import select
+    from scrapesmith.lists.selectors import list_item_selectors
+
+    rows = "".join(f"<tr><td><a href='/b/{i}'>Book {i}</a></td><td>${i}.00</td></tr>" for i in range(1, 6))
+    tree = parse_html(f"<html><body><table><tr><th>Title</th><th>Price</th></tr>{rows}</table></body></html>")
+    records = [tr for tr in tree.iter("tr") if tr.find("td") is not None]
+    selector = list_item_selectors(records)
+    found = [node for alternative in selector.split(" || ")[:1] for node in select(tree, alternative)]
+    assert [node.findtext("td/a") for node in found] == [f"Book {i}" for i in range(1, 6)]

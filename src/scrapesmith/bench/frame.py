@@ -44,6 +44,8 @@ class BenchResult:
 
 
 def _fmt(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return "; ".join(_fmt(v) for v in value)
     if isinstance(value, float):
         return f"{value:.4f}" if abs(value) < 1000 else f"{value:,.1f}"
     return str(value)

@@ -44,10 +44,10 @@ def _threads_per_worker(workers: int) -> Iterator[None]:
 def _cached_answers() -> int:
     """Answers in the response cache: the growth over a configuration is how many requests reached the
     model (the rest were replayed from earlier configurations)."""
-    from scrapesmith.config import Settings
+    from scrapesmith.config import read_settings
     from scrapesmith.llm.cache import CACHE_FILE_NAME, ResponseCache
 
-    cache = ResponseCache(Settings().cache_dir / CACHE_FILE_NAME)
+    cache = ResponseCache(read_settings().cache_dir / CACHE_FILE_NAME)
     try:
         return len(cache)
     finally:

@@ -9,6 +9,7 @@ rounded to four decimals before comparison, links compare by path. Time and LLM 
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import time
@@ -21,6 +22,7 @@ from urllib.parse import urlsplit
 from scrapesmith.bench.frame import BenchResult
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.io import read_rows
+from scrapesmith.io.schema import is_empty
 
 DOMAINS = ("academic", "finance", "sports")
 SITE_OF = {"academic": "proceedings", "finance": "stocks", "sports": "sports"}
@@ -48,6 +50,38 @@ class Task:
     @property
     def task_id(self) -> str:
         return f"{self.template.name}:" + ",".join(str(v) for v in self.values.values())
+
+
+def failure_reasons(rows: list[dict], truth: list[dict], columns: tuple[str, ...], run_dir: Path,
+                    error: str = "") -> list[str]:
+    """Why a task lost points, read from its run: ``error``, ``no rows``, ``wrong page`` (no key value of the
+    truth among the rows), ``filter not applied`` (the truth's rows plus others), ``rows missing``,
+    ``column unmapped: c``
+    (a column empty in every row, or all wrong while the key is right) and ``validation failed: checks``."""
+    reasons = [f"error: {error}"] if error else []
+    if not rows:
+        return reasons or ["no rows"]
+    key = columns[0]
+    got = {normalize(r.get(key)) for r in rows}
+    want = {normalize(r.get(key)) for r in truth}
+    if not got & want:
+        reasons.append("wrong page")
+    elif len(rows) > len(truth) and want <= got:
+        reasons.append("filter not applied")
+    elif len(rows) < len(truth):
+        reasons.append(f"rows missing: {len(rows)} of {len(truth)}")
+    scores = attribute_scores(rows, truth, columns)
+    for column in columns:
+        empty = all(is_empty(r.get(column)) for r in rows)
+        if empty or (scores[column]["f1"] == 0.0 and scores[key]["f1"] > 0):
+            reasons.append(f"column unmapped: {column}")
+    validation = run_dir / "validation.json"
+    if validation.is_file():
+        report = json.loads(validation.read_text(encoding="utf-8"))
+        if not report.get("ok"):
+            failed = [c["name"] for c in report.get("checks", []) if not c.get("ok")]
+            reasons.append("validation failed: " + ", ".join(failed))
+    return reasons
 
 
 def _papers(d: dict, p: dict) -> list[dict]:
@@ -93,18 +127,26 @@ TEMPLATES = (
 )
 
 
-def _values(template: Template, truth: dict, rng: random.Random) -> dict:
+def _instances(template: Template, truth: dict, rng: random.Random) -> list[dict]:
+    """Every distinct placeholder assignment of a template (only the placeholders its text uses), or, for
+    finance whose date windows are too many to list, a large random sample of them."""
     if template.domain == "academic":
-        listing = rng.choice(truth["listings"])
-        values = {"conference": listing["conference"], "year": listing["year"]}
-        return {"track": listing["track"], **values} if "{track}" in template.text else values
-    if template.domain == "finance":
+        keys = ("conference", "year", "track") if "{track}" in template.text else ("conference", "year")
+        values = [{k: listing[k] for k in keys} for listing in truth["listings"]]
+    elif template.domain == "finance":
         days = sorted({row["date"] for row in truth["prices"]})
-        start = rng.randrange(0, len(days) - 40)
-        return {"symbol": rng.choice(truth["symbols"])["symbol"], "start": days[start],
-                "end": days[start + rng.randrange(10, 40)]}
-    year = rng.choice(sorted({r["year"] for r in truth["teams"]}))
-    return {"year": year, "team": rng.choice([r["team"] for r in truth["teams"] if r["year"] == year])}
+        symbols = [s["symbol"] for s in truth["symbols"]]
+        values = []
+        for _ in range(200):
+            start = rng.randrange(0, len(days) - 40)
+            values.append({"symbol": rng.choice(symbols), "start": days[start],
+                           "end": days[start + rng.randrange(10, 40)]})
+    elif "{team}" in template.text:
+        values = [{"year": r["year"], "team": r["team"]} for r in truth["teams"]]
+    else:
+        values = [{"year": year} for year in sorted({r["year"] for r in truth["teams"]})]
+    distinct = {Task(template, v).instruction: v for v in values if template.truth(truth, v)}
+    return list(distinct.values())
 
 
 def sports_database(site_truth: dict) -> dict:
@@ -113,20 +155,15 @@ def sports_database(site_truth: dict) -> dict:
 
 
 def make_tasks(truths: dict[str, dict], domains: list[str], per_template: int, seed: int = 0) -> list[Task]:
+    """Up to ``per_template`` distinct tasks per template, drawn without replacement: a template with fewer
+    instances (the four seasons of the standings) gives fewer tasks, never the same instruction twice."""
     rng = random.Random(seed)
     tasks = []
     for template in TEMPLATES:
         if template.domain not in domains:
             continue
-        truth = truths[template.domain]
-        seen: set[str] = set()
-        for _ in range(per_template * 5):
-            task = Task(template, _values(template, truth, rng))
-            if task.task_id not in seen and template.truth(truth, task.values):
-                seen.add(task.task_id)
-                tasks.append(task)
-            if len(seen) == per_template:
-                break
+        instances = _instances(template, truths[template.domain], rng)
+        tasks += [Task(template, values) for values in rng.sample(instances, min(per_template, len(instances)))]
     return tasks
 
 
@@ -148,7 +185,7 @@ def attribute_scores(collected: list[dict], truth: list[dict], columns: tuple[st
     """P/R/F1 per attribute unit: multiset overlap of the column's normalised values."""
     scores = {}
     for column in columns:
-        got = Counter(normalize(r.get(column)) for r in collected if str(r.get(column) or "").strip())
+        got = Counter(normalize(r.get(column)) for r in collected if not is_empty(r.get(column)))
         want = Counter(normalize(r.get(column)) for r in truth)
         hits = sum((got & want).values())
         precision = hits / sum(got.values()) if got else 0.0
@@ -186,6 +223,8 @@ def run_instruct2ds(tasks: list[Task], truths: dict[str, dict], run_task: Runner
         truth = task.template.truth(truths[task.template.domain], task.values)
         case.update(score_task(rows, truth, task.template.columns), truth_rows=len(truth),
                     seconds=round(time.monotonic() - started, 2))
+        case["failures"] = ([] if case["f1"] == 1.0 else
+                            failure_reasons(rows, truth, task.template.columns, run_dir, case["error"]))
         cases.append(case)
         if on_task is not None:
             on_task(task)

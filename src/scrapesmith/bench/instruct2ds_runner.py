@@ -10,6 +10,18 @@ from scrapesmith.collect.views import CollectResult
 from scrapesmith.llm.types import LLM
 
 
+def start_page(task: Task) -> str | None:
+    """The page a task's records are reached from, for ``--start-urls`` runs: the listing of
+    :func:`single_page_start`, else a year's proceedings (its tracks below it) or a symbol's quote page
+    (its history pages below it, its API documentation linked)."""
+    values, name = task.values, task.template.name
+    if name == "academic-T1":
+        return f"/proceedings/{values['conference'].lower()}/{values['year']}/"
+    if name in ("finance-T1", "finance-T2"):
+        return f"/stocks/symbol/{values['symbol']}/"
+    return single_page_start(task)
+
+
 def single_page_start(task: Task) -> str | None:
     """The one listing page a task's records start on, when there is one (for heuristic-only runs)."""
     values, name = task.values, task.template.name
@@ -30,7 +42,7 @@ def task_runner(server, llm: LLM | None, ablation: str, start_urls: bool, delay:
 
     def run(task: Task, run_dir: Path) -> CollectResult:
         instruction = task.instruction
-        start = single_page_start(task) if start_urls else None
+        start = start_page(task) if start_urls else None
         if start is not None:
             instruction = f"{instruction} Start at {server.url(start)}"
         return collect(instruction, llm=llm, run_dir=run_dir, allow_hosts=allow, ablation=ablation, delay=delay,

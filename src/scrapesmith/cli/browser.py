@@ -18,7 +18,13 @@ import typer
 from scrapesmith.bench.browser import bench_browser
 from scrapesmith.bench.frame import report
 from scrapesmith.cli import app, bench_app, console
-from scrapesmith.cli.options import AllowHostOption, JsonOutOption, allowed_hosts, progress_bar
+from scrapesmith.cli.options import (
+    AllowHostOption,
+    JsonOutOption,
+    NoRobotsOption,
+    allowed_hosts,
+    progress_bar,
+)
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.web.browser import RENDER_MODES, AutoFetcher, BrowserOptions, make_fetcher
 from scrapesmith.web.fetch import HttpFetcher
@@ -53,7 +59,7 @@ def render_command(
     ] = "markdown",
     screenshot: Annotated[Path | None, typer.Option("--screenshot", help="Also save a PNG here.")] = None,
     allow_host: AllowHostOption = None,
-    no_robots: Annotated[bool, typer.Option("--no-robots", help="Do not consult robots.txt.")] = False,
+    no_robots: NoRobotsOption = False,
 ) -> None:
     """Load a page the way --render would (Chromium when needed) and print a view of it."""
     if view not in VIEWS:

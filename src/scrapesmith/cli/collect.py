@@ -19,12 +19,12 @@ from scrapesmith.cli.options import (
     OpenOption,
     allowed_hosts,
     llm_from_options,
+    not_blank,
     progress_bar,
     show_report,
 )
 from scrapesmith.collect.progress import live_progress
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.io import read_rows
 from scrapesmith.llm.types import LLM
 
 Ablation = Annotated[str, typer.Option(
@@ -41,7 +41,7 @@ def default_run_dir(instruction: str) -> Path:
 
 @app.command("collect")
 def collect_command(
-    instruction: Annotated[str, typer.Argument(help="One sentence naming the data and its columns.")],
+    instruction: Annotated[str, typer.Argument(callback=not_blank, help="One sentence naming the data and its columns.")],
     run_dir: Annotated[Path | None, typer.Option(help="Run directory (default runs/<time>-<hash>).")] = None,
     seed: Annotated[list[str], typer.Option(
         "--seed", help="Pages to crawl into the local search index when the instruction names no URL.")] = [],  # noqa: B006
@@ -71,21 +71,18 @@ def collect_command(
         raise ScrapesmithError(f"no rows collected; see {target / 'messages.jsonl'}")
 
 
-def run_collection_program(program: Path, allow_host: list[str] | None) -> None:
-    """``scrapesmith run runs/<id>/program.py``: recollect in the sandbox with zero LLM calls."""
-    from scrapesmith.collect.program import run_program_file, save_rerun
+def run_collection_program(program: Path, allow_host: list[str] | None, output: Path | None = None) -> None:
+    """``scrapesmith run runs/<id>/program.py [-o OUT]``: recollect in the sandbox with zero LLM calls."""
+    from scrapesmith.collect.program import rerun_program
 
     with console.status(f"running {program} in the sandbox", spinner="dots"):
-        result = run_program_file(program, allowed_hosts(allow_host))
-    if not result.ok:
-        raise ScrapesmithError(f"{program}: {result.summary()}")
-    dataset = program.parent / "dataset.csv"
-    if not dataset.is_file():
-        console.print(f"{program} finished ({result.seconds:.1f}s) but wrote no dataset.csv", highlight=False)
-        return
-    rows = len(read_rows(dataset))
-    console.print(f"{rows} rows -> {dataset} ({result.seconds:.1f}s, 0 LLM calls)", highlight=False)
-    show_report(save_rerun(program, result))
+        rerun = rerun_program(program, allowed_hosts(allow_host), output)
+    if rerun.dataset is None:
+        console.print(f"{program} finished ({rerun.result.seconds:.1f}s) but wrote no dataset.csv", highlight=False)
+    else:
+        console.print(f"{rerun.rows} rows -> {rerun.dataset} ({rerun.result.seconds:.1f}s, 0 LLM calls)",
+                      highlight=False)
+    show_report(rerun.report)
 
 
 @bench_app.command("instruct2ds")
@@ -126,4 +123,30 @@ def bench_instruct2ds_command(
                 params={"domains": chosen, "templates": template or "all", "tasks_per_template": tasks, "ablation": ablation,
                         "always_ask": always_ask, "llm": getattr(model, "name", "none"), "start_urls": start_urls, "seed": seed})
     report(result, json_out, case_columns=["task", "rows", "truth_rows", "precision", "recall", "f1", "seconds",
-                                           "tokens", "error"])
+                                           "tokens", "failures"])
+
+
+@bench_app.command("collect-pages")
+def bench_collect_pages_command(
+    pages: Annotated[Path | None, typer.Option(help="SWDE pages: DIR/book/book-<site>/NNNN.htm.")] = None,
+    groundtruth: Annotated[Path | None, typer.Option(help="SWDE ground truth DIR (default PAGES/groundtruth).")] = None,
+    site: Annotated[str | None, typer.Option(help="Book site name (default: the first).")] = None,
+    count: Annotated[int, typer.Option(help="Detail pages in the catalog.")] = 40,
+    offset: Annotated[int, typer.Option(help="Skip this many pages first.")] = 0,
+    run_dir: Annotated[Path | None, typer.Option(help="Run directory (default runs/collect-pages-<time>).")] = None,
+    json_out: JsonOutOption = None,
+    llm: LLMOption = None,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """collect over a paginated links-only catalog of real SWDE book pages: row recall and cell accuracy."""
+    from scrapesmith.bench.collect_pages import run_collect_pages
+    from scrapesmith.cli.induce import default_swde
+
+    if count < 1 or offset < 0:
+        raise typer.BadParameter("--count must be at least 1 and --offset at least 0")
+    pages = pages or default_swde()
+    model = llm_from_options(llm, no_cache)
+    target = run_dir or Path("runs") / f"collect-pages-{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}"
+    with console.status("collecting…", spinner="dots") as status:
+        run_collect_pages(pages, groundtruth or pages / "groundtruth", site, count, offset, model, target, json_out,
+                          progress=live_progress(console, status))

@@ -4,6 +4,7 @@ from scrapesmith.cli import (
     bench_dom,  # noqa: F401
     browser,  # noqa: F401
     collect,  # noqa: F401
+    crawl,  # noqa: F401
     demo,  # noqa: F401
     fetch,  # noqa: F401
     induce,  # noqa: F401

@@ -11,7 +11,15 @@ import typer
 from scrapesmith.bench.fetch import MODES, bench_fetch
 from scrapesmith.bench.frame import report
 from scrapesmith.cli import app, bench_app, console
-from scrapesmith.cli.options import AllowHostOption, JsonOutOption, allowed_hosts, progress_bar
+from scrapesmith.cli.options import (
+    AllowHostOption,
+    JsonOutOption,
+    NoRobotsOption,
+    WarcOption,
+    allowed_hosts,
+    bounded,
+    progress_bar,
+)
 from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
 from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher
 from scrapesmith.web.page import Page
@@ -32,12 +40,10 @@ def fetch_command(
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="Write the page text here instead of stdout.")
     ] = None,
-    warc: Annotated[
-        Path | None, typer.Option("--warc", help="Also archive the response in this WARC file (.warc.gz).")
-    ] = None,
-    no_robots: Annotated[bool, typer.Option("--no-robots", help="Do not consult robots.txt.")] = False,
+    warc: WarcOption = None,
+    no_robots: NoRobotsOption = False,
     user_agent: Annotated[str | None, typer.Option("--user-agent", help="User-Agent header to send.")] = None,
-    timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds to wait for the server.")] = None,
+    timeout: Annotated[float | None, typer.Option("--timeout", callback=bounded(0, above=True), help="Seconds to wait for the server.")] = None,
 ) -> None:
     """Fetch one page (robots.txt, politeness, size and type limits apply) and print its text."""
     http = HttpFetcher(

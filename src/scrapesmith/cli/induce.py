@@ -15,17 +15,23 @@ from scrapesmith.bench.swde import run_benchmark
 from scrapesmith.cli import app, bench_app, console
 from scrapesmith.cli.options import (
     AllowHostOption,
+    ConcurrencyOption,
+    DelayOption,
     JsonOutOption,
     LLMOption,
     NoCacheOption,
+    NoRobotsOption,
     OpenOption,
     allowed_hosts,
     llm_from_options,
     progress_bar,
     show_report,
+    table_path,
+    usage_error,
 )
 from scrapesmith.config import get_settings
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.induce.examples import parse_example
 from scrapesmith.induce.execute import CompiledSpec
 from scrapesmith.induce.service import METHODS, FetchProgress, induce_from_sources, run_spec, save_spec_run
 from scrapesmith.induce.views import FieldRequest, ScraperSpec
@@ -35,11 +41,12 @@ Sources = Annotated[list[str], typer.Argument(help="Pages: files, directories, U
 
 
 def parse_field(text: str) -> FieldRequest:
-    """``name=instruction`` (or just ``name``) from the command line."""
-    name, _, instruction = text.partition("=")
+    """``name=instruction`` (or just ``name``) from the command line; ``name=`` with nothing after is refused."""
+    name, equals, instruction = text.partition("=")
     name = name.strip()
-    if not name or not name.replace("_", "").replace("-", "").isalnum():
-        raise ScrapesmithError(f"bad --field '{text}': use NAME=INSTRUCTION, e.g. isbn='the ISBN-13 of the book'")
+    if not name or not name.replace("_", "").replace("-", "").isalnum() or (equals and not instruction.strip()):
+        raise typer.BadParameter(f"'{text}': use NAME=INSTRUCTION, e.g. isbn='the ISBN-13 of the book'",
+                                 param_hint="'--field'")
     return FieldRequest(name, instruction.strip() or name.replace("_", " "))
 
 
@@ -56,16 +63,22 @@ def _fetch_display(progress: Progress, task: TaskID) -> FetchProgress:
 @app.command("induce")
 def induce_command(
     sources: Sources,
-    field: Annotated[list[str], typer.Option("--field", "-f", help="NAME=INSTRUCTION (repeatable).")],
+    field: Annotated[list[str], typer.Option("--field", "-f", help="NAME=INSTRUCTION (repeatable).")] = [],  # noqa: B006
+    example: Annotated[list[str], typer.Option(
+        "--example", "-e", help="NAME=VALUE seen on the first page: learn the field from its value "
+        "(repeatable; no model).")] = [],  # noqa: B006
     output: Annotated[Path, typer.Option("-o", "--output", help="Where to write the spec (JSON).")] = Path("spec.json"),
-    method: Annotated[str, typer.Option(help="heuristic | autoscraper | cot | reflexion | auto.")] = "auto",
-    seeds: Annotated[int, typer.Option(help="Use at most this many seed pages.")] = 3,
+    method: Annotated[str, typer.Option(help="heuristic | choose | autoscraper | cot | reflexion | auto.")] = "auto",
+    seeds: Annotated[int, typer.Option(min=1, help="Use at most this many seed pages.")] = 3,
     allow_host: AllowHostOption = None,
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
 ) -> None:
     """Induce a reusable field scraper from seed pages; print its XPaths and what they extract."""
     requests = [parse_field(f) for f in field]
+    examples = [parse_example(e) for e in example]
+    if not requests and not examples:
+        raise typer.BadParameter("give at least one --field NAME=INSTRUCTION or --example NAME=VALUE")
     if method == "auto":
         method = "autoscraper" if (llm or get_settings().llm) not in (None, "", "none") else "heuristic"
     if method not in METHODS:
@@ -75,7 +88,7 @@ def induce_command(
         task = progress.add_task("fetching", total=None)
         spec, trees = induce_from_sources(
             requests, sources, allow_hosts=allowed_hosts(allow_host), method=method, llm=model, seeds=seeds,
-            fetch_progress=_fetch_display(progress, task),
+            fetch_progress=_fetch_display(progress, task), examples=examples,
             progress=lambda name: progress.update(task, description=f"inducing '{name}' with {method}"))
     spec.save(output)
     _print_spec(spec, trees)
@@ -102,23 +115,31 @@ def run_command(
                                                 "collection program (program.py) from `scrapesmith collect`.")],
     sources: Annotated[list[str] | None, typer.Argument(help="Pages for a spec: files, directories, URLs or a "
                                                              ".txt URL list.")] = None,
-    output: Annotated[Path | None, typer.Option("-o", "--output", help="Output table: .csv, .jsonl or .parquet.")] = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output", callback=table_path,
+                                                help="Output table: .csv, .jsonl or .parquet.")] = None,
     allow_host: AllowHostOption = None,
+    delay: DelayOption = None,
+    concurrency: ConcurrencyOption = 1,
+    no_robots: NoRobotsOption = False,
     open_: OpenOption = False,
 ) -> None:
-    """Apply a scraper spec to pages, or rerun a collection program.py, with no LLM."""
+    """Apply a scraper spec to pages, or rerun a collection program.py, with no LLM.
+
+    A program's rerun writes into RUN_DIR/reruns/<time>/ (and to -o when given), never over the original
+    run; --delay, --concurrency and --no-robots apply to a spec's pages."""
     if target.suffix.lower() == ".py":
         from scrapesmith.cli.collect import run_collection_program
 
-        run_collection_program(target, allow_host)
+        run_collection_program(target, allow_host, output)
         return
     if output is None or not sources:
-        raise ScrapesmithError("running a scraper spec needs pages and -o OUTPUT, e.g. run spec.json page.html -o out.csv")
+        raise usage_error("running a scraper spec needs pages and -o OUTPUT, e.g. run spec.json page.html -o out.csv")
     spec = load_runnable(target)
     started = time.monotonic()
     with progress_bar() as progress:
         task = progress.add_task("fetching", total=None)
-        rows = run_spec(spec, sources, allowed_hosts(allow_host), _fetch_display(progress, task))
+        rows = run_spec(spec, sources, allowed_hosts(allow_host), _fetch_display(progress, task), delay=delay,
+                        respect_robots=not no_robots, concurrency=concurrency)
     failures = sum(row["error"] is not None for row in rows)
     report_file = save_spec_run(spec, target, rows, output, time.monotonic() - started)
     console.print(f"{len(rows) - failures} rows written to {output}"
@@ -133,7 +154,7 @@ def load_runnable(target: Path) -> ScraperSpec:
     raise ScrapesmithError(f"{target}: `run` takes a scraper spec (.json); got a '{target.suffix or 'no'}' file")
 
 
-def _default_swde() -> Path:
+def default_swde() -> Path:
     here = Path(__file__).resolve()
     for candidate in (Path.cwd() / "../shared/data/swde", here.parents[3] / "../shared/data/swde"):
         if candidate.is_dir():
@@ -147,15 +168,15 @@ def bench_swde_command(
     groundtruth: Annotated[Path | None, typer.Option(help="SWDE ground truth DIR (default PAGES/groundtruth).")] = None,
     sites: Annotated[str | None, typer.Option(help="Comma-separated site names (default: all).")] = None,
     attributes: Annotated[str | None, typer.Option(help="Comma-separated attributes (default: all).")] = None,
-    seeds: Annotated[int, typer.Option(help="Seed pages per site (the first N).")] = 3,
-    test: Annotated[int, typer.Option(help="Test pages per site (the next N).")] = 200,
-    method: Annotated[str, typer.Option(help="autoscraper | cot | reflexion | heuristic.")] = "heuristic",
+    seeds: Annotated[int, typer.Option(min=1, help="Seed pages per site (the first N).")] = 3,
+    test: Annotated[int, typer.Option(min=0, help="Test pages per site (the next N).")] = 200,
+    method: Annotated[str, typer.Option(help="heuristic | choose | autoscraper | cot | reflexion.")] = "heuristic",
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
     json_out: JsonOutOption = None,
 ) -> None:
     """Induce on SWDE seed pages and score on test pages with AutoScraper's executability metric."""
-    pages = pages or _default_swde()
+    pages = pages or default_swde()
     groundtruth = groundtruth or pages / "groundtruth"
     if method not in METHODS:
         raise ScrapesmithError(f"unknown --method '{method}' (use {', '.join(METHODS)})")

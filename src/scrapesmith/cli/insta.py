@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from scrapesmith.bench.frame import BenchResult, report
+from scrapesmith.bench.frame import report
 from scrapesmith.cli import bench_app, console, insta_app
 from scrapesmith.cli.options import (
     AllowHostOption,
@@ -16,8 +16,10 @@ from scrapesmith.cli.options import (
     JsonOutOption,
     LLMOption,
     NoCacheOption,
+    NoRobotsOption,
     OpenOption,
     allowed_hosts,
+    bounded,
     llm_from_options,
     progress_bar,
     show_report,
@@ -62,15 +64,13 @@ def insta_run(
         int, typer.Option("--max-actions", min=1, help="Hard cap on agent actions per site.")
     ] = 30,
     site_timeout: Annotated[
-        float, typer.Option("--site-timeout", help="Hard cap on agent wall time per site (s).")
+        float, typer.Option("--site-timeout", callback=bounded(0, above=True), help="Hard cap on agent wall time per site (s).")
     ] = 600.0,
     reasoning_words: Annotated[
-        int, typer.Option("--reasoning-words", help="Length of the agent's plan per step.")
+        int, typer.Option("--reasoning-words", min=1, help="Length of the agent's plan per step.")
     ] = 200,
     allow_host: AllowHostOption = None,
-    no_robots: Annotated[
-        bool, typer.Option("--no-robots", help="Ignore robots.txt (on by default).")
-    ] = False,
+    no_robots: NoRobotsOption = False,
     delay: DelayOption = None,
     retry_failed: Annotated[
         bool, typer.Option("--retry-failed", help="Also rerun sites recorded as failed.")
@@ -123,6 +123,10 @@ def insta_run(
         f"{summary.failed} failed; {summary.steps} steps in {summary.seconds:.1f}s on {summary.runner} "
         f"x{summary.workers} ({summary.sites_per_hour:.1f} sites/h, {summary.steps_per_second:.3f} steps/s) "
         f"-> {out}", highlight=False)
+    if summary.refused:
+        by_category = ", ".join(f"{category} {count}" for category, count in sorted(summary.refused.items()))
+        console.print(f"refused by the safety filter: {sum(summary.refused.values())} ({by_category})",
+                      highlight=False)
     for site, error in list(summary.errors.items())[:10]:
         console.print(f"[yellow]{site}[/]: {error}", highlight=False)
     show_report(out / "report.html", open_)
@@ -133,10 +137,10 @@ def insta_export(
     run_dir: Annotated[Path, typer.Argument(help="Output directory of 'insta run'.")],
     output: Annotated[Path, typer.Option("-o", "--output", help="SFT JSONL file to write.")],
     min_success: Annotated[
-        float, typer.Option("--min-success", help="Keep agent data whose judge success >= this.")
+        float, typer.Option("--min-success", callback=bounded(0, 1), help="Keep agent data whose judge success >= this.")
     ] = 1.0,
     min_confidence: Annotated[
-        float, typer.Option("--min-confidence", help="Keep judge data with confidence >= this.")
+        float, typer.Option("--min-confidence", callback=bounded(0, 1), help="Keep judge data with confidence >= this.")
     ] = 0.0,
     kinds: Annotated[
         str, typer.Option("--kinds", help="Comma-separated record kinds.")
@@ -150,9 +154,10 @@ def insta_export(
 
     config = ExportConfig(min_success=min_success, min_confidence=min_confidence, kinds=tuple(_split(kinds)),
                           scrub_pii=scrub_pii)
-    counts = export_run(run_dir, output, config)
-    shown = ", ".join(f"{count} {kind}" for kind, count in counts.items())
-    console.print(f"wrote {sum(counts.values())} records ({shown}) -> {output}", highlight=False)
+    result = export_run(run_dir, output, config)
+    shown = ", ".join(f"{count} {kind}" for kind, count in result.counts.items())
+    torn = f"; {result.torn_lines} torn store lines skipped" if result.torn_lines else ""
+    console.print(f"wrote {sum(result.counts.values())} records ({shown}) -> {output}{torn}", highlight=False)
 
 
 @bench_app.command("miniwob")
@@ -163,7 +168,7 @@ def bench_miniwob(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the first episode (then seed+1, ...).")] = 0,
     max_actions: Annotated[int, typer.Option("--max-actions", min=1, help="Action cap per episode.")] = 10,
     reasoning_words: Annotated[
-        int, typer.Option("--reasoning-words", help="Length of the agent's plan per step.")
+        int, typer.Option("--reasoning-words", min=1, help="Length of the agent's plan per step.")
     ] = 50,
     judge: Annotated[
         bool, typer.Option("--judge/--no-judge", help="Also judge each episode (judge accuracy).")
@@ -232,23 +237,25 @@ def bench_insta_safety(
     limit: Annotated[
         int, typer.Option("--limit", help="Only the first N labelled domains of each class (0: all).")
     ] = 0,
-    seed: Annotated[int, typer.Option("--seed", help="Seed for sampling the in-context examples.")] = 0,
+    group: Annotated[
+        list[str] | None,
+        typer.Option("--group", help="Only this group of the labelled list (repeatable): issue-100, hard-benign."),
+    ] = None,
     json_out: JsonOutOption = None,
 ) -> None:
-    """Accuracy, precision and recall of the proposer's safety filter on 100 labelled domains (Table 1)."""
-    from scrapesmith.insta.propose import Proposer, evaluate_safety_filter, labelled_domains
+    """Accuracy, precision and recall of the safety filter on the labelled domains, overall and per group."""
+    from scrapesmith.bench.insta_safety import UnknownGroup, measure_safety
+    from scrapesmith.llm.ledger import Ledger
 
-    model = require_llm(llm_from_options(llm, no_cache), "bench insta-safety")
-    labelled = labelled_domains(limit or None)
-    with progress_bar() as progress:
-        bar = progress.add_task("domains", total=len(labelled))
-        safety = evaluate_safety_filter(Proposer(model, seed=seed), labelled,
-                                        on_case=lambda case: progress.advance(bar))
-    result = BenchResult(name="insta-safety", cases=safety.cases,
-                         params={"llm": getattr(model, "name", ""), "seed": seed},
-                         summary={"accuracy": safety.accuracy, "precision": safety.precision,
-                                  "recall": safety.recall, "domains": len(safety.cases)})
-    report(result, json_out, case_columns=["domain", "label", "category", "flagged", "task"])
+    model = llm_from_options(llm, no_cache, ledger=Ledger())
+    try:
+        with progress_bar() as progress:
+            bar = progress.add_task("domains", total=None)
+            result = measure_safety(model, group or None, limit or None, on_case=lambda case: progress.advance(bar))
+    except UnknownGroup as exc:
+        raise typer.BadParameter(str(exc), param_hint="--group") from None
+    report(result, json_out, case_columns=["domain", "label", "group", "evidence_status", "flagged", "verdict_category",
+                                           "decided_by"])
 
 
 @bench_app.command("insta-pipeline")
@@ -258,7 +265,7 @@ def bench_insta_pipeline(
     ray: Annotated[bool, typer.Option("--ray/--no-ray", help="Also measure the Ray backend.")] = True,
     max_actions: Annotated[int, typer.Option("--max-actions", min=1, help="Agent action cap per site.")] = 5,
     limit: Annotated[int, typer.Option("--limit", help="Only the first N demo sites (0: all).")] = 0,
-    reasoning_words: Annotated[int, typer.Option("--reasoning-words", help="Length of the agent's plan per step.")] = 50,
+    reasoning_words: Annotated[int, typer.Option("--reasoning-words", min=1, help="Length of the agent's plan per step.")] = 50,
     sites: Annotated[int, typer.Option("--sites", min=0, help="Virtual sites: this many start pages of the demo "
                                        "web, round-robin over its sites (0: one per demo site).")] = 0,
     policy: PolicyOption = "candidates",

@@ -19,8 +19,10 @@ from scrapesmith.cli.options import (
     RuntimeOption,
     allowed_hosts,
     llm_from_options,
+    not_blank,
     progress_bar,
     show_report,
+    table_path,
 )
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.dsl import describe
@@ -41,11 +43,11 @@ URL_OPTION = typer.Argument(
     help="The page where the list starts: an http(s) URL, a local file, a file:// URL, or a directory "
     "of saved pages (recorded on the first, run on each).",
 )
-GOAL_OPTION = typer.Option(..., "--goal", help="What to extract, e.g. 'all open Engineering jobs'.")
+GOAL_OPTION = typer.Option(..., "--goal", callback=not_blank, help="What to extract, e.g. 'all open Engineering jobs'.")
 COLUMNS_OPTION = typer.Option(
-    ..., "--columns", help="Comma-separated output columns, e.g. 'Job Title,Job URL'."
+    ..., "--columns", callback=not_blank, help="Comma-separated output columns, e.g. 'Job Title,Job URL'."
 )
-OUTPUT_OPTION = typer.Option(Path("list.csv"), "-o", "--output", help="Rows out (.csv, .jsonl, .parquet).")
+OUTPUT_OPTION = typer.Option(Path("list.csv"), "-o", "--output", callback=table_path, help="Rows out (.csv, .jsonl, .parquet).")
 PROGRAM_OUT_OPTION = typer.Option(None, "--program", help="Save the recorded program (JSON) here.")
 PROGRAM_PATH_OPTION = typer.Argument(..., help="A program saved by 'scrapesmith lists --program'.")
 START_URL_OPTION = typer.Option(None, "--start-url", help="Run on this URL instead of the recorded one.")
@@ -64,7 +66,7 @@ USE_CASE_OPTION = typer.Option(
     [], "--use-case", help="Only these use cases (jobs, category, blog, testimonials); repeatable."
 )
 MAX_PAGES = typer.Option(
-    None, "--max-pages", help="Stop after this many list pages (default: the program's, 20)."
+    None, "--max-pages", min=1, help="Stop after this many list pages (default: the program's, 20)."
 )
 
 

@@ -24,7 +24,7 @@ from scrapesmith.bench.frame import report
 from scrapesmith.bench.llm import bench_llm, measure_generation_speed, measure_prompt_speed
 from scrapesmith.cli import bench_app, console, llm_app
 from scrapesmith.cli.options import JsonOutOption, LLMOption, NoCacheOption, llm_from_options
-from scrapesmith.config import Settings
+from scrapesmith.config import Settings, read_settings
 from scrapesmith.llm.client import build_provider, effective_spec, parse_spec
 from scrapesmith.llm.config import LLMSettings
 from scrapesmith.llm.ledger import Ledger, LedgerTotals, use_ledger
@@ -56,7 +56,7 @@ def info_command(
     probe: bool = typer.Option(True, "--probe/--no-probe", help="Measure tokens/s with a short call."),
 ) -> None:
     """Show the configured model: provider, model, file, sha256, context size and measured tokens/s."""
-    settings = Settings()
+    settings = read_settings()
     spec = effective_spec(llm, settings)
     provider = build_provider(parse_spec(spec), settings, LLMSettings())
     table = Table(show_header=False, title="language model")
@@ -201,7 +201,7 @@ def install_command(
     force: bool = typer.Option(False, "--force", help="Hash the installed file again; re-download on mismatch."),
 ) -> None:
     """Download the embedded model's weights, assemble them in the cache directory and verify the sha256."""
-    settings = Settings()
+    settings = read_settings()
     sizes = list(EMBEDDED_MODELS) if size == "all" else [embedded_model(size).size]
     for name in sizes:
         model = EMBEDDED_MODELS[name]
@@ -229,7 +229,7 @@ def bench_llm_command(
     json_out: JsonOutOption = None,
 ) -> None:
     """Embedded models: prompt and generation tokens/s, latency of a 1,500-in/100-out call, probe accuracy."""
-    settings, llm_settings = Settings(), LLMSettings()
+    settings, llm_settings = read_settings(), LLMSettings()
     chosen = [embedded_model(size.strip()).size for size in sizes.split(",") if size.strip()]
     missing = [size for size in chosen if not is_installed(EMBEDDED_MODELS[size], settings.cache_dir)]
     if missing:

@@ -11,17 +11,57 @@ Each shared option is defined once here and used as a parameter annotation, so e
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from typer._click.exceptions import UsageError
 
 from scrapesmith.cli import console
 from scrapesmith.config import get_settings
+from scrapesmith.io import FORMATS
 from scrapesmith.llm.client import SPEC_HELP, resolve_llm
 from scrapesmith.llm.ledger import Ledger
 from scrapesmith.llm.types import LLM
+
+
+def bounded(low: float, high: float = math.inf, *, above: bool = False) -> Callable[[float | None], float | None]:
+    """An option callback: the number must be finite and in ``[low, high]`` (``(low, high]`` with ``above``).
+
+    click's ``FloatRange`` lets ``nan`` through (every comparison with it is false), so the check is here.
+    """
+    def check(value: float | None) -> float | None:
+        if value is None:
+            return value
+        if not math.isfinite(value) or value > high or value < low or (above and value == low):
+            shown = ("(" if above else "[") + f"{low:g}, " + ("∞)" if high == math.inf else f"{high:g}]")
+            raise typer.BadParameter(f"{value} is not a finite number in {shown}")
+        return value
+
+    return check
+
+
+def usage_error(message: str) -> UsageError:
+    """A usage mistake found in a command's body: one line, exit status 2 (as a bad option is)."""
+    return UsageError(message)
+
+
+def not_blank(value: str | None) -> str | None:
+    """An option callback: text that is empty or only spaces is a usage error, not an empty request."""
+    if value is not None and not value.strip():
+        raise typer.BadParameter("must not be empty")
+    return value
+
+
+def table_path(value: Path | None) -> Path | None:
+    """An option callback: an output table's suffix must name a format we write, checked before any work."""
+    if value is not None and value.suffix.lower() not in FORMATS:
+        raise typer.BadParameter(f"'{value}' has no table format (use .csv, .jsonl or .parquet)")
+    return value
+
 
 LLMOption = Annotated[
     str | None,
@@ -50,7 +90,18 @@ AllowHostOption = Annotated[
 
 DelayOption = Annotated[
     float | None,
-    typer.Option("--delay", help="Seconds between requests to one host (default: SCRAPESMITH_POLITENESS_DELAY, 1.0)."),
+    typer.Option("--delay", callback=bounded(0),
+                 help="Seconds between requests to one host (default: SCRAPESMITH_POLITENESS_DELAY, 1.0)."),
+]
+
+NoRobotsOption = Annotated[bool, typer.Option("--no-robots", help="Do not consult robots.txt.")]
+
+ConcurrencyOption = Annotated[
+    int, typer.Option("--concurrency", min=1, help="Pages fetched at once (the delay per host still holds).")
+]
+
+WarcOption = Annotated[
+    Path | None, typer.Option("--warc", help="Also archive every response in this WARC file (.warc.gz).")
 ]
 
 RuntimeOption = Annotated[

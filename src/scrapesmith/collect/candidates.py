@@ -1,7 +1,8 @@
 """The tool agent's extraction tools: each proposes a candidate access path with a sample it really ran.
 
 * list — the heuristic ``lists`` recorder on the page, replayed on that page only;
-* table — the data table whose header keys best fit the columns;
+* table — the data table whose header keys best fit the columns, joined with each row's own page for
+  the columns only that page holds (:mod:`scrapesmith.collect.joins`);
 * rest — endpoints documented on crawled pages (``GET /path?a=..&b=..``), called with parameters read
   from the instruction (names, ISO dates).
 A candidate says which requested columns its sample actually fills; the blueprint agent chooses.
@@ -15,8 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode, urljoin
 
-from scrapesmith.collect.tables import best_table, column_overlap, match_column, table_rows
+from scrapesmith.collect.joins import PROBES, join_pages, plan_join
+from scrapesmith.collect.mapping import map_columns, plausible
+from scrapesmith.collect.tables import best_table, table_rows
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.io.schema import is_empty
 from scrapesmith.lists.record import record_heuristic
 from scrapesmith.lists.replay import replay
 from scrapesmith.lists.runtime import HttpRuntime
@@ -37,15 +41,21 @@ class Found:
     list_program: dict[str, Any] | None = None
     api_params: dict[str, str] = field(default_factory=dict)
     records_key: str | None = None
+    #: columns read from each row's own page (column -> label there), verified on the probed pages
+    join: dict[str, str] = field(default_factory=dict)
+
+    def unmapped(self, columns: list[str]) -> list[str]:
+        """Requested columns no field of this source fills (reported, never filled from another field)."""
+        return [c for c in columns if c not in self.field_map]
 
     def filled(self, columns: list[str]) -> list[str]:
         half = max(1, len(self.rows) // 2)
-        return [c for c in columns if c in self.field_map
-                and sum(1 for r in self.rows if str(r.get(self.field_map[c]) or "").strip()) >= half]
+        return [c for c in columns if c in self.join or (c in self.field_map and sum(
+            1 for r in self.rows if not is_empty(r.get(self.field_map[c]))) >= half)]
 
     @property
     def keys(self) -> list[str]:
-        return [k for k in (self.rows[0] if self.rows else {}) if k not in ("source_url", "fetched_at", "program_id")]
+        return [k for k in (self.rows[0] if self.rows else {}) if k not in ("source_url", "detail_url", "fetched_at", "program_id")]
 
 
 def list_candidate(fetcher: Fetcher, url: str, columns: list[str]) -> Found | None:
@@ -57,7 +67,8 @@ def list_candidate(fetcher: Fetcher, url: str, columns: list[str]) -> Found | No
     if not result.rows:
         return None
     program = json.loads(recording.program.to_json())
-    return Found("list", url, result.rows, {c: c for c in columns}, list_program=program)
+    mapping = {c: c for c in columns if plausible(c, [r.get(c) for r in result.rows])}
+    return Found("list", url, result.rows, mapping, list_program=program)
 
 
 def table_candidate(fetcher: Fetcher, url: str, columns: list[str]) -> Found | None:
@@ -68,10 +79,15 @@ def table_candidate(fetcher: Fetcher, url: str, columns: list[str]) -> Found | N
     table = best_table(page.text, columns) if page.is_html else None
     if table is None:
         return None
-    rows = table_rows(table)
-    keys = list(rows[0]) if rows else []
-    mapping = {c: key for c in columns if (key := match_column(keys, c))}
-    return Found("table", url, rows, mapping) if column_overlap(keys, columns) else None
+    rows = table_rows(table, page.url)
+    keys = list(dict.fromkeys(k for r in rows for k in r))
+    mapping, unmapped = map_columns(columns, keys, rows)
+    if not mapping:
+        return None
+    join = plan_join(fetcher, rows, unmapped)
+    if join:
+        join_pages(rows[:PROBES], join, fetcher.fetch)
+    return Found("table", url, rows, {**mapping, **join}, join=join)
 
 
 def documented_endpoints(base_url: str, text: str) -> list[tuple[str, list[str]]]:
@@ -116,7 +132,7 @@ def rest_candidates(fetcher: Fetcher, doc_pages: list[tuple[str, str]], columns:
             key, records = _records(answer)
             if records:
                 keys = list(records[0])
-                mapping = {c: k for c in columns if (k := match_column(keys, c))}
+                mapping, _unmapped = map_columns(columns, keys, records)
                 if mapping:
                     found.append(Found("rest", endpoint, records, mapping, api_params=params, records_key=key))
     return found

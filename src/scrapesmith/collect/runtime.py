@@ -9,26 +9,28 @@ A program is a short script that composes these calls; it never needs an LLM::
             run.write(run.replay_list(LIST_PROGRAM, url), constants={"track": "Main"})
 
 Every page goes through scrapesmith's polite, guarded fetcher and into ``pages.warc.gz``; every row
-gets provenance columns; :meth:`Collection.close` writes ``dataset.csv`` and ``dataset.jsonl`` in the
-run directory (the current directory, which is the run directory inside the sandbox).
+gets provenance columns; :meth:`Collection.close` writes ``dataset.csv``, ``dataset.jsonl`` and
+``dataset.parquet``, typed by the program's declared ``SCHEMA``, in the run directory (the current
+directory, which is the run directory inside the sandbox).
 """
 
 from __future__ import annotations
 
 import json
 import os
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Self
 from urllib.parse import urlencode, urljoin
 
 from lxml import html
 
+from scrapesmith.collect.joins import join_pages
 from scrapesmith.collect.tables import best_table, next_page_url, table_rows
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.induce.execute import CompiledSpec
+from scrapesmith.induce.examples import Example, induce_from_examples
+from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
 from scrapesmith.induce.views import ScraperSpec
-from scrapesmith.io import write_rows
+from scrapesmith.io import timestamp, write_rows
 from scrapesmith.lists.replay import replay
 from scrapesmith.lists.runtime import HttpRuntime
 from scrapesmith.lists.views import ListProgram
@@ -45,8 +47,10 @@ class Collection:
     """One collection run: a guarded fetcher with a WARC archive, and the rows written so far."""
 
     def __init__(self, program_id: str, allow_hosts: list[str] | None = None, delay: float | None = None,
-                 run_dir: Path | None = None, max_pages: int = 50) -> None:
+                 run_dir: Path | None = None, max_pages: int = 50, schema: dict[str, str] | None = None) -> None:
         self.program_id = program_id
+        #: the column types the program declares (``SCHEMA``): every run writes the same types
+        self.schema = dict(schema or {})
         self.run_dir = Path(run_dir or os.environ.get("SCRAPESMITH_RUN_DIR", "."))
         self.max_pages = max_pages
         self.rows: list[dict[str, Any]] = []
@@ -77,26 +81,45 @@ class Collection:
         source = f"{url}?{urlencode(params)}" if params else url
         return [{**r, "source_url": source} for r in records or [] if isinstance(r, dict)]
 
-    def read_table(self, url: str, columns: list[str], follow_pages: bool = True) -> list[dict[str, Any]]:
-        """Rows of the data table on ``url`` that best fits ``columns``, following "next" links."""
+    def read_table(self, url: str, columns: list[str], follow_pages: bool = True, links: bool = False,
+                   ) -> list[dict[str, Any]]:
+        """Rows of the data table on ``url`` that best fits ``columns``, following "next" links; with
+        ``links``, each row's own page as ``detail_url``."""
         rows, seen = [], set()
         while url and url not in seen and len(seen) < self.max_pages:
             seen.add(url)
             page = self.fetch(url)
             table = best_table(page.text, columns)
             if table is not None:
-                rows += [{**row, "source_url": page.url} for row in table_rows(table)]
+                rows += [{**row, "source_url": page.url} for row in table_rows(table, page.url if links else None)]
             following = next_page_url(html.fromstring(page.text)) if follow_pages and page.text else None
             url = urljoin(page.url, following) if following else ""
         return rows
 
+    def join_pages(self, rows: list[dict[str, Any]], join: dict[str, str]) -> list[dict[str, Any]]:
+        """Add to each row the fields ``join`` names (column -> label) from its own page (``detail_url``)."""
+        return join_pages(rows, join, self.fetch, self.failures)
+
     def replay_list(self, program: dict[str, Any] | str, start_url: str | None = None) -> list[dict[str, Any]]:
-        """Replay a recorded list program (``lists``), pagination and detail pages included."""
+        """Replay a recorded list program (``lists``), pagination and detail pages included; a program
+        recorded on a listing of one page follows the "next" links of the listings it is replayed on."""
         text = program if isinstance(program, str) else json.dumps(program)
-        result = replay(ListProgram.from_json(text), HttpRuntime(self.fetcher), start_url=start_url,
-                        max_pages=self.max_pages)
-        self.failures += result.failures
-        return result.rows
+        parsed = ListProgram.from_json(text)
+        paginated = any(getattr(step, "pagination", None) for step in parsed.steps)
+        rows: list[dict[str, Any]] = []
+        url, seen = start_url or parsed.start_url, set()
+        while url and url not in seen and len(seen) < self.max_pages:
+            seen.add(url)
+            result = replay(parsed, HttpRuntime(self.fetcher), start_url=url, max_pages=self.max_pages)
+            self.failures += result.failures
+            rows += result.rows
+            if paginated:
+                break
+            # recorded on a one-page listing, replayed on a longer one: follow its "next" links here
+            page = self.fetch(url)
+            following = next_page_url(html.fromstring(page.text)) if page.text else None
+            url = urljoin(page.url, following) if following else ""
+        return rows
 
     def run_spec(self, spec: dict[str, Any] | str, urls: list[str]) -> list[dict[str, Any]]:
         """Apply an induced field scraper (``induce``) to each page: one row per page."""
@@ -111,17 +134,30 @@ class Collection:
             rows.append({**compiled.row(page.text), "source_url": page.url})
         return rows
 
+    def learn_fields(self, examples: dict[str, str], url: str, more_urls: list[str] | None = None) -> dict[str, Any]:
+        """A field scraper learnt from values seen on ``url`` (``induce --example``), checked on ``more_urls``;
+        returned as spec data for :meth:`run_spec`, so a program can pin fields by example. No model."""
+        trees = [parse_for_replay(self.fetch(u).text) for u in [url, *(more_urls or [])]]
+        spec = induce_from_examples([Example(name, value) for name, value in examples.items()], trees,
+                                    seed_names=[url, *(more_urls or [])])
+        return spec.model_dump(mode="json")
+
     def write(self, rows: list[dict[str, Any]], field_map: dict[str, str] | None = None,
               constants: dict[str, Any] | None = None, keep: list[str] | None = None) -> int:
-        """Add rows: rename by ``field_map`` (output <- extracted), add ``constants``, stamp provenance."""
-        now = datetime.now(UTC).isoformat(timespec="seconds")
+        """Add rows: rename by ``field_map`` (output <- extracted; a kept column it leaves out stays empty),
+        add ``constants``, stamp provenance (``source_url``; ``detail_url`` when the values came from the
+        item's own page)."""
+        now = timestamp()
         for row in rows:
             out = {}
             for column in keep or list(row):
-                source = (field_map or {}).get(column, column)
-                out[column] = row.get(source)
+                # a kept column the field map leaves out is unmapped: empty, never read from another field
+                unmapped = field_map and column not in field_map and column not in (constants or {})
+                out[column] = None if unmapped else row.get((field_map or {}).get(column, column))
             out.update(constants or {})
             out["source_url"] = row.get("source_url")
+            if row.get("detail_url"):
+                out["detail_url"] = row["detail_url"]
             out["fetched_at"] = row.get("fetched_at") or now
             out["program_id"] = self.program_id
             self.rows.append(out)
@@ -131,8 +167,8 @@ class Collection:
     def close(self) -> None:
         self.fetcher.close()
         self._warc.close()
-        write_rows(self.rows, self.run_dir / "dataset.csv")
-        write_rows(self.rows, self.run_dir / "dataset.jsonl")
+        for name in ("dataset.csv", "dataset.jsonl", "dataset.parquet"):
+            write_rows(self.rows, self.run_dir / name, self.schema)
         if self.failures:
             (self.run_dir / "failures.json").write_text(json.dumps(self.failures, indent=1))
 

@@ -28,7 +28,6 @@ from scrapesmith.collect.sandbox import SandboxLimits
 from scrapesmith.collect.search import LocalSearchIndex
 from scrapesmith.collect.views import ABLATIONS, CollectResult
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.io import read_rows, write_rows
 from scrapesmith.llm.ledger import Ledger, LedgeredLLM, use_ledger
 from scrapesmith.llm.types import LLM
 from scrapesmith.report import write_report
@@ -101,8 +100,6 @@ def _finish(team: Team, ledger: Ledger, trail: list[str], finished: bool, ablati
     run_dir = team.run_dir
     team.graph.save_jsonl(run_dir / "messages.jsonl")
     ledger.save(run_dir / "ledger.json")
-    if (run_dir / "dataset.jsonl").is_file():
-        write_rows(read_rows(run_dir / "dataset.jsonl"), run_dir / "dataset.parquet")
     validation = run_dir / "validation.json"
     valid = validation.is_file() and json.loads(validation.read_text())["ok"]
     totals = ledger.totals()

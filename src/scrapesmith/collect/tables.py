@@ -8,10 +8,14 @@ so dates come out as ISO dates; footer rows (league averages, totals) are skippe
 from __future__ import annotations
 
 import re
+from urllib.parse import urljoin
 
 from lxml import etree, html
 
+from scrapesmith.collect.mapping import map_columns, name_score
+
 _NON_WORD = re.compile(r"[^a-z0-9]+")
+LINK_KEY = "detail_url"
 
 
 def snake(text: str) -> str:
@@ -37,8 +41,9 @@ def cell_value(cell: etree._Element) -> str:
     return " ".join(cell.text_content().split())
 
 
-def table_rows(table: etree._Element) -> list[dict[str, str]]:
-    """The body rows of ``table`` keyed by its header keys (cells carry their own ``data-stat`` first)."""
+def table_rows(table: etree._Element, base_url: str | None = None) -> list[dict[str, str]]:
+    """The body rows of ``table`` keyed by its header keys (cells carry their own ``data-stat`` first);
+    with ``base_url``, each row's first link (the record's own page) as ``detail_url``."""
     keys = _header_keys(table)
     body = table.xpath("./tbody/tr") or table.xpath("./tr[position() > 1]")
     rows = []
@@ -50,6 +55,9 @@ def table_rows(table: etree._Element) -> list[dict[str, str]]:
         for index, cell in enumerate(cells):
             key = cell.get("data-stat") or (keys[index] if index < len(keys) else f"column_{index + 1}")
             row[key] = cell_value(cell)
+        links = tr.xpath(".//a/@href") if base_url is not None else []
+        if links:
+            row[LINK_KEY] = urljoin(base_url, str(links[0]).strip())
         rows.append(row)
     return rows
 
@@ -60,23 +68,13 @@ def data_tables(tree: etree._Element) -> list[etree._Element]:
 
 
 def column_overlap(keys: list[str], wanted: list[str]) -> list[str]:
-    """The wanted columns a table's keys can fill (exact key, or the key's words contain the column's)."""
-    found = []
-    for column in wanted:
-        words = set(snake(column).split("_"))
-        if any(k == snake(column) or words <= set(k.split("_")) for k in keys):
-            found.append(column)
-    return found
+    """The wanted columns a table's keys can fill by name (:func:`scrapesmith.collect.mapping.name_score`)."""
+    return [column for column in wanted if any(name_score(column, key) > 0 for key in keys)]
 
 
 def match_column(keys: list[str], column: str) -> str | None:
-    """The table key best matching ``column``: the exact key, else the shortest key containing its words."""
-    target = snake(column)
-    if target in keys:
-        return target
-    words = set(target.split("_"))
-    matches = sorted((k for k in keys if words <= set(k.split("_"))), key=len)
-    return matches[0] if matches else None
+    """The key best matching ``column`` by name, or ``None`` (never a key that changes its meaning)."""
+    return map_columns([column], keys)[0].get(column)
 
 
 def best_table(source: str | bytes, wanted: list[str]) -> etree._Element | None:

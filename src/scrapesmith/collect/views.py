@@ -13,6 +13,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from scrapesmith.collect.filters import DateRange
+from scrapesmith.collect.sandbox import SandboxResult
+
 
 class Role(StrEnum):
     """The eight agents of AutoData plus the local cache node ``v_ics``."""
@@ -101,23 +104,41 @@ class Blueprint(BaseModel):
     sources: list[SourceLink] = Field(min_length=1)
     fields: list[str] = Field(min_length=1)
     field_map: dict[str, str] = Field(default_factory=dict, description="output column -> extracted column")
+    unmapped: list[str] = Field(default_factory=list, description="requested columns no field of the source fills "
+                                "(left empty, never filled from another field)")
     label_column: str | None = None
     pagination: str | None = None
     list_program: dict[str, Any] | None = None
     api_params: dict[str, str] = Field(default_factory=dict)
     api_records_key: str | None = None
-    row_filter: dict[str, str] = Field(default_factory=dict, description="keep rows whose column equals the value")
+    row_filter: dict[str, str] = Field(default_factory=dict, description="keep rows whose extracted field equals "
+                                       "the value (the entity the instruction names)")
+    date_range: DateRange | None = Field(default=None, description="keep rows whose date field is in the range")
+    join: dict[str, str] = Field(default_factory=dict, description="column -> label on each row's own page "
+                                 "(its link, the record's key), joined to the row")
+    column_types: dict[str, str] = Field(default_factory=dict, description="output column -> type "
+                                         "(scrapesmith.io.schema), declared in the program as SCHEMA")
     validation: ValidationRules = Field(default_factory=ValidationRules)
 
     def to_markdown(self) -> str:
         """The human-readable ``blueprint.md`` of a run."""
         lines = [f"# Development blueprint\n\nInstruction: {self.instruction}\n", f"Access path: **{self.access}**\n",
                  "## Sources\n", *[f"- {s.url}" + (f" ({s.label})" if s.label else "") for s in self.sources],
-                 "\n## Fields\n", *[f"- `{f}` <- `{self.field_map.get(f, f)}`" for f in self.fields]]
+                 "\n## Fields\n", *[f"- `{f}` <- `{self.field_map.get(f, f)}`" + (
+                     f" ({self.column_types[f]})" if f in self.column_types else "") for f in self.fields
+                   if f not in self.unmapped and f != self.label_column]]
         if self.label_column:
             lines.append(f"- `{self.label_column}` <- the source's label")
+        if self.join:
+            lines.append("\nJoined on each row's link (the record's own page): " + ", ".join(
+                f"`{c}` <- {k!r}" for c, k in self.join.items()))
+        if self.unmapped:
+            lines.append(f"\nUnmapped (no field of the source fits; left empty): {', '.join(self.unmapped)}")
         if self.row_filter:
             lines.append(f"\nOnly rows where {', '.join(f'{k} = {v!r}' for k, v in self.row_filter.items())}.")
+        if self.date_range:
+            lines.append(f"\nOnly rows whose `{self.date_range.key}` is from {self.date_range.start} to "
+                         f"{self.date_range.end}.")
         if self.api_params:
             lines.append(f"\nREST parameters: {self.api_params}")
         lines += ["\n## Pagination\n", self.pagination or "none (or handled by the list program)",
@@ -214,3 +235,14 @@ class CollectResult:
 
     def to_json(self) -> dict:
         return {**asdict(self), "run_dir": str(self.run_dir), "dataset": str(self.dataset)}
+
+
+@dataclass
+class Rerun:
+    """A rerun of ``program.py``: where its files went, and the dataset the user asked for."""
+
+    result: SandboxResult
+    rerun_dir: Path
+    dataset: Path | None
+    rows: int
+    report: Path

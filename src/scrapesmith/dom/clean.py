@@ -16,6 +16,7 @@ import lxml.html
 from lxml import etree
 
 from scrapesmith.dom.parse import HtmlElement, parse_html
+from scrapesmith.dom.parse import keep_attributes as keep_only
 
 DROPPED_TAGS: tuple[str, ...] = ("script", "style", "noscript", "template")
 AUTOSCRAPER_ATTRIBUTES: frozenset[str] = frozenset({"class"})
@@ -31,8 +32,12 @@ def clean_tree(
     etree.strip_elements(cleaned, *drop_tags, etree.Comment, etree.ProcessingInstruction, with_tail=False)
     keep = frozenset(keep_attributes)
     for element in cleaned.iter(etree.Element):
-        for name in [name for name in element.attrib if name not in keep]:
-            del element.attrib[name]
+        dropped = [name for name in element.attrib if name not in keep]
+        try:
+            for name in dropped:
+                del element.attrib[name]
+        except (ValueError, KeyError):  # a name lxml cannot look up, such as ``{a}b``
+            keep_only(element, [name for name in element.attrib if name in keep])
     return cleaned
 
 

@@ -17,9 +17,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from urllib.parse import parse_qsl, urljoin, urlparse
+from urllib.parse import parse_qsl, urlparse
 
 from lxml import etree
+
+from scrapesmith.dom.parse import is_parsable_url, safe_urljoin
 
 IGNORED_TAGS = frozenset({"script", "style", "noscript", "template", "link", "meta", "head", "svg", "path"})
 FINGERPRINT_DEPTH = 3
@@ -349,7 +351,8 @@ def _href(element: etree._Element, page_url: str) -> str | None:
     href = (element.get("href") or "").strip()
     if not href or href.startswith(("javascript:", "mailto:", "#")):
         return None
-    return urljoin(page_url, href)
+    url = safe_urljoin(page_url, href)
+    return url if is_parsable_url(url) else None
 
 
 def _rel_next(root: etree._Element, page_url: str) -> PaginationControl | None:

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from scrapesmith.dom.ids import assign_ids, node_id
-from scrapesmith.dom.parse import HtmlElement
+from scrapesmith.dom.parse import HtmlElement, xml_safe
 from scrapesmith.dom.selectors import node_text, normalize_text
 from scrapesmith.dom.simplify import SKIPPED_TAGS
 from scrapesmith.dom.tokens import estimate_tokens
@@ -234,7 +234,7 @@ def _labels_a_control(label: HtmlElement) -> bool:
     if label.xpath(".//input | .//select | .//textarea"):
         return True
     target = label.get("for")
-    return bool(target and label.getroottree().getroot().xpath("//*[@id=$i]", i=target))
+    return bool(target and xml_safe(target) and label.getroottree().getroot().xpath("//*[@id=$i]", i=target))
 
 
 def accessible_name(element: HtmlElement) -> str:
@@ -242,7 +242,7 @@ def accessible_name(element: HtmlElement) -> str:
     if element.get("aria-label"):
         return normalize_text(element.get("aria-label"))
     element_id = element.get("id")
-    if element_id:
+    if element_id and xml_safe(element_id):
         labels = element.getroottree().getroot().xpath("//label[@for=$i]", i=element_id)
         if labels:
             return node_text(labels[0])

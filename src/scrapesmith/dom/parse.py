@@ -10,7 +10,7 @@ URL (``<base href>`` resolved against the page URL), so relative links resolve t
 from __future__ import annotations
 
 import re
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 import lxml.html
 from lxml import etree
@@ -25,6 +25,9 @@ HtmlElement = lxml.html.HtmlElement
 _PARSER = lxml.html.HTMLParser(encoding="utf-8", huge_tree=True)
 
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+# What libxml2 cannot hold in a name, an XPath expression or an XPath variable (lxml raises ValueError).
+_XML_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+_TAG_UNSAFE = re.compile(r"[^A-Za-z0-9_.:-]")
 _BOMS = ("\ufeff", "\ufffe")
 
 
@@ -44,6 +47,8 @@ def parse_html(source: str | bytes, url: str | None = None, encoding: str | None
         root = empty_document()
     if not isinstance(root, HtmlElement) or root.tag != "html":
         root = empty_document()
+    if _XML_UNSAFE.search(text):
+        _make_names_safe(root)
     _set_base_url(root, url)
     return root
 
@@ -61,7 +66,24 @@ def document_base_url(tree: HtmlElement) -> str | None:
 def absolutize(tree: HtmlElement, href: str) -> str:
     """Resolve ``href`` against the document's effective base URL, as a browser would."""
     base = document_base_url(tree)
-    return urljoin(base, href.strip()) if base else href.strip()
+    return safe_urljoin(base, href.strip()) if base else href.strip()
+
+
+def safe_urljoin(base: str | None, href: str) -> str:
+    """``urljoin`` that never raises: an unparsable URL (``http://[``) comes back as ``href`` unresolved.
+
+    Pages carry every kind of broken link; the standard library raises ``ValueError`` on some (an open
+    IPv6 bracket), and one bad href must not cost the page.
+    """
+    try:
+        return urljoin(base or "", href)
+    except ValueError:
+        return href
+
+
+def xml_safe(text: str) -> bool:
+    """Whether lxml accepts ``text`` as a name, inside an XPath expression or as an XPath variable."""
+    return not _XML_UNSAFE.search(text)
 
 
 def _decode(content: bytes, declared: str | None) -> str:
@@ -77,11 +99,60 @@ def _strip_preamble(text: str) -> str:
     return _XML_DECLARATION.sub("", text, count=1)
 
 
+def _make_names_safe(root: HtmlElement) -> None:
+    """Rename tags and drop attributes whose names lxml cannot look up (control characters, a leading ``{``).
+
+    libxml2 keeps ``<x\x01y a\x01b=1>`` as written, but lxml refuses such names in every lookup by name
+    (``iterchildren(tag)``, ``attrib[name]``), so each later step would raise on them.
+    """
+    for element in root.iter(etree.Element):
+        if not xml_safe(element.tag):
+            element.tag = _safe_tag(element.tag)
+        if not all(_usable_name(name) for name in element.attrib):
+            keep_attributes(element, [name for name in element.attrib if _usable_name(name)])
+
+
+def _safe_tag(tag: str) -> str:
+    """``tag`` with what lxml refuses in an HTML tag name removed; ``span`` when nothing usable is left."""
+    cleaned = _TAG_UNSAFE.sub("", tag)
+    return cleaned if cleaned[:1].isalpha() else "span"
+
+
+def _usable_name(name: str) -> bool:
+    """A name lxml can look up: no control characters, and no ``{`` opening a namespace."""
+    return xml_safe(name) and not name.startswith("{")
+
+
+def keep_attributes(element: HtmlElement, names: list[str]) -> None:
+    """Keep only the attributes ``names`` of ``element``, whatever the names of the others.
+
+    Deleting by name fails for names lxml cannot look up (``{a}b`` reads as a namespace, ``a\x01b``
+    holds a control character), so the element's attributes are cleared and the kept ones set again;
+    control characters in their values are dropped, as lxml refuses to set them.
+    """
+    wanted = frozenset(names)
+    kept = [(name, _XML_UNSAFE.sub("", value)) for name, value in element.attrib.items()
+            if name in wanted and _usable_name(name)]
+    element.attrib.clear()
+    element.attrib.update(kept)
+
+
 def _set_base_url(root: HtmlElement, url: str | None) -> None:
+    """The page URL, or ``<base href>`` resolved against it; a base no URL parser accepts is ignored."""
     base_hrefs = root.xpath("//base[@href][1]/@href")
     base = url
     if base_hrefs:
         href = str(base_hrefs[0]).strip()
-        base = urljoin(url, href) if url else href
-    if base:
+        resolved = safe_urljoin(url, href) if url else href
+        base = resolved if is_parsable_url(resolved) else url
+    if base and xml_safe(base):
         root.getroottree().docinfo.URL = base
+
+
+def is_parsable_url(url: str) -> bool:
+    """Whether the standard library's URL functions accept ``url`` (``http://[`` is refused)."""
+    try:
+        urlsplit(url)
+    except ValueError:
+        return False
+    return True

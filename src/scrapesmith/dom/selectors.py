@@ -18,7 +18,7 @@ from cssselect import SelectorError as CssSyntaxError
 from lxml import etree
 from parsel.csstranslator import HTMLTranslator
 
-from scrapesmith.dom.parse import HtmlElement
+from scrapesmith.dom.parse import HtmlElement, xml_safe
 from scrapesmith.errors import ScrapesmithError
 
 SKIPPED_TEXT_TAGS = frozenset({"script", "style", "noscript", "template"})
@@ -146,12 +146,15 @@ class _Step:
 
 
 def _describe(element: HtmlElement) -> _Step:
+    """The element's features; values an XPath cannot spell (control characters) are no features."""
     element_id = element.get("id")
-    classes = tuple(c for c in (element.get("class") or "").split() if not is_obfuscated_class(c))[:3]
+    classes = tuple(
+        c for c in (element.get("class") or "").split() if not is_obfuscated_class(c) and xml_safe(c)
+    )[:3]
     attributes = tuple(
         (name, element.get(name))
         for name in STABLE_ATTRIBUTES
-        if element.get(name) and len(element.get(name)) <= 80
+        if element.get(name) and len(element.get(name)) <= 80 and xml_safe(element.get(name))
     )[:2]
     return _Step(
         tag=element.tag,

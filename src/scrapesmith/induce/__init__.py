@@ -9,9 +9,10 @@ The result is a :class:`ScraperSpec` that replays with no LLM::
     row = CompiledSpec(spec).row(html_text)
 """
 
+from scrapesmith.induce.examples import Example, induce_from_examples, parse_example
 from scrapesmith.induce.execute import CompiledSpec
 from scrapesmith.induce.service import METHODS, induce_scraper
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec, SpecError
 
-__all__ = ["METHODS", "CompiledSpec", "FieldRequest", "FieldSpec", "PostProcess", "ScraperSpec", "SpecError",
-           "induce_scraper"]
+__all__ = ["METHODS", "CompiledSpec", "Example", "FieldRequest", "FieldSpec", "PostProcess", "ScraperSpec",
+           "SpecError", "induce_from_examples", "induce_scraper", "parse_example"]

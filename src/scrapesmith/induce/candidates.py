@@ -13,13 +13,14 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from scrapesmith.induce.evidence import FieldConcept
+from scrapesmith.induce.evidence import FieldConcept, composite_split, part_regex
 from scrapesmith.induce.execute import normalize_space
 
 _SKIP_TAGS = {"script", "style", "noscript", "head", "title", "meta", "link", "option", "select", "textarea"}
 _LABEL_STRIP = " \t\r\n:：-–—|*•»>"
 _OBFUSCATED = re.compile(r"\d{3,}|^[a-z]{1,2}\d|[A-Za-z0-9]{20,}|__|^css-|^sc-")
-PRIORS = {"label": 1.0, "itemprop": 0.95, "class": 0.85, "headline": 0.8, "type": 0.55}
+PRIORS = {"label": 1.0, "qualified": 0.9, "itemprop": 0.95, "class": 0.85, "headline": 0.8, "type": 0.55}
+QUALIFIER_WORDS = 2
 
 
 @dataclass(frozen=True)
@@ -27,10 +28,15 @@ class Candidate:
     xpath: str
     evidence: str
     regex: str | None = None
+    split: str | None = None
 
     @property
     def prior(self) -> float:
         return PRIORS[self.evidence]
+
+    @property
+    def key(self) -> tuple[str, str | None, str | None]:
+        return self.xpath, self.regex, self.split
 
 
 def xpath_literal(text: str) -> str:
@@ -99,7 +105,7 @@ def _positional_step(element: etree._Element, hashed: bool = False) -> str:
     return step if len(same) == 1 else f"{step}[{same.index(element) + 1}]"
 
 
-def _visible_elements(root: etree._Element):
+def visible_elements(root: etree._Element):
     for element in root.iter():
         if not isinstance(element.tag, str) or element.tag in _SKIP_TAGS:
             continue
@@ -116,32 +122,63 @@ def label_of(text: str, labels: tuple[str, ...]) -> str | None:
     return None
 
 
+def qualified_label_of(text: str, labels: tuple[str, ...]) -> str | None:
+    """A label with a qualifier in front ("Online Price", "Club Price", "Paperback ISBN"), if ``text`` is one.
+
+    Such labels are weaker evidence than an exact one and the qualifier may name a distractor (a club
+    price), which the concept's list of distractors then catches; one-word labels shorter than four
+    letters ("by") are never qualified ("Sold by" is not an author).
+    """
+    plain = normalize_space(text).strip(_LABEL_STRIP).lower()
+    words = plain.split()
+    if not plain or len(plain) > 40:
+        return None
+    for label in labels:
+        size = len(label.split())
+        if len(label) >= 4 and 0 < len(words) - size <= QUALIFIER_WORDS and " ".join(words[-size:]) == label:
+            return label
+    return None
+
+
+def _label_evidence(text: str, concept: FieldConcept) -> str | None:
+    """``label`` for an exact label, ``qualified`` for a qualified one, None when ``text`` is no label."""
+    if label_of(text, concept.labels) is not None:
+        return "label"
+    return "qualified" if qualified_label_of(text, concept.labels) is not None else None
+
+
+def _is_link(element: etree._Element) -> bool:
+    """A label is never a link: a linked "Publisher" is a navigation or filter entry, not a record's label."""
+    return element.tag == "a" or any(a.tag == "a" for a in element.iterancestors())
+
+
 def label_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
     """Values next to a label: the label's tail text, its next sibling, or the next cell after it."""
     found: list[Candidate] = []
-    for element in _visible_elements(root):
+    for element in visible_elements(root):
         own = normalize_space(element.text or "")
-        if not own or len(element) > 1 or label_of(own, concept.labels) is None:
+        if not own or len(element) > 1 or _label_evidence(own, concept) is None or _is_link(element):
             continue
         whole = normalize_space(element.text_content())
-        if label_of(whole, concept.labels) is None:
+        evidence = _label_evidence(whole, concept)
+        if evidence is None:
             continue
         predicate = f"[normalize-space()={xpath_literal(whole)}]"
         anchor = f"//{element.tag}{predicate}"
         if normalize_space(element.tail or "").strip(_LABEL_STRIP):
-            found.append(Candidate(f"{anchor}/following-sibling::text()[1]", "label"))
+            found.append(Candidate(f"{anchor}/following-sibling::text()[1]", evidence))
         sibling = element.getnext()
         if sibling is not None and isinstance(sibling.tag, str):
-            found.append(Candidate(f"{anchor}/following-sibling::{sibling.tag}[1]", "label"))
+            found.append(Candidate(f"{anchor}/following-sibling::{sibling.tag}[1]", evidence))
             if len(sibling) and all(c.tag == sibling[0].tag for c in sibling):
-                found.append(Candidate(f"{anchor}/following-sibling::{sibling.tag}[1]/{sibling[0].tag}", "label"))
+                found.append(Candidate(f"{anchor}/following-sibling::{sibling.tag}[1]/{sibling[0].tag}", evidence))
         parent = element.getparent()
         if parent is not None and normalize_space(parent.text_content()) == whole:
             after = parent.getnext()
             if after is not None and isinstance(after.tag, str):
                 found.append(Candidate(
                     f"//{parent.tag}[normalize-space()={xpath_literal(whole)}]/following-sibling::{after.tag}[1]",
-                    "label"))
+                    evidence))
     found.extend(_inline_label_candidates(root, concept))
     return found
 
@@ -149,18 +186,18 @@ def label_candidates(root: etree._Element, concept: FieldConcept) -> list[Candid
 def _inline_label_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
     """``<li>Publisher: Foo</li>``: the label and the value share one text node; a regex splits them."""
     found = []
-    for element in _visible_elements(root):
+    for element in visible_elements(root):
         text = normalize_space(element.text or "")
         if len(element) or ":" not in text or len(text) > concept.max_length + 40:
             continue
         head, _, tail = text.partition(":")
-        label = label_of(head, concept.labels)
-        if label is None or not tail.strip():
+        evidence = _label_evidence(head, concept)
+        if evidence is None or not tail.strip() or _is_link(element):
             continue
         prefix = normalize_space(head) + ":"
         regex = re.escape(prefix) + r"\s*(.+)"
         found.append(Candidate(f"//{element.tag}[starts-with(normalize-space(), {xpath_literal(prefix)})]",
-                               "label", regex))
+                               evidence, regex))
     return found
 
 
@@ -168,7 +205,7 @@ def attribute_candidates(root: etree._Element, concept: FieldConcept) -> list[Ca
     """Elements whose itemprop, class or id names the field."""
     found: list[Candidate] = []
     words = tuple(w for w in concept.class_words if len(w) >= 3)
-    for element in _visible_elements(root):
+    for element in visible_elements(root):
         prop = (element.get("itemprop") or "").lower()
         if prop and any(w in prop for w in words + (concept.name.lower(),)):
             found.extend(_element_variants(element, f"//{element.tag}[@itemprop={xpath_literal(element.get('itemprop'))}]",
@@ -217,7 +254,7 @@ def headline_candidates(root: etree._Element, concept: FieldConcept) -> list[Can
     if not title:
         return []
     found: list[Candidate] = []
-    for element in _visible_elements(root):
+    for element in visible_elements(root):
         is_heading = element.tag in ("h1", "h2", "h3") or any(
             w in (element.get("class") or "").lower() + (element.get("id") or "").lower()
             for w in ("title", "name", "headline"))
@@ -233,17 +270,39 @@ def headline_candidates(root: etree._Element, concept: FieldConcept) -> list[Can
     return found
 
 
+def _typed(text: str, concept: FieldConcept) -> tuple[bool, str | None]:
+    """Does ``text`` have the field's type, whole or as one part of a composite (then with the part's regex)?"""
+    if concept.matches_type(text):
+        return True, None
+    split = composite_split(text)  # "Adams Media / 2007 / Paperback": the date is one part
+    typed = [i for i, part in enumerate(split[1]) if concept.matches_type(part)] if split else []
+    if split and len(typed) == 1:
+        return True, part_regex(split[0], typed[0])
+    return False, None
+
+
 def type_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
     """Short text nodes whose value has the field's type (an ISBN, a price, a date, a person's name …)."""
     if concept.kind is None:
         return []
     found: list[Candidate] = []
-    for element in _visible_elements(root):
+    for element in visible_elements(root):
+        tail = normalize_space(element.tail or "").strip(_LABEL_STRIP)
+        whole = normalize_space(element.text_content())
+        if tail and len(tail) <= concept.max_length and 0 < len(whole) <= 40 and not len(element):
+            typed, regex = _typed(tail, concept)  # "<b>Publisher:</b> Adams Media / 2007": after any label
+            if typed:
+                found.append(Candidate(f"//{element.tag}[normalize-space()={xpath_literal(whole)}]"
+                                       "/following-sibling::text()[1]", "type", regex))
         own = normalize_space(element.text or "")
-        if own and len(own) <= concept.max_length and concept.matches_type(own):
-            paths = anchored_path(element)[:3] + anchored_path(element, hashed=True)[:2]
-            for path in dict.fromkeys(paths):
-                found.append(Candidate(path if not len(element) else f"{path}/text()", "type"))
+        if not own or len(own) > concept.max_length:
+            continue
+        typed, regex = _typed(own, concept)
+        if not typed:
+            continue
+        paths = anchored_path(element)[:3] + anchored_path(element, hashed=True)[:2]
+        for path in dict.fromkeys(paths):
+            found.append(Candidate(path if not len(element) else f"{path}/text()", "type", regex))
         if len(found) > 80:
             break
     return found
@@ -252,7 +311,7 @@ def type_candidates(root: etree._Element, concept: FieldConcept) -> list[Candida
 def text_label_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
     """A label that is bare text before an element: ``Our price: <span>$9.99</span>``."""
     found: list[Candidate] = []
-    for element in _visible_elements(root):
+    for element in visible_elements(root):
         pairs = [(element.text, element[0] if len(element) else None), (element.tail, element.getnext())]
         for text, following in pairs:
             if text and following is not None and isinstance(following.tag, str):
@@ -271,9 +330,9 @@ def page_candidates(root: etree._Element, concept: FieldConcept) -> list[Candida
     if concept.headline:
         found += headline_candidates(root, concept)
     found += type_candidates(root, concept)
-    seen: dict[tuple[str, str | None], Candidate] = {}
+    seen: dict[tuple[str, str | None, str | None], Candidate] = {}
     for candidate in found:
-        key = (candidate.xpath, candidate.regex)
+        key = candidate.key
         if key not in seen or candidate.prior > seen[key].prior:
             seen[key] = candidate
     return list(seen.values())

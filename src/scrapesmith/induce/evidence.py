@@ -26,9 +26,29 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
     "mpaa": re.compile(r"^\s*(rated\s+)?(G|PG|PG-13|R|NC-17|NR|Not Rated|Unrated|TV-\w+)\b"),
     "mpg": re.compile(r"\b\d{1,3}\s*(mpg|miles per gallon)|\b\d{1,3}\s*/\s*\d{1,3}\b", re.IGNORECASE),
     "person": re.compile(r"^([A-Z][\w'.-]*\.?\s+){1,4}[A-Z][\w'.-]+$"),
+    "count": re.compile(r"^\s*\d[\d,]*\s*([a-z]+)?\s*$", re.IGNORECASE),
     "engine": re.compile(r"\b\d\.\d\s*l\b|\bv\d{1,2}\b|\b\d+\s*cyl|\bcylinder|\bhp\b|\bturbo|\belectric", re.IGNORECASE),
     "address": re.compile(r"\d+\s+\w+.*\b(st|street|ave|avenue|rd|road|blvd|dr|drive|ln|way|pl|ct)\b", re.IGNORECASE),
 }
+
+
+COMPOSITE_SEPARATORS = "/|·•"
+MAX_PARTS = 5
+
+
+def composite_split(value: str) -> tuple[str, list[str]] | None:
+    """(separator, parts) of a value made of several fields ("Adams Media / 2007 / Paperback"), if it is one."""
+    for separator in COMPOSITE_SEPARATORS:
+        parts = [p.strip() for p in value.split(separator)]
+        if 2 <= len(parts) <= MAX_PARTS and all(parts) and f" {separator} " in value:
+            return separator, parts
+    return None
+
+
+def part_regex(separator: str, index: int) -> str:
+    """Group 1 is the ``index``-th part (from 0) of a value split on ``separator``."""
+    sep = re.escape(separator)
+    return rf"^(?:[^{sep}]*{sep}){{{index}}}\s*([^{sep}]*?)\s*(?:{sep}.*)?$"
 
 
 def _isbn(value: str) -> bool:
@@ -40,6 +60,10 @@ def _isbn13(value: str) -> bool:
     return bool(re.fullmatch(r"97[89]\d{10}", re.sub(r"[^0-9]", "", value)))
 
 
+def _isbn10(value: str) -> bool:
+    return bool(re.fullmatch(r"\d{9}[\dXx]", re.sub(r"[^0-9Xx]", "", value)))
+
+
 def recogniser(kind: str | None) -> Callable[[str], bool] | None:
     """A predicate that says whether a value looks like ``kind`` (None when the field has no type)."""
     if kind is None:
@@ -48,6 +72,8 @@ def recogniser(kind: str | None) -> Callable[[str], bool] | None:
         return _isbn
     if kind == "isbn13":
         return _isbn13
+    if kind == "isbn10":
+        return _isbn10
     pattern = _PATTERNS[kind]
     if kind == "person":
         return lambda value: len(value) <= 60 and bool(pattern.search(value.strip(" ,;:")))
@@ -71,6 +97,11 @@ class FieldConcept:
         """Is this a known distractor for the field (a list price next to a sale price …)?"""
         return bool(self.avoid and re.search(self.avoid, text, re.IGNORECASE))
 
+    @property
+    def hard_type(self) -> bool:
+        """Is the type a hard check (every value must have it), not a hint (person names vary)?"""
+        return self.kind in HARD_KINDS
+
     def matches_type(self, value: str) -> bool | None:
         check = recogniser(self.kind)
         return None if check is None else check(value)
@@ -81,6 +112,8 @@ _CONCEPTS: list[tuple[tuple[str, ...], tuple[str, ...], str | None, bool, bool, 
     (("isbn",), ("isbn-13", "isbn13", "isbn 13", "isbn", "ean", "isbn-10"), "isbn", False, False, ("isbn",), 40),
     (("author", "writer"), ("author", "authors", "by", "written by", "author(s)"), "person", True, False,
      ("author", "contributor"), 120),
+    (("pages", "page_count", "pagecount"), ("pages", "page count", "number of pages", "print length", "length"),
+     "count", False, False, ("pages", "pagecount"), 30),
     (("publisher", "imprint"), ("publisher", "published by", "imprint", "publisher name"), None, False, False,
      ("publisher", "imprint"), 120),
     (("publication", "pub_date", "published"), ("publication date", "pub date", "pub. date", "published",
@@ -117,7 +150,9 @@ _CONCEPTS: list[tuple[tuple[str, ...], tuple[str, ...], str | None, bool, bool, 
      ("type",), 80),
 ]
 # distractors that sit next to the real value on many sites: struck-through, list and "was" prices
-AVOID = {"price": r"\b(list|was|rrp|msrp|retail|original|regular|old|save|savings|compare)\b|/(s|del|strike)\b"}
+AVOID = {"price": r"\b(list|was|rrp|msrp|retail|original|regular|old|save|savings|compare|club|member|members)\b"
+                  r"|/(s|del|strike)\b"}
+HARD_KINDS = frozenset({"isbn", "isbn13", "isbn10", "price", "date", "url", "phone", "count"})
 _HEADLINE_TRIGGERS = ("title", "name", "model")
 
 
@@ -151,6 +186,8 @@ def _base_concept(name: str, instruction: str = "") -> FieldConcept:
             if any((t in words) or (" " in t or "_" in t) and t in source for t in triggers):
                 if kind == "isbn" and "13" in (name + instruction):
                     kind = "isbn13"
+                elif kind == "isbn" and "10" in (name + instruction):
+                    kind = "isbn10"
                 return FieldConcept(name, labels, kind, multiple, headline, class_words, max_length,
                                     AVOID.get(kind or ""))
         if words & set(_HEADLINE_TRIGGERS) and source == name.lower():

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from lxml import etree, html
 
+from scrapesmith.artifacts import regex_search
 from scrapesmith.dom.parse import parse_html as parse_robustly
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
@@ -125,11 +126,13 @@ def post_process(values: list[str], post: PostProcess) -> list[str]:
         if post.strip_separators:
             value = strip_separators(value)
         if post.regex:
-            match = re.search(post.regex, value)
+            match = regex_search(post.regex, value)
             if not match:
                 continue
             value = match.group(1) if match.groups() else match.group(0)
-        if value:
+        if value and post.split and post.multiple:
+            cleaned.extend(part for part in (strip_separators(p) for p in re.split(post.split, value)) if part)
+        elif value:
             cleaned.append(value)
     return cleaned if post.multiple else cleaned[:1]
 

@@ -14,9 +14,15 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from scrapesmith.induce.candidates import Candidate, page_candidates, page_title
+from scrapesmith.induce.cleaning import cleaning_variants, composite_whole, other_type
 from scrapesmith.induce.evidence import FieldConcept, concept_for
 from scrapesmith.induce.execute import XPathSyntaxError, normalize_space, post_process, run_actions
 from scrapesmith.induce.fragments import value_nodes
+from scrapesmith.induce.regions import PageRegions, own_url
+
+OUTSIDE_RECORD = 0.1
+HARD_TYPE_MISS = 0.05
+CLEANED = 0.98
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
 
 
@@ -29,11 +35,11 @@ class ScoredCandidate:
     notes: list[str] = field(default_factory=list)
 
     def post(self, concept: FieldConcept) -> PostProcess:
-        return PostProcess(regex=self.candidate.regex, multiple=concept.multiple)
+        return PostProcess(regex=self.candidate.regex, multiple=concept.multiple, split=self.candidate.split)
 
 
 def _post(candidate: Candidate, concept: FieldConcept) -> PostProcess:
-    return PostProcess(regex=candidate.regex, multiple=True)
+    return PostProcess(regex=candidate.regex, multiple=True, split=candidate.split)
 
 
 _TITLE_BOUNDARY = "|:-–—»·/,([{"
@@ -71,6 +77,10 @@ def score_candidate(candidate: Candidate, concept: FieldConcept, seeds: Sequence
     coverage = sum(bool(page) for page in values) / len(values)
     fits = [concept.matches_type(v) for v in flat]
     type_fit = 1.0 if fits[0] is None else (0.05 + sum(bool(f) for f in fits)) / (0.05 + len(fits))
+    if fits[0] is not None and concept.hard_type and not all(fits):
+        type_fit *= HARD_TYPE_MISS  # an ISBN-10 is not an ISBN-13, "Paperback" is not a date
+    if fits[0] is None and not concept.headline:
+        type_fit *= other_type(flat) * composite_whole(flat)
     mean_count = len(flat) / max(1, sum(bool(page) for page in values))
     cardinality = 1.0 / mean_count
     if concept.multiple:  # several values are expected, but a list of dozens is a page section
@@ -103,17 +113,20 @@ class HeadlineAnchor:
     root: etree._Element
     order: dict[etree._Element, int]
     position: int | None
+    heading: etree._Element | None = None
 
     @classmethod
     def of(cls, root: etree._Element, title: str) -> HeadlineAnchor:
         order = {element: index for index, element in enumerate(root.iter())}
-        position = None
+        heading = None
         for element in root.iter("h1", "h2", "h3"):
-            text = normalize_space(element.text_content())
-            if len(text) >= 3 and title_fit([text], title) >= 1.0:
-                position = order[element]
+            texts = [normalize_space(element.text_content()), normalize_space(element.text or "")]
+            if any(len(text) >= 3 and title_fit([text], title) >= 1.0 for text in texts):
+                heading = element
                 break
-        return cls(root, order, position)
+        if heading is None:
+            heading = next((h for h in root.iter("h1") if normalize_space(h.text_content())), None)
+        return cls(root, order, order[heading] if heading is not None else None, heading)
 
     def closeness(self, xpath: str) -> float:
         if self.position is None:
@@ -125,28 +138,61 @@ class HeadlineAnchor:
         return 0.4 + 0.6 / (1 + distance / 15)
 
 
-def rank_candidates(concept: FieldConcept, seeds: Sequence[etree._Element]) -> list[ScoredCandidate]:
-    """All candidates from all seeds, scored on all seeds, best first (ties: more support, shorter path)."""
-    support: dict[tuple[str, str | None], int] = {}
-    pool: dict[tuple[str, str | None], Candidate] = {}
+def rank_candidates(concept: FieldConcept, seeds: Sequence[etree._Element],
+                    urls: Sequence[str] = ()) -> list[ScoredCandidate]:
+    """All candidates from all seeds, scored on all seeds, best first (ties: more support, shorter path).
+
+    ``urls`` (the seeds' own addresses, when known) let a region that links to other pages shaped like
+    this one be recognised as other records, not this page's.
+    """
+    support: dict[tuple[str, str | None, str | None], int] = {}
+    pool: dict[tuple[str, str | None, str | None], Candidate] = {}
     for root in seeds:
         for candidate in page_candidates(root, concept):
-            key = (candidate.xpath, candidate.regex)
+            key = candidate.key
             support[key] = support.get(key, 0) + 1
             if key not in pool or candidate.prior > pool[key].prior:
                 pool[key] = candidate
     titles = [page_title(root).lower() for root in seeds]
     anchors = [HeadlineAnchor.of(root, title) for root, title in zip(seeds, titles, strict=True)]
+    regions = [PageRegions.of(root, anchor.heading, own_url(root, url))
+               for root, anchor, url in zip(seeds, anchors, [*urls, *[""] * len(seeds)], strict=False)]
     ranked = []
-    for key, candidate in pool.items():
+    for key, candidate in list(pool.items()):
         scored = score_candidate(candidate, concept, seeds, titles)
         scored.support = support[key]
-        if candidate.evidence == "type" and not concept.headline:
-            scored.score *= sum(a.closeness(candidate.xpath) for a in anchors) / len(anchors)
-        if scored.score > 0:
-            ranked.append(scored)
+        for variant in cleaning_variants(candidate, scored.values, concept):
+            if variant.key not in pool:
+                pool[variant.key] = variant
+                cleaned = score_candidate(variant, concept, seeds, titles)
+                cleaned.support = scored.support
+                cleaned.score *= CLEANED  # a path to the bare value, when there is one, beats a regex
+                ranked.append(_scoped(cleaned, concept, anchors, regions))
+        ranked.append(_scoped(scored, concept, anchors, regions))
+    ranked = [s for s in ranked if s.score > 0]
     ranked.sort(key=lambda s: (-round(s.score, 6), -s.support, len(s.candidate.xpath), s.candidate.xpath))
     return ranked
+
+
+def _scoped(scored: ScoredCandidate, concept: FieldConcept, anchors: Sequence[HeadlineAnchor],
+            regions: Sequence[PageRegions]) -> ScoredCandidate:
+    """Main-record scoping: values near the page's main heading win, values in chrome or in another
+    record's region (a sidebar of related items) lose."""
+    if scored.score <= 0:
+        return scored
+    candidate = scored.candidate
+    if candidate.evidence == "type" and not concept.headline:
+        scored.score *= sum(a.closeness(candidate.xpath) for a in anchors) / len(anchors)
+    outside = []
+    for region in regions:
+        nodes = value_nodes(region.root, candidate.xpath)
+        reason = region.reason(nodes[0]) if nodes else None
+        if reason:
+            outside.append(reason)
+    if outside:
+        scored.score *= OUTSIDE_RECORD ** (len(outside) / len(regions))
+        scored.notes.append(f"outside the record: {outside[0]}")
+    return scored
 
 
 def field_spec_from(request: FieldRequest, concept: FieldConcept, best: ScoredCandidate | None) -> FieldSpec:
@@ -168,6 +214,6 @@ def induce_heuristic(requests: Sequence[FieldRequest], seeds: Sequence[etree._El
     fields = []
     for request in requests:
         concept = concept_for(request.name, request.instruction)
-        ranked = rank_candidates(concept, seeds)
+        ranked = rank_candidates(concept, seeds, seed_names)
         fields.append(field_spec_from(request, concept, ranked[0] if ranked else None))
     return ScraperSpec(site=site, method="heuristic", seeds=list(seed_names), fields=fields)

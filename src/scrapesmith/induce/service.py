@@ -1,38 +1,43 @@
 """``induce_scraper``: instruction + seed pages -> :class:`ScraperSpec`, by any of the four methods.
 
-``heuristic`` needs no model. ``autoscraper`` runs progressive generation on each seed page and synthesis
-across them; ``cot`` and ``reflexion`` are the paper's baselines, run through the same synthesis. With a
-model, the heuristic candidates are offered as options and join the synthesis pool, so the model chooses
-and names rather than writes XPath from scratch; it writes its own only when no candidate fits.
+``heuristic`` needs no model. ``choose`` ranks the heuristic's candidates and lets the model choose among
+the best ones only where the evidence disagrees (an enum of candidate numbers; see ``choose.py``).
+``autoscraper`` runs progressive generation on each seed page and synthesis across them; ``cot`` and
+``reflexion`` are the paper's baselines, run through the same synthesis. With a model, the heuristic
+candidates are offered as options and join the synthesis pool, so the model chooses and names rather
+than writes XPath from scratch; it writes its own only when no candidate fits.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Sequence
-from datetime import UTC
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal
 
 from lxml import etree
 
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.induce.choose import choose_candidate
 from scrapesmith.induce.evidence import FieldConcept, concept_for
+from scrapesmith.induce.examples import Example, induce_from_examples
 from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
-from scrapesmith.induce.heuristic import induce_heuristic, rank_candidates
+from scrapesmith.induce.heuristic import field_spec_from, induce_heuristic, rank_candidates
 from scrapesmith.induce.progressive import GenerationSettings, generate_on_page
 from scrapesmith.induce.scope import with_scope
 from scrapesmith.induce.synthesis import SequenceCandidate, synthesize
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
-from scrapesmith.io import write_rows
+from scrapesmith.io import timestamp, write_rows
 from scrapesmith.llm.client import require_llm
 from scrapesmith.llm.types import LLM
 from scrapesmith.report import write_report
 from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher, expand_sources
 from scrapesmith.web.page import FetchError, Page
 
-InduceMethod = Literal["heuristic", "autoscraper", "cot", "reflexion"]
-METHODS: tuple[str, ...] = ("heuristic", "autoscraper", "cot", "reflexion")
+InduceMethod = Literal["heuristic", "choose", "autoscraper", "cot", "reflexion"]
+METHODS: tuple[str, ...] = ("heuristic", "choose", "autoscraper", "cot", "reflexion")
 HEURISTIC_IN_POOL = 3
 Progress = Callable[[str], None]
 FetchProgress = Callable[[int, int], None]
@@ -57,7 +62,8 @@ def _induce_field(request: FieldRequest, concept: FieldConcept, seeds: Sequence[
         if generated.actions:
             pool.append(SequenceCandidate(generated.actions, f"{settings.method}"))
         notes.append("ok" if generated.ok else ("error" if generated.error else "inconsistent"))
-    pool += [SequenceCandidate([s.candidate.xpath], f"heuristic:{s.candidate.evidence}", s.candidate.regex)
+    pool += [SequenceCandidate([s.candidate.xpath], f"heuristic:{s.candidate.evidence}", s.candidate.regex,
+                               split=s.candidate.split)
              for s in ranked[:HEURISTIC_IN_POOL]]
     outcome = synthesize(pool, seeds, recognised, request.instruction or request.name, concept.multiple, llm)
     chosen = outcome.chosen
@@ -66,7 +72,7 @@ def _induce_field(request: FieldRequest, concept: FieldConcept, seeds: Sequence[
         return FieldSpec(name=request.name, instruction=request.instruction, actions=[],
                          post=PostProcess(multiple=concept.multiple), evidence=evidence)
     return FieldSpec(name=request.name, instruction=request.instruction, actions=chosen.actions,
-                     post=PostProcess(regex=chosen.regex, multiple=concept.multiple),
+                     post=PostProcess(regex=chosen.regex, multiple=concept.multiple, split=chosen.split),
                      evidence=f"{evidence}; chose {chosen.origin}")
 
 
@@ -82,6 +88,8 @@ def induce_scraper(requests: Sequence[FieldRequest], seeds: Sequence[etree._Elem
     if method == "heuristic":
         return with_scope(induce_heuristic(requests, seeds, site=site, seed_names=seed_names), seeds)
     model = require_llm(llm, f"--method {method}")
+    if method == "choose":
+        return with_scope(_induce_by_choice(requests, seeds, model, site, seed_names, progress), seeds)
     settings = settings or GenerationSettings()
     settings.method = method  # type: ignore[assignment]
     fields = []
@@ -92,62 +100,101 @@ def induce_scraper(requests: Sequence[FieldRequest], seeds: Sequence[etree._Elem
     return with_scope(ScraperSpec(site=site, method=method, seeds=list(seed_names), fields=fields), seeds)
 
 
-def fetch_sources(sources: Sequence[str], allow_hosts: Sequence[str],
-                  progress: FetchProgress | None = None) -> Fetched:
-    """Every source (files, directories, URLs, ``.txt`` URL lists) fetched in order.
+def _induce_by_choice(requests: Sequence[FieldRequest], seeds: Sequence[etree._Element], llm: LLM, site: str,
+                      seed_names: Sequence[str], progress: Progress | None) -> ScraperSpec:
+    """``--method choose``: the heuristic ranking, the model choosing where the evidence disagrees."""
+    fields = []
+    for request in requests:
+        if progress:
+            progress(request.name)
+        concept = concept_for(request.name, request.instruction)
+        choice = choose_candidate(llm, request, concept, rank_candidates(concept, seeds, seed_names), seeds)
+        field = field_spec_from(request, concept, choice.chosen)
+        fields.append(field.model_copy(update={"evidence": f"{choice.reason}; {field.evidence}"}))
+    return ScraperSpec(site=site, method="choose", seeds=list(seed_names), fields=fields)
+
+
+def fetch_sources(sources: Sequence[str], allow_hosts: Sequence[str], progress: FetchProgress | None = None,
+                  *, delay: float | None = None, respect_robots: bool = True, concurrency: int = 1) -> Fetched:
+    """Every source (files, directories, URLs, ``.txt`` URL lists) fetched, returned in the order given.
 
     A page that fails is kept as its :class:`FetchError`, so one bad page never stops a batch; the caller
-    decides whether it becomes an error row (``run``) or is skipped (``induce``).
+    decides whether it becomes an error row (``run``) or is skipped (``induce``). ``concurrency`` pages are
+    fetched at once; the fetcher still keeps ``delay`` seconds between requests to one host.
     """
     items = expand_sources(list(sources))
     if not items:
         raise ScrapesmithError("no pages given")
-    fetched: Fetched = []
-    router = RoutingFetcher(http=HttpFetcher(allow_hosts=list(allow_hosts)), file=FileFetcher())
-    with router:
-        for item in items:
-            try:
-                fetched.append((item, router.fetch(item)))
-            except FetchError as exc:
-                fetched.append((item, exc))
-            if progress:
-                progress(len(fetched), len(items))
-    return fetched
+    http = HttpFetcher(allow_hosts=list(allow_hosts), delay=delay, respect_robots=respect_robots)
+    done, lock = 0, threading.Lock()
+
+    def fetch_one(item: str) -> Page | FetchError:
+        nonlocal done
+        try:
+            return router.fetch(item)
+        except FetchError as exc:
+            return exc
+        finally:
+            with lock:
+                done += 1
+                if progress:
+                    progress(done, len(items))
+
+    with RoutingFetcher(http=http, file=FileFetcher()) as router, \
+            ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="fetch") as pool:
+        return list(zip(items, pool.map(fetch_one, items), strict=True))
 
 
 def induce_from_sources(requests: Sequence[FieldRequest], sources: Sequence[str], *, allow_hosts: Sequence[str],
                         method: str, llm: LLM | None, seeds: int, fetch_progress: FetchProgress | None = None,
-                        progress: Progress | None = None) -> tuple[ScraperSpec, list[etree._Element]]:
+                        progress: Progress | None = None,
+                        examples: Sequence[Example] = ()) -> tuple[ScraperSpec, list[etree._Element]]:
     """``scrapesmith induce``: fetch the seed pages, keep the first ``seeds`` that load, induce a spec.
 
+    ``examples`` (``NAME=VALUE`` seen on the first page) add fields learnt from their values, no model.
     Returns the spec and the parsed seed trees (so a caller can show what each field extracts on them).
     """
+    if not requests and not examples:
+        raise ScrapesmithError("give at least one --field NAME=INSTRUCTION or --example NAME=VALUE")
     fetched = [(source, page) for source, page in fetch_sources(sources, allow_hosts, fetch_progress)
                if isinstance(page, Page)][:seeds]
     if not fetched:
         raise ScrapesmithError("none of the seed pages could be fetched")
     trees = [parse_for_replay(page.text) for _, page in fetched]
-    spec = induce_scraper(requests, trees, method=method, llm=llm, seed_names=[s for s, _ in fetched],
-                          progress=progress)
+    names = [s for s, _ in fetched]
+    learnt = induce_from_examples(examples, trees, seed_names=names) if examples else None
+    if not requests and learnt is not None:
+        return with_scope(learnt, trees), trees
+    spec = induce_scraper(requests, trees, method=method, llm=llm, seed_names=names, progress=progress)
+    if learnt is not None:
+        spec = with_scope(spec.model_copy(update={"fields": [*spec.fields, *learnt.fields],
+                                                  "method": f"{spec.method}+examples"}), trees)
     return spec, trees
 
 
 def run_spec(spec: ScraperSpec, sources: Sequence[str], allow_hosts: Sequence[str],
-             progress: FetchProgress | None = None) -> list[dict[str, Any]]:
+             progress: FetchProgress | None = None, *, delay: float | None = None, respect_robots: bool = True,
+             concurrency: int = 1) -> list[dict[str, Any]]:
     """``scrapesmith run spec.json``: one row per page with its provenance; a failed page is an error row.
 
-    Every row carries ``source_url``, ``fetched_at`` and ``program_id`` before the fields and ``error``
-    after them, so a table from many runs says where each value came from and what was lost.
+    Every row carries the fields, then ``source_url``, ``fetched_at``, ``program_id`` and ``error`` (the
+    one provenance order of every dataset), so a table from many runs says where each value came from
+    and what was lost.
     """
     compiled = CompiledSpec(spec)
     rows: list[dict[str, Any]] = []
-    for source, page in fetch_sources(sources, allow_hosts, progress):
-        provenance: dict[str, Any] = {"source_url": source, "fetched_at": None, "program_id": spec.spec_id}
+    fetched = fetch_sources(sources, allow_hosts, progress, delay=delay, respect_robots=respect_robots,
+                            concurrency=concurrency)
+    for source, page in fetched:
         if isinstance(page, FetchError):
-            rows.append({**provenance, **{f.name: None for f in spec.fields}, "error": str(page)})
+            rows.append({**{f.name: None for f in spec.fields}, "source_url": source, "fetched_at": None,
+                         "program_id": spec.spec_id, "error": str(page)})
             continue
-        provenance.update(source_url=page.url, fetched_at=page.fetched_at.astimezone(UTC).isoformat())
-        rows.append({**provenance, **compiled.row(page.text), "error": None})
+        provenance = {"source_url": page.url, "fetched_at": timestamp(page.fetched_at), "program_id": spec.spec_id}
+        try:
+            rows.append({**compiled.row(page.text), **provenance, "error": None})
+        except ScrapesmithError as exc:  # e.g. a regex over its time bound on this page's values
+            rows.append({**{f.name: None for f in spec.fields}, **provenance, "error": str(exc)})
     return rows
 
 

@@ -38,10 +38,11 @@ class SequenceCandidate:
     origin: str
     regex: str | None = None
     results: list[list[str]] | None = None
+    split: str | None = None
 
     @property
-    def key(self) -> tuple[tuple[str, ...], str | None]:
-        return tuple(self.actions), self.regex
+    def key(self) -> tuple[tuple[str, ...], str | None, str | None]:
+        return tuple(self.actions), self.regex, self.split
 
 
 @dataclass
@@ -53,7 +54,7 @@ class SynthesisOutcome:
 
 
 def execute_on_seeds(candidate: SequenceCandidate, seeds: Sequence[etree._Element], multiple: bool) -> None:
-    post = PostProcess(regex=candidate.regex, multiple=multiple)
+    post = PostProcess(regex=candidate.regex, multiple=multiple, split=candidate.split)
     try:
         candidate.results = [post_process(run_actions(root, candidate.actions), post) for root in seeds]
     except XPathSyntaxError:

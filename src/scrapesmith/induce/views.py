@@ -17,9 +17,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
-from scrapesmith.artifacts import read_json_object, validate_artifact
+from scrapesmith.artifacts import (
+    check_kind,
+    check_regex,
+    read_artifact_text,
+    read_json_object,
+    validate_artifact,
+)
 from scrapesmith.errors import ScrapesmithError
 
 SPEC_VERSION = 1
@@ -43,6 +49,10 @@ class PostProcess(BaseModel):
     strip_separators: bool = Field(default=True, description="drop leading/trailing ':', '-', '|', '/', ','")
     regex: str | None = Field(default=None, description="keep group 1 (or the whole match) of this pattern")
     multiple: bool = Field(default=False, description="keep every value, not only the first")
+    split: str | None = Field(default=None, description="with multiple: split each value on this pattern "
+                                                         "('A, B and C' -> three values)")
+
+    _regex_compiles = field_validator("regex")(check_regex)
 
 
 class FieldSpec(BaseModel):
@@ -74,7 +84,8 @@ class ScraperSpec(BaseModel):
     @property
     def spec_id(self) -> str:
         """A content hash of the fields, so two specs that extract the same way share an id."""
-        fields = [f.model_dump(exclude={"evidence"}) for f in self.fields]
+        fields = [f.model_dump(exclude={"evidence": True, "post": {"split"}} if f.post.split is None
+                               else {"evidence"}) for f in self.fields]
         payload = json.dumps([fields, self.scope] if self.scope else fields, sort_keys=True)
         return "spec-" + hashlib.sha256(payload.encode()).hexdigest()[:12]
 
@@ -97,11 +108,10 @@ class ScraperSpec(BaseModel):
 
     @classmethod
     def from_json(cls, text: str) -> ScraperSpec:
-        return validate_artifact(cls, read_json_object(text, "spec", SpecError), "spec", SpecError)
+        data = read_json_object(text, "spec", SpecError)
+        check_kind(data, "scraper spec", "scraper", "fields", SpecError)
+        return validate_artifact(cls, data, "spec", SpecError)
 
     @classmethod
     def load(cls, path: Path) -> ScraperSpec:
-        path = Path(path)
-        if not path.is_file():
-            raise SpecError(f"spec file not found: {path}")
-        return cls.from_json(path.read_text(encoding="utf-8"))
+        return cls.from_json(read_artifact_text(path, "spec", SpecError))

@@ -35,7 +35,7 @@ from scrapesmith.insta.propose import (
     refine_system_prompt,
 )
 from scrapesmith.insta.store import ResultStore
-from scrapesmith.insta.views import Observation, SiteResult
+from scrapesmith.insta.views import ExportResult, Observation, SiteResult
 from scrapesmith.llm.structured import with_schema_instruction
 from scrapesmith.llm.types import ChatMessage
 
@@ -154,15 +154,16 @@ def export_records(results: list[SiteResult], config: ExportConfig) -> Iterator[
                 yield record
 
 
-def export_run(run_dir: Path, out: Path, config: ExportConfig) -> dict[str, int]:
+def export_run(run_dir: Path, out: Path, config: ExportConfig) -> ExportResult:
     """Write the SFT JSONL for a pipeline output directory; return how many records of each kind."""
     store = ResultStore(run_dir)
     if not store.shards():
         raise ScrapesmithError(f"no pipeline results under {run_dir} (expected {store.shard_dir}/part-*.jsonl)")
     counts = dict.fromkeys(config.kinds, 0)
+    results = list(store.latest().values())
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8") as handle:
-        for record in export_records(list(store.latest().values()), config):
+        for record in export_records(results, config):
             counts[record["kind"]] += 1
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
-    return counts
+    return ExportResult(counts, store.torn_lines)

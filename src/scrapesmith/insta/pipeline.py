@@ -1,4 +1,8 @@
-"""The InSTA pipeline for one site and for a list of sites: propose -> run -> judge -> refine.
+"""The InSTA pipeline for one site and for a list of sites: filter -> propose -> run -> judge -> refine.
+
+The safety filter (:mod:`scrapesmith.insta.safety`) reads the domain and the landing page before the
+proposer sees the site; a refused site is recorded ``unsafe`` with the filter's verdict and reason, and
+no agent is sent. The summary counts refusals per category.
 
 ``process_site`` runs inside a worker (a pool process or a Ray task) and never raises: every failure
 (unreachable site, robots refusal, browser crash, unreadable model output) becomes a ``failed``
@@ -26,10 +30,14 @@ from scrapesmith.insta.env import OBSERVATION_TOKENS, BrowserEnv
 from scrapesmith.insta.evidence import make_judge
 from scrapesmith.insta.propose import LandingPage, Proposer
 from scrapesmith.insta.runner import Runner, WorkerDied
+from scrapesmith.insta.safety import LandingSnapshot, SafetyFilter, snapshot_failure, snapshot_page
+from scrapesmith.insta.safety.classifier import calls_so_far
+from scrapesmith.insta.safety.landing import is_evidence_failure
 from scrapesmith.insta.store import ResultStore
 from scrapesmith.insta.views import SiteResult
 from scrapesmith.llm.types import LLM
 from scrapesmith.report import write_report
+from scrapesmith.web.page import FetchError
 
 LLMFactory = Callable[[], LLM]
 
@@ -126,14 +134,25 @@ def _worker_runtime(config: PipelineConfig) -> Any:
     return _WORKER["runtime"]
 
 
-def landing_page(http: Any, url: str) -> LandingPage:
-    page = http.fetch(url)
+def landing_snapshot(http: Any, url: str) -> tuple[LandingSnapshot, FetchError | None, tuple[str, ...]]:
+    """The landing page as the filter reads it, and the texts of its links (the no-model proposer names
+    one); a failure that says something about the host (a type that is not a document, an HTTP error)
+    becomes evidence, any other failure is raised."""
+    try:
+        page = http.fetch(url)
+    except FetchError as exc:
+        if not is_evidence_failure(exc):
+            raise
+        return snapshot_failure(url, exc), exc, ()
+    return snapshot_page(page), None, landing_links(page)
+
+
+def landing_links(page: Any) -> tuple[str, ...]:
+    if not page.is_html:
+        return ()
     tree = parse_html(page.text, url=page.url)
-    title = " ".join(tree.xpath("string(//title)").split())
-    body = tree.find(".//body")
-    text = " ".join(body.text_content().split()) if body is not None else ""
-    links = tuple(dict.fromkeys(" ".join(a.text_content().split()) for a in tree.iter("a") if a.get("href")))
-    return LandingPage(title=title, text=text, links=tuple(link for link in links if link))
+    texts = (" ".join(a.text_content().split()) for a in tree.iter("a") if a.get("href"))
+    return tuple(text for text in dict.fromkeys(texts) if text)
 
 
 def process_site(job: SiteJob) -> SiteResult:
@@ -144,21 +163,28 @@ def process_site(job: SiteJob) -> SiteResult:
     calls_before = 0
     try:
         llm = _worker_llm(job)
-        calls_before = _calls(llm)
+        calls_before = calls_so_far(llm)
         _run_stages(job, llm, result)
     except Exception as exc:  # noqa: BLE001 - a site's failure is recorded, the run goes on
         result.status = "failed"
         result.error = f"{exc.__class__.__name__}: {str(exc).splitlines()[0] if str(exc) else ''}".rstrip(": ")
     result.seconds = time.monotonic() - started
-    result.llm_calls = _calls(llm) - calls_before if llm is not None else 0
+    result.llm_calls = calls_so_far(llm) - calls_before if llm is not None else 0
     return result
 
 
 def _run_stages(job: SiteJob, llm: LLM | None, result: SiteResult) -> None:
     config = job.config
     label = site_label(job.url)
+    landing, failure, links = landing_snapshot(_worker_http(config), job.url)
+    result.safety = SafetyFilter(llm).classify(label, landing)
+    if result.safety.unsafe:
+        result.status = "unsafe"
+        return
+    if failure is not None:
+        raise failure
     proposer = Proposer(llm, seed=config.seed)
-    result.proposal = proposer.propose(label, landing_page(_worker_http(config), job.url))
+    result.proposal = proposer.propose(label, LandingPage(title=landing.title, text=landing.text, links=links))
     if not result.proposal.is_safe:
         result.status = "unsafe"
         return
@@ -182,16 +208,6 @@ def _folder_name(label: str) -> str:
     return re.sub(r"[^\w.-]+", "_", label).strip("_") or "site"
 
 
-def _calls(llm: Any) -> int:
-    """Model calls so far, when the provider counts them (the ledger or a scripted model)."""
-    for attribute in ("calls",):
-        value = getattr(llm, attribute, None)
-        if isinstance(value, int):
-            return value
-    ledger = getattr(llm, "ledger", None)
-    return len(ledger) if ledger is not None else 0
-
-
 # -- orchestration -----------------------------------------------------------------------------------------
 
 
@@ -207,6 +223,7 @@ class RunSummary:
     runner: str = ""
     workers: int = 0
     errors: dict[str, str] = field(default_factory=dict)
+    refused: dict[str, int] = field(default_factory=dict)
 
     @property
     def sites_per_hour(self) -> float:
@@ -256,3 +273,5 @@ def _count(summary: RunSummary, result: SiteResult) -> None:
         summary.steps += len(result.trajectory.steps)
     if result.error:
         summary.errors[result.site] = result.error
+    if result.safety is not None and result.safety.unsafe:
+        summary.refused[result.safety.category] = summary.refused.get(result.safety.category, 0) + 1

@@ -1,8 +1,8 @@
 """The task proposer of section 4.1 and Appendix E.
 
 Phase 1 maps a site (its domain, plus the landing page's title and opening text when we have them) to a
-realistic, passive task, or to ``N/A``: the safety filter that drops adult, unsafe, login-only and
-API/CDN hosts. Each call shows 16 in-context examples sampled from a list of 100, which the seed does to
+realistic, passive task, or to ``N/A`` (the seed's own skip rule). The pipeline runs the safety filter
+(:mod:`scrapesmith.insta.safety`) before phase 1, so the proposer only sees sites the filter let through. Each call shows 16 in-context examples sampled from a list of 100, which the seed does to
 keep tasks diverse. Phase 2 reads the agent's trajectory and judgement and refines the task into a
 harder, grounded ``{proposed_task, steps, criteria}``.
 """
@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -41,18 +40,6 @@ def _data(name: str) -> tuple[dict[str, Any], ...]:
 def proposer_examples() -> list[dict[str, str]]:
     """The 100 hand-picked ``{domain, task}`` examples (the seed's list, completed to 100)."""
     return [dict(row) for row in _data("proposer_examples.json")]
-
-
-def labelled_domains(per_label: int | None = None) -> list[dict[str, str]]:
-    """100 domains labelled ``safe``/``unsafe`` (the seed's 50 safe sites and 50 unsafe ones by category);
-    ``per_label`` keeps only the first N of each label (unsafe ones spread over the categories)."""
-    rows = [dict(row) for row in _data("safety_domains.json")]
-    if per_label is None:
-        return rows
-    safe = [row for row in rows if row["label"] == "safe"][:per_label]
-    unsafe = sorted((row for row in rows if row["label"] == "unsafe"),
-                    key=lambda row: [r for r in rows if r["category"] == row["category"]].index(row))[:per_label]
-    return safe + unsafe
 
 
 def parse_proposal(domain: str, text: str) -> ProposedTask:
@@ -138,8 +125,9 @@ def refine_system_prompt(config: ProposerConfig) -> str:
 
 
 def heuristic_task(landing: LandingPage | None, rng: random.Random) -> str | None:
-    """No model: open one of the landing page's links (two words or more, chosen by ``rng``). There is no
-    safety filter on this path; it exists so the pipeline runs, and is measured, with ``--llm none``."""
+    """No model: open one of the landing page's links (two words or more, chosen by ``rng``); the pipeline's
+    safety filter (evidence alone without a model) has decided before. It exists so the pipeline runs, and
+    is measured, with ``--llm none``."""
     links = [link for link in (landing.links if landing else ()) if len(link.split()) >= 2 and len(link) <= 60]
     return f'Open the "{rng.choice(links)}" page.' if links else None
 
@@ -179,44 +167,3 @@ class Proposer:
         request = LLMRequest(messages=messages, temperature=self.config.temperature,
                              max_tokens=self.config.refine_max_tokens, stage="insta.refine")
         return self.llm.complete(request).text
-
-
-@dataclass(frozen=True)
-class SafetyReport:
-    """Accuracy, precision and recall of the safety filter, with "unsafe" as the positive class (Table 1)."""
-
-    accuracy: float
-    precision: float
-    recall: float
-    cases: list[dict[str, Any]]
-
-
-def evaluate_safety_filter(
-    proposer: Proposer, labelled: list[dict[str, str]], on_case: Callable[[dict[str, Any]], None] | None = None
-) -> SafetyReport:
-    """Run phase 1 on each labelled domain; a site counts as flagged unsafe when the proposer says N/A.
-
-    An answer that cannot be read counts as flagged: the pipeline would not run the agent on that site.
-    """
-    cases = []
-    for row in labelled:
-        try:
-            proposal = proposer.propose(row["domain"])
-            flagged, task, error = not proposal.is_safe, proposal.task, None
-        except LLMOutputError as exc:
-            flagged, task, error = True, None, str(exc)
-        cases.append({**row, "flagged": flagged, "task": task, "error": error,
-                      "correct": flagged == (row["label"] == "unsafe")})
-        if on_case is not None:
-            on_case(cases[-1])
-    return SafetyReport(*_classification_scores(cases), cases=cases)
-
-
-def _classification_scores(cases: list[dict[str, Any]]) -> tuple[float, float, float]:
-    positives = [case for case in cases if case["label"] == "unsafe"]
-    flagged = [case for case in cases if case["flagged"]]
-    true_positives = sum(1 for case in flagged if case["label"] == "unsafe")
-    accuracy = sum(case["correct"] for case in cases) / len(cases) if cases else 0.0
-    precision = true_positives / len(flagged) if flagged else 0.0
-    recall = true_positives / len(positives) if positives else 0.0
-    return accuracy, precision, recall

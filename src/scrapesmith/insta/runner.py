@@ -4,12 +4,16 @@ A :class:`Runner` maps a picklable function over jobs and yields ``(job, result)
 completion order, keeping at most ``in_flight`` jobs started at once. A worker that dies (killed,
 segfault, out of memory) does not end the run: its jobs are retried once on a fresh worker and, if they
 kill that one too, come back as :class:`WorkerDied` for the caller to record as a per-site failure.
+Workers end with their parent: killed with ``kill -9``, a run leaves no worker (nor, with them, the
+resource tracker they hold open) behind.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -21,6 +25,21 @@ from scrapesmith.errors import ScrapesmithError
 J = TypeVar("J")
 R = TypeVar("R")
 ATTEMPTS = 2
+PARENT_POLL_SECONDS = 0.5
+
+
+def end_with_parent(parent: int) -> None:
+    """Pool initializer: a daemon thread ends this worker once ``parent`` is gone (it is then reparented).
+
+    A polling thread rather than ``PR_SET_PDEATHSIG``: that signal fires when the *thread* that spawned the
+    worker ends, and pools spawn workers from whichever thread submits.
+    """
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 @dataclass(frozen=True)
@@ -53,7 +72,8 @@ class LocalPoolRunner:
     def _fresh_pool(self) -> ProcessPoolExecutor:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
-        self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=self._context)
+        self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=self._context,
+                                         initializer=end_with_parent, initargs=(os.getpid(),))
         return self._pool
 
     def map_unordered(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[tuple[J, R | WorkerDied]]:

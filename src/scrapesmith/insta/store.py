@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from scrapesmith.insta.views import SiteResult
-from scrapesmith.io import write_rows
+from scrapesmith.io import read_json_lines, write_rows
 
 SHARD_SIZE = 500
 
@@ -30,18 +30,23 @@ class ResultStore:
         self._session = f"{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
         self._shard_index = 0
         self._lines_in_shard = 0
+        self.torn_lines = 0
 
     def shards(self) -> list[Path]:
         return sorted(self.shard_dir.glob("part-*.jsonl"))
 
     def results(self) -> Iterator[SiteResult]:
-        """Every recorded result, oldest first; unreadable (torn) lines are skipped."""
+        """Every recorded result, oldest first; torn lines (whatever the byte) are skipped and counted in
+        :attr:`torn_lines`."""
+        self.torn_lines = 0
         for shard in self.shards():
-            for line in shard.read_text(encoding="utf-8").splitlines():
+            records, torn = read_json_lines(shard)
+            self.torn_lines += torn
+            for record in records:
                 try:
-                    yield SiteResult.model_validate_json(line)
+                    yield SiteResult.model_validate(record)
                 except ValidationError:
-                    continue
+                    self.torn_lines += 1
 
     def latest(self) -> dict[str, SiteResult]:
         """The last result per site: a retried failure replaces the failure."""
@@ -69,12 +74,16 @@ class ResultStore:
 
 
 def summary_row(result: SiteResult) -> dict[str, Any]:
-    trajectory, judgement = result.trajectory, result.judgement
+    trajectory, judgement, safety = result.trajectory, result.judgement, result.safety
     return {
         "site": result.site,
         "url": result.url,
         "status": result.status,
         "error": result.error,
+        "safety_verdict": safety.verdict if safety else None,
+        "safety_category": safety.category if safety else None,
+        "safety_reason": safety.reason if safety else None,
+        "safety_decided_by": safety.decided_by if safety else None,
         "task": result.proposal.task if result.proposal else None,
         "refined_task": result.refined.proposed_task if result.refined else None,
         "steps": len(trajectory.steps) if trajectory else 0,

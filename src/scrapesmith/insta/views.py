@@ -6,9 +6,12 @@ exporter share one vocabulary and every record round-trips through JSON unchange
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, PrivateAttr
+
+from scrapesmith.insta.safety.views import SafetyVerdict
 
 #: The seed's action set (section 3, Appendix G); ``select`` is accepted as an alias of ``select_option``.
 ACTION_KEYS = ("click", "hover", "scroll", "fill", "select_option", "set_checked", "go_back", "goto", "stop")
@@ -144,6 +147,7 @@ class SiteResult(BaseModel):
     url: str
     status: Literal["ok", "unsafe", "failed"]
     error: str | None = None
+    safety: SafetyVerdict | None = Field(default=None, description="the safety filter's verdict, before phase 1")
     proposal: ProposedTask | None = None
     trajectory: Trajectory | None = None
     judgement: Judgement | None = None
@@ -223,3 +227,11 @@ class StepOutcome(BaseModel):
     observation: Observation
     error: str | None = None
     done: bool = False
+
+
+@dataclass
+class ExportResult:
+    """How many records of each kind were written, and how many torn store lines were skipped."""
+
+    counts: dict[str, int]
+    torn_lines: int = 0

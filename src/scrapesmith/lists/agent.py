@@ -5,8 +5,9 @@ the one the goal means; when the list is irregular (items of several shapes betw
 dividers) the *selector model* writes one CSS selector for all items from the HTML of their least common
 ancestor, which is validated before use; for each column and item shape the parts of an item are
 numbered and the model names the one that holds the value (heuristic evidence is used first, so the
-model is asked only where names and types say nothing); a column no single part holds becomes an
-``AnswerQuestion``. A *verifier* then looks at the rows the program extracts from the first page; if it
+model is asked only where names and types say nothing); a column no single part holds is looked for on
+the items' own pages by induce (the detail pass, :mod:`scrapesmith.lists.detail`), and only a column
+found nowhere becomes an ``AnswerQuestion``. A *verifier* then looks at the rows the program extracts from the first page; if it
 rejects them the recorder backtracks to the next candidate list. The number of calls depends on the
 page's structure, never on how many rows or pages the list has.
 """
@@ -24,7 +25,17 @@ from scrapesmith.dom.simplify import simplify
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.choose import CONFIDENT, describe
 from scrapesmith.lists.columns import column_kind, content_type, locate
-from scrapesmith.lists.dsl import Action, AnswerQuestion, EnterList, ExitList, Finish, SaveLink, SaveText
+from scrapesmith.lists.detail import record_detail_pass
+from scrapesmith.lists.dsl import (
+    Action,
+    AnswerQuestion,
+    EnterList,
+    ExitList,
+    Finish,
+    SaveLink,
+    SaveText,
+    ScrapeFields,
+)
 from scrapesmith.lists.record import (
     Recording,
     RecordingError,
@@ -161,11 +172,15 @@ def _program_for(
         if selector:
             item_selector, items = selector, select_in(tree, selector)
     actions = [_column_action(context, column, items) for column in context.columns]
+    asked = [a.column for a in actions if isinstance(a, AnswerQuestion)]
+    detail = record_detail_pass(runtime, items, asked, context.notes)  # the item's own page, before a model per row
+    actions = [a for a in actions if not (isinstance(a, AnswerQuestion) and a.column in detail.found)]
     context.notes.append(f"list: {len(items)} items ({item_selector})")
     steps = [
         *setup,
         EnterList(elements=[item_selector], description=context.goal, pagination=pagination),
         *[a for a in actions if a is not None],
+        *detail.actions,
         ExitList(),
         Finish(),
     ]
@@ -259,6 +274,11 @@ def _choose_part(context: AgentContext, column: str, item: etree._Element) -> et
     return parts[choice] if 0 <= choice < len(parts) else None
 
 
+def detail_columns(program: ListProgram) -> set[str]:
+    """The columns the program's detail pass fills."""
+    return {c for a in program.plan().detail if isinstance(a, ScrapeFields) for c in a.columns}
+
+
 def _own_text(node: etree._Element) -> str:
     return ((node.text or "") + "".join(child.tail or "" for child in node)).strip()
 
@@ -270,7 +290,8 @@ def _verified(context: AgentContext, runtime: PageRuntime, program: ListProgram)
     except ScrapesmithError as exc:
         context.notes.append(f"first-page check failed: {exc}")
         return False
-    shown = "\n".join(str({c: row.get(c, "") for c in program.columns}) for row in rows) or "(no rows)"
+    on_list = [c for c in program.columns if c not in detail_columns(program)]  # the dry run stays on the list page
+    shown = "\n".join(str({c: row.get(c, "") for c in on_list}) for row in rows) or "(no rows)"
     prompt = render_prompt(
         "lists_verify",
         goal=context.goal,

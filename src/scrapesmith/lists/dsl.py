@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from scrapesmith.artifacts import check_regex
+from scrapesmith.induce.views import ScraperSpec
 
 ElementRef = int | str
 ALTERNATIVE_SEPARATOR = " || "
@@ -66,6 +69,8 @@ class SaveText(Action):
     column: str
     regex: str | None = None
 
+    _regex_compiles = field_validator("regex")(check_regex)
+
 
 class SaveLink(Action):
     action: Literal["SaveLink"] = "SaveLink"
@@ -80,6 +85,19 @@ class AnswerQuestion(Action):
     element: ElementRef
     column: str
     question: str
+
+
+class ScrapeFields(Action):
+    """Run an induced field scraper on the current (detail) page and save each of its fields to the column
+    of the same name: the lists detail pass finds fields with induce's engine, never with a mapper of its
+    own. Multi-valued fields are joined with ``"; "``."""
+
+    action: Literal["ScrapeFields"] = "ScrapeFields"
+    spec: ScraperSpec
+
+    @property
+    def columns(self) -> list[str]:
+        return [field.name for field in self.spec.fields]
 
 
 class Finish(Action):
@@ -102,12 +120,13 @@ AnyAction = Annotated[
     | SaveText
     | SaveLink
     | AnswerQuestion
+    | ScrapeFields
     | Finish
     | Fail,
     Field(discriminator="action"),
 ]
 
-EXTRACTING = (SaveCurrentURL, SaveText, SaveLink, AnswerQuestion)
+EXTRACTING = (SaveCurrentURL, SaveText, SaveLink, AnswerQuestion, ScrapeFields)
 
 
 def alternatives(selector: ElementRef) -> list[str]:
@@ -122,5 +141,7 @@ def join_alternatives(selectors: list[str]) -> str:
 
 def describe(action: Action) -> str:
     """The paper's notation, e.g. ``SaveText(:scope .title > a, "Title")``, for logs and the demo."""
+    if isinstance(action, ScrapeFields):
+        return f"ScrapeFields({action.spec.spec_id}: {', '.join(action.columns)})"
     fields = action.model_dump(exclude={"action"}, exclude_none=True)
     return f"{type(action).__name__}({', '.join(repr(value) for value in fields.values())})"

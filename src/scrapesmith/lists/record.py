@@ -5,8 +5,8 @@ Two recorders produce the same :class:`ListProgram`:
 * :func:`record_heuristic` (no model): apply a filter the goal names (a filter link or a ``<select>``),
   detect the main repeating region (:mod:`scrapesmith.dom.lists`), widen it to look-alike groups
   elsewhere on the page (one block per team), map columns to item parts by name and value type
-  (:mod:`scrapesmith.lists.columns`), look on the first item's detail page for columns the item lacks,
-  and detect pagination;
+  (:mod:`scrapesmith.lists.columns`), find the columns the item lacks on the items' own pages with
+  induce (:mod:`scrapesmith.lists.detail`), and detect pagination;
 * :func:`scrapesmith.lists.agent.record_with_llm`: the same steps with a model choosing among the
   candidates (list, item parts), the selector model for irregular lists and a verifier (BardeenAgent paper, 3.1/3.3).
 """
@@ -31,18 +31,19 @@ from scrapesmith.dom.lists import (
 from scrapesmith.dom.selectors import normalize_text
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.columns import URL_WORDS, column_actions, column_words, main_link
+from scrapesmith.lists.detail import record_detail_pass
 from scrapesmith.lists.dsl import (
     Action,
     Click,
     EnterList,
     ExitList,
     Finish,
-    GoBack,
+    SaveText,
     TypeInput,
     join_alternatives,
 )
 from scrapesmith.lists.runtime import PageRuntime
-from scrapesmith.lists.selectors import element_selector, field_selectors, list_item_selectors
+from scrapesmith.lists.selectors import element_selector, list_item_selectors
 from scrapesmith.lists.views import ListProgram
 
 CANDIDATE_REGIONS = 8
@@ -90,17 +91,20 @@ def record_heuristic(runtime: PageRuntime, start_url: str, goal: str, columns: l
     )
     item_selector = list_item_selectors(items)
     actions, missing = column_actions(columns, items[0], items[1:])
-    detail = record_detail(runtime, items, missing, notes)
+    weak = link_text_columns(items, actions)
+    detail = record_detail_pass(runtime, items, [*missing, *weak], notes)
+    actions = [a for a in actions if getattr(a, "column", None) not in detail.found]
+    missing = [c for c in detail.missing if c not in weak]
     pagination = pagination_selector(tree, runtime.url, notes)
     steps: list[Action] = [
         *setup,
         EnterList(elements=[item_selector], description=goal, pagination=pagination),
         *actions,
-        *detail,
+        *detail.actions,
         ExitList(),
         Finish(),
     ]
-    if missing and not detail:
+    if missing:
         notes.append(f"columns not found (left empty): {', '.join(missing)}")
     program = ListProgram(
         goal=goal,
@@ -111,6 +115,22 @@ def record_heuristic(runtime: PageRuntime, start_url: str, goal: str, columns: l
         notes=notes,
     )
     return Recording(program=program, notes=notes)
+
+
+def link_text_columns(items: list[etree._Element], actions: list[Action]) -> list[str]:
+    """Text columns read from a links-only list (each item is one link and nothing else).
+
+    Such an item's text only names the page it points to; the record is on that page, so these columns
+    are looked for there first and the link text is kept only for those the detail pass cannot find.
+    """
+    links = [main_link(item) for item in items]
+    links_only = sum(
+        1 for item, link in zip(items, links, strict=True)
+        if link is not None and normalize_text(link.text_content()) == normalize_text(item.text_content())
+    )
+    if links_only < 0.8 * len(items):
+        return []
+    return [a.column for a in actions if isinstance(a, SaveText)]
 
 
 def choose_region(tree: etree._Element, columns: list[str]) -> RecordRegion | None:
@@ -209,43 +229,6 @@ def _filter_option(tree: etree._Element, goal: str) -> tuple[etree._Element, str
             if option.get("value") and _label_in_goal(label, goal):
                 return select, label
     return None
-
-
-def record_detail(
-    runtime: PageRuntime, items: list[etree._Element], missing: list[str], notes: list[str]
-) -> list[Action]:
-    """For columns the item lacks, open the first item's page and map them there (the detail pass)."""
-    link = main_link(items[0]) if missing else None
-    if link is None:
-        return []
-    link_selector = field_selectors(link, items[0], items[1:])
-    list_url = runtime.url
-    try:
-        detail_tree = runtime.open(urljoin(list_url, link.get("href")))
-    except ScrapesmithError as exc:
-        notes.append(f"detail page could not be opened: {exc}")
-        return []
-    body = detail_tree.find(".//main") if detail_tree.find(".//main") is not None else detail_tree
-    actions, still_missing = column_actions(missing, body, [])
-    actions = [_absolute(action, body) for action in actions]
-    runtime.open(list_url)
-    if not actions:
-        return []
-    notes.append(f"detail pass for: {', '.join(a.column for a in actions)}")  # type: ignore[attr-defined]
-    if still_missing:
-        notes.append(f"columns not found (left empty): {', '.join(still_missing)}")
-    missing[:] = still_missing
-    return [Click(element=link_selector), *actions, GoBack()]
-
-
-def _absolute(action: Action, scope: etree._Element) -> Action:
-    """Detail-page selectors were made relative to ``<main>``; anchor them at that element."""
-    element = str(getattr(action, "element", ""))
-    anchor = "main" if scope.tag == "main" else "html"
-    parts = [
-        f"{anchor} {part.removeprefix(':scope').strip()}".replace("  ", " ") for part in element.split(" || ")
-    ]
-    return action.model_copy(update={"element": " || ".join(parts)})
 
 
 def pagination_selector(tree: etree._Element, page_url: str, notes: list[str]) -> str | None:

@@ -10,7 +10,8 @@ The flow (BardeenAgent paper, section 3.2, "Replaying Recorded Actions"):
 3. follow the pagination control until it is missing, points to a page already visited, reads like
    "Previous", or the page cap is reached;
 4. visit every collected item URL once (the detail pass) and run the detail actions there;
-5. attach list-level values and provenance (source URL, time, program id) to every row.
+5. attach list-level values and provenance to every row: ``source_url`` (the list page the item was on),
+   ``detail_url`` (the item's own page, when the program has a detail pass), time and program id.
 
 ``AnswerQuestion`` is the only action that calls a model, once per distinct (question, text), cached.
 Item-level failures are recorded in :attr:`ReplayResult.failures` and the run goes on. A requested
@@ -24,17 +25,20 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urljoin
 
 from lxml import etree
 from pydantic import BaseModel
 
+from scrapesmith.artifacts import regex_search
 from scrapesmith.dom.lists import PREVIOUS_WORDS, element_text
 from scrapesmith.dom.selectors import node_text
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.induce import CompiledSpec
+from scrapesmith.io import timestamp
 from scrapesmith.lists.columns import main_link
+from scrapesmith.lists.detail import scrape_row
 from scrapesmith.lists.dsl import (
     Action,
     AnswerQuestion,
@@ -42,6 +46,7 @@ from scrapesmith.lists.dsl import (
     SaveCurrentURL,
     SaveLink,
     SaveText,
+    ScrapeFields,
     TypeInput,
 )
 from scrapesmith.lists.runtime import PageRuntime, ReplayError
@@ -51,6 +56,7 @@ from scrapesmith.llm.templates import render_prompt
 from scrapesmith.llm.types import LLM
 
 DETAIL_KEY = "_detail_url"
+DETAIL_URL = "detail_url"
 EMPTY_COLUMN_SHARE = 0.5
 REPEATED_URL = "repeated item (same item URL as an earlier item)"
 REPEATED_NODE = "repeated item (same element on the same page)"
@@ -133,6 +139,7 @@ class Replayer:
         self.plan = program.plan()
         self.result = ReplayResult()
         self._answers: dict[tuple[str, str], str] = {}
+        self._scrapers: dict[str, CompiledSpec] = {}
 
     def run(self, start_url: str | None = None, max_pages: int | None = None) -> ReplayResult:
         started = time.perf_counter()
@@ -249,9 +256,11 @@ class Replayer:
             url = row.pop(DETAIL_KEY, None)
             if not url:
                 continue
+            row["detail_url"] = url
             try:
                 tree = self.runtime.open(url)
                 self.result.detail_pages += 1
+                row[DETAIL_URL] = self.runtime.url
                 row.update(self._extract(tree, self.plan.detail, self.runtime.url))
             except ScrapesmithError as exc:
                 self.result.failures.append({"url": url, "item": "detail page", "error": str(exc)})
@@ -267,7 +276,15 @@ class Replayer:
                 values[action.column] = self._link(scope, str(action.element), page_url)
             elif isinstance(action, AnswerQuestion):
                 values[action.column] = self._answer(action, self._text(scope, str(action.element)))
+            elif isinstance(action, ScrapeFields):
+                values.update(scrape_row(self._scraper(action), scope))
         return values
+
+    def _scraper(self, action: ScrapeFields) -> CompiledSpec:
+        key = action.spec.spec_id
+        if key not in self._scrapers:
+            self._scrapers[key] = CompiledSpec(action.spec)
+        return self._scrapers[key]
 
     def _text(self, scope: etree._Element, selector: str) -> str:
         element = first_in(scope, selector)
@@ -302,17 +319,21 @@ class Replayer:
 
     def _finish_rows(self, list_values: dict[str, Any]) -> None:
         """Columns in program order (list-level values fill the gaps), extra values, then provenance."""
-        fetched_at = datetime.now(UTC).isoformat(timespec="seconds")
+        fetched_at = timestamp()
         program_id = self.program.program_id
         finished = []
         for row in self.result.rows:
             source = row.pop("source_url", "")
+            detail = row.pop(DETAIL_URL, "")
             row.pop(DETAIL_KEY, None)
             ordered = {
                 column: row.get(column, list_values.get(column, "")) for column in self.program.columns
             }
             ordered.update({k: v for k, v in {**list_values, **row}.items() if k not in ordered})
-            ordered.update(source_url=source, fetched_at=fetched_at, program_id=program_id)
+            ordered["source_url"] = source
+            if self.plan.detail_link is not None or detail:
+                ordered[DETAIL_URL] = detail
+            ordered.update(fetched_at=fetched_at, program_id=program_id)
             finished.append(ordered)
         self.result.rows = finished
         self.result.columns = list(self.program.columns)
@@ -355,7 +376,7 @@ def apply_regex(text: str, regex: str | None) -> str:
     """The regex match in ``text`` (its first group when it has one); the whole text without a regex."""
     if not regex or not text:
         return text
-    match = re.search(regex, text)
+    match = regex_search(regex, text)
     if match is None:
         return ""
     return match.group(1) if match.groups() else match.group(0)

@@ -119,7 +119,20 @@ def _item_candidates(items: list[etree._Element], lca: etree._Element, anchor: s
     for hashed, with_classes in ((False, True), (True, True), (False, False)):
         rendered = {" > ".join(step_css(step, hashed, with_classes) for step in path) for path in paths}
         candidates.append(", ".join(f"{anchor} > {steps}" for steps in sorted(rendered)))
-    return candidates
+    return candidates + _with_shared_child(items, candidates)
+
+
+def _with_shared_child(items: list[etree._Element], candidates: list[str]) -> list[str]:
+    """The candidates narrowed to elements holding a child tag every item holds: a table's header row
+    (``<th>`` cells only) is a sibling of its record rows (``<td>`` cells) but not one of them."""
+    shared = {child.tag for child in items[0] if isinstance(child.tag, str)}
+    for item in items[1:]:
+        shared &= {child.tag for child in item if isinstance(child.tag, str)}
+    return [
+        ", ".join(f"{part}:has(> {tag})" for part in candidate.split(", "))
+        for tag in sorted(shared)[:2]
+        for candidate in candidates
+    ]
 
 
 def field_selectors(target: etree._Element, item: etree._Element, others: Sequence[etree._Element]) -> str:

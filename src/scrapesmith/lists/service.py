@@ -8,7 +8,7 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.io import write_rows
+from scrapesmith.io import infer_schema, write_rows
 from scrapesmith.lists.dsl import describe
 from scrapesmith.lists.record import Recording, record_heuristic
 from scrapesmith.lists.replay import ReplayResult, replay
@@ -99,6 +99,7 @@ def extract_list(
     with make_runtime() as runtime:
         result = replay(recording.program, runtime, llm=llm, max_pages=max_pages)
     _note(recording, [f"first run: {line}" for line in result.accounting()])
+    recording.program.column_types = infer_schema(result.rows, recording.program.columns)
     return recording, result
 
 
@@ -150,7 +151,7 @@ def save_run(
     dataset (``scrapesmith report jobs.run.json`` redraws the report later).
     """
     output = Path(output)
-    write_rows(result.rows, output)
+    write_rows(result.rows, output, program.column_types)
     record = {
         "kind": kind,
         "title": f"{program.goal} ({program.start_url})",

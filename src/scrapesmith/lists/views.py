@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from scrapesmith.artifacts import read_json_object, validate_artifact
+from scrapesmith.artifacts import check_kind, read_artifact_text, read_json_object, validate_artifact
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.dsl import (
     Action,
@@ -52,6 +52,8 @@ class ListProgram(BaseModel):
     recorded_with: str = "heuristic"
     recorded_at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     notes: list[str] = Field(default_factory=list)
+    column_types: dict[str, str] = Field(default_factory=dict, description="column -> type (scrapesmith.io.schema), "
+                                         "recorded from the first run so every replay writes the same types")
 
     @property
     def program_id(self) -> str:
@@ -59,6 +61,9 @@ class ListProgram(BaseModel):
         payload = self.model_dump(
             mode="json", include={"version", "start_url", "columns", "steps", "runtime"}
         )
+        for step in payload["steps"]:  # an induced scraper's own creation time is no part of replay
+            if isinstance(step.get("spec"), dict):
+                step["spec"].pop("created_at", None)
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:12]
 
     def to_json(self) -> str:
@@ -75,16 +80,14 @@ class ListProgram(BaseModel):
     @classmethod
     def from_json(cls, text: str) -> ListProgram:
         data = read_json_object(text, "list program", ProgramError)
+        check_kind(data, "list program", "list_program", "steps", ProgramError)
         if data.get("version", PROGRAM_VERSION) != PROGRAM_VERSION:
             raise ProgramError(f"unsupported list program version {data.get('version')!r} (expected 1)")
         return validate_artifact(cls, data, "list program", ProgramError)
 
     @classmethod
     def load(cls, path: Path) -> ListProgram:
-        path = Path(path)
-        if not path.is_file():
-            raise ProgramError(f"list program not found: {path}")
-        return cls.from_json(path.read_text(encoding="utf-8"))
+        return cls.from_json(read_artifact_text(path, "list program", ProgramError))
 
     def plan(self) -> ProgramPlan:
         return plan_steps(self.steps)

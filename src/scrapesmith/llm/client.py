@@ -12,7 +12,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from scrapesmith.config import Settings
+from scrapesmith.config import Settings, read_settings
 from scrapesmith.llm.cache import CACHE_FILE_NAME, CachedLLM, ResponseCache
 from scrapesmith.llm.config import LLMSettings
 from scrapesmith.llm.ledger import Ledger, LedgeredLLM
@@ -57,7 +57,7 @@ def installed_sizes(cache_dir: Path) -> list[str]:
 
 def effective_spec(spec: str | None = None, settings: Settings | None = None) -> str:
     """The spec that :func:`resolve_llm` would use: argument, else ``SCRAPESMITH_LLM``, else the default."""
-    settings = settings or Settings()
+    settings = settings or read_settings()
     return spec or settings.llm or default_spec(settings, LLMSettings())
 
 
@@ -128,7 +128,7 @@ def wrap_llm(
         elif isinstance(cache, Path):
             store = shared_cache(cache)
         else:
-            store = shared_cache((settings or Settings()).cache_dir / CACHE_FILE_NAME)
+            store = shared_cache((settings or read_settings()).cache_dir / CACHE_FILE_NAME)
         llm = CachedLLM(llm, store)
     return LedgeredLLM(llm, ledger)
 
@@ -137,7 +137,7 @@ def resolve_llm(
     spec: str | None = None, *, cache: bool | Path | ResponseCache = True, ledger: Ledger | None = None
 ) -> LLM | None:
     """The model to use, cached and ledgered; ``None`` means ``none`` (take the heuristic path)."""
-    settings = Settings()
+    settings = read_settings()
     llm_settings = LLMSettings()
     parsed = parse_spec(spec or settings.llm or default_spec(settings, llm_settings))
     provider = build_provider(parsed, settings, llm_settings)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.io import read_rows
+from scrapesmith.io import read_json_lines, read_rows
 from scrapesmith.report.profile import profile_columns
 from scrapesmith.report.views import Check, Episode, EpisodeStep, Report, StageBar, TrailStep
 
@@ -134,12 +134,9 @@ def _latest_results(shard_dir: Path) -> list[dict[str, Any]]:
     """Each site's last record in the shards (a rerun appends), torn last lines skipped as the store does."""
     latest: dict[str, dict[str, Any]] = {}
     for shard in sorted(shard_dir.glob("part-*.jsonl")):
-        for line in shard.read_text(encoding="utf-8").splitlines():
-            try:
-                record = json.loads(line)
-            except ValueError:
-                continue
-            latest[record["site"]] = record
+        for record in read_json_lines(shard)[0]:
+            if "site" in record:
+                latest[record["site"]] = record
     return list(latest.values())
 
 
@@ -147,6 +144,13 @@ def _verdict(judgement: dict[str, Any] | None) -> str:
     if not judgement:
         return "unjudged"
     return "success" if judgement["success"] > 0.5 else "failure"
+
+
+def _safety_line(safety: dict[str, Any] | None) -> str:
+    """Why the safety filter refused a site, for the viewer's task line."""
+    if not safety or not safety.get("unsafe"):
+        return ""
+    return f"refused by the safety filter ({safety.get('decided_by')}), {safety.get('category')}: {safety.get('reason')}"
 
 
 def _episode(result: dict[str, Any]) -> Episode:
@@ -160,13 +164,15 @@ def _episode(result: dict[str, Any]) -> Episode:
     return Episode(site=result["site"], status=result["status"], task=trajectory.get("task") or (
         (result.get("proposal") or {}).get("task") or ""), verdict=_verdict(judgement), scores=scores,
         evidence=(judgement or {}).get("response", ""), answer=trajectory.get("answer"),
-        stop_reason=trajectory.get("stop_reason", ""), error=result.get("error"), steps=steps)
+        stop_reason=trajectory.get("stop_reason", ""), error=result.get("error"), steps=steps,
+        refusal=_safety_line(result.get("safety")))
 
 
 def load_insta_run(out_dir: Path) -> Report:
     results = _latest_results(out_dir / "shards")
     episodes = [_episode(result) for result in results]
-    rows = [{"site": e.site, "status": e.status, "task": e.task, "verdict": e.verdict,
+    rows = [{"site": e.site, "status": e.status, "safety": (result.get("safety") or {}).get("category", ""),
+             "task": e.task, "verdict": e.verdict,
              **e.scores, "steps": len(e.steps), "stop_reason": e.stop_reason, "error": e.error or "",
              "source_url": result["url"]} for e, result in zip(episodes, results, strict=True)]
     counts = {status: sum(1 for e in episodes if e.status == status) for status in ("ok", "unsafe", "failed")}

@@ -81,6 +81,7 @@ class Episode:
     stop_reason: str
     error: str | None
     steps: list[EpisodeStep] = field(default_factory=list)
+    refusal: str = ""
 
 
 @dataclass

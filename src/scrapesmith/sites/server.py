@@ -2,6 +2,9 @@
 
 Every request is answered from :class:`SiteCollection` (a dict lookup for all linked pages) and logged in
 a :class:`RequestLog`, so tests can check what a crawler requested and when (politeness, robots).
+The server holds up to strangers too: a malformed request is answered 400, the log keeps the last
+:data:`LOG_ENTRIES` requests (targets cut to :data:`LOG_TARGET_CHARS`), and a connection idle for
+:data:`IDLE_SECONDS` is closed.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import socket
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Iterator
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -19,21 +23,31 @@ from typing import Self
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.sites.collection import SiteCollection, build_sites
 
+LOG_ENTRIES = 20_000
+LOG_TARGET_CHARS = 2_048
+IDLE_SECONDS = 30.0
+MAX_BODY_BYTES = 1024 * 1024
+
 
 class SiteServerError(ScrapesmithError):
     """The demo server could not start (for example, the port is taken)."""
 
 
 class RequestLog:
-    """A thread-safe list of ``(time.monotonic(), method, target)`` tuples, one per request served."""
+    """A thread-safe list of ``(time.monotonic(), method, target)`` tuples, one per request served.
 
-    def __init__(self) -> None:
+    Bounded: the oldest entries give way past ``max_entries``, and long targets are cut, so a client
+    sending endless long paths cannot grow the server's memory.
+    """
+
+    def __init__(self, max_entries: int = LOG_ENTRIES) -> None:
         self._lock = threading.Lock()
-        self._entries: list[tuple[float, str, str]] = []
+        self._entries: deque[tuple[float, str, str]] = deque(maxlen=max_entries)
 
     def append(self, entry: tuple[float, str, str]) -> None:
+        when, method, target = entry
         with self._lock:
-            self._entries.append(entry)
+            self._entries.append((when, method, target[:LOG_TARGET_CHARS]))
 
     def snapshot(self) -> list[tuple[float, str, str]]:
         with self._lock:
@@ -93,6 +107,7 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "scrapesmith-demo/1"
     disable_nagle_algorithm = True
+    timeout = IDLE_SECONDS  # an idle keep-alive connection is closed (socket timeout ends handle())
     server: _HTTPServer
 
     def setup(self) -> None:
@@ -111,7 +126,12 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         self.server.request_log.append((time.monotonic(), "POST", self.path))
-        length = int(self.headers.get("Content-Length") or 0)
+        length = self._body_length()
+        if length is None:
+            self.close_connection = True
+            self._send(HTTPStatus.BAD_REQUEST, "text/plain; charset=utf-8", b"Bad Content-Length\n",
+                       (("Connection", "close"),), True)
+            return
         self.rfile.read(length)
         self._send(
             HTTPStatus.METHOD_NOT_ALLOWED,
@@ -120,6 +140,13 @@ class _Handler(BaseHTTPRequestHandler):
             (("Allow", "GET, HEAD"),),
             True,
         )
+
+    def _body_length(self) -> int | None:
+        """The request body's length, or ``None`` when the header is not a count we accept (``abc``, -1)."""
+        value = (self.headers.get("Content-Length") or "0").strip()
+        if not value.isdigit() or int(value) > MAX_BODY_BYTES:
+            return None
+        return int(value)
 
     def _answer(self, with_body: bool) -> None:
         self.server.request_log.append((time.monotonic(), self.command, self.path))

@@ -15,6 +15,8 @@ from __future__ import annotations
 import io
 import json
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from http import HTTPStatus
 from pathlib import Path
@@ -27,6 +29,7 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from scrapesmith.dom.encoding import decode_html
+from scrapesmith.errors import ScrapesmithError
 from scrapesmith.web.page import Fetcher, FetchError, Page
 
 REQUESTED_URI = "WARC-Scrapesmith-Requested-URI"
@@ -39,21 +42,38 @@ _TRANSFER_HEADERS = ("content-encoding", "transfer-encoding", "content-length")
 _RENAMED_PREFIX = "X-Scrapesmith-Original-"
 
 
+class ArchiveError(ScrapesmithError):
+    """The WARC file cannot be created or written (no such folder, disk full, no permission)."""
+
+
 class WarcWriter:
-    """Appends pages to a gzipped WARC file; thread-safe. Use as a context manager or call :meth:`close`."""
+    """Appends pages to a gzipped WARC file; thread-safe. Use as a context manager or call :meth:`close`.
+
+    Every failure to write (``--warc /dev/full``) is one :class:`ArchiveError` naming the file.
+    """
 
     def __init__(self, path: Path | str, *, append: bool = False) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = self.path.open("ab" if append else "wb")
-        self._writer = WARCWriter(self._file, gzip=True, warc_version="1.1")
         self._lock = threading.Lock()
         self.pages_written = 0
+        with self._reporting("create"):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = self.path.open("ab" if append else "wb")
+        self._writer = WARCWriter(self._file, gzip=True, warc_version="1.1")
         if not append or self._file.tell() == 0:
             info = self._writer.create_warcinfo_record(
                 self.path.name, {"software": "scrapesmith", "format": "WARC File Format 1.1"}
             )
-            self._writer.write_record(info)
+            with self._reporting("write"):
+                self._writer.write_record(info)
+                self._file.flush()
+
+    @contextmanager
+    def _reporting(self, doing: str) -> Iterator[None]:
+        try:
+            yield
+        except OSError as exc:
+            raise ArchiveError(f"cannot {doing} the WARC file {self.path}: {exc.strerror or exc}") from exc
 
     def write(self, page: Page, request_headers: dict[str, str] | None = None) -> None:
         """Archive ``page``: web pages as response + request records, local files as resource records."""
@@ -65,7 +85,7 @@ class WarcWriter:
             extra = []
         if redecode(page.content, page.encoding) != page.text:
             extra.append(self._conversion_record(page, _record_id(main)))
-        with self._lock:
+        with self._lock, self._reporting("write"):
             for record in (main, *extra):
                 self._writer.write_record(record)
             self._file.flush()
@@ -119,7 +139,7 @@ class WarcWriter:
         )
 
     def close(self) -> None:
-        with self._lock:
+        with self._lock, self._reporting("close"):
             if not self._file.closed:
                 self._file.close()
 

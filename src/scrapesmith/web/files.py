@@ -113,9 +113,8 @@ def _expand_path(path: Path) -> list[str]:
         return [str(p) for p in files]
     if path.is_file() and path.suffix.lower() == ".txt":
         return _read_source_list(path)
-    if path.is_file():
-        return [str(path)]
-    raise FetchError(str(path), "no such file or directory")
+    # A missing file stays in the batch: fetching it fails as that page's error, and the others go on.
+    return [str(path)]
 
 
 def _read_source_list(path: Path) -> list[str]:

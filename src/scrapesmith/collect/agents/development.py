@@ -81,7 +81,7 @@ class TestAgent(Agent):
 
     def run(self) -> None:
         run_dir = self.team.run_dir
-        for stale in ("dataset.csv", "dataset.jsonl", "failures.json"):
+        for stale in ("dataset.csv", "dataset.jsonl", "dataset.parquet", "failures.json"):
             (run_dir / stale).unlink(missing_ok=True)
         result = run_in_sandbox(run_dir / "program.py", run_dir, declared_hosts(run_dir / "program.py"),
                                 self.team.limits)

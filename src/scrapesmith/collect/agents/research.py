@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import deque
 from dataclasses import dataclass
 from typing import Literal
@@ -13,7 +14,9 @@ from pydantic import BaseModel, Field
 
 from scrapesmith.collect.agents.base import Agent
 from scrapesmith.collect.candidates import Found, list_candidate, rest_candidates, table_candidate
+from scrapesmith.collect.filters import entity_filter, named_sources, range_filter
 from scrapesmith.collect.instruction import parse_instruction
+from scrapesmith.collect.mapping import plausible
 from scrapesmith.collect.views import (
     Blueprint,
     BlueprintMessage,
@@ -25,8 +28,9 @@ from scrapesmith.collect.views import (
     ValidationRules,
     WebMessage,
 )
-from scrapesmith.dom.lists import find_first_page
+from scrapesmith.dom.lists import find_first_page, find_pagination
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.io.schema import infer_type
 from scrapesmith.web.page import FetchError, Page
 
 CRAWL_LIMIT = 200
@@ -105,6 +109,7 @@ class ToolAgent(Agent):
 
     def _propose(self, plan: PlanMessage, web: WebMessage) -> None:
         url = web.source_urls[0].url
+        self._index_api_docs([u for u in dict.fromkeys([plan.start_url, url]) if u])
         found = [c for c in (list_candidate(self.team.fetcher, url, plan.columns),
                              table_candidate(self.team.fetcher, url, plan.columns)) if c is not None]
         docs = [(hit.url, self.team.search.text_of(hit.url)) for hit in self.team.search.search("API GET", limit=3)]
@@ -122,9 +127,25 @@ class ToolAgent(Agent):
         self.report(f"{len(candidates)} candidate access paths")
 
 
+    def _index_api_docs(self, urls: list[str]) -> None:
+        """Pages these pages link to as their API documentation ("API", "Developers") go into the search
+        index, so the REST tool finds the endpoints they document without a crawl."""
+        for url in urls:
+            page = fetch_or_none(self, url)
+            if page is None or not page.is_html:
+                continue
+            for link in [link for link in page_links(page) if _API_LINK.search(f"{link.label} {link.url}")][:2]:
+                if not self.team.search.text_of(link.url) and (doc := fetch_or_none(self, link.url)):
+                    self.team.search.add(doc.url, doc.text)
+
+
+_API_LINK = re.compile(r"\b(?:api|developers?|rest)\b", re.IGNORECASE)
+
+
 def _found_json(item: Found) -> dict:
     return {"kind": item.kind, "url": item.url, "field_map": item.field_map, "list_program": item.list_program,
-            "api_params": item.api_params, "records_key": item.records_key, "rows": item.rows[:20]}
+            "api_params": item.api_params, "records_key": item.records_key, "join": item.join,
+            "rows": item.rows[:20]}
 
 
 def fetch_or_none(agent: Agent, url: str) -> Page | None:
@@ -144,6 +165,12 @@ def page_links(page: Page) -> list[SourceLink]:
             seen.add(url)
             links.append(SourceLink(url=url, label=" ".join(anchor.text_content().split())))
     return links
+
+
+def listing_pages(page: Page) -> frozenset[str]:
+    """The listing's next page, when ``page`` has one: the list program follows it, it is no source of its own."""
+    control = find_pagination(html.fromstring(page.text), page.url)
+    return frozenset({urldefrag(control.url)[0]}) if control else frozenset()
 
 
 def listing_start(page: Page) -> str:
@@ -205,7 +232,7 @@ class WebAgent(Agent):
                               "or give --seed pages to search")
 
     def _decide(self, page: Page, plan: PlanMessage, links: list[SourceLink], step: int) -> WebStep:
-        evidence = Evidence.gather(self.team.fetcher, page.url, plan.columns, links)
+        evidence = Evidence.gather(self.team.fetcher, page.url, plan.columns, links, listing_pages(page))
         if evidence.page_is_enough(plan.columns) and not self.team.always_ask:
             return WebStep(thought=f"no choice to make: {evidence.text}", action="use_page")
         tree = html.fromstring(page.text)
@@ -251,8 +278,10 @@ class Evidence:
     below_links: tuple[int, ...] = ()
 
     @classmethod
-    def gather(cls, fetcher, url: str, columns: list[str], links: list[SourceLink]) -> Evidence:
-        below = [i for i, link in enumerate(links, start=1) if _is_below(link.url, url)]
+    def gather(cls, fetcher, url: str, columns: list[str], links: list[SourceLink],
+               skip: frozenset[str] = frozenset()) -> Evidence:
+        """``skip``: the listing's own other pages (its pagination), which are not records of their own."""
+        below = [i for i, link in enumerate(links, start=1) if _is_below(link.url, url) and link.url not in skip]
         probes = [(i, links[i - 1].label[:40], _coverage(fetcher, links[i - 1].url, columns))
                   for i in below[:PROBED_LINKS]]
         return cls(_coverage(fetcher, url, columns), tuple(p for p in probes if p[2] is not None), tuple(below))
@@ -341,24 +370,35 @@ class BlueprintAgent(Agent):
             for column, key in reply.field_map.items():
                 if column in plan.columns and key == "@label":
                     label_column = column
-                elif column in plan.columns and key in candidate.columns:
+                elif (column in plan.columns and key in candidate.columns
+                      and plausible(column, [r.get(key) for r in found["rows"]])):
                     field_map[column] = key
         missing = [c for c in plan.columns if c not in candidate.filled and c != label_column]
         if label_column is None and len(missing) == 1 and all(s.label for s in web.source_urls):
             label_column = missing[0]
-        sources = web.source_urls if found["kind"] != "rest" else [SourceLink(url=found["url"])]
+        sources = (named_sources(self.team.instruction, web.source_urls) if found["kind"] != "rest"
+                   else [SourceLink(url=found["url"])])
         access = {"list": "html_list", "table": "html_table", "rest": "rest"}[found["kind"]]
-        row_filter = (_sampled_filter(reply.row_filter if reply else {}, found["rows"], field_map, plan.columns)
-                      or _filter_from_instruction(self.team.instruction, found["rows"], field_map, plan.columns))
+        model_filter = _sampled_filter(reply.row_filter if reply else {}, found["rows"], field_map, plan.columns)
+        # what the instruction names wins over the model's reading of it
+        row_filter = {**{field_map.get(c, c): v for c, v in model_filter.items()},
+                      **entity_filter(self.team.instruction, found["rows"])}
+        date_range = range_filter(self.team.instruction, found["rows"],
+                                  preferred=[field_map.get(c, c) for c in plan.columns])
         filled = [c for c in plan.columns if c in candidate.filled]
+        unmapped = [c for c in plan.columns if c not in field_map and c != label_column]
         return Blueprint(
             instruction=self.team.instruction, access=access, sources=sources, fields=plan.columns,
-            field_map={c: field_map.get(c, c) for c in plan.columns if c != label_column}, label_column=label_column,
+            field_map={c: field_map[c] for c in plan.columns if c in field_map and c != label_column},
+            unmapped=unmapped, label_column=label_column,
             pagination="followed by the list program" if access == "html_list" else (
                 "next-page links" if access == "html_table" else None),
-            list_program=found["list_program"], api_params=(reply.api_params if reply and reply.api_params
-                                                            and access == "rest" else found["api_params"]),
-            api_records_key=found["records_key"], row_filter=row_filter,
+            # the parameters the tool's sample really ran with beat the model's guess (a 400 ends the run)
+            list_program=found["list_program"], api_params=(found["api_params"] or (
+                reply.api_params if reply and access == "rest" else {})),
+            api_records_key=found["records_key"], row_filter=row_filter, date_range=date_range,
+            join={c: k for c, k in found.get("join", {}).items() if c in plan.columns and c != label_column},
+            column_types=_column_types(found["rows"], field_map, plan.columns, label_column),
             validation=ValidationRules(required=filled, unique=[c for c in plan.columns],
                                        numeric=_numeric(found["rows"], field_map, filled)))
 
@@ -383,6 +423,13 @@ def _numeric(rows: list[dict], field_map: dict[str, str], columns: list[str]) ->
     return numeric
 
 
+def _column_types(rows: list[dict], field_map: dict[str, str], columns: list[str],
+                  label_column: str | None) -> dict[str, str]:
+    """Each output column's type from the sampled values it maps to (the label column is text)."""
+    return {column: "string" if column == label_column else infer_type(
+        r.get(field_map.get(column, column)) for r in rows) for column in columns}
+
+
 def _is_number(text: str) -> bool:
     try:
         float(text)
@@ -397,21 +444,3 @@ def _sampled_filter(row_filter: dict[str, str], rows: list[dict], field_map: dic
     value no row has ("@label", a misspelt name) would empty the dataset."""
     return {column: value for column, value in row_filter.items() if column in columns and any(
         str(r.get(field_map.get(column, column)) or "").strip() == str(value).strip() for r in rows)}
-
-
-def _filter_from_instruction(instruction: str, rows: list[dict], field_map: dict[str, str],
-                             columns: list[str]) -> dict[str, str]:
-    """Rows the instruction singles out by name ("Bayport Pelicans"), when not every row has that value.
-
-    Dates are not names: "from 2023-02-01 to 2023-03-10" bounds a range (the REST parameters or the
-    pages chosen carry it), it does not ask for the rows of 2023-02-01 only.
-    """
-    lowered = instruction.lower()
-    dates = set(parse_instruction(instruction).dates)
-    for column in columns:
-        key = field_map.get(column, column)
-        values = {str(r.get(key) or "").strip() for r in rows}
-        named = [v for v in values if len(v) > 3 and not _is_number(v) and v not in dates and v.lower() in lowered]
-        if len(named) == 1 and len(values) > 1:
-            return {column: named[0]}
-    return {}

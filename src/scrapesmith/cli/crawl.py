@@ -1,0 +1,67 @@
+"""``scrapesmith crawl``: follow links from a listing and write the URL list ``run``/``induce``/``lists`` read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from scrapesmith.cli import app, console
+from scrapesmith.cli.options import (
+    AllowHostOption,
+    DelayOption,
+    NoRobotsOption,
+    WarcOption,
+    allowed_hosts,
+    progress_bar,
+    usage_error,
+)
+from scrapesmith.errors import ScrapesmithError
+from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
+from scrapesmith.web.crawl import CrawlRuleError, FollowRule, crawl
+from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher
+
+
+@app.command("crawl")
+def crawl_command(
+    url: Annotated[str, typer.Argument(help="Where to start: an http(s) URL, a file:// URL or a local page.")],
+    follow: Annotated[str, typer.Option(
+        "--follow", help="Links to follow: a CSS selector (e.g. 'a.product', 'li.item') or a regex their URL "
+        "must match (e.g. '/book/\\d+'); prefix 'css:' or 're:' to force one.")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="The URL list to write (.txt).")] = Path("urls.txt"),
+    max_pages: Annotated[int, typer.Option("--max-pages", min=1, help="Fetch at most this many pages.")] = 100,
+    max_depth: Annotated[int, typer.Option("--max-depth", min=1, help="Follow at most this many links deep.")] = 3,
+    warc: WarcOption = None,
+    allow_host: AllowHostOption = None,
+    delay: DelayOption = None,
+    no_robots: NoRobotsOption = False,
+) -> None:
+    """Follow links from URL (politely, robots.txt respected, same site) and write the pages reached, one per
+    line, for `scrapesmith run spec.json urls.txt`, `induce` or `lists`."""
+    if output.suffix.lower() != ".txt":
+        raise usage_error(f"crawl writes a URL list: -o must end in .txt (got '{output}')")
+    try:
+        rule = FollowRule.parse(follow)
+    except CrawlRuleError as exc:
+        raise usage_error(str(exc)) from exc
+    writer = WarcWriter(warc) if warc is not None else None
+    http = HttpFetcher(allow_hosts=allowed_hosts(allow_host), respect_robots=not no_robots, delay=delay)
+    try:
+        with RoutingFetcher(http=http, file=FileFetcher()) as router, progress_bar() as progress:
+            fetcher = router if writer is None else ArchivingFetcher(router, writer)
+            task = progress.add_task("crawling", total=max_pages)
+            result = crawl(url, rule, fetcher, max_pages=max_pages, max_depth=max_depth,
+                           progress=lambda done, page: progress.update(task, completed=done, description=page[-60:]))
+    finally:
+        if writer is not None:
+            writer.close()
+    for failed, error in list(result.failures.items())[:5]:
+        console.print(f"[yellow]failed:[/] {failed}: {error}", highlight=False)
+    if not result.urls:
+        raise ScrapesmithError(f"no page reached by --follow {follow!r} from {url} "
+                               f"({result.fetched} fetched, {len(result.failures)} failed)")
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text("".join(f"{line}\n" for line in result.urls), encoding="utf-8")
+    console.print(f"{len(result.urls)} pages -> {output} ({result.fetched} fetched, {len(result.failures)} failed; "
+                  f"{result.stop_reason})" + (f"; archived in {warc}" if warc else ""), highlight=False)

@@ -1,0 +1,120 @@
+"""Where a value sits on its page: in the page's own record, or in chrome around it.
+
+A detail page holds one record and a lot of furniture: navigation, filter and facet menus, breadcrumbs,
+footers, and "related items" sidebars that repeat the record's own fields for other records (another
+book's price, another book's publisher). A candidate whose values come from there is not the field, so
+the ranking discounts it. Two kinds of evidence, both general:
+
+* *markup that says chrome*: ``nav``/``footer``/``aside`` elements, ARIA landmark roles, and class or id
+  words such as ``breadcrumb``, ``facet``, ``filter``, ``sidebar``, ``related``, ``recommendations``;
+* *a region that links to other detail pages*: an element (not holding the page's main heading) with two
+  or more children of one tag (items) each linking to a page whose path has the shape of this page's own
+  path (``/product/978…`` on ``/product/978…``): a list of other records, whatever its markup.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from urllib.parse import urljoin, urlsplit
+
+from lxml import etree
+
+CHROME_TAGS = frozenset({"nav", "footer", "aside"})
+CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar"})
+CHROME_WORDS = frozenset({
+    "nav", "navbar", "navigation", "menu", "breadcrumb", "breadcrumbs", "crumbs", "footer", "sidebar",
+    "facet", "facets", "filter", "filters", "refine", "refinements", "related", "recommended",
+    "recommendations", "recs", "carousel", "upsell", "crosssell", "similar",
+})
+RELATED_LINKS = 2
+
+
+def _words(value: str) -> set[str]:
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", value)
+    return {w for w in re.split(r"[^a-zA-Z]+", spaced.lower()) if w}
+
+
+def chrome_markup(element: etree._Element) -> str | None:
+    """Why ``element`` itself is page chrome by its markup, or None."""
+    tag = element.tag if isinstance(element.tag, str) else ""
+    if tag in CHROME_TAGS:
+        return tag
+    role = (element.get("role") or "").lower()
+    if role in CHROME_ROLES:
+        return f"role={role}"
+    words = _words(f"{element.get('class') or ''} {element.get('id') or ''}") & CHROME_WORDS
+    return f"class {min(words)}" if words else None
+
+
+def own_url(root: etree._Element, name: str = "") -> str | None:
+    """The page's own URL: its name when that is a URL, else ``<base href>``, canonical link or ``og:url``."""
+    if name.startswith(("http://", "https://")):
+        return name
+    for xpath in ("//base/@href", "//link[@rel='canonical']/@href", "//meta[@property='og:url']/@content"):
+        found = root.xpath(xpath)
+        if found and str(found[0]).startswith(("http://", "https://")):
+            return str(found[0])
+    return None
+
+
+def _shape(url: str) -> tuple[str, tuple[str, ...]]:
+    parts = urlsplit(url)
+    segments = [s for s in parts.path.split("/") if s]
+    return parts.netloc, tuple(segments[:-1]) if segments else ("",)
+
+
+def detail_like(href: str, page_url: str) -> bool:
+    """Does ``href`` point to another page shaped like ``page_url`` (same host and folder, another name)?"""
+    target = urljoin(page_url, href.strip())
+    if urlsplit(target).path.rstrip("/") == urlsplit(page_url).path.rstrip("/"):
+        return False
+    return _shape(target) == _shape(page_url) and bool(urlsplit(page_url).path.strip("/"))
+
+
+@dataclass
+class PageRegions:
+    """Chrome and related-record regions of one page, computed once and asked per value node."""
+
+    root: etree._Element
+    heading: etree._Element | None = None
+    url: str | None = None
+    _related: set[etree._Element] = field(default_factory=set)
+    _record: set[etree._Element] = field(default_factory=set)
+    _cache: dict[etree._Element, str | None] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, root: etree._Element, heading: etree._Element | None, url: str | None) -> PageRegions:
+        regions = cls(root, heading, url)
+        regions._record = {heading, *heading.iterancestors()} if heading is not None else set()
+        if url and heading is not None:  # without the record's heading, no region can be told from it
+            holders: dict[etree._Element, set[etree._Element]] = {}
+            for link in root.iter("a"):
+                href = link.get("href")
+                if href and not href.startswith(("#", "javascript:")) and detail_like(href, url):
+                    child = link
+                    for ancestor in link.iterancestors():
+                        holders.setdefault(ancestor, set()).add(child)
+                        child = ancestor
+            regions._related = {e for e, items in holders.items()
+                                if len(items) >= RELATED_LINKS and len({i.tag for i in items}) == 1
+                                and e not in regions._record and e.tag not in ("html", "body")}
+        return regions
+
+    def reason(self, element: etree._Element) -> str | None:
+        """Why ``element`` is outside the page's own record (chrome or another record), or None."""
+        if element in self._cache:
+            return self._cache[element]
+        why = None
+        for node in (element, *element.iterancestors()):
+            if node in self._record:  # a container of the main heading holds the record, whatever its class
+                break
+            if node in self._related:
+                why = "links to other detail pages"
+                break
+            markup = chrome_markup(node)
+            if markup:
+                why = f"page chrome ({markup})"
+                break
+        self._cache[element] = why
+        return why

@@ -1,0 +1,127 @@
+"""The safety filter: deterministic evidence first, then the model as a classifier over that evidence.
+
+1. Evidence (:mod:`.evidence` for the domain, :mod:`.landing` for the landing page). Strong evidence of
+   one unsafe category, or two weak findings of it, refuses the site; no model is asked, since its
+   answer could not change the verdict (refusal wins).
+2. Otherwise the model, if any, is asked once (one retry on a malformed reply) for
+   ``{reason, category, unsafe}`` under a JSON schema, shown the domain's words, the landing page and
+   every finding. An answer that says unsafe, or names an unsafe category, refuses the site — refusal
+   wins when the two disagree. Weak evidence is doubt, not a refusal: the model settles it.
+3. With no model, or when the model's reply cannot be read, doubt refuses (the seed's proposer is told
+   "if you are unsure whether a domain is safe, please skip it") and a site with no weak or strong
+   evidence passes. ``settle_doubt=False`` makes doubt refuse even with a model.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from scrapesmith.insta.safety.evidence import domain_evidence, split_domain, tokens
+from scrapesmith.insta.safety.landing import describe_landing, landing_evidence
+from scrapesmith.insta.safety.views import (
+    CATEGORIES,
+    Evidence,
+    LandingSnapshot,
+    ModelOpinion,
+    SafetyVerdict,
+)
+from scrapesmith.llm.structured import ask_structured
+from scrapesmith.llm.templates import render_prompt
+from scrapesmith.llm.types import LLM, LLMError
+
+STAGE = "insta.safety"
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """What the evidence alone says: ``unsafe``, ``doubtful`` or ``clear``, with the category and why."""
+
+    status: str
+    category: str = "safe"
+    reason: str = ""
+
+
+def assess(evidence: list[Evidence]) -> Assessment:
+    """Strong evidence (or two weak findings of one category) is unsafe; one weak finding is doubtful."""
+    strong = [item for item in evidence if item.strength == "strong"]
+    if strong:
+        return Assessment("unsafe", strong[0].category, strong[0].line())
+    weak = [item for item in evidence if item.strength == "weak"]
+    counts = Counter(item.category for item in weak)
+    for category, count in counts.most_common():
+        if count >= 2:
+            lines = "; ".join(item.line() for item in weak if item.category == category)
+            return Assessment("unsafe", category, f"two weak findings agree: {lines}")
+    if weak:
+        return Assessment("doubtful", weak[0].category, weak[0].line())
+    return Assessment("clear")
+
+
+def domain_words(site: str) -> str:
+    parts = split_domain(site)
+    return " ".join(word for label in (*parts.labels, parts.name or parts.host) for word in tokens(label))
+
+
+def safety_messages(site: str, evidence: list[Evidence], landing: LandingSnapshot | None) -> str:
+    return render_prompt("insta_safety", site=site, tokens=domain_words(site),
+                         landing=describe_landing(landing) if landing else "",
+                         evidence=[item.line() for item in evidence], categories=list(CATEGORIES))
+
+
+class SafetyFilter:
+    """Decides, per site, whether the pipeline may send an agent there; ``llm=None`` uses evidence only."""
+
+    def __init__(self, llm: LLM | None = None, max_tokens: int = 160, settle_doubt: bool = True) -> None:
+        self.llm = llm
+        self.max_tokens = max_tokens
+        self.settle_doubt = settle_doubt
+
+    def classify(self, site: str, landing: LandingSnapshot | None = None) -> SafetyVerdict:
+        """``settle_doubt=False`` refuses doubtful sites without asking the model: the model then only
+        adds refusals to the evidence's (fewer calls, more refused benign sites)."""
+        evidence = domain_evidence(site) + (landing_evidence(landing) if landing else [])
+        assessment = assess(evidence)
+        verdict = SafetyVerdict(site=site, unsafe=False, evidence=evidence, evidence_status=assessment.status)
+        if assessment.status == "unsafe":
+            return self._decide(verdict, True, assessment.category, assessment.reason, "evidence")
+        if assessment.status == "doubtful" and not self.settle_doubt:
+            return self._decide(verdict, True, assessment.category, f"doubtful, and doubt refuses: {assessment.reason}",
+                                "evidence")
+        if self.llm is None:
+            return self._without_model(verdict, assessment)
+        before = calls_so_far(self.llm)
+        try:
+            opinion = ask_structured(self.llm, safety_messages(site, evidence, landing), ModelOpinion,
+                                     stage=STAGE, max_tokens=self.max_tokens)
+        except LLMError as exc:
+            verdict.model_calls = calls_so_far(self.llm) - before
+            verdict.error = str(exc).splitlines()[0]
+            return self._without_model(verdict, assessment)
+        verdict.model, verdict.model_calls = opinion, max(1, calls_so_far(self.llm) - before)
+        refused = opinion.unsafe or opinion.category != "safe"
+        category = opinion.category if opinion.category != "safe" else (assessment.category
+                                                                          if assessment.category != "safe"
+                                                                          else "harmful")
+        return self._decide(verdict, refused, category if refused else "safe", f"model: {opinion.reason}", "model")
+
+    @staticmethod
+    def _without_model(verdict: SafetyVerdict, assessment: Assessment) -> SafetyVerdict:
+        if assessment.status == "doubtful":
+            return SafetyFilter._decide(verdict, True, assessment.category,
+                                        f"doubtful and no model answer to settle it: {assessment.reason}", "no-model")
+        return SafetyFilter._decide(verdict, False, "safe", "no evidence of risk", "no-model")
+
+    @staticmethod
+    def _decide(verdict: SafetyVerdict, unsafe: bool, category: str, reason: str, by: str) -> SafetyVerdict:
+        verdict.unsafe, verdict.category, verdict.reason, verdict.decided_by = unsafe, category, reason, by
+        return verdict
+
+
+def calls_so_far(llm: LLM) -> int:
+    """Calls so far when the provider counts them (a ledger or a scripted model); else 0."""
+    value = getattr(llm, "calls", None)
+    if isinstance(value, int):
+        return value
+    ledger = getattr(llm, "ledger", None)
+    return len(ledger) if ledger is not None else 0

@@ -1,0 +1,133 @@
+"""Category lexicons: the words whose presence in a domain or on a landing page is evidence about a site.
+
+Words are matched as whole tokens, never as substrings (``essex`` is not ``sex``); a plural ``s`` is
+dropped when the singular is listed (``passports``), so a plural that means something else (``arms``) is
+listed itself. A *strong* word names the category on its own (``casino``, ``keygen``); an *ambiguous* word does
+only with commercial intent beside it (``cheap`` + ``opioids``... ``buy`` + ``pharmacy``) and is cancelled
+by benign context (a ``school of pharmacy``, a ``drug policy`` centre). Phrases are token sequences.
+These lists describe categories of content in general; they name no site.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    category: str
+    strong: frozenset[str]
+    ambiguous: frozenset[str] = frozenset()
+    phrases: tuple[tuple[str, ...], ...] = ()
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+def _phrases(*items: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(item.split()) for item in items)
+
+
+LEXICONS: tuple[Lexicon, ...] = (
+    Lexicon(
+        "weapons",
+        _words("ammo ammunition explosive grenade silencer suppressor ghostgun gunshop gunstore armory"),
+        _words("gun guns firearm firearms rifle rifles pistol pistols handgun weapon weapons arms knife knives "
+               "shooting bomb bombs sniper tactical"),
+        _phrases("ghost gun", "gun shop", "gun store", "buy gun", "3d gun"),
+    ),
+    Lexicon(
+        "drugs",
+        _words("opioid opiate heroin cocaine meth methamphetamine fentanyl oxycodone oxycontin xanax "
+               "mdma lsd ketamine darknet darkweb kush"),
+        _words("drug drugs pharmacy pharma pill pills weed cannabis marijuana dope hemp cbd rx meds steroid "
+               "steroids overdose psychedelic psychedelics shroom shrooms"),
+        _phrases("silk road", "online pharmacy", "no prescription", "without prescription"),
+    ),
+    Lexicon(
+        "counterfeit",
+        _words("counterfeit forged forgery"),
+        _words("fake passport diploma replica forge"),
+        _phrases(*(f"{adjective} {thing}" for adjective in ("fake", "forged", "counterfeit", "novelty")
+                   for thing in ("passport", "id", "license", "licence", "diploma", "degree", "document",
+                                 "money", "banknote", "note", "bill", "visa", "certificate"))),
+    ),
+    Lexicon(
+        "piracy",
+        _words("keygen warez nulled cracked serialz crackz"),
+        _words("pirate pirates pirated piracy torrent torrents crack cracks serial serials leet 1337"),
+        _phrases("key gen", "pirate bay", "free movie", "free download"),
+    ),
+    Lexicon(
+        "gambling",
+        _words("casino casinos sportsbook bookmaker bookmakers bookie bookies roulette blackjack baccarat "
+               "jackpot jackpots betting wager wagers gambling"),
+        _words("bet bets poker lottery lotto bingo odds stake stakes slot slots gamble gambler gamblers"),
+        _phrases("sport bet", "free spin"),
+    ),
+    Lexicon(
+        "adult",
+        _words("porn porno xxx hentai nsfw nude naked erotic erotica fetish milf escort stripper bdsm "
+               "boob tit slut horny camgirl sexcam"),
+        _words("adult adults sex sexy dating hookup hookups xx"),
+        _phrases("adult friend", "live cam", "sex cam"),
+    ),
+    Lexicon(
+        "malware",
+        _words("ransomware botnet keylogger stresser booter ddos phishing spyware carding exploitkit"),
+        _words("malware hack hacks hacker hackers hacking virus viruses trojan trojans exploit exploits "
+               "cheat cheats dumps spy"),
+        _phrases("credit card dump", "exploit kit"),
+    ),
+    # the seed skips sites that need an account: social media, chat and messaging, fan subscriptions
+    Lexicon("login", frozenset(), _words("chat chats messenger social fans followers")),
+)
+
+#: Words of commercial intent: beside an ambiguous word they make the evidence strong.
+INTENT = _words("buy cheap free online shop store sale order discount deal download direct hub tube club "
+                "express fast best now live")
+
+#: Context that marks a site as about a risk rather than selling it (education, research, help, rules).
+BENIGN = _words(
+    "school college university uni academy institute research science study policy foundation society "
+    "association council charity museum history archive library education learning health clinic "
+    "hospital medical medicine safety safe prevention prevent aware awareness responsible recovery "
+    "rehab treatment help helpline support control stop against anti ban news journal law legal court "
+    "government ministry department federation")
+
+#: Public-suffix labels of institutions (``.edu``, ``.gov.au``, ``.ac.uk``, ``nhs.uk``...).
+INSTITUTIONAL_SUFFIX_LABELS = _words("edu gov gouv gob govt mil ac nhs int museum police")
+
+#: Top-level domains of ICANN's adult and gambling namespaces.
+CATEGORY_TLDS = {"xxx": "adult", "porn": "adult", "adult": "adult", "sex": "adult",
+                 "casino": "gambling", "bet": "gambling", "poker": "gambling", "bingo": "gambling",
+                 "lotto": "gambling"}
+
+#: ``4chan``, ``8chan``: a digit before ``chan`` is how anonymous imageboards are named.
+IMAGEBOARD = "chan"
+
+#: Media words that, after a leading ``x`` (``x videos``, ``x tube``), are adult-site slang.
+X_MEDIA = _words("video tube cam movie pic clip photo")
+
+#: First host labels by convention of machine endpoints and asset hosts (strong) or often so (weak).
+INFRA_LABELS_STRONG = _words("api apis cdn cdnjs static assets fonts font ajax s3 storage blob bucket "
+                             "rest graphql ws")
+INFRA_LABELS_WEAK = _words("img images media files edge cache graph tags tag analytics ads ad pixel "
+                           "tracking metrics telemetry gateway content")
+#: Tokens inside a registrable name that mark an asset host or ad/tag infrastructure.
+INFRA_TOKENS = _words("cdn static apis api")
+INFRA_PHRASES = _phrases("user content", "tag manager", "ad server", "ad service")
+
+#: Host labels of sign-in and webmail front doors (strong) or often so (weak).
+LOGIN_LABELS_STRONG = _words("mail webmail login signin sso auth accounts account myaccount secure")
+LOGIN_LABELS_WEAK = _words("my portal online outlook dashboard console admin app")
+#: Registrable-name tokens whose sites sit behind a sign-in when reached through a login-ish label.
+ACCOUNT_TOKENS = _words("bank banking")
+
+
+def singular(token: str) -> str:
+    """``passports`` -> ``passport``, ``casinos`` -> ``casino``; short words and ``-ss`` words unchanged."""
+    if len(token) > 3 and token.endswith("s") and not token.endswith("ss"):
+        return token[:-1]
+    return token

@@ -1,0 +1,30 @@
+"""Datasets on disk: CSV, JSONL and Parquet writers and readers (:mod:`~scrapesmith.io.datasets`) typed by
+a column schema (:mod:`~scrapesmith.io.schema`)."""
+
+from scrapesmith.io.datasets import FORMATS, read_json_lines, read_rows, typed_rows, write_rows
+from scrapesmith.io.schema import (
+    COLUMN_TYPES,
+    PROVENANCE_COLUMNS,
+    PROVENANCE_TYPES,
+    Schema,
+    SchemaError,
+    column_order,
+    infer_schema,
+    timestamp,
+)
+
+__all__ = [
+    "COLUMN_TYPES",
+    "FORMATS",
+    "PROVENANCE_COLUMNS",
+    "PROVENANCE_TYPES",
+    "Schema",
+    "SchemaError",
+    "column_order",
+    "infer_schema",
+    "read_json_lines",
+    "read_rows",
+    "timestamp",
+    "typed_rows",
+    "write_rows",
+]

@@ -1,0 +1,127 @@
+"""The safety filter's control flow with a scripted model, the labelled list and its scores."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scrapesmith.insta.safety import SafetyFilter, evaluate_safety_filter, groups, labelled_domains
+from scrapesmith.insta.safety.evaluate import scores
+from scrapesmith.llm.scripted import ScriptedLLM
+from scrapesmith.llm.types import LLMRequest
+
+
+def _answer(category: str, unsafe: bool, reason: str = "the domain says so") -> str:
+    return json.dumps({"category": category, "unsafe": unsafe, "reason": reason})
+
+
+def test_strong_evidence_refuses_without_asking_the_model():
+    llm = ScriptedLLM(lambda request: _answer("safe", False))
+    verdict = SafetyFilter(llm).classify("buy-fake-passports.com")
+    assert (verdict.unsafe, verdict.category, verdict.decided_by, llm.calls) == (True, "counterfeit", "evidence", 0)
+    assert "fake passport" in verdict.reason
+
+
+def test_the_model_is_asked_under_a_schema_with_the_evidence():
+    llm = ScriptedLLM(lambda request: _answer("safe", False, "'weedscience' is a herbicide database"))
+    verdict = SafetyFilter(llm).classify("hempfieldsd.org")
+    request: LLMRequest = llm.requests[0]
+    assert request.stage == "insta.safety" and request.json_schema is not None
+    assert set(request.json_schema["properties"]) == {"category", "unsafe", "reason"}
+    prompt = request.messages[-1].content
+    assert "InSTA" in prompt and "hemp fields" in prompt and "[weak] drugs" in prompt
+    assert (verdict.unsafe, verdict.decided_by, verdict.model_calls) == (False, "model", 1)
+
+
+def test_refusal_wins_when_the_model_flags_a_site_the_evidence_let_through():
+    llm = ScriptedLLM(lambda request: _answer("login", True, "'facebook' is a social network"))
+    verdict = SafetyFilter(llm).classify("facebook.com")
+    assert (verdict.unsafe, verdict.category, verdict.decided_by) == (True, "login", "model")
+    assert verdict.reason == "model: 'facebook' is a social network"
+
+
+def test_an_unsafe_category_with_unsafe_false_still_refuses():
+    verdict = SafetyFilter(ScriptedLLM(lambda request: _answer("gambling", False))).classify("example.com")
+    assert verdict.unsafe and verdict.category == "gambling"
+
+
+def test_unreadable_model_reply_falls_back_to_evidence_after_one_retry():
+    llm = ScriptedLLM(lambda request: "I cannot help with that.")
+    doubtful = SafetyFilter(llm).classify("pokerstars.com")
+    assert llm.calls == 2 and doubtful.unsafe and doubtful.decided_by == "no-model" and doubtful.error
+    clear = SafetyFilter(llm).classify("oceanario.pt")
+    assert not clear.unsafe and clear.error
+
+
+def test_without_a_model_doubt_refuses_and_clear_sites_pass():
+    safety = SafetyFilter(None)
+    assert safety.classify("pokerstars.com").unsafe
+    assert not safety.classify("oceanario.pt").unsafe
+    assert not safety.classify("drugpolicy.org").unsafe
+
+
+def test_labelled_list_keeps_the_issue_hundred_and_adds_hard_benign_sites():
+    assert groups() == ["issue-100", "hard-benign"]
+    issue = labelled_domains(["issue-100"])
+    assert len(issue) == 100 and sum(row["label"] == "unsafe" for row in issue) == 50
+    hard = labelled_domains(["hard-benign"])
+    assert len(hard) >= 30 and all(row["label"] == "safe" for row in hard)
+    assert len({row["domain"] for row in labelled_domains()}) == len(labelled_domains())
+    short = labelled_domains(["issue-100"], per_label=5)
+    assert len({row["category"] for row in short if row["label"] == "unsafe"}) == 5
+
+
+def test_scores_use_unsafe_as_the_positive_class():
+    cases = [{"label": "unsafe", "flagged": True, "correct": True}, {"label": "safe", "flagged": True, "correct": False},
+             {"label": "unsafe", "flagged": False, "correct": False}, {"label": "safe", "flagged": False, "correct": True}]
+    figures = scores(cases)
+    assert (figures.accuracy, figures.precision, figures.recall, figures.refused) == (0.5, 0.5, 0.5, 2)
+
+
+def test_evaluation_reports_each_group_and_counts_model_calls():
+    llm = ScriptedLLM(lambda request: _answer("safe", False))
+    report = evaluate_safety_filter(SafetyFilter(llm), labelled_domains(per_label=3))
+    assert list(report.by_group) == ["issue-100"]
+    assert set(report.recall_by_category) == {row["category"] for row in report.cases if row["label"] == "unsafe"}
+    assert report.model_calls == llm.calls == sum(1 for case in report.cases if case["decided_by"] == "model")
+
+
+@pytest.mark.parametrize("group", ["issue-100", "hard-benign"])
+def test_evidence_alone_scores_on_each_group(group):
+    """The no-model floor recorded in BENCHMARKS.md (issue 20); a change to the rules shows here."""
+    report = evaluate_safety_filter(SafetyFilter(None), labelled_domains([group]))
+    print(f"{group}: {report.overall}")
+    if group == "issue-100":
+        assert report.overall.precision >= 0.95 and report.overall.recall >= 0.65
+    else:
+        assert report.overall.accuracy >= 0.65
+
+
+def test_a_retried_reply_counts_two_model_calls_through_the_ledger():
+    from scrapesmith.bench.insta_safety import measure_safety
+    from scrapesmith.llm.client import wrap_llm
+    from scrapesmith.llm.ledger import Ledger
+
+    replies = iter(["not json", _answer("safe", False)] + [_answer("safe", False)] * 200)
+    llm = wrap_llm(ScriptedLLM(lambda request: next(replies)), cache=False, ledger=Ledger())
+    result = measure_safety(llm, ["hard-benign"], per_label=2)
+    first = result.cases[0]
+    assert (first["domain"], first["model_calls"], first["decided_by"]) == ("pharmacy.ucsf.edu", 2, "model")
+    assert result.summary["llm_calls"] == len(llm.ledger) == 3 and result.summary["tokens"] > 0
+
+
+def test_when_doubt_refuses_the_model_is_asked_only_about_clear_sites():
+    llm = ScriptedLLM(lambda request: _answer("safe", False))
+    doubtful = SafetyFilter(llm, settle_doubt=False).classify("pokerstars.com")
+    assert (doubtful.unsafe, doubtful.decided_by, doubtful.evidence_status, llm.calls) == (True, "evidence", "doubtful", 0)
+    assert not SafetyFilter(llm, settle_doubt=False).classify("oceanario.pt").unsafe and llm.calls == 1
+
+
+def test_one_model_run_also_scores_the_doubt_refuses_policy():
+    llm = ScriptedLLM(lambda request: _answer("safe", False))
+    rows = [{"domain": "pokerstars.com", "label": "unsafe", "category": "gambling", "group": "g"},
+            {"domain": "hackaday.com", "label": "safe", "category": "hard-benign", "group": "g"}]
+    report = evaluate_safety_filter(SafetyFilter(llm), rows)
+    assert (report.overall.recall, report.overall.refused) == (0.0, 0)
+    assert (report.if_doubt_refuses.recall, report.if_doubt_refuses.refused) == (1.0, 2)
