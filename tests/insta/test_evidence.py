@@ -131,7 +131,7 @@ def test_export_keeps_only_trajectories_the_evidence_judge_passed(tmp_path):
     counts = export_run(tmp_path / "run", out, ExportConfig(min_success=1.0, kinds=("agent", "judge"), scrub_pii=False))
     records = [json.loads(line) for line in out.read_text().splitlines()]
     agent = [r for r in records if r["kind"] == "agent"]
-    assert counts == {"agent": 2, "judge": 2} and {r["site"] for r in agent} == {"good.test"}
+    assert counts.counts == {"agent": 2, "judge": 2} and {r["site"] for r in agent} == {"good.test"}
     first = agent[0]["messages"]
     assert "InSTA" not in first[0]["content"] and "candidate" in first[0]["content"]  # the chooser's prompt
     assert 'c1: fill [id: 4] text field (empty) with "Tora"' in first[1]["content"]

@@ -134,23 +134,25 @@ def _worker_runtime(config: PipelineConfig) -> Any:
     return _WORKER["runtime"]
 
 
-def landing_snapshot(http: Any, url: str) -> tuple[LandingSnapshot, tuple[str, ...], FetchError | None]:
-    """The landing page as the filter reads it, and its link texts (for the proposer); a failure that says
-    something about the host (a type that is not a document, an HTTP error) becomes evidence, any other
-    failure is raised."""
+def landing_snapshot(http: Any, url: str) -> tuple[LandingSnapshot, FetchError | None, tuple[str, ...]]:
+    """The landing page as the filter reads it, and the texts of its links (the no-model proposer names
+    one); a failure that says something about the host (a type that is not a document, an HTTP error)
+    becomes evidence, any other failure is raised."""
     try:
         page = http.fetch(url)
     except FetchError as exc:
         if not is_evidence_failure(exc):
             raise
-        return snapshot_failure(url, exc), (), exc
-    return snapshot_page(page), _link_texts(page) if page.is_html else (), None
+        return snapshot_failure(url, exc), exc, ()
+    return snapshot_page(page), None, landing_links(page)
 
 
-def _link_texts(page: Any) -> tuple[str, ...]:
+def landing_links(page: Any) -> tuple[str, ...]:
+    if not page.is_html:
+        return ()
     tree = parse_html(page.text, url=page.url)
-    links = dict.fromkeys(" ".join(a.text_content().split()) for a in tree.iter("a") if a.get("href"))
-    return tuple(link for link in links if link)
+    texts = (" ".join(a.text_content().split()) for a in tree.iter("a") if a.get("href"))
+    return tuple(text for text in dict.fromkeys(texts) if text)
 
 
 def process_site(job: SiteJob) -> SiteResult:
@@ -174,7 +176,7 @@ def process_site(job: SiteJob) -> SiteResult:
 def _run_stages(job: SiteJob, llm: LLM | None, result: SiteResult) -> None:
     config = job.config
     label = site_label(job.url)
-    landing, links, failure = landing_snapshot(_worker_http(config), job.url)
+    landing, failure, links = landing_snapshot(_worker_http(config), job.url)
     result.safety = SafetyFilter(llm).classify(label, landing)
     if result.safety.unsafe:
         result.status = "unsafe"

@@ -125,8 +125,9 @@ def refine_system_prompt(config: ProposerConfig) -> str:
 
 
 def heuristic_task(landing: LandingPage | None, rng: random.Random) -> str | None:
-    """No model: open one of the landing page's links (two words or more, chosen by ``rng``). There is no
-    safety filter on this path; it exists so the pipeline runs, and is measured, with ``--llm none``."""
+    """No model: open one of the landing page's links (two words or more, chosen by ``rng``); the pipeline's
+    safety filter (evidence alone without a model) has decided before. It exists so the pipeline runs, and
+    is measured, with ``--llm none``."""
     links = [link for link in (landing.links if landing else ()) if len(link.split()) >= 2 and len(link) <= 60]
     return f'Open the "{rng.choice(links)}" page.' if links else None
 
