@@ -10,7 +10,7 @@ or ``<div>`` clickable with a script that markup does not show). The candidate g
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Container
 
 from scrapesmith.dom.markdown import accessible_name
 from scrapesmith.dom.parse import HtmlElement
@@ -101,6 +101,17 @@ _SPLIT = re.compile(r"[-_\s]+")
 MAX_CONTEXT = 100
 
 
+def _unclaimed_id(element: HtmlElement, known: Container[int]) -> int | None:
+    """The element's snapshot id, unless it is hidden, already offered, or inside an offered element."""
+    ident = element.get("data-ss-id")
+    if ident is None or not ident.isdigit() or int(ident) in known or not _visible(element):
+        return None
+    if any((a.get("data-ss-id") or "").isdigit() and int(a.get("data-ss-id")) in known
+           for a in element.iterancestors()):
+        return None
+    return int(ident)
+
+
 def icon_name(element: HtmlElement) -> str:
     """What names an element without text: aria-label, title, alt, else its class words (``icon-star``)."""
     for attribute in ("aria-label", "title", "alt"):
@@ -127,13 +138,10 @@ def pointer_targets(root: HtmlElement, known: set[int], limit: int = 40) -> list
     for element in root.iter():
         if not isinstance(element.tag, str) or element.get("data-ss-pointer") != "true" or is_interactive(element):
             continue
-        ident = element.get("data-ss-id")
-        if ident is None or not ident.isdigit() or int(ident) in known or not _visible(element):
+        ident = _unclaimed_id(element, known)
+        if ident is None:
             continue
-        if any((a.get("data-ss-id") or "").isdigit() and int(a.get("data-ss-id")) in known
-               for a in element.iterancestors()):
-            continue
-        item = describe(element, int(ident), role="clickable")
+        item = describe(element, ident, role="clickable")
         if not item.text:
             item.text = icon_name(element)
         if item.text:
@@ -188,15 +196,12 @@ def text_targets(root: HtmlElement, named: Callable[[str], bool], known: set[int
         if role == "text" and any(node_text(child).casefold() == text.casefold()
                                   for child in element if isinstance(child.tag, str)):
             continue  # a child carries the same text: the innermost element is the target
-        ident = element.get("data-ss-id")
-        if ident is None or not ident.isdigit() or int(ident) in known or not _visible(element):
+        ident = _unclaimed_id(element, known)
+        if ident is None:
             continue
-        if any((a.get("data-ss-id") or "").isdigit() and int(a.get("data-ss-id")) in known
-               for a in element.iterancestors()):
-            continue
-        found[int(ident)] = describe(element, int(ident), role=role)
+        found[ident] = describe(element, ident, role=role)
         if role == "icon":
-            found[int(ident)].text = text
+            found[ident].text = text
         if len(found) >= limit:
             break
     return list(found.values())

@@ -12,35 +12,24 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scrapesmith.io import PROVENANCE_COLUMNS, column_order
+from scrapesmith.io.schema import is_empty, value_type
 from scrapesmith.report.views import ColumnProfile
 
-_INTEGER = re.compile(r"^[+-]?\d{1,3}(,\d{3})*$|^[+-]?\d+$")
-_NUMBER = re.compile(r"^[+-]?(\d+(,\d{3})*)?\.\d+$|^[+-]?\d+(\.\d+)?[eE][+-]?\d+$")
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}([T ][\d:.+Z-]*)?$")
 _URL = re.compile(r"^(https?|file)://", re.IGNORECASE)
 SUSPICIOUS_FILL = 0.5
 CONSTANT_AFTER = 5
 
 
-def is_empty(value: Any) -> bool:
-    return value is None or (isinstance(value, str) and not value.strip()) or value == []
+_KINDS = {"string": "text", "timestamp": "date"}
 
 
 def value_kind(value: Any) -> str:
-    """``integer``, ``number``, ``date``, ``url``, ``list``, ``boolean`` or ``text``."""
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, (list, tuple)):
-        return "list"
-    text = str(value).strip()
-    for kind, pattern in (("integer", _INTEGER), ("number", _NUMBER), ("date", _DATE), ("url", _URL)):
-        if pattern.match(text):
-            return kind
-    return "text"
+    """``integer``, ``number``, ``date``, ``url``, ``list``, ``boolean`` or ``text``: the dataset's own column
+    types (:func:`scrapesmith.io.schema.value_type`), with timestamps shown as dates and links told apart."""
+    kind = value_type(value)
+    if kind == "string" and _URL.match(str(value).strip()):
+        return "url"
+    return _KINDS.get(kind, kind)
 
 
 def column_kind(values: Sequence[Any]) -> str:
