@@ -173,3 +173,26 @@ def test_a_missing_file_in_a_batch_is_an_error_row_and_the_batch_goes_on(tmp_pat
     assert [row["title"] for row in rows] == ["Title", "", "Title"]
     assert "no such file" in rows[1]["error"]
     assert "1 pages failed" in done.stderr
+
+
+def test_a_batch_where_every_page_failed_exits_1_and_keeps_its_error_rows(tmp_path, page):
+    from scrapesmith.induce.views import FieldSpec, ScraperSpec
+    from scrapesmith.io import read_rows
+
+    spec = ScraperSpec(fields=[FieldSpec(name="title", actions=["//h1/text()"])]).save(tmp_path / "spec.json")
+    output = tmp_path / "out.csv"
+    missing = [str(tmp_path / "gone-1.html"), str(tmp_path / "gone-2.html")]
+    done = _subprocess({}, "run", str(spec), *missing, "-o", str(output))
+    assert done.returncode == 1, done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: all 2 pages failed (first: ")
+    assert "no such file" in lines[0] and str(output) in done.stderr.replace("\n", "")
+    rows = read_rows(output)
+    assert [row["source_url"] for row in rows] == missing
+    assert all("no such file" in row["error"] and row["title"] == "" for row in rows)
+    assert (tmp_path / "out.report.html").exists() and (tmp_path / "out.run.json").exists()
+
+    one_good = _subprocess({}, "run", str(spec), str(page), missing[0], "-o", str(output))
+    assert one_good.returncode == 0, one_good.stderr
+    assert "1 rows written" in one_good.stderr and "1 pages failed" in one_good.stderr
+    assert [row["error"] != "" for row in read_rows(output)] == [False, True]

@@ -82,3 +82,25 @@ def test_auto_runtime_uses_chromium_only_for_the_script_built_list(demo_web) -> 
     assert any(note.startswith("runtime auto: browser") for note in scripted.program.notes)
     truth = demo_web.sites.truth("globex")["jobs"]
     assert sorted(url_key(row["Job URL"]) for row in result.rows) == sorted(url_key(j["url"]) for j in truth)
+
+
+def test_a_txt_url_list_is_recorded_on_its_first_page_and_run_on_each(tmp_path: Path, mutable_site) -> None:
+    """The form ``scrapesmith crawl -o urls.txt`` writes: one URL a line; comments, blanks and a saved page too."""
+    for name, first in (("a", 1), ("b", 21)):
+        mutable_site.pages[f"/{name}"] = saved_page(tmp_path / f"{name}.html", first).read_text()
+    saved_page(tmp_path / "c.html", 41)
+    urls = tmp_path / "urls.txt"
+    urls.write_text(f"# from crawl\n{mutable_site.url('/a')}\n\n{mutable_site.url('/b')}\nc.html\n")
+    out = tmp_path / "rows.csv"
+    result = run_lists(str(urls), out, "--allow-host", f"{mutable_site.host}:{mutable_site.port}", "--delay", "0")
+    assert result.exit_code == 0, result.output
+    places = [row["Place"] for row in read_rows(out)]
+    assert places == [f"City {i}" for i in (1, 2, 3, 4, 21, 22, 23, 24, 41, 42, 43, 44)]
+    assert {"/a", "/b"} <= set(mutable_site.requests)
+
+
+def test_an_empty_url_list_is_one_error(tmp_path: Path) -> None:
+    urls = tmp_path / "urls.txt"
+    urls.write_text("# nothing yet\n\n")
+    result = run_lists(str(urls), tmp_path / "rows.csv")
+    assert isinstance(result.exception, ScrapesmithError) and "no pages in" in str(result.exception)

@@ -26,8 +26,9 @@ from scrapesmith.cli.options import (
     progress_bar,
 )
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.web.browser import RENDER_MODES, AutoFetcher, BrowserOptions, make_fetcher
-from scrapesmith.web.fetch import HttpFetcher
+from scrapesmith.web.browser import RENDER_MODES, AutoFetcher, BrowserOptions, assess, make_fetcher
+from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher, is_web_url
+from scrapesmith.web.page import Page
 
 RenderOption = Annotated[
     str,
@@ -45,14 +46,19 @@ def render_fetcher(
     render: str, http: HttpFetcher, options: BrowserOptions | None = None
 ) -> HttpFetcher | AutoFetcher:
     """The fetcher for a ``--render`` value; an unknown value is a one-line user error."""
+    _check_render(render)
+    return make_fetcher(render, http, options)  # type: ignore[arg-type]
+
+
+def _check_render(render: str) -> None:
     if render not in RENDER_MODES:
         raise ScrapesmithError(f"unknown --render {render!r} (use {', '.join(RENDER_MODES)})")
-    return make_fetcher(render, http, options)  # type: ignore[arg-type]
 
 
 @app.command("render")
 def render_command(
-    url: Annotated[str, typer.Argument(help="The http(s) page to load.", metavar="URL")],
+    url: Annotated[str, typer.Argument(
+        help="The page to load: an http(s) URL, or a local file / file:// URL (shown as saved).", metavar="URL")],
     render: RenderOption = "always",
     view: Annotated[
         str, typer.Option("--view", help="What to print: markdown, simplified (numeric ids) or html.")
@@ -61,15 +67,21 @@ def render_command(
     allow_host: AllowHostOption = None,
     no_robots: NoRobotsOption = False,
 ) -> None:
-    """Load a page the way --render would (Chromium when needed) and print a view of it."""
+    """Load a page the way --render would (Chromium when needed) and print a view of it.
+
+    A local file or file:// URL is read the way ``fetch`` reads it and shown as saved: Chromium here loads
+    http(s) pages only, so the line says so (and names any sign that the saved page needed scripts)."""
     if view not in VIEWS:
         raise ScrapesmithError(f"unknown --view {view!r} (use {', '.join(VIEWS)})")
+    _check_render(render)
     if screenshot is not None and render == "never":
         raise ScrapesmithError("--screenshot needs the browser (use --render always or auto)")
-    from scrapesmith.dom.markdown import to_markdown
-    from scrapesmith.dom.simplify import simplify
-    from scrapesmith.web.page import parse_page
-
+    if not is_web_url(url):
+        if screenshot is not None:
+            raise ScrapesmithError("--screenshot needs the browser, which loads http(s) pages only; "
+                                   f"serve {url} over HTTP to screenshot it")
+        _print_view(*_local_page(url), view)
+        return
     hosts = allowed_hosts(allow_host)
     fetcher = render_fetcher(render, HttpFetcher(allow_hosts=hosts, respect_robots=not no_robots))
     try:
@@ -80,6 +92,24 @@ def render_command(
     finally:
         fetcher.close()
     reason = fetcher.decisions[-1].reason if isinstance(fetcher, AutoFetcher) else "render=never"
+    _print_view(page, reason, view)
+
+
+def _local_page(source: str) -> tuple[Page, str]:
+    """A local file or file:// URL through ``fetch``'s route (other schemes refused in one line), and why
+    it is shown as saved."""
+    with RoutingFetcher(file=FileFetcher()) as router:
+        page = router.fetch(source)
+    signals = assess(page).signals
+    reason = "a local file, shown as saved; Chromium loads http(s) pages only"
+    return page, reason + (f"; the saved page may need scripts: {', '.join(signals)}" if signals else "")
+
+
+def _print_view(page: Page, reason: str, view: str) -> None:
+    from scrapesmith.dom.markdown import to_markdown
+    from scrapesmith.dom.simplify import simplify
+    from scrapesmith.web.page import parse_page
+
     console.print(f"{page.status} {page.url} via {page.via} ({reason})", markup=False, highlight=False)
     if view == "html":
         sys.stdout.write(page.text)

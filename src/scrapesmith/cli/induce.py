@@ -143,10 +143,13 @@ def run_command(
         task = progress.add_task("fetching", total=None)
         rows = run_spec(spec, sources, allowed_hosts(allow_host), _fetch_display(progress, task), delay=delay,
                         respect_robots=not no_robots, concurrency=concurrency)
-    failures = sum(row["error"] is not None for row in rows)
+    failures = [row["error"] for row in rows if row["error"] is not None]
     report_file = save_spec_run(spec, target, rows, output, time.monotonic() - started)
-    console.print(f"{len(rows) - failures} rows written to {output}"
-                  + (f"; {failures} pages failed (see the error column)" if failures else ""), highlight=False)
+    if rows and len(failures) == len(rows):  # nothing scraped is a failed run; the error rows stay written
+        raise ScrapesmithError(f"all {len(rows)} pages failed (first: {failures[0]}); "
+                               f"the error rows are in {output}, the report in {report_file}")
+    console.print(f"{len(rows) - len(failures)} rows written to {output}"
+                  + (f"; {len(failures)} pages failed (see the error column)" if failures else ""), highlight=False)
     show_report(report_file, open_)
 
 

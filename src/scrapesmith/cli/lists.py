@@ -40,8 +40,8 @@ from scrapesmith.llm.ledger import Ledger, use_ledger
 
 URL_OPTION = typer.Argument(
     ...,
-    help="The page where the list starts: an http(s) URL, a local file, a file:// URL, or a directory "
-    "of saved pages (recorded on the first, run on each).",
+    help="The page where the list starts: an http(s) URL, a local file, a file:// URL, a directory "
+    "of saved pages or a .txt list of URLs/files, e.g. from `scrapesmith crawl` (recorded on the first, run on each).",
 )
 GOAL_OPTION = typer.Option(..., "--goal", callback=not_blank, help="What to extract, e.g. 'all open Engineering jobs'.")
 COLUMNS_OPTION = typer.Option(

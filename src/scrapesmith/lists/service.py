@@ -70,7 +70,7 @@ def make_runtimes(
 
 
 def list_sources(source: str) -> list[str]:
-    """One URL as given; a file, ``file://`` URL or directory expanded to its pages (in order)."""
+    """One URL as given; a file, ``file://`` URL, directory or ``.txt`` source list expanded to its pages (in order)."""
     if is_web_url(source):
         return [source]
     sources = expand_sources([source])
