@@ -20,6 +20,7 @@ def test_bench_fetch_reports_rates_for_both_clients(tmp_path: Path):
     summary = data["summary"]
     assert summary["pages"] == 40
     assert summary["pages_per_s"] > 0 and summary["bare_pages_per_s"] > 0
-    assert summary["ratio"] == round(summary["pages_per_s"] / summary["bare_pages_per_s"], 3)
+    # the ratio is of the unrounded rates; the rates themselves are printed rounded to 0.1 page/s
+    assert abs(summary["ratio"] - summary["pages_per_s"] / summary["bare_pages_per_s"]) < 0.002
     assert {case["mode"] for case in data["cases"]} == {"bare_httpx", "fetcher_robots", "fetcher_no_robots"}
     assert all(case["pages"] == 40 for case in data["cases"])
