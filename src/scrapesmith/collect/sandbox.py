@@ -15,6 +15,7 @@ The outcome (stdout, stderr, exit status and why it stopped) goes back to the ca
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -151,10 +152,8 @@ def _supervise(command: list[str], run_dir: Path, env: dict[str, str], fds: tupl
 
 def _kill(child: subprocess.Popen) -> None:
     """SIGKILL the child's session; under bwrap its PID namespace (and everything in it) dies with it."""
-    try:
+    with contextlib.suppress(ProcessLookupError):  # already gone
         os.killpg(child.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 def _reason(status: int | None, stderr: str, timed_out: bool) -> str:
