@@ -85,20 +85,67 @@ def _observation(elements):
     return Observation(url="http://127.0.0.1/form", markdown="# Form", elements=elements)
 
 
-def test_policy_records_choice_reason_and_schema_and_rejects_unknown_ids():
-    replies = iter([json.dumps({"reason": "the task starts with the username", "candidate": "c1"}),
-                    json.dumps({"reason": "x", "candidate": "c99"}), json.dumps({"reason": "x", "candidate": "c42"})])
-    llm = ScriptedLLM(lambda request: next(replies))
+def _no_call(request):
+    raise AssertionError(f"the model was asked although the grounding decides: {request.messages[-1].content[-300:]}")
+
+
+def test_model_is_not_asked_where_the_grounding_decides():
+    llm = ScriptedLLM(_no_call)
     policy = CandidatePolicy(llm)
-    task = 'Enter the username "kanesha" and press Log in.'
-    step = policy.act(task, [], _observation(FORM))
+    step = policy.act('Enter the username "kanesha" and press Log in.', [], _observation(FORM))
     assert step.action.action_key == "fill" and step.action.action_kwargs == {"value": "kanesha"}
-    assert step.reason == "the task starts with the username" and step.candidate.startswith("fill [id: 3]")
-    assert step.candidates and step.candidates[0].startswith("c1: fill [id: 3]")
+    assert step.asked is False and llm.calls == 0 and step.candidate.startswith("fill [id: 3]")
+    assert json.loads(step.response)["candidate"] == "c1"  # recorded as the answer a chooser would give
+    assert step.candidates and step.candidates[0].startswith("c1: fill [id: 3]")  # every candidate, as ranked
+
+
+TWIN_BUTTONS = [Element(id=10, tag="button", role="button", text="Retweet", context="@ann: hello"),
+                Element(id=11, tag="button", role="button", text="Retweet", context="@bob: hi"),
+                Element(id=12, tag="button", role="button", text="Submit")]
+
+
+def test_model_chooses_only_among_tied_candidates_and_its_choice_is_recorded():
+    """Two "Retweet" buttons the task's words cannot tell apart: the model is offered those two only."""
+    llm = ScriptedLLM(lambda request: json.dumps({"reason": "the second post", "candidate": request.json_schema[
+        "properties"]["candidate"]["enum"][1]}))
+    step = CandidatePolicy(llm).act('Click the "Retweet" button.', [], _observation(TWIN_BUTTONS))
+    assert llm.calls == 1 and step.asked is True
+    enum = llm.requests[0].json_schema["properties"]["candidate"]["enum"]
+    assert len(enum) == 2 and "value" not in llm.requests[0].json_schema["properties"]
+    assert [line.split(":")[0] for line in step.candidates] == enum  # the lines the model was shown
+    assert all('"Retweet" button' in line for line in step.candidates)
+    assert step.action.target_element_id == 11 and step.reason == "the second post"
+    assert "Submit" not in llm.requests[0].messages[1].content.split("## Candidate Actions", 1)[1]
+
+
+def test_the_task_words_in_a_row_break_the_tie_without_a_call():
+    llm = ScriptedLLM(_no_call)
+    step = CandidatePolicy(llm).act('For @bob, click the "Retweet" button.', [], _observation(TWIN_BUTTONS))
+    assert step.action.target_element_id == 11 and step.asked is False and llm.calls == 0
+
+
+def test_an_unknown_id_is_rejected_and_the_program_pick_is_taken():
+    replies = iter([json.dumps({"reason": "x", "candidate": "c99"}), json.dumps({"reason": "x", "candidate": "c42"})])
+    llm = ScriptedLLM(lambda request: next(replies))
+    step = CandidatePolicy(llm).act('Click the "Retweet" button.', [], _observation(TWIN_BUTTONS))
+    assert llm.calls == 2 and step.asked is True and step.error is None  # one retry, then the grounding's pick
+    assert step.action.target_element_id == 10 and "unreadable" in step.reason
+
+
+def test_a_value_no_element_holds_is_written_by_the_model_then_submit_is_decided():
+    elements = [Element(id=2, tag="input", role="textbox", input_type="text", value=""),
+                Element(id=3, tag="button", role="button", text="Submit")]
+    task = "Solve 3 + 4, type your answer into the textbox and press Submit."
+    llm = ScriptedLLM(lambda request: json.dumps({"reason": "3 + 4 = 7", "candidate": request.json_schema[
+        "properties"]["candidate"]["enum"][0], "value": "7"}))
+    policy = CandidatePolicy(llm)
+    step = policy.act(task, [], _observation(elements))
     schema = llm.requests[0].json_schema
-    assert schema["properties"]["candidate"]["enum"] == [line.split(":")[0] for line in step.candidates]
-    invalid = policy.act(task, [], _observation(FORM))  # an id not offered, twice (one retry)
-    assert invalid.action is None and invalid.error.startswith("invalid choice") and llm.calls == 3
+    assert step.asked and "value" in schema["properties"] and len(schema["properties"]["candidate"]["enum"]) == 1
+    assert step.action.action_key == "fill" and step.action.action_kwargs == {"value": "7"}
+    filled = [elements[0].model_copy(update={"value": "7"}), elements[1]]
+    after = policy.act(task, [step], _observation(filled))
+    assert after.action.target_element_id == 3 and after.asked is False and llm.calls == 1
 
 
 def test_free_value_becomes_the_stop_answer():

@@ -62,6 +62,8 @@ class Step(BaseModel):
     candidate: str | None = Field(default=None, description="the chosen candidate, in the words shown to the model")
     candidates: list[str] | None = Field(default=None, description="the candidate lines offered (candidate policy)")
     grounded: list[str] | None = Field(default=None, description="the task phrases the chosen candidate grounds")
+    asked: bool | None = Field(default=None, description="candidate policy: the model chose (a tie, a value to "
+                               "write, an answer) rather than the grounding alone; None for the paper policy")
 
 
 class Trajectory(BaseModel):
