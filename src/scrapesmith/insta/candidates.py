@@ -211,7 +211,10 @@ def candidate_actions(task: str, elements: list[Element], *, can_go_back: bool =
     typed = {value for value in grounding.to_type for element in elements
              if element.role == "textbox" and element.value is not None and _norm(element.value) == _norm(value)}
     for element in elements:
+        first = len(out)
         _element_candidates(element, grounding, out, hover, typed)
+        for candidate in out[first:]:
+            candidate.element = element
     # plain text naming a phrase an interactive element already grounds (a table cell "Design" next to the
     # option "Design") is content, not a target
     plain = {element.id for element in elements if element.role in ("text", "icon")}

@@ -151,9 +151,6 @@ class CandidatePolicy:
                              max_tokens=self.config.max_tokens, temperature=self.config.temperature)
         except LLMOutputError as error:
             step.response = error.raw or ""
-            if decision.chosen.free:
-                step.error = f"invalid choice: {str(error).splitlines()[0]}"
-                return step
             return self._take(step, decision.chosen, f"{decision.reason}; the model's reply was unreadable", None)
         step.response = json.dumps(reply, ensure_ascii=False)
         chosen = next(candidate for candidate in offered if candidate.id == reply["candidate"])
@@ -172,6 +169,7 @@ class CandidatePolicy:
             elif action.action_key == "stop":
                 action.action_kwargs = {"answer": text} if text else {}
         step.action, step.reason, step.grounded = action, reason, list(chosen.grounded) or None
+        step.target = chosen.element
         step.candidate = chosen.text if not chosen.free or not value else f"{chosen.text.split(' (')[0]}: {value}"
         return step
 
@@ -247,8 +245,7 @@ def decide(task: str, candidates: list[Candidate], history: list[Step], page: st
     if free and free[0].score >= floor - TIE_MARGIN:
         best = free[0].score
         decision.offer = [c for c in free if c.score >= best - TIE_MARGIN][:MAX_OFFERED]
-        decision.chosen, decision.why = decision.offer[0], "value"
-        decision.reason = "the task asks to type a value no element holds"
+        decision.why = "value"  # the pick stays the program's: what is taken with no model, or no answer
         return decision
     if chosen.action.is_stop:
         if question:
