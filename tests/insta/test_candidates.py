@@ -4,6 +4,7 @@ a demo page and MiniWoB++ pages in real Chromium; the chooser's schema admits on
 from __future__ import annotations
 
 import json
+import re
 
 import jsonschema
 import pytest
@@ -250,3 +251,32 @@ def test_a_value_the_task_asks_to_compute_is_typed_before_submitting():
     candidates = candidate_actions("Solve 3 + 4, type your answer into the textbox and press Submit.", elements)
     assert candidates[0].free and candidates[0].action.action_key == "fill"
     assert candidates[1].action.target_element_id == 3
+
+
+@pytest.mark.browser
+def test_on_miniwob_the_model_is_asked_only_where_the_grounding_leaves_a_choice(browser_session):
+    """Decisive tasks run without a call and earn reward 1; exploring tabs for a link is a tie among the tabs,
+    and the model is offered those tabs only."""
+    pytest.importorskip("miniwob")
+    from scrapesmith.bench.miniwob import evaluate_miniwob
+    from scrapesmith.insta.chooser import MAX_OFFERED
+
+    requests = []
+
+    def first_offered(request):
+        requests.append(request)
+        return json.dumps({"reason": "first", "candidate": request.json_schema["properties"]["candidate"]["enum"][0]})
+
+    policy = CandidatePolicy(ScriptedLLM(first_offered))
+    decisive = evaluate_miniwob(browser_session, lambda env: policy, ["login-user", "enter-text", "click-option"],
+                                episodes=1, seed=5, max_actions=6)
+    assert [case["reward"] for case in decisive.cases] == [1.0, 1.0, 1.0]
+    assert requests == [] and decisive.summary["asked_steps"] == 0
+    tabs = evaluate_miniwob(browser_session, lambda env: policy, ["click-tab-2"], episodes=1, seed=0, max_actions=6)
+    assert tabs.summary["asked_steps"] >= 1 and len(requests) == tabs.summary["asked_steps"]
+    for request in requests:
+        listed = request.messages[1].content.split("## Candidate Actions", 1)[1].strip().splitlines()
+        offered = [line for line in listed if re.match(r"c\d+: ", line)]
+        enum = request.json_schema["properties"]["candidate"]["enum"]
+        assert 2 <= len(offered) <= MAX_OFFERED and all('"Tab #' in line for line in offered)
+        assert [line.split(":")[0] for line in offered] == enum

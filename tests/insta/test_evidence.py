@@ -218,3 +218,19 @@ def test_export_keeps_only_trajectories_the_evidence_judge_passed(tmp_path):
     judge = [r for r in records if r["kind"] == "judge"]
     assert all(r["judge_kind"] == "evidence" and "## Criteria" in r["messages"][1]["content"]
                and '"required":["c1","c2"]' in r["messages"][1]["content"] for r in judge)
+
+
+@pytest.mark.browser
+def test_no_model_judge_on_miniwob_agrees_with_the_page_reward(browser_session):
+    """Real episodes of the no-model policy: typed exactly as quoted and submitted (success), a word typed
+    where a click was asked, a value typed in lower case for "in upper case" (failures the old word check
+    called successes)."""
+    pytest.importorskip("miniwob")
+    from scrapesmith.bench.miniwob import evaluate_miniwob
+    from scrapesmith.insta.chooser import CandidatePolicy
+
+    result = evaluate_miniwob(browser_session, lambda env: CandidatePolicy(None),
+                              ["enter-text", "click-widget", "enter-text-2"], episodes=1, seed=0, max_actions=6,
+                              judge=EvidenceJudge(None))
+    assert [(case["reward"] > 0, case["judge_success"]) for case in result.cases] == [
+        (True, 1.0), (False, 0.0), (False, 0.0)]
