@@ -234,3 +234,22 @@ def test_no_model_judge_on_miniwob_agrees_with_the_page_reward(browser_session):
                               judge=EvidenceJudge(None))
     assert [(case["reward"] > 0, case["judge_success"]) for case in result.cases] == [
         (True, 1.0), (False, 0.0), (False, 0.0)]
+
+
+def test_a_container_a_click_on_the_instruction_and_a_goal_after_use_are_not_evidence():
+    from scrapesmith.insta.verify import verify_criteria
+
+    def one(task, element):
+        step = Step(url="u", observation="", action=Action(action_key="click", target_element_id=element.id),
+                    target=element)
+        return verify_criteria(task, [task], Trajectory(task=task, start_url="u", steps=[step], policy="candidates"))[0]
+
+    menu = Element(id=1, tag="ul", role="menu", text="Xaviera Laurie Elvera Angeline Melinde Leila Jillayne")
+    assert one("Select Xaviera>Laurie>Melinde", menu).status == "refuted"  # every word of the menu, not an item
+    assert one("Select Laurie", Element(id=2, tag="li", role="menuitem", text="Laurie")).status == "verified"
+    task = "Select the following color with the color picker"
+    assert one(task, Element(id=3, tag="div", role="text", text=task + " and hit Submit.")).status != "verified"
+    terminal = Element(id=4, tag="div", role="text", text="terminal")
+    assert one("Use the terminal below to delete a file ending with .py", terminal).status == "unsure"
+    trash = Element(id=5, tag="span", role="clickable", text="trash")
+    assert one("click the trash icon to delete it", trash).status == "verified"

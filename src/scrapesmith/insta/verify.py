@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from scrapesmith.dom.selectors import normalize_text
-from scrapesmith.insta.candidates import STOPWORDS, quoted_values
+from scrapesmith.insta.candidates import STOPWORDS, Grounding, quoted_values
 from scrapesmith.insta.views import Element, Trajectory
 
 Status = Literal["verified", "refuted", "unsure"]
@@ -198,8 +198,15 @@ def _holds_term(act: Act, term: str, exact: bool) -> bool:
     if exact:
         return any(_norm(name) == _norm(term) for name in names if name)
     term_words = [_stem(w) for w in _WORD.findall(term)]
-    shown = {_stem(w) for name in names for w in _WORD.findall(name)}
-    return bool(term_words) and all(word in shown for word in term_words)
+    # the term is (nearly) the element's name, not one word of a container's text (a menu listing every item)
+    return bool(term_words) and any(
+        all(word in shown for word in term_words) and len(shown) <= len(term_words) + MAX_EXTRA_WORDS
+        for shown in ({_stem(w) for w in _WORD.findall(name)} for name in names if name))
+
+
+#: A name that is not quoted matches an element whose name has at most this many other words ("press login":
+#: "Login"; "Tab #1": "Tab #1"), not a row or a menu that merely contains it.
+MAX_EXTRA_WORDS = 2
 
 
 def _fits_nouns(act: Act, nouns: list[str]) -> bool:
@@ -237,7 +244,12 @@ def is_means(task: str, criterion: str) -> bool:
 
 
 def _without_purpose(criterion: str) -> str:
-    """"click the trash icon to delete it" -> "click the trash icon" (a tail with no quote and no name)."""
+    """"click the trash icon to delete it" -> "click the trash icon": the tail of a concrete action (click,
+    type, choose ...) with no quote and no name. After "use the terminal *to delete a file*" the tail is the
+    requirement itself and stays."""
+    first = _WORD.findall(criterion[:40].casefold())[:1]
+    if not first or _verb_kind(first[0]) in (None, "reach"):
+        return criterion
     match = _PURPOSE_TAIL.search(criterion)
     if match and not any(c.isupper() or c.isdigit() for c in match.group(1)):
         return criterion[: match.start()]
@@ -246,7 +258,8 @@ def _without_purpose(criterion: str) -> str:
 
 def verify_criteria(task: str, criteria: list[str], trajectory: Trajectory) -> list[Verdict]:
     """One verdict per criterion, in order; see the module docstring."""
-    acts = acts_of(trajectory)
+    restates = Grounding(task=task).restates
+    acts = [act for act in acts_of(trajectory) if not restates(act.element.name)]  # a click on the instruction
     if any(step.action is not None and step.action.target_element_id is not None and step.target is None
            for step in trajectory.steps):
         # a step that did not record its element (the seed's free-form agent): the log cannot be matched field
