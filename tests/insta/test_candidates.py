@@ -144,6 +144,8 @@ def test_a_value_no_element_holds_is_written_by_the_model_then_submit_is_decided
     schema = llm.requests[0].json_schema
     assert step.asked and "value" in schema["properties"] and len(schema["properties"]["candidate"]["enum"]) == 1
     assert step.action.action_key == "fill" and step.action.action_kwargs == {"value": "7"}
+    empty = CandidatePolicy(ScriptedLLM(lambda request: json.dumps({"reason": "?", "candidate": "c1", "value": " "})))
+    assert empty.act(task, [], _observation(elements)).action.target_element_id == 3  # no value: the program's pick
     no_model = CandidatePolicy(None).act(task, [], _observation(elements))  # takes the program's pick, never
     assert no_model.error is None and not no_model.asked and no_model.action.target_element_id == 3  # an empty value
     filled = [elements[0].model_copy(update={"value": "7"}), elements[1]]

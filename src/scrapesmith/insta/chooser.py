@@ -154,6 +154,9 @@ class CandidatePolicy:
             return self._take(step, decision.chosen, f"{decision.reason}; the model's reply was unreadable", None)
         step.response = json.dumps(reply, ensure_ascii=False)
         chosen = next(candidate for candidate in offered if candidate.id == reply["candidate"])
+        if chosen.free and chosen.action.action_key == "fill" and not str(reply.get("value") or "").strip():
+            # a field to fill with nothing to type: the same prompt would get the same answer next turn
+            return self._take(step, decision.chosen, f"{decision.reason}; the model wrote no value", None)
         return self._take(step, chosen, str(reply.get("reason", "")), reply.get("value"))
 
     def _take(self, step: Step, chosen: Candidate, reason: str, value: Any) -> Step:
