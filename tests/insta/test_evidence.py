@@ -253,3 +253,20 @@ def test_a_container_a_click_on_the_instruction_and_a_goal_after_use_are_not_evi
     assert one("Use the terminal below to delete a file ending with .py", terminal).status == "unsure"
     trash = Element(id=5, tag="span", role="clickable", text="trash")
     assert one("click the trash icon to delete it", trash).status == "verified"
+
+
+def test_expand_is_decided_by_the_final_pages_live_state():
+    from scrapesmith.insta.verify import verify_criteria
+
+    submit = Element(id=21, tag="p", role="tab", text="Submit", expanded="collapsed")
+    step = Step(url="u", observation="", action=Action(action_key="click", target_element_id=21), target=submit)
+    task = "Expand the section below and click submit."
+
+    def judged(final):
+        trajectory = Trajectory(task=task, start_url="u", steps=[step], policy="candidates", final_observation=final)
+        return [v.status for v in verify_criteria(task, task_criteria(task), trajectory)]
+
+    assert judged(f"{task}\n\n[id: 18] Section #40 tab (collapsed) [id: 21] Submit tab (collapsed)") == [
+        "refuted", "verified"]
+    assert judged(f"{task}\n\n[id: 18] Section #40 tab (expanded)\n\nLorem [id: 30] Submit button") == [
+        "verified", "verified"]

@@ -147,6 +147,11 @@ class Reading:
     qualifiers: list[str]
     count: str | None
     ordinals: list[str]
+    state: str | None = None  # "expanded"/"collapsed": a criterion about a section's state ("Expand the section")
+
+
+#: Verbs that ask for a live state the observation shows (``(expanded)``/``(collapsed)``), not for an action.
+STATE_VERBS = {"expand": "expanded", "collapse": "collapsed"}
 
 
 def _verb_kind(word: str) -> str | None:
@@ -165,6 +170,7 @@ def read_criterion(criterion: str, previous_verb: str | None = None) -> Reading:
     verb = _verb_kind(words[0].casefold()) if words else None
     rest = words[1:] if verb else words
     submit = [words[0]] if verb and words[0].casefold() == "submit" else []  # "submit when done": a submit control
+    state = STATE_VERBS.get(words[0].casefold()) if verb and not quoted else None
     verb = verb or previous_verb
     ordinals = [w for w in rest if _ORDINAL.match(w)]
     count = next((w.casefold() for w in rest if w.casefold() in COUNT_WORDS), None)
@@ -177,13 +183,14 @@ def read_criterion(criterion: str, previous_verb: str | None = None) -> Reading:
     nouns = [w for w in content if _stem(w) in ELEMENT_NOUNS or w.casefold() in ELEMENT_NOUNS]
     content = [w for w in content if w not in nouns]
     if quoted:
-        return Reading(verb, quoted, True, True, nouns, content, count, ordinals)
+        return Reading(verb, quoted, True, True, nouns, content, count, ordinals, state)
     handles = {h.casefold() for h in re.findall(r"(?<![\w])[@#](\w+)", unquoted)}
     names = [w for w in content + verb_names if any(c.isupper() or c.isdigit() for c in w) or w.casefold() in handles]
     if names:
-        return Reading(verb, names, False, True, nouns, [w for w in content if w not in names], count, ordinals)
+        return Reading(verb, names, False, True, nouns, [w for w in content if w not in names], count, ordinals,
+                       state)
     return Reading(verb, content or verb_names or ([] if nouns else submit), False, False, nouns, [], count,
-                   ordinals)
+                   ordinals, state)
 
 
 def _holds_term(act: Act, term: str, exact: bool) -> bool:
@@ -266,6 +273,7 @@ def verify_criteria(task: str, criteria: list[str], trajectory: Trajectory) -> l
         # by field, so nothing is verified or refuted by the program; a model may judge every criterion
         return [Verdict(criterion, "unsure", why="the steps did not record their elements", askable=True)
                 for criterion in criteria]
+    page = "\n".join(line for line in trajectory.final_observation.splitlines() if not restates(line))
     verdicts: list[Verdict] = []
     last, previous_verb, used = -1, None, set[int]()
     for criterion in criteria:
@@ -279,10 +287,13 @@ def verify_criteria(task: str, criteria: list[str], trajectory: Trajectory) -> l
         for part in parts:
             reading = read_criterion(_without_purpose(part), previous_verb)
             previous_verb = reading.verb
-            one = _verify_one(reading, [act for act in acts if act.index not in used], last)
-            if one.status == "verified":
+            # a state the final page shows decides ("Expand the section": is one expanded now?); else the log
+            one = (reading.state and _by_state(reading.state, page)) or \
+                _verify_one(reading, [act for act in acts if act.index not in used], last)
+            if one.status == "verified" and one.at >= 0:
                 last = max(last, one.at)
                 used.add(one.at)
+            if one.status == "verified":
                 evidence.append(one.quote)
             else:
                 askable, matched = askable and one.askable, matched and one.matched
@@ -293,6 +304,18 @@ def verify_criteria(task: str, criteria: list[str], trajectory: Trajectory) -> l
         verdicts.append(Verdict(criterion, status, "; ".join(evidence) if status == "verified" else "", why,
                                 askable=status == "unsure" and askable, matched=status == "unsure" and matched))
     return verdicts
+
+
+def _by_state(state: str, page: str) -> _One | None:
+    """"Expand the section": the final page's live state decides — an element shown ``(expanded)`` verifies
+    it, only ``(collapsed)`` ones refute it; a page showing neither leaves it to the other checks."""
+    other = "collapsed" if state == "expanded" else "expanded"
+    shown = re.search(rf"\[id: \d+\][^\[\n]*\({state}\)", page)
+    if shown:
+        return _One("verified", quote=shown.group(0).strip())
+    if f"({other})" in page:
+        return _One("refuted", why=f"the final page shows nothing {state}")
+    return None
 
 
 @dataclass
