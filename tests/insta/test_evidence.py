@@ -270,3 +270,15 @@ def test_expand_is_decided_by_the_final_pages_live_state():
         "refuted", "verified"]
     assert judged(f"{task}\n\n[id: 18] Section #40 tab (expanded)\n\nLorem [id: 30] Submit button") == [
         "verified", "verified"]
+
+
+def test_a_link_named_by_the_quoted_value_is_the_target_not_the_instruction():
+    """"Open the "The Crimson Engine" page": the link's name is most of the task's words, yet it is the target;
+    a glyph after the quoted name ("2023-Q2 ›") does not make it another name."""
+    from scrapesmith.insta.verify import verify_criteria
+
+    for task, name in (('Open the "The Crimson Engine" page.', "The Crimson Engine"), ('Open the "2023-Q2 ›" page.', "2023-Q2")):
+        link = Element(id=9, tag="a", role="link", text=name)
+        step = Step(url="u", observation="", action=Action(action_key="click", target_element_id=9), target=link)
+        trajectory = Trajectory(task=task, start_url="u", steps=[step], policy="candidates")
+        assert verify_criteria(task, task_criteria(task), trajectory)[0].status == "verified"

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from scrapesmith.dom.selectors import normalize_text
-from scrapesmith.insta.candidates import STOPWORDS, Grounding, quoted_values
+from scrapesmith.insta.candidates import STOPWORDS, quoted_values
 from scrapesmith.insta.views import Element, Trajectory
 
 Status = Literal["verified", "refuted", "unsure"]
@@ -80,6 +80,10 @@ _PURPOSE_TAIL = re.compile(r"\s+(?:in order\s+)?to\s+(?!the\b|a\b|an\b|both\b|al
 
 def _norm(text: str | None) -> str:
     return normalize_text(text or "").casefold()
+
+
+def _tokens(text: str) -> list[str]:
+    return [word.casefold() for word in _WORD.findall(text)] or [_norm(text)]
 
 
 def _stem(word: str) -> str:
@@ -202,8 +206,8 @@ def _holds_term(act: Act, term: str, exact: bool) -> bool:
         return _norm(act.value) == _norm(term) if exact else _stem(term) in {_stem(w) for w in _WORD.findall(
             f"{act.value} {e.label}")}
     names = [e.name, e.text, e.label]
-    if exact:
-        return any(_norm(name) == _norm(term) for name in names if name)
+    if exact:  # the whole name, word for word ("2023-Q2 ›" is the link "2023-Q2"; case aside)
+        return any(_tokens(name) == _tokens(term) for name in names if name)
     term_words = [_stem(w) for w in _WORD.findall(term)]
     # the term is (nearly) the element's name, not one word of a container's text (a menu listing every item)
     return bool(term_words) and any(
@@ -263,9 +267,21 @@ def _without_purpose(criterion: str) -> str:
     return criterion
 
 
+def _restater(task: str):
+    """Whether a text restates the task's own instruction: it holds most of the task's words outside its quoted
+    values (a link named by the quoted value of "Open the "X" page" is the target, not the instruction)."""
+    unquoted = re.sub(r"\"[^\"]*\"|“[^”]*”", " ", task)
+    words = {w.casefold() for w in _WORD.findall(unquoted)}
+
+    def restates(text: str) -> bool:
+        return len(words) >= 3 and len(words & {w.casefold() for w in _WORD.findall(text)}) >= 0.6 * len(words)
+
+    return restates
+
+
 def verify_criteria(task: str, criteria: list[str], trajectory: Trajectory) -> list[Verdict]:
     """One verdict per criterion, in order; see the module docstring."""
-    restates = Grounding(task=task).restates
+    restates = _restater(task)
     acts = [act for act in acts_of(trajectory) if not restates(act.element.name)]  # a click on the instruction
     if any(step.action is not None and step.action.target_element_id is not None and step.target is None
            for step in trajectory.steps):
