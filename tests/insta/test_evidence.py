@@ -282,3 +282,18 @@ def test_a_link_named_by_the_quoted_value_is_the_target_not_the_instruction():
         step = Step(url="u", observation="", action=Action(action_key="click", target_element_id=9), target=link)
         trajectory = Trajectory(task=task, start_url="u", steps=[step], policy="candidates")
         assert verify_criteria(task, task_criteria(task), trajectory)[0].status == "verified"
+
+
+def test_a_value_the_task_does_not_quote_is_never_verified_by_the_program():
+    """"type your answer into the textbox": a field whose id says "answer" shows where it was typed, not
+    that the value is right; with nothing typed the criterion is refuted."""
+    from scrapesmith.insta.verify import verify_criteria
+
+    field = Element(id=17, tag="input", role="textbox", hint="math-answer", value="")
+    task = "Solve the math problem and type your answer into the textbox."
+    step = Step(url="u", observation="", action=Action(action_key="fill", action_kwargs={"value": "7 + 0 ="},
+                                                       target_element_id=17), target=field)
+    typed = Trajectory(task=task, start_url="u", steps=[step], policy="candidates")
+    assert verify_criteria(task, ["type your answer into the textbox"], typed)[0].status == "unsure"
+    nothing = Trajectory(task=task, start_url="u", steps=[], policy="candidates")
+    assert verify_criteria(task, ["type your answer into the textbox"], nothing)[0].status == "refuted"

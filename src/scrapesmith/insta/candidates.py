@@ -166,7 +166,8 @@ def _element_candidates(element: Element, grounding: Grounding, out: list[Candid
                  f'fill {label} with "{value}"', score + penalty, [value])
         if not grounding.to_type and not element.value:
             _add(out, Action(action_key="fill", action_kwargs={"value": ""}, target_element_id=target),
-                 f"fill {label} with text you write (put it in \"value\")", grounding.typing() + penalty, free=True)
+                 f"fill {label} with text you write: the value the task asks for, worked out or read on the page, "
+                 "not the question itself (put it in \"value\")", grounding.typing() + penalty, free=True)
         _add(out, Action(action_key="click", target_element_id=target), f"click {label} (focus it)",
              0.2 + grounding.match(element.label) / 4 + penalty)
         return

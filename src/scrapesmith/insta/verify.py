@@ -348,14 +348,18 @@ def _verify_one(reading: Reading, acts: list[Act], last: int) -> _One:
     """The status of one clause, the index of the step that proves it, the quote, and why not verified."""
     kinds = KINDS.get(reading.verb or "reach", KINDS["reach"])
     right_kind = [act for act in acts if act.kind in kinds]
+    if reading.verb == "type" and not reading.exact:
+        # "type your answer into the textbox": the task quotes no value, so nothing shows the typed one is right
+        # (a field called "answer" says where, not what)
+        if not right_kind:
+            return _One("refuted", why="nothing was typed")
+        return _One("unsure", why="a value typed that the task does not quote")
     if reading.count in ("nothing", "none") and not reading.terms and reading.verb == "choose":
         chosen = [act for act in acts if act.kind in ("set_checked", "select_option")]
         return _One("refuted", why=f"chose {_line(chosen[0])}") if chosen else _One("verified", quote="(nothing chosen)")
     if reading.terms:
         holding = [act for act in right_kind if all(_holds_term(act, term, reading.exact) for term in reading.terms)]
         if not holding:
-            if reading.verb == "type" and not reading.exact and right_kind:
-                return _One("unsure", why="a value typed that the task does not quote")
             if reading.exact or reading.verb in ("type", "choose", "click", "uncheck", "hover", "focus"):
                 return _One("refuted", why=f"no {'/'.join(sorted(kinds))} action holds {', '.join(reading.terms)}")
             # "Find the latest blog post": what to reach, in common words; the final page may show it
