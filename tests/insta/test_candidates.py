@@ -282,3 +282,22 @@ def test_on_miniwob_the_model_is_asked_only_where_the_grounding_leaves_a_choice(
         enum = request.json_schema["properties"]["candidate"]["enum"]
         assert 2 <= len(offered) <= MAX_OFFERED and all('"Tab #' in line for line in offered)
         assert [line.split(":")[0] for line in offered] == enum
+
+
+def test_a_value_for_both_fields_is_typed_into_each_before_submitting():
+    fields = [Element(id=2, tag="input", role="textbox", label="Password", input_type="password", value=""),
+              Element(id=3, tag="input", role="textbox", label="Verify password", input_type="password", value=""),
+              Element(id=4, tag="button", role="button", text="Submit")]
+    task = 'Enter the password "rUT3X" into both text fields and press submit.'
+    policy = CandidatePolicy(None)
+    first = policy.act(task, [], _observation(fields))
+    typed = [field.model_copy(update={"value": "rUT3X"}) if field.id == first.action.target_element_id else field
+             for field in fields]
+    second = policy.act(task, [first], _observation(typed))
+    assert first.action.action_key == second.action.action_key == "fill"
+    assert {first.action.target_element_id, second.action.target_element_id} == {2, 3}
+    done = [field.model_copy(update={"value": "rUT3X"}) if field.role == "textbox" else field for field in fields]
+    assert policy.act(task, [first, second], _observation(done)).action.target_element_id == 4
+    one = 'Enter the password "rUT3X" into the text field and press submit.'  # one field: the value once
+    again = policy.act(one, [first], _observation(typed))
+    assert again.action.target_element_id == 4

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scrapesmith.insta.agent import HISTORY_STEPS
-from scrapesmith.insta.candidates import action_signature, candidate_actions, ground_task
+from scrapesmith.insta.candidates import Grounding, action_signature, candidate_actions, ground_task
 from scrapesmith.insta.elements import pointer_targets, text_targets, with_context
 from scrapesmith.insta.views import Action, Candidate, Observation, Step
 from scrapesmith.llm.structured import ask_json, with_schema_instruction
@@ -177,17 +177,25 @@ class CandidatePolicy:
         return step
 
 
-def heuristic_choice(candidates: list[Candidate], history: list[Step], page: str) -> tuple[Candidate, str, str | None]:
+def heuristic_choice(candidates: list[Candidate], history: list[Step], page: str,
+                     task: str = "") -> tuple[Candidate, str, str | None]:
     """The best grounded candidate not tried yet whose task phrases were not acted on; while no grounded
     action was tried, the best-scored candidate not tried (a task that names nothing on the page: "Click
-    the button."); else stop, with the page's first heading as the answer."""
+    the button."); else stop, with the page's first heading as the answer. A task that types its value into
+    several fields ("into both text fields") fills each field once with it."""
+    every_field = Grounding(task=task).every_field
     tried = {action_signature(previous.action) for previous in history if previous.action}
     acted = {phrase for previous in history if previous.action and not previous.error
              for phrase in previous.grounded or []}
     fresh = [c for c in candidates if not c.free and action_signature(c.action) not in tried]
+    filled = {previous.action.target_element_id for previous in history
+              if previous.action and previous.action.action_key == "fill" and not previous.error}
     for candidate in fresh:
         if candidate.grounded and not set(candidate.grounded) <= acted:
             return candidate, "best grounded candidate (program)", None
+        if every_field and candidate.grounded and candidate.action.action_key == "fill" \
+                and candidate.action.target_element_id not in filled:
+            return candidate, "the task's value again, in another field it names (program)", None
     if not any(previous.grounded for previous in history) and fresh and fresh[0].score > 0 \
             and fresh[0].action.action_key != "scroll":
         return fresh[0], "best candidate, nothing grounded (program)", None
@@ -237,7 +245,7 @@ def decide(task: str, candidates: list[Candidate], history: list[Step], page: st
     that ground nothing either (offered: the pick and those rivals, best first); (3) *an answer*: the
     program stops and the task asks a question (offered: stop, with a value). Otherwise the pick is taken
     without a call: a decisive grounding is never second-guessed."""
-    chosen, reason, value = heuristic_choice(candidates, history, page)
+    chosen, reason, value = heuristic_choice(candidates, history, page, task)
     decision = Decision(chosen=chosen, reason=reason, value=value)
     tried = {action_signature(previous.action) for previous in history if previous.action}
     untried = [c for c in candidates if action_signature(c.action) not in tried]
