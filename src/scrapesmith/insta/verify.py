@@ -4,17 +4,21 @@ A criterion is read as a verb — what kind of action it asks for (type, choose,
 clause without a verb continues the previous one: "Select A, B and C") — and what it names: its quoted
 values, else its names (a capital or a digit), else its content words; with nothing named, the element
 kind ("Click the button"). It is matched to the trajectory's successful actions, in the criteria's order, on
-the right field: a value to type must be the value typed (exactly), a thing to click the clicked element's
-name (a quoted value the whole name), an option the option chosen; an action a later one undid (a field
-retyped, a box unticked, another option chosen) does not count. Every other content word of the criterion
-("the *username*", "the *password*", "by *@enola*") must occur on the matched element: its name, label,
-hint, type or the text of its row.
+the right field, each action used once: a value to type must be the value typed (exactly; a value the task
+does not quote is never verified), a thing to click the clicked element's name (a quoted value the whole
+name word for word, an unquoted one nearly the whole name, not a word of a menu's text), an option the
+option chosen; an action a later one undid (a field retyped, a box unticked, another option chosen) and a
+click on text that restates the task do not count. Every other content word of the criterion ("the
+*username*", "the *password*", "by *@enola*") must occur on the matched element: its name, label, hint,
+type or the text of its row. "Expand"/"collapse" criteria are decided by the final page's live state.
 
 - ``verified``: matched, every word accounted for;
 - ``refuted``: it names something and no action of the kind it asks for holds it (nothing typed, another
   value typed, no such element clicked), or an ordinal it names is on no element acted on;
 - ``unsure``: anything else — a qualifier the program cannot check ("in upper case", "similar to"), a
   count ("all posts", "each label"), a matched action out of order, a criterion naming nothing to match.
+  ``askable`` marks the unsure criteria a model's checked quote could decide: a qualifier beside an action
+  the program found, or what to reach named in common words ("Find the latest blog post").
 
 A clause that is a means to the next one ("Expand the sections below, *to find* and click ...") holds when
 the rest holds; a purpose tail ("click the trash icon *to delete it*") is not a separate requirement. The
@@ -24,6 +28,7 @@ judge (``insta.evidence``) asks a model about ``unsure`` criteria only, and fail
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -267,7 +272,7 @@ def _without_purpose(criterion: str) -> str:
     return criterion
 
 
-def _restater(task: str):
+def _restater(task: str) -> Callable[[str], bool]:
     """Whether a text restates the task's own instruction: it holds most of the task's words outside its quoted
     values (a link named by the quoted value of "Open the "X" page" is the target, not the instruction)."""
     unquoted = re.sub(r"\"[^\"]*\"|“[^”]*”", " ", task)
