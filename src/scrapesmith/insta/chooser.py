@@ -215,9 +215,10 @@ _QUESTION = re.compile(r"\?\s*$|^\s*(?:what|which|who|whom|whose|when|where|why|
 
 @dataclass
 class Decision:
-    """The program's pick (``chosen``, ``reason``, ``value``) and, when the grounding leaves a real choice,
-    the candidates the model chooses among (``offer``, the pick among them; empty: no model call) and why
-    (``tie``, ``value``, ``answer``)."""
+    """The program's pick (``chosen``, ``reason``, ``value``: what is taken with no model, or when the model's
+    reply is unreadable) and, when the grounding leaves a real choice, the candidates the model chooses among
+    (``offer``; empty: no model call; on a tie the pick is among them) and why (``tie``, ``value``,
+    ``answer``)."""
 
     chosen: Candidate
     reason: str
