@@ -160,3 +160,21 @@ def singular(token: str) -> str:
     if len(token) > 3 and token.endswith("s") and not token.endswith("ss"):
         return token[:-1]
     return token
+
+
+#: The kinds of site the model may name when asked what a site is, and the category each kind falls in;
+#: ``safe`` kinds pass, ``unknown`` says nothing. The rules, not the model, turn a kind into a verdict.
+KIND_CATEGORY: dict[str, str] = {
+    **dict.fromkeys(("news", "shop", "company", "restaurant", "government", "school_or_university", "nonprofit",
+                     "health", "sports_club", "reference", "blog", "software", "travel", "entertainment",
+                     "religion", "local_business", "forum", "search_engine", "video_sharing"), "safe"),
+    **dict.fromkeys(("social_network", "messaging", "dating", "webmail", "online_banking", "cloud_account"),
+                    "login"),
+    "porn": "adult", "adult_webcam": "adult", "sports_betting": "gambling", "casino": "gambling",
+    "torrents": "piracy", "hacking": "malware", "drug_market": "drugs", "weapons_shop": "weapons",
+    "fake_documents": "counterfeit", "hate_forum": "harmful", "imageboard": "harmful",
+    **dict.fromkeys(("api", "cdn", "ad_server"), "api_cdn"),
+    "unknown": "unknown",
+}
+#: Kinds that are themselves benign context (institutions that inform about a risk rather than sell it).
+BENIGN_KINDS = frozenset(("government", "school_or_university", "nonprofit", "health", "news", "reference"))
