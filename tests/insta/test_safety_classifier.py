@@ -187,3 +187,11 @@ def test_unreadable_description_falls_back_to_evidence_after_one_retry():
 def test_ask_must_be_describe_or_judge():
     with pytest.raises(ValueError, match="describe"):
         SafetyFilter(None, ask="vote")
+
+
+def test_a_support_fellowship_described_by_the_model_passes():
+    llm = ScriptedLLM(lambda request: _described(
+        "Gamblers Anonymous, a fellowship helping people stop gambling", "nonprofit"))
+    verdict = SafetyFilter(llm).classify("gamblersanonymous.org")
+    assert not verdict.unsafe and ("gambling", "benign") in {(item.category, item.strength)
+                                                              for item in verdict.evidence}

@@ -121,7 +121,8 @@ BENIGN = _words(
     "rehab treatment help helpline support control stop against anti ban news journal law legal court "
     "government ministry department federation survey anonymous bulletin gazette reform advocacy coalition "
     "alliance agency commission authority harm victim victims survivor survivors violence security "
-    "antivirus protection")
+    "antivirus protection educational academic scientific nonprofit charitable official helping helps "
+    "fellowship addiction addicts awareness regulator regulation")
 
 #: Public-suffix labels of institutions (``.edu``, ``.gov.au``, ``.ac.uk``, ``nhs.uk``...).
 INSTITUTIONAL_SUFFIX_LABELS = _words("edu gov gouv gob govt mil ac nhs int museum police")
