@@ -195,3 +195,9 @@ def test_a_support_fellowship_described_by_the_model_passes():
     verdict = SafetyFilter(llm).classify("gamblersanonymous.org")
     assert not verdict.unsafe and ("gambling", "benign") in {(item.category, item.strength)
                                                               for item in verdict.evidence}
+
+
+def test_a_model_that_does_not_know_the_site_settles_no_doubt():
+    llm = ScriptedLLM(lambda request: _described("unknown", "unknown"))
+    assert SafetyFilter(llm).classify("pokerstars.com").unsafe
+    assert not SafetyFilter(llm).classify("oceanario.pt").unsafe

@@ -127,7 +127,8 @@ class SafetyFilter:
                   assessment: Assessment) -> SafetyVerdict:
         """Ask what the site is; its description is evidence, and the same rule (:func:`assess`) decides.
         Doubt the description leaves (one weak finding that nothing agrees with) passes: the model, asked
-        about the site, gave no second reason to refuse it."""
+        about the site, gave no second reason to refuse it — unless it said it does not know the site
+        (kind ``unknown``), which settles nothing, so doubt refuses as without a model."""
         before = calls_so_far(llm)
         try:
             description = ask_structured(llm, describe_messages(site, landing), SiteDescription, stage=STAGE,
@@ -142,6 +143,9 @@ class SafetyFilter:
         said = f"model: {description.what!r} ({description.kind})"
         if final.status == "unsafe":
             return self._decide(verdict, True, final.category, f"{said}; {final.reason}", "model")
+        if final.status == "doubtful" and description.kind == "unknown":
+            return self._decide(verdict, True, final.category, f"{said}, which settles no doubt: {final.reason}",
+                                "model")
         return self._decide(verdict, False, "safe", said, "model")
 
     @staticmethod

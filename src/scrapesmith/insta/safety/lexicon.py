@@ -106,7 +106,13 @@ LEXICONS: tuple[Lexicon, ...] = (
             _phrases("social network", "social networking", "social media", "instant messaging", "messaging app",
                      "messaging service", "dating app", "dating site", "dating service", "email service",
                      "online banking", "cloud storage", "photo sharing", "video sharing app",
-                     "professional network", "subscription platform")),
+                     "professional network", "subscription platform", "communication platform", "chat app",
+                     "chat platform", "voice chat", "group chat", "email provider")),
+    # machine hosts as a description names them (the host labels are read by ``INFRA_*`` below)
+    Lexicon("api_cdn", frozenset(), frozenset(),
+            _phrases("content delivery network", "content delivery", "ad serving", "ad server", "ad network",
+                     "ad exchange", "advertising network", "api endpoint", "tag management", "tracking pixel",
+                     "static file", "static asset", "web font")),
 )
 
 #: Words of commercial intent: beside an ambiguous word they make the evidence strong.
