@@ -201,3 +201,9 @@ def test_a_model_that_does_not_know_the_site_settles_no_doubt():
     llm = ScriptedLLM(lambda request: _described("unknown", "unknown"))
     assert SafetyFilter(llm).classify("pokerstars.com").unsafe
     assert not SafetyFilter(llm).classify("oceanario.pt").unsafe
+
+
+def test_an_unsafe_kind_on_a_doubted_site_refuses_even_across_categories():
+    llm = ScriptedLLM(lambda request: _described("a site of live performers", "adult_webcam"))
+    verdict = SafetyFilter(llm).classify("snapchat.com")
+    assert (verdict.unsafe, verdict.category, verdict.evidence_status) == (True, "adult", "doubtful")

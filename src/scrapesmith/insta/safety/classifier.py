@@ -126,6 +126,8 @@ class SafetyFilter:
     def _describe(self, llm: LLM, site: str, landing: LandingSnapshot | None, verdict: SafetyVerdict,
                   assessment: Assessment) -> SafetyVerdict:
         """Ask what the site is; its description is evidence, and the same rule (:func:`assess`) decides.
+        An unsafe kind on a site the evidence already doubted refuses, whatever the two categories (two
+        sources, each with a reason to refuse: ``chat`` in the name, the model's ``adult_webcam``).
         Doubt the description leaves (one weak finding that nothing agrees with) passes: the model, asked
         about the site, gave no second reason to refuse it — unless it said it does not know the site
         (kind ``unknown``), which settles nothing, so doubt refuses as without a model."""
@@ -138,11 +140,17 @@ class SafetyFilter:
             verdict.error = str(exc).splitlines()[0]
             return self._without_model(verdict, assessment)
         verdict.description, verdict.model_calls = description, max(1, calls_so_far(llm) - before)
-        verdict.evidence = verdict.evidence + knowledge_evidence(site, description)
+        evidence_before = verdict.evidence
+        verdict.evidence = evidence_before + knowledge_evidence(site, description)
         final = assess(verdict.evidence)
         said = f"model: {description.what!r} ({description.kind})"
         if final.status == "unsafe":
             return self._decide(verdict, True, final.category, f"{said}; {final.reason}", "model")
+        kind = [item for item in verdict.evidence if item.rule == "model-kind" and item.strength == "weak"]
+        doubt = [item for item in evidence_before if item.strength == "weak"]
+        if kind and doubt:
+            return self._decide(verdict, True, kind[0].category, f"{said}: an unsafe kind of site, and the evidence "
+                                f"doubted it too ({doubt[0].line()})", "model")
         if final.status == "doubtful" and description.kind == "unknown":
             return self._decide(verdict, True, final.category, f"{said}, which settles no doubt: {final.reason}",
                                 "model")
