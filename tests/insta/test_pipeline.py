@@ -75,7 +75,12 @@ def test_candidate_policy_and_evidence_judge_in_the_pipeline(demo_web, tmp_path)
     done = ResultStore(tmp_path / "run").latest()[acme]
     assert summary.ok == 1 and done.trajectory.policy == "candidates"
     assert '"Blog" link' in done.trajectory.steps[0].candidate and done.trajectory.steps[0].reason
-    assert done.trajectory.answer == "found the blog" and done.judgement.kind == "evidence"
+    # the model is asked only to choose among the page's equal "Blog" links; the stop is the program's (the task
+    # asks no question)
+    asked = [step for step in done.trajectory.steps if step.asked]
+    assert all('"Blog" link' in line for step in asked for line in step.candidates)
+    assert done.trajectory.steps[-1].action.is_stop and done.trajectory.steps[-1].asked is False
+    assert done.trajectory.stop_reason == "stop" and done.judgement.kind == "evidence"
     assert done.judgement.success == 1.0 and done.judgement.criteria[0].verified
 
 
