@@ -1,9 +1,10 @@
 """A scripted model for pipeline tests, importable by spawned pool workers and Ray workers.
 
-It plays every role by reading the prompt the way a model would have to: the safety filter calls sites
-whose label contains ``unsafe_on`` unsafe, the agent (the seed's, or the candidate chooser) clicks the first
-"Blog link" it sees and then stops, the judge (scores, or evidence checks quoting the blog page's heading) calls a trajectory that
-reached a blog page a success. ``kill_on`` makes the worker process die when
+It plays every role by reading the prompt the way a model would have to: asked by the safety filter, it
+describes sites whose label contains ``unsafe_on`` as extremist forums (as a judge, calls them unsafe), the
+agent (the seed's, or the candidate chooser) clicks the first "Blog link" it sees and then stops, the judge
+(scores, or evidence checks quoting the blog page's heading) calls a trajectory that reached a blog page a
+success. ``kill_on`` makes the worker process die when
 the proposer is asked about that site, to test crash recovery and resume.
 """
 
@@ -23,6 +24,10 @@ def _fenced(payload: dict) -> str:
 
 
 def respond(request: LLMRequest, kill_on: str | None = None, unsafe_on: str = "/stocks") -> str:
+    if request.stage == "insta.safety" and "Domain: '" in request.messages[-1].content:
+        unsafe = unsafe_on in request.messages[-1].content.split("Domain: '", 1)[1].split("'", 1)[0]
+        return json.dumps({"what": "a forum of extremist hate speech" if unsafe else "a company's website",
+                           "kind": "hate_forum" if unsafe else "company"})
     if request.stage == "insta.safety":
         prompt = request.messages[-1].content
         unsafe = unsafe_on in prompt.split("Site: ", 1)[1].splitlines()[0]
