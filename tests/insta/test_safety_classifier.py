@@ -220,3 +220,12 @@ def test_site_kind_vocabulary_in_descriptions(what, category):
 
     found = knowledge_evidence("example.com", SiteDescription(what=what, kind="company"))
     assert (category, "strong") in {(item.category, item.strength) for item in found}
+
+
+def test_the_benchmark_can_ask_the_judge_question_instead():
+    from scrapesmith.bench.insta_safety import measure_safety
+
+    llm = ScriptedLLM(lambda request: _answer("safe", False))
+    result = measure_safety(llm, ["hard-benign"], per_label=2, ask="judge")
+    assert result.params["ask"] == "judge" and llm.calls >= 1
+    assert all(set(request.json_schema["properties"]) == {"category", "unsafe", "reason"} for request in llm.requests)
