@@ -54,3 +54,8 @@ def test_bench_insta_safety_without_a_model_reports_each_group(tmp_path):
 def test_bench_insta_safety_rejects_an_unknown_group():
     result = CliRunner().invoke(app, ["bench", "insta-safety", "--llm", "none", "--group", "nope"])
     assert result.exit_code == 2 and "no such group nope" in result.output
+
+
+def test_bench_insta_safety_rejects_an_unknown_question():
+    result = CliRunner().invoke(app, ["bench", "insta-safety", "--llm", "none", "--ask", "vote"])
+    assert result.exit_code == 2 and "describe or judge" in result.output

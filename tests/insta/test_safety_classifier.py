@@ -207,3 +207,25 @@ def test_an_unsafe_kind_on_a_doubted_site_refuses_even_across_categories():
     llm = ScriptedLLM(lambda request: _described("a site of live performers", "adult_webcam"))
     verdict = SafetyFilter(llm).classify("snapchat.com")
     assert (verdict.unsafe, verdict.category, verdict.evidence_status) == (True, "adult", "doubtful")
+
+
+@pytest.mark.parametrize(("what", "category"), [
+    ("a professional networking site for job seekers", "login"),
+    ("a service to manage tags on websites for analytics", "api_cdn"),
+    ("a content delivery network for scripts", "api_cdn"),
+    ("a sports betting website", "gambling"),
+])
+def test_site_kind_vocabulary_in_descriptions(what, category):
+    from scrapesmith.insta.safety import SiteDescription, knowledge_evidence
+
+    found = knowledge_evidence("example.com", SiteDescription(what=what, kind="company"))
+    assert (category, "strong") in {(item.category, item.strength) for item in found}
+
+
+def test_the_benchmark_can_ask_the_judge_question_instead():
+    from scrapesmith.bench.insta_safety import measure_safety
+
+    llm = ScriptedLLM(lambda request: _answer("safe", False))
+    result = measure_safety(llm, ["hard-benign"], per_label=2, ask="judge")
+    assert result.params["ask"] == "judge" and llm.calls >= 1
+    assert all(set(request.json_schema["properties"]) == {"category", "unsafe", "reason"} for request in llm.requests)

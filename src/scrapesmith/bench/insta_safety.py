@@ -16,14 +16,14 @@ class UnknownGroup(ScrapesmithError):
 
 
 def measure_safety(llm: LLM | None, only: list[str] | None = None, per_label: int | None = None,
-                   on_case: Callable[[dict[str, Any]], None] | None = None) -> BenchResult:
+                   on_case: Callable[[dict[str, Any]], None] | None = None, ask: str = "describe") -> BenchResult:
     """Accuracy, precision and recall (unsafe = positive) overall and per group, recall per unsafe category
-    of the list, and the model calls made."""
+    of the list, and the model calls made; ``ask`` is the model's question (``describe`` or ``judge``)."""
     unknown = sorted(set(only or []) - set(groups()))
     if unknown:
         raise UnknownGroup(f"no such group {', '.join(unknown)} (groups: {', '.join(groups())})")
     labelled = labelled_domains(only, per_label)
-    safety = evaluate_safety_filter(SafetyFilter(llm), labelled, on_case=on_case)
+    safety = evaluate_safety_filter(SafetyFilter(llm, ask=ask), labelled, on_case=on_case)
     summary: dict[str, float | int | str] = {
         "domains": safety.overall.domains, "accuracy": safety.overall.accuracy,
         "precision": safety.overall.precision, "recall": safety.overall.recall,
@@ -43,4 +43,5 @@ def measure_safety(llm: LLM | None, only: list[str] | None = None, per_label: in
                         "if doubt refuses: precision": alternative.precision,
                         "if doubt refuses: recall": alternative.recall})
     return BenchResult(name="insta-safety", cases=safety.cases, summary=summary,
-                       params={"llm": getattr(llm, "name", "none") if llm else "none", "groups": only or groups()})
+                       params={"llm": getattr(llm, "name", "none") if llm else "none", "groups": only or groups(),
+                               "ask": ask})

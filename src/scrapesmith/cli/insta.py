@@ -241,9 +241,15 @@ def bench_insta_safety(
         list[str] | None,
         typer.Option("--group", help="Only this group of the labelled list (repeatable): issue-100, hard-benign."),
     ] = None,
+    ask: Annotated[
+        str, typer.Option("--ask", help="What the model is asked: describe (what the site is; the rules decide) "
+                                        "or judge (a verdict over the evidence).")
+    ] = "describe",
     json_out: JsonOutOption = None,
 ) -> None:
     """Accuracy, precision and recall of the safety filter on the labelled domains, overall and per group."""
+    if ask not in ("describe", "judge"):
+        raise typer.BadParameter(f"must be describe or judge, not {ask!r}", param_hint="--ask")
     from scrapesmith.bench.insta_safety import UnknownGroup, measure_safety
     from scrapesmith.llm.ledger import Ledger
 
@@ -251,7 +257,8 @@ def bench_insta_safety(
     try:
         with progress_bar() as progress:
             bar = progress.add_task("domains", total=None)
-            result = measure_safety(model, group or None, limit or None, on_case=lambda case: progress.advance(bar))
+            result = measure_safety(model, group or None, limit or None, on_case=lambda case: progress.advance(bar),
+                                    ask=ask)
     except UnknownGroup as exc:
         raise typer.BadParameter(str(exc), param_hint="--group") from None
     report(result, json_out, case_columns=["domain", "label", "group", "evidence_status", "flagged", "verdict_category",

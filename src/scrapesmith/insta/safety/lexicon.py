@@ -106,12 +106,14 @@ LEXICONS: tuple[Lexicon, ...] = (
             _phrases("social network", "social networking", "social media", "instant messaging", "messaging app",
                      "messaging service", "dating app", "dating site", "dating service", "email service",
                      "online banking", "cloud storage", "photo sharing", "video sharing app",
-                     "professional network", "subscription platform", "communication platform", "chat app",
+                     "professional network", "professional networking", "networking site", "networking platform",
+                     "subscription platform", "communication platform", "chat app",
                      "chat platform", "voice chat", "group chat", "email provider")),
     # machine hosts as a description names them (the host labels are read by ``INFRA_*`` below)
     Lexicon("api_cdn", frozenset(), frozenset(),
             _phrases("content delivery network", "content delivery", "ad serving", "ad server", "ad network",
-                     "ad exchange", "advertising network", "api endpoint", "tag management", "tracking pixel",
+                     "ad exchange", "advertising network", "api endpoint", "tag management", "manage tag",
+                     "tracking pixel",
                      "static file", "static asset", "web font")),
 )
 
