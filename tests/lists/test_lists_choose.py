@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from scrapesmith.dom.list_evidence import detect_lists, rank_lists
-from scrapesmith.dom.lists import nested_regions
+from scrapesmith.dom.list_evidence import detect_lists, overlapping, rank_lists
 from scrapesmith.dom.parse import parse_html
 from scrapesmith.lists.choose import CONFIDENT, DOUBTFUL, SHORTLIST, choose_data_lists
 from scrapesmith.llm.scripted import ScriptedLLM
@@ -61,7 +60,7 @@ def test_split_evidence_is_one_schema_bound_call_deciding_only_doubtful_lists() 
         return json.dumps({"data_lists": [keep]})
 
     chosen = [c.region for c in choose_data_lists(root, ScriptedLLM(keep_one)).lists]
-    blocked = any(nested_regions(ranked[keep].region, region) for region in confident)
+    blocked = any(overlapping(ranked[keep].region, region) for region in confident)
     assert (ranked[keep].region in chosen) != blocked  # kept, unless the nesting check forbids it
     assert all(region in chosen for region in confident)
     assert len(chosen) <= len(confident) + 1
