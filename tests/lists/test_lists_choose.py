@@ -1,7 +1,8 @@
-"""The model chooses among candidate lists only where the evidence is split (lists/choose.py).
+"""The model chooses a page's main list only where the evidence's best two are close (lists/choose.py).
 
-A scripted model drives the control flow here (what is asked, when, and what its answer may change);
-the embedded model's own choices are measured by ``scrapesmith bench nexteval --llm local``.
+A scripted model drives the control flow here (what is asked, when, what the options are, and what its
+answer may change); the embedded model's own choices are measured by ``scrapesmith bench nexteval --llm
+local``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import pytest
 
 from scrapesmith.dom.list_evidence import detect_lists, overlapping, rank_lists
 from scrapesmith.dom.parse import parse_html
-from scrapesmith.lists.choose import CONFIDENT, DOUBTFUL, SHORTLIST, choose_data_lists
+from scrapesmith.lists.choose import CHOICES, CONFIDENT, choose_data_lists, is_close, offered
 from scrapesmith.llm.scripted import ScriptedLLM
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "next-eval" / "html"
@@ -30,37 +31,63 @@ def never_called(request) -> str:
 
 def test_clear_evidence_asks_nobody_and_matches_detection() -> None:
     root = page(1)
-    shortlist = rank_lists(root)[:SHORTLIST]
-    assert not [c for c in shortlist if DOUBTFUL <= c.probability < CONFIDENT], "page 1 should be clear"
+    assert not is_close(offered(rank_lists(root))), "page 1 should be clear"
     decision = choose_data_lists(root, ScriptedLLM(never_called))
     assert decision.calls == 0
     assert [c.region for c in decision.lists] == detect_lists(root)
 
 
-def test_split_evidence_is_one_schema_bound_call_deciding_only_doubtful_lists() -> None:
-    root = page(5)
-    ranked = rank_lists(root)
-    doubtful = [i for i, c in enumerate(ranked[:SHORTLIST]) if DOUBTFUL <= c.probability < CONFIDENT]
-    confident = [c.region for c in ranked if c.probability >= CONFIDENT]
-    assert doubtful and confident, "page 5 has both kinds of candidates"
+def test_close_evidence_is_one_enum_bound_choice_of_the_main_list() -> None:
+    # page 54: a small table and the page's vehicle cards are close; the cards are option 1
+    root = page(54)
+    options = offered(rank_lists(root))
+    assert is_close(options) and 2 <= len(options) <= CHOICES
 
-    def reject_everything(request) -> str:
-        return json.dumps({"data_lists": []})
+    def pick_second(request) -> str:
+        return json.dumps({"main_list": 1})
 
-    llm = ScriptedLLM(reject_everything)
-    decision = choose_data_lists(root, llm)
+    llm = ScriptedLLM(pick_second)
+    decision = choose_data_lists(root, llm, url="https://example.test/", goal="cars for sale")
     assert llm.calls == 1 == decision.calls
-    schema = llm.requests[0].json_schema
-    assert schema["properties"]["data_lists"]["items"]["enum"] == list(range(SHORTLIST))
-    assert [c.region for c in decision.lists] == confident  # rejecting cannot drop a confident list
+    assert llm.requests[0].json_schema["properties"]["main_list"]["enum"] == list(range(len(options)))
+    prompt = llm.requests[0].messages[-1].content
+    assert f"{options[1].evidence.items} items" in prompt and options[1].preview(1, 40)[0][:40] in prompt
+    assert "cars for sale" in prompt
+    taken = [c.region for c in decision.lists]
+    assert taken[0] == options[1].region  # the chosen list comes first
+    beaten = [o.region for o in options if o is not options[1] and o.probability < CONFIDENT]
+    assert not any(region in taken for region in beaten)  # the options it beat are dropped
+    assert all(not overlapping(a, b) for i, a in enumerate(taken) for b in taken[i + 1 :])
 
-    keep = doubtful[-1]
 
-    def keep_one(request) -> str:
-        return json.dumps({"data_lists": [keep]})
+def test_the_evidence_top_choice_keeps_the_evidence_lists_it_is_confident_about() -> None:
+    root = page(54)
 
-    chosen = [c.region for c in choose_data_lists(root, ScriptedLLM(keep_one)).lists]
-    blocked = any(overlapping(ranked[keep].region, region) for region in confident)
-    assert (ranked[keep].region in chosen) != blocked  # kept, unless the nesting check forbids it
-    assert all(region in chosen for region in confident)
-    assert len(chosen) <= len(confident) + 1
+    def pick_first(request) -> str:
+        return json.dumps({"main_list": 0})
+
+    decision = choose_data_lists(root, ScriptedLLM(pick_first))
+    confident = [c.region for c in rank_lists(root) if c.probability >= CONFIDENT]
+    taken = [c.region for c in decision.lists]
+    assert taken[0] == offered(rank_lists(root))[0].region
+    assert all(region in taken or any(overlapping(region, t) for t in taken) for region in confident)
+
+
+def test_lists_in_page_chrome_are_not_offered_while_main_content_lists_are() -> None:
+    for number in (5, 11, 22, 54):
+        ranked = rank_lists(page(number))
+        options = offered(ranked)
+        main = [c for c in ranked[:8] if not c.evidence.in_chrome_element]
+        if main:
+            assert all(not option.evidence.in_chrome_element for option in options)
+
+
+def test_a_failed_call_falls_back_to_the_evidence() -> None:
+    root = page(54)
+
+    def garbage(request) -> str:
+        return "no idea"
+
+    decision = choose_data_lists(root, ScriptedLLM(garbage))
+    assert "evidence alone decides" in decision.note
+    assert [c.region for c in decision.lists] == detect_lists(root)
