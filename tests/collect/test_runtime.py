@@ -66,3 +66,20 @@ def test_local_search_index_ranks_the_matching_page_first():
     hits = index.search("CLML 2023 papers")
     assert hits[0].url == "http://x/clml/2023/" and len(hits) == 1
     assert index.search("!!") == []
+
+
+def test_sources_whose_next_links_chain_are_read_once(demo_web, allow, tmp_path):
+    """Quarter pages link "next" to one another: reading every quarter as a source must not add the
+    later quarters again (a program once wrote 6 x 28 rows, 140 of them duplicates)."""
+    quarters = ["2023-Q3", "2023-Q4", "2024-Q1"]
+    with Collection("p-chain", allow_hosts=allow, delay=0.0, run_dir=tmp_path) as run:
+        rows = []
+        for quarter in quarters:
+            rows += run.read_table(demo_web.url(f"/stocks/symbol/BLTX/history/{quarter}/"), ["date", "close"])
+        again = run.pages_read_again
+    dates = [r["date"] for r in rows]
+    assert len(dates) == len(set(dates))
+    truth = {r["date"] for r in demo_web.sites.truth("stocks")["prices"]
+             if r["symbol"] == "BLTX" and r["date"] >= "2023-07-01"}
+    assert set(dates) == truth  # the chain from the first source reaches every later quarter once
+    assert again == len(quarters) - 1

@@ -61,6 +61,10 @@ class Collection:
         self.max_pages = max_pages
         self.rows: list[dict[str, Any]] = []
         self.failures: list[dict[str, str]] = []
+        #: listing pages already read in this run (url, columns): sources whose "next" links lead into
+        #: one another are read once, and each page reached again is counted here, not re-added
+        self._listings_read: set[tuple[str, str]] = set()
+        self.pages_read_again = 0
         self.partial = self.run_dir / PARTIAL_DATASET
         self.partial.unlink(missing_ok=True)
         self._warc = WarcWriter(self.run_dir / "pages.warc.gz")
@@ -96,6 +100,8 @@ class Collection:
         rows, seen = [], set()
         while url and url not in seen and len(seen) < self.max_pages:
             seen.add(url)
+            if self._already_read(url, "table:" + ",".join(columns)):
+                break  # an earlier source's "next" links read this page and the ones after it
             page = self.fetch(url)
             table = best_table(page.text, columns)
             if table is not None:
@@ -103,6 +109,16 @@ class Collection:
             following = next_page_url(html.fromstring(page.text)) if follow_pages and page.text else None
             url = urljoin(page.url, following) if following else ""
         return rows
+
+    def _already_read(self, url: str, reading: str) -> bool:
+        """Whether ``url`` was read the same way before in this run (counted); else remembers it."""
+        key = (url, reading)
+        if key in self._listings_read:
+            self.pages_read_again += 1
+            print(f"already read in this run, not read again: {url}", flush=True)
+            return True
+        self._listings_read.add(key)
+        return False
 
     def join_pages(self, rows: list[dict[str, Any]], join: dict[str, str]) -> list[dict[str, Any]]:
         """Add to each row the fields ``join`` names (column -> label) from its own page (``detail_url``)."""
@@ -118,6 +134,8 @@ class Collection:
         url, seen = start_url or parsed.start_url, set()
         while url and url not in seen and len(seen) < self.max_pages:
             seen.add(url)
+            if self._already_read(url, "list:" + text):
+                break  # an earlier source's "next" links read this listing and the ones after it
             result = replay(parsed, HttpRuntime(self.fetcher), start_url=url, max_pages=self.max_pages)
             self.failures += result.failures
             rows += result.rows

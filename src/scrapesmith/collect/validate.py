@@ -169,8 +169,8 @@ def _number_on_page(value: str, text: str) -> bool:
     if number is None:
         return False
     forms = [f"{number:,}", f"{number:g}", f"{number:.1f}", f"{number:.2f}", f"{number:.3f}", f"{number:.4f}"]
-    if number.is_integer():
-        forms.append(str(int(number)))
+    if number.is_integer():  # 1087116 as pages print it: "1087116" or "1,087,116"
+        forms += [str(int(number)), f"{int(number):,}"]
     if 0 < abs(number) < 1:  # ".415" as sports sites print percentages
         forms += [form.replace("0.", ".", 1) for form in forms if form.lstrip("-").startswith("0.")]
     return any(form in text for form in forms)
