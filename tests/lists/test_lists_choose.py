@@ -60,17 +60,16 @@ def test_close_evidence_is_one_enum_bound_choice_of_the_main_list() -> None:
     assert all(not overlapping(a, b) for i, a in enumerate(taken) for b in taken[i + 1 :])
 
 
-def test_the_evidence_top_choice_keeps_the_evidence_lists_it_is_confident_about() -> None:
+def test_choosing_the_evidence_first_option_keeps_the_evidence_selection() -> None:
     root = page(54)
 
     def pick_first(request) -> str:
         return json.dumps({"main_list": 0})
 
-    decision = choose_data_lists(root, ScriptedLLM(pick_first))
-    confident = [c.region for c in rank_lists(root) if c.probability >= CONFIDENT]
-    taken = [c.region for c in decision.lists]
-    assert taken[0] == offered(rank_lists(root))[0].region
-    assert all(region in taken or any(overlapping(region, t) for t in taken) for region in confident)
+    llm = ScriptedLLM(pick_first)
+    decision = choose_data_lists(root, llm)
+    assert llm.calls == 1 and decision.chosen == 0
+    assert [c.region for c in decision.lists] == detect_lists(root)
 
 
 def test_lists_in_page_chrome_are_not_offered_while_main_content_lists_are() -> None:

@@ -9,9 +9,10 @@ When they are close, one call shows the :data:`CHOICES` best options — each wi
 it sits (page chrome, a form, the main content; top, middle or bottom), and its first records as text —
 and the model names the one that holds the page's main records, its answer bound by a JSON schema to
 the ids shown (an enum). The program keeps the hard checks: a list inside the page's header, navigation,
-footer or sidebar is not offered while a main-content list is; the chosen list comes first, the options
-it beat are dropped unless the evidence is confident about them (:data:`CONFIDENT`), and everything else
-is selected by the evidence exactly as without a model (no overlapping lists, look-alikes added).
+footer or sidebar is not offered while a main-content list is. When the model names the evidence's own
+first option, the evidence's selection stands unchanged; otherwise the chosen list comes first, the
+options it beat are dropped unless the evidence is confident about them (:data:`CONFIDENT`), and
+everything else is selected by the evidence as without a model (no overlapping lists, look-alikes added).
 """
 
 from __future__ import annotations
@@ -91,7 +92,10 @@ def choose_data_lists(
         decision.note = f"list chooser failed ({exc}); evidence alone decides"
         decision.lists = select_lists(ranked, DATA_LIST_THRESHOLD, LOOK_ALIKE_FLOOR)
         return decision
-    decision.lists = with_main_list(ranked, options, options[decision.chosen])
+    if decision.chosen == 0:  # the model agrees with the evidence: the evidence's own selection stands
+        decision.lists = select_lists(ranked, DATA_LIST_THRESHOLD, LOOK_ALIKE_FLOOR)
+    else:
+        decision.lists = with_main_list(ranked, options, options[decision.chosen])
     decision.note = f"model chose option {decision.chosen} of {len(options)} as the main list"
     return decision
 
