@@ -8,6 +8,7 @@ local``.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -37,22 +38,31 @@ def test_clear_evidence_asks_nobody_and_matches_detection() -> None:
     assert [c.region for c in decision.lists] == detect_lists(root)
 
 
-def test_close_evidence_is_one_enum_bound_choice_of_the_main_list() -> None:
+def choose_by_preview(marker: str):
+    """A scripted chooser that names the option whose first records contain ``marker``, in any order."""
+
+    def respond(request) -> str:
+        blocks = re.split(r"^\[(\d+)\] ", request.messages[-1].content, flags=re.MULTILINE)[1:]
+        chosen = next(int(i) for i, block in zip(blocks[::2], blocks[1::2], strict=True) if marker in block)
+        return json.dumps({"main_list": chosen})
+
+    return ScriptedLLM(respond)
+
+
+def test_close_evidence_is_an_enum_bound_choice_of_the_main_list_asked_in_two_orders() -> None:
     # page 54: a small table and the page's vehicle cards are close; the cards are option 1
     root = page(54)
     options = offered(rank_lists(root))
     assert is_close(options) and 2 <= len(options) <= CHOICES
-
-    def pick_second(request) -> str:
-        return json.dumps({"main_list": 1})
-
-    llm = ScriptedLLM(pick_second)
+    assert "See all" in options[1].preview(1)[0]
+    llm = choose_by_preview("See all")
     decision = choose_data_lists(root, llm, url="https://example.test/", goal="cars for sale")
-    assert llm.calls == 1 == decision.calls
-    assert llm.requests[0].json_schema["properties"]["main_list"]["enum"] == list(range(len(options)))
-    prompt = llm.requests[0].messages[-1].content
-    assert f"{options[1].evidence.items} items" in prompt and options[1].preview(1, 40)[0][:40] in prompt
-    assert "cars for sale" in prompt
+    assert llm.calls == 2 == decision.calls and decision.chosen == 1
+    assert all(r.json_schema["properties"]["main_list"]["enum"] == list(range(len(options))) for r in llm.requests)
+    first, second = (request.messages[-1].content for request in llm.requests)
+    assert f"{options[1].evidence.items} items" in first and "cars for sale" in first
+    assert first.index(options[0].preview(1, 40)[0]) < first.index(options[1].preview(1, 40)[0])
+    assert second.index(options[0].preview(1, 40)[0]) > second.index(options[1].preview(1, 40)[0])
     taken = [c.region for c in decision.lists]
     assert taken[0] == options[1].region  # the chosen list comes first
     beaten = [o.region for o in options if o is not options[1] and o.probability < CONFIDENT]
@@ -62,13 +72,20 @@ def test_close_evidence_is_one_enum_bound_choice_of_the_main_list() -> None:
 
 def test_choosing_the_evidence_first_option_keeps_the_evidence_selection() -> None:
     root = page(54)
+    marker = offered(rank_lists(root))[0].preview(1, 30)[0]
+    decision = choose_data_lists(root, choose_by_preview(marker))
+    assert decision.chosen == 0 and decision.calls == 2
+    assert [c.region for c in decision.lists] == detect_lists(root)
 
-    def pick_first(request) -> str:
+
+def test_a_model_that_names_whatever_comes_first_leaves_the_evidence_alone() -> None:
+    root = page(54)
+
+    def first_shown(request) -> str:
         return json.dumps({"main_list": 0})
 
-    llm = ScriptedLLM(pick_first)
-    decision = choose_data_lists(root, llm)
-    assert llm.calls == 1 and decision.chosen == 0
+    decision = choose_data_lists(root, ScriptedLLM(first_shown))
+    assert decision.calls == 2 and decision.chosen is None and "two orders" in decision.note
     assert [c.region for c in decision.lists] == detect_lists(root)
 
 

@@ -27,6 +27,7 @@ def test_embedded_model_chooses_the_main_list_of_a_real_page() -> None:
         pytest.fail(f"the embedded {model.size} model is not installed: run 'make model'")
     ledger = Ledger()
     decision = choose_data_lists(parse_html(PAGE.read_bytes()), resolve_llm("local", cache=False, ledger=ledger))
-    assert len(ledger) == 1 == decision.calls and ledger.entries[0].stage == "lists.choose_main_list"
-    assert decision.chosen in range(len(decision.options))
-    assert decision.lists[0] is decision.options[decision.chosen]  # the chosen list comes first
+    assert len(ledger) == 2 == decision.calls  # the same options in two orders
+    assert {entry.stage for entry in ledger.entries} == {"lists.choose_main_list"}
+    assert decision.chosen is None or decision.chosen in range(len(decision.options))
+    assert decision.lists, "a page always keeps at least one list"

@@ -5,10 +5,12 @@ data records and :func:`~scrapesmith.dom.list_evidence.select_lists` turns the r
 lists (the likeliest, the others at 0.5 or above that do not overlap it, and their look-alikes). Without
 a model, or when the best two options are :data:`CLOSE` or further apart, that is the answer.
 
-When they are close, one call shows the :data:`CHOICES` best options — each with its item count, where
+When they are close, a call shows the :data:`CHOICES` best options — each with its item count, where
 it sits (page chrome, a form, the main content; top, middle or bottom), and its first records as text —
 and the model names the one that holds the page's main records, its answer bound by a JSON schema to
-the ids shown (an enum). The program keeps the hard checks: a list inside the page's header, navigation,
+the ids shown (an enum). A second call shows the same options in reverse order: a choice counts only if
+both name the same list (a small model that prefers whatever comes first names two different ones, and
+the evidence decides). The program keeps the hard checks: a list inside the page's header, navigation,
 footer or sidebar is not offered while a main-content list is. When the model names the evidence's own
 first option, the evidence's selection stands unchanged; otherwise the chosen list comes first, the
 options it beat are dropped unless the evidence is confident about them (:data:`CONFIDENT`), and
@@ -85,13 +87,21 @@ def choose_data_lists(
         return ListDecision(
             select_lists(ranked, DATA_LIST_THRESHOLD, LOOK_ALIKE_FLOOR), note="evidence clear; no model call"
         )
-    decision = ListDecision([], options=options, calls=1)
+    decision = ListDecision([], options=options)
     try:
-        decision.chosen = _ask(llm, options, url, goal)
+        decision.calls += 1
+        first = _ask(llm, options, url, goal)
+        decision.calls += 1
+        again = len(options) - 1 - _ask(llm, options[::-1], url, goal)
     except LLMError as exc:
         decision.note = f"list chooser failed ({exc}); evidence alone decides"
         decision.lists = select_lists(ranked, DATA_LIST_THRESHOLD, LOOK_ALIKE_FLOOR)
         return decision
+    if first != again:
+        decision.note = f"model named options {first} and {again} in the two orders; evidence alone decides"
+        decision.lists = select_lists(ranked, DATA_LIST_THRESHOLD, LOOK_ALIKE_FLOOR)
+        return decision
+    decision.chosen = first
     if decision.chosen == 0:  # the model agrees with the evidence: the evidence's own selection stands
         decision.lists = select_lists(ranked, DATA_LIST_THRESHOLD, LOOK_ALIKE_FLOOR)
     else:
