@@ -90,6 +90,27 @@ def test_one_team_out_of_the_standings_on_the_model_path(demo_web, allow, tmp_pa
                                                                               2021))
 
 
+def scripted_team_keywords(request: LLMRequest) -> str:
+    """A model that searches for the team by name (its own page ranks first) and uses whatever page it is
+    shown: the start page must be chosen by evidence, not by the search rank."""
+    if request.stage == "collect.plan":
+        return json.dumps({"steps": ["find the team's stats"], "columns": COLUMNS, "start_url": None,
+                           "keywords": ["2021", "season", "stats", "Cedar", "Rapids", "Cardinals"]})
+    if request.stage == "collect.web":
+        return json.dumps({"thought": "this page has the stats", "action": "use_page", "choice": []})
+    if request.stage == "collect.blueprint":
+        return json.dumps({"choice": 0, "field_map": {}, "row_filter": {}})
+    return json.dumps({"choice": 0})
+
+
+def test_the_table_a_team_is_one_row_of_beats_the_team_page_search_ranks_first(demo_web, allow, tmp_path):
+    result = collect(SPORTS_T1, llm=ScriptedLLM(scripted_team_keywords), run_dir=tmp_path, allow_hosts=allow,
+                     delay=0.0, seeds=[demo_web.url("/sports/")])
+    assert "/season/2021/standings.html" in (tmp_path / "blueprint.md").read_text()
+    assert result.valid and _same(read_rows(tmp_path / "dataset.jsonl"), _truth(demo_web, "Cedar Rapids Cardinals",
+                                                                              2021))
+
+
 def test_a_year_among_a_team_pages_seasons_is_a_filter_too(demo_web, allow, tmp_path):
     url = demo_web.url("/sports/team/CRD/")
     result = collect(f"Collect the 2022 season of the Cedar Rapids Cardinals from {url} with columns year, wins "

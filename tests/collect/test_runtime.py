@@ -68,6 +68,16 @@ def test_local_search_index_ranks_the_matching_page_first():
     assert index.search("!!") == []
 
 
+def test_local_search_index_knows_which_pages_link_to_a_page():
+    index = LocalSearchIndex()
+    index.add("http://x/season/2021/", "<a href='../../team/CRD/2021/#roster'>Cardinals</a><a href='/'>home</a>")
+    index.add("http://x/players/", "<a href='http://x/team/CRD/2021/'>CRD</a>")
+    index.add("http://x/team/CRD/2021/", "<a href='http://x/team/CRD/2021/'>this page</a>")
+    assert index.referrers("http://x/team/CRD/2021/") == ["http://x/season/2021/", "http://x/players/"]
+    index.add("http://x/players/", "<p>no links any more</p>")  # a page indexed again replaces its links
+    assert index.referrers("http://x/team/CRD/2021/") == ["http://x/season/2021/"]
+
+
 def test_sources_whose_next_links_chain_are_read_once(demo_web, allow, tmp_path):
     """Quarter pages link "next" to one another: reading every quarter as a source must not add the
     later quarters again (a program once wrote 6 x 28 rows, 140 of them duplicates)."""

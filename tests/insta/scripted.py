@@ -1,9 +1,10 @@
 """A scripted model for pipeline tests, importable by spawned pool workers and Ray workers.
 
-It plays every role by reading the prompt the way a model would have to: the safety filter calls sites
-whose label contains ``unsafe_on`` unsafe, the agent (the seed's, or the candidate chooser) clicks the first
-"Blog link" it sees and then stops, the judge (scores, or evidence checks) calls a trajectory that reached
-a blog page a success. ``kill_on`` makes the worker process die when
+It plays every role by reading the prompt the way a model would have to: asked by the safety filter, it
+describes sites whose label contains ``unsafe_on`` as extremist forums (as a judge, calls them unsafe), the
+agent (the seed's, or the candidate chooser) clicks the first "Blog link" it sees and then stops, the judge
+(scores, or evidence checks quoting the blog page's heading) calls a trajectory that reached a blog page a
+success. ``kill_on`` makes the worker process die when
 the proposer is asked about that site, to test crash recovery and resume.
 """
 
@@ -23,6 +24,10 @@ def _fenced(payload: dict) -> str:
 
 
 def respond(request: LLMRequest, kill_on: str | None = None, unsafe_on: str = "/stocks") -> str:
+    if request.stage == "insta.safety" and "Domain: '" in request.messages[-1].content:
+        unsafe = unsafe_on in request.messages[-1].content.split("Domain: '", 1)[1].split("'", 1)[0]
+        return json.dumps({"what": "a forum of extremist hate speech" if unsafe else "a company's website",
+                           "kind": "hate_forum" if unsafe else "company"})
     if request.stage == "insta.safety":
         prompt = request.messages[-1].content
         unsafe = unsafe_on in prompt.split("Site: ", 1)[1].splitlines()[0]
@@ -48,9 +53,10 @@ def respond(request: LLMRequest, kill_on: str | None = None, unsafe_on: str = "/
         return json.dumps({"reason": "on the blog", "candidate": lines[-1].split(":")[0], "value": "found the blog"})
     if request.stage == "insta.check":
         log = user.split("## Action Log", 1)[1].split("## Final Webpage", 1)[0]
+        page = user.split("## Final Webpage", 1)[1].split("## Criteria", 1)[0].splitlines()[1:]
         holds = '"Blog" link' in log
-        return json.dumps({key: {"evidence": '"Blog" link' if holds else "", "holds": holds}
-                           for key in request.json_schema["required"]})
+        quote = next((line.strip("# ").strip() for line in page if "Blog" in line), "") if holds else ""
+        return json.dumps({key: {"evidence": quote, "holds": holds} for key in request.json_schema["required"]})
     if request.stage == "insta.judge":
         success = 1.0 if "/blog" in user.split("### Final Webpage:", 1)[-1].splitlines()[0] else 0.0
         return _fenced({"success": success, "efficiency": 0.9, "self_correction": 0.0})

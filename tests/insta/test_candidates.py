@@ -4,6 +4,7 @@ a demo page and MiniWoB++ pages in real Chromium; the chooser's schema admits on
 from __future__ import annotations
 
 import json
+import re
 
 import jsonschema
 import pytest
@@ -85,20 +86,71 @@ def _observation(elements):
     return Observation(url="http://127.0.0.1/form", markdown="# Form", elements=elements)
 
 
-def test_policy_records_choice_reason_and_schema_and_rejects_unknown_ids():
-    replies = iter([json.dumps({"reason": "the task starts with the username", "candidate": "c1"}),
-                    json.dumps({"reason": "x", "candidate": "c99"}), json.dumps({"reason": "x", "candidate": "c42"})])
-    llm = ScriptedLLM(lambda request: next(replies))
+def _no_call(request):
+    raise AssertionError(f"the model was asked although the grounding decides: {request.messages[-1].content[-300:]}")
+
+
+def test_model_is_not_asked_where_the_grounding_decides():
+    llm = ScriptedLLM(_no_call)
     policy = CandidatePolicy(llm)
-    task = 'Enter the username "kanesha" and press Log in.'
-    step = policy.act(task, [], _observation(FORM))
+    step = policy.act('Enter the username "kanesha" and press Log in.', [], _observation(FORM))
     assert step.action.action_key == "fill" and step.action.action_kwargs == {"value": "kanesha"}
-    assert step.reason == "the task starts with the username" and step.candidate.startswith("fill [id: 3]")
-    assert step.candidates and step.candidates[0].startswith("c1: fill [id: 3]")
+    assert step.asked is False and llm.calls == 0 and step.candidate.startswith("fill [id: 3]")
+    assert json.loads(step.response)["candidate"] == "c1"  # recorded as the answer a chooser would give
+    assert step.candidates and step.candidates[0].startswith("c1: fill [id: 3]")  # every candidate, as ranked
+
+
+TWIN_BUTTONS = [Element(id=10, tag="button", role="button", text="Retweet", context="@ann: hello"),
+                Element(id=11, tag="button", role="button", text="Retweet", context="@bob: hi"),
+                Element(id=12, tag="button", role="button", text="Submit")]
+
+
+def test_model_chooses_only_among_tied_candidates_and_its_choice_is_recorded():
+    """Two "Retweet" buttons the task's words cannot tell apart: the model is offered those two only."""
+    llm = ScriptedLLM(lambda request: json.dumps({"reason": "the second post", "candidate": request.json_schema[
+        "properties"]["candidate"]["enum"][1]}))
+    step = CandidatePolicy(llm).act('Click the "Retweet" button.', [], _observation(TWIN_BUTTONS))
+    assert llm.calls == 1 and step.asked is True
+    enum = llm.requests[0].json_schema["properties"]["candidate"]["enum"]
+    assert len(enum) == 2 and "value" not in llm.requests[0].json_schema["properties"]
+    assert [line.split(":")[0] for line in step.candidates] == enum  # the lines the model was shown
+    assert all('"Retweet" button' in line for line in step.candidates)
+    assert step.action.target_element_id == 11 and step.reason == "the second post"
+    assert "Submit" not in llm.requests[0].messages[1].content.split("## Candidate Actions", 1)[1]
+
+
+def test_the_task_words_in_a_row_break_the_tie_without_a_call():
+    llm = ScriptedLLM(_no_call)
+    step = CandidatePolicy(llm).act('For @bob, click the "Retweet" button.', [], _observation(TWIN_BUTTONS))
+    assert step.action.target_element_id == 11 and step.asked is False and llm.calls == 0
+
+
+def test_an_unknown_id_is_rejected_and_the_program_pick_is_taken():
+    replies = iter([json.dumps({"reason": "x", "candidate": "c99"}), json.dumps({"reason": "x", "candidate": "c42"})])
+    llm = ScriptedLLM(lambda request: next(replies))
+    step = CandidatePolicy(llm).act('Click the "Retweet" button.', [], _observation(TWIN_BUTTONS))
+    assert llm.calls == 2 and step.asked is True and step.error is None  # one retry, then the grounding's pick
+    assert step.action.target_element_id == 10 and "unreadable" in step.reason
+
+
+def test_a_value_no_element_holds_is_written_by_the_model_then_submit_is_decided():
+    elements = [Element(id=2, tag="input", role="textbox", input_type="text", value=""),
+                Element(id=3, tag="button", role="button", text="Submit")]
+    task = "Solve 3 + 4, type your answer into the textbox and press Submit."
+    llm = ScriptedLLM(lambda request: json.dumps({"reason": "3 + 4 = 7", "candidate": request.json_schema[
+        "properties"]["candidate"]["enum"][0], "value": "7"}))
+    policy = CandidatePolicy(llm)
+    step = policy.act(task, [], _observation(elements))
     schema = llm.requests[0].json_schema
-    assert schema["properties"]["candidate"]["enum"] == [line.split(":")[0] for line in step.candidates]
-    invalid = policy.act(task, [], _observation(FORM))  # an id not offered, twice (one retry)
-    assert invalid.action is None and invalid.error.startswith("invalid choice") and llm.calls == 3
+    assert step.asked and "value" in schema["properties"] and len(schema["properties"]["candidate"]["enum"]) == 1
+    assert step.action.action_key == "fill" and step.action.action_kwargs == {"value": "7"}
+    empty = CandidatePolicy(ScriptedLLM(lambda request: json.dumps({"reason": "?", "candidate": "c1", "value": " "})))
+    assert empty.act(task, [], _observation(elements)).action.target_element_id == 3  # no value: the program's pick
+    no_model = CandidatePolicy(None).act(task, [], _observation(elements))  # takes the program's pick, never
+    assert no_model.error is None and not no_model.asked and no_model.action.target_element_id == 3  # an empty value
+    filled = [elements[0].model_copy(update={"value": "7"}), elements[1]]
+    after = policy.act(task, [step], _observation(filled))
+    assert after.action.target_element_id == 3 and after.asked is False and llm.calls == 1
 
 
 def test_free_value_becomes_the_stop_answer():
@@ -201,3 +253,51 @@ def test_a_value_the_task_asks_to_compute_is_typed_before_submitting():
     candidates = candidate_actions("Solve 3 + 4, type your answer into the textbox and press Submit.", elements)
     assert candidates[0].free and candidates[0].action.action_key == "fill"
     assert candidates[1].action.target_element_id == 3
+
+
+@pytest.mark.browser
+def test_on_miniwob_the_model_is_asked_only_where_the_grounding_leaves_a_choice(browser_session):
+    """Decisive tasks run without a call and earn reward 1; exploring tabs for a link is a tie among the tabs,
+    and the model is offered those tabs only."""
+    pytest.importorskip("miniwob")
+    from scrapesmith.bench.miniwob import evaluate_miniwob
+    from scrapesmith.insta.chooser import MAX_OFFERED
+
+    requests = []
+
+    def first_offered(request):
+        requests.append(request)
+        return json.dumps({"reason": "first", "candidate": request.json_schema["properties"]["candidate"]["enum"][0]})
+
+    policy = CandidatePolicy(ScriptedLLM(first_offered))
+    decisive = evaluate_miniwob(browser_session, lambda env: policy, ["login-user", "enter-text", "click-option"],
+                                episodes=1, seed=5, max_actions=6)
+    assert [case["reward"] for case in decisive.cases] == [1.0, 1.0, 1.0]
+    assert requests == [] and decisive.summary["asked_steps"] == 0
+    tabs = evaluate_miniwob(browser_session, lambda env: policy, ["click-tab-2"], episodes=1, seed=0, max_actions=6)
+    assert tabs.summary["asked_steps"] >= 1 and len(requests) == tabs.summary["asked_steps"]
+    for request in requests:
+        listed = request.messages[1].content.split("## Candidate Actions", 1)[1].strip().splitlines()
+        offered = [line for line in listed if re.match(r"c\d+: ", line)]
+        enum = request.json_schema["properties"]["candidate"]["enum"]
+        assert 2 <= len(offered) <= MAX_OFFERED and all('"Tab #' in line for line in offered)
+        assert [line.split(":")[0] for line in offered] == enum
+
+
+def test_a_value_for_both_fields_is_typed_into_each_before_submitting():
+    fields = [Element(id=2, tag="input", role="textbox", label="Password", input_type="password", value=""),
+              Element(id=3, tag="input", role="textbox", label="Verify password", input_type="password", value=""),
+              Element(id=4, tag="button", role="button", text="Submit")]
+    task = 'Enter the password "rUT3X" into both text fields and press submit.'
+    policy = CandidatePolicy(None)
+    first = policy.act(task, [], _observation(fields))
+    typed = [field.model_copy(update={"value": "rUT3X"}) if field.id == first.action.target_element_id else field
+             for field in fields]
+    second = policy.act(task, [first], _observation(typed))
+    assert first.action.action_key == second.action.action_key == "fill"
+    assert {first.action.target_element_id, second.action.target_element_id} == {2, 3}
+    done = [field.model_copy(update={"value": "rUT3X"}) if field.role == "textbox" else field for field in fields]
+    assert policy.act(task, [first, second], _observation(done)).action.target_element_id == 4
+    one = 'Enter the password "rUT3X" into the text field and press submit.'  # one field: the value once
+    again = policy.act(one, [first], _observation(typed))
+    assert again.action.target_element_id == 4

@@ -58,7 +58,7 @@ def test_pipeline_records_every_site_and_resumes_after_a_killed_worker(demo_web,
     rows = {row["site"]: row for row in read_rows(tmp_path / "run" / "results.parquet")}
     assert rows[acme]["status"] == "ok" and rows[acme]["success"] == 1.0 and rows[unsafe]["status"] == "unsafe"
     assert (rows[unsafe]["safety_verdict"], rows[unsafe]["safety_category"]) == ("unsafe", "harmful")
-    assert rows[unsafe]["safety_reason"] == "model: the site is under '/stocks'"
+    assert rows[unsafe]["safety_reason"].startswith("model: 'a forum of extremist hate speech'")
     assert (rows[acme]["safety_verdict"], rows[acme]["safety_decided_by"]) == ("safe", "model")
 
 
@@ -75,7 +75,12 @@ def test_candidate_policy_and_evidence_judge_in_the_pipeline(demo_web, tmp_path)
     done = ResultStore(tmp_path / "run").latest()[acme]
     assert summary.ok == 1 and done.trajectory.policy == "candidates"
     assert '"Blog" link' in done.trajectory.steps[0].candidate and done.trajectory.steps[0].reason
-    assert done.trajectory.answer == "found the blog" and done.judgement.kind == "evidence"
+    # the model is asked only to choose among the page's equal "Blog" links; the stop is the program's (the task
+    # asks no question)
+    asked = [step for step in done.trajectory.steps if step.asked]
+    assert all('"Blog" link' in line for step in asked for line in step.candidates)
+    assert done.trajectory.steps[-1].action.is_stop and done.trajectory.steps[-1].asked is False
+    assert done.trajectory.stop_reason == "stop" and done.judgement.kind == "evidence"
     assert done.judgement.success == 1.0 and done.judgement.criteria[0].verified
 
 

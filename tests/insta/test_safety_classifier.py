@@ -16,6 +16,14 @@ def _answer(category: str, unsafe: bool, reason: str = "the domain says so") -> 
     return json.dumps({"category": category, "unsafe": unsafe, "reason": reason})
 
 
+def _described(what: str, kind: str) -> str:
+    return json.dumps({"what": what, "kind": kind})
+
+
+def _judge(llm: ScriptedLLM, **options) -> SafetyFilter:
+    return SafetyFilter(llm, ask="judge", **options)
+
+
 def test_strong_evidence_refuses_without_asking_the_model():
     llm = ScriptedLLM(lambda request: _answer("safe", False))
     verdict = SafetyFilter(llm).classify("buy-fake-passports.com")
@@ -23,9 +31,9 @@ def test_strong_evidence_refuses_without_asking_the_model():
     assert "fake passport" in verdict.reason
 
 
-def test_the_model_is_asked_under_a_schema_with_the_evidence():
+def test_judge_the_model_is_asked_under_a_schema_with_the_evidence():
     llm = ScriptedLLM(lambda request: _answer("safe", False, "'weedscience' is a herbicide database"))
-    verdict = SafetyFilter(llm).classify("hempfieldsd.org")
+    verdict = _judge(llm).classify("hempfieldsd.org")
     request: LLMRequest = llm.requests[0]
     assert request.stage == "insta.safety" and request.json_schema is not None
     assert set(request.json_schema["properties"]) == {"category", "unsafe", "reason"}
@@ -34,23 +42,23 @@ def test_the_model_is_asked_under_a_schema_with_the_evidence():
     assert (verdict.unsafe, verdict.decided_by, verdict.model_calls) == (False, "model", 1)
 
 
-def test_refusal_wins_when_the_model_flags_a_site_the_evidence_let_through():
+def test_judge_refusal_wins_when_the_model_flags_a_site_the_evidence_let_through():
     llm = ScriptedLLM(lambda request: _answer("login", True, "'facebook' is a social network"))
-    verdict = SafetyFilter(llm).classify("facebook.com")
+    verdict = _judge(llm).classify("facebook.com")
     assert (verdict.unsafe, verdict.category, verdict.decided_by) == (True, "login", "model")
     assert verdict.reason == "model: 'facebook' is a social network"
 
 
-def test_an_unsafe_category_with_unsafe_false_still_refuses():
-    verdict = SafetyFilter(ScriptedLLM(lambda request: _answer("gambling", False))).classify("example.com")
+def test_judge_an_unsafe_category_with_unsafe_false_still_refuses():
+    verdict = _judge(ScriptedLLM(lambda request: _answer("gambling", False))).classify("example.com")
     assert verdict.unsafe and verdict.category == "gambling"
 
 
-def test_unreadable_model_reply_falls_back_to_evidence_after_one_retry():
+def test_judge_unreadable_model_reply_falls_back_to_evidence_after_one_retry():
     llm = ScriptedLLM(lambda request: "I cannot help with that.")
-    doubtful = SafetyFilter(llm).classify("pokerstars.com")
+    doubtful = _judge(llm).classify("pokerstars.com")
     assert llm.calls == 2 and doubtful.unsafe and doubtful.decided_by == "no-model" and doubtful.error
-    clear = SafetyFilter(llm).classify("oceanario.pt")
+    clear = _judge(llm).classify("oceanario.pt")
     assert not clear.unsafe and clear.error
 
 
@@ -80,7 +88,7 @@ def test_scores_use_unsafe_as_the_positive_class():
 
 
 def test_evaluation_reports_each_group_and_counts_model_calls():
-    llm = ScriptedLLM(lambda request: _answer("safe", False))
+    llm = ScriptedLLM(lambda request: _described("a site", "company"))
     report = evaluate_safety_filter(SafetyFilter(llm), labelled_domains(per_label=3))
     assert list(report.by_group) == ["issue-100"]
     assert set(report.recall_by_category) == {row["category"] for row in report.cases if row["label"] == "unsafe"}
@@ -103,7 +111,8 @@ def test_a_retried_reply_counts_two_model_calls_through_the_ledger():
     from scrapesmith.llm.client import wrap_llm
     from scrapesmith.llm.ledger import Ledger
 
-    replies = iter(["not json", _answer("safe", False)] + [_answer("safe", False)] * 200)
+    replies = iter(["not json", _described("a school of pharmacy", "school_or_university")]
+                   + [_described("a site", "company")] * 200)
     llm = wrap_llm(ScriptedLLM(lambda request: next(replies)), cache=False, ledger=Ledger())
     result = measure_safety(llm, ["hard-benign"], per_label=2)
     first = result.cases[0]
@@ -111,17 +120,90 @@ def test_a_retried_reply_counts_two_model_calls_through_the_ledger():
     assert result.summary["llm_calls"] == len(llm.ledger) == 3 and result.summary["tokens"] > 0
 
 
-def test_when_doubt_refuses_the_model_is_asked_only_about_clear_sites():
+def test_judge_when_doubt_refuses_the_model_is_asked_only_about_clear_sites():
     llm = ScriptedLLM(lambda request: _answer("safe", False))
-    doubtful = SafetyFilter(llm, settle_doubt=False).classify("pokerstars.com")
+    doubtful = _judge(llm, settle_doubt=False).classify("pokerstars.com")
     assert (doubtful.unsafe, doubtful.decided_by, doubtful.evidence_status, llm.calls) == (True, "evidence", "doubtful", 0)
-    assert not SafetyFilter(llm, settle_doubt=False).classify("oceanario.pt").unsafe and llm.calls == 1
+    assert not _judge(llm, settle_doubt=False).classify("oceanario.pt").unsafe and llm.calls == 1
 
 
 def test_one_model_run_also_scores_the_doubt_refuses_policy():
-    llm = ScriptedLLM(lambda request: _answer("safe", False))
+    llm = ScriptedLLM(lambda request: _described("a site", "company"))
     rows = [{"domain": "pokerstars.com", "label": "unsafe", "category": "gambling", "group": "g"},
             {"domain": "hackaday.com", "label": "safe", "category": "hard-benign", "group": "g"}]
     report = evaluate_safety_filter(SafetyFilter(llm), rows)
     assert (report.overall.recall, report.overall.refused) == (0.0, 0)
     assert (report.if_doubt_refuses.recall, report.if_doubt_refuses.refused) == (1.0, 2)
+
+
+def test_the_model_is_asked_what_the_site_is_not_whether_it_is_unsafe():
+    llm = ScriptedLLM(lambda request: _described("Hempfield School District, a public school district",
+                                                 "school_or_university"))
+    verdict = SafetyFilter(llm).classify("hempfieldsd.org")
+    request: LLMRequest = llm.requests[0]
+    assert request.stage == "insta.safety" and set(request.json_schema["properties"]) == {"what", "kind"}
+    assert "hemp fields" in request.messages[-1].content and "casino" in request.messages[-1].content
+    assert (verdict.unsafe, verdict.decided_by, verdict.model_calls) == (False, "model", 1)
+    assert verdict.description is not None and verdict.description.kind == "school_or_university"
+
+
+def test_a_kind_the_description_agrees_with_refuses():
+    llm = ScriptedLLM(lambda request: _described("Facebook, a social networking service", "social_network"))
+    verdict = SafetyFilter(llm).classify("facebook.com")
+    assert (verdict.unsafe, verdict.category, verdict.decided_by) == (True, "login", "model")
+    assert "social networking" in verdict.reason and any(item.rule == "model-kind" for item in verdict.evidence)
+
+
+def test_a_description_with_a_strong_category_word_refuses_whatever_the_kind():
+    llm = ScriptedLLM(lambda request: _described("a pornographic video sharing website", "video_sharing"))
+    assert SafetyFilter(llm).classify("example-tube.com").category == "adult"
+
+
+def test_an_unsafe_kind_alone_does_not_refuse():
+    llm = ScriptedLLM(lambda request: _described("Tamko, a maker of roofing shingles", "porn"))
+    verdict = SafetyFilter(llm).classify("tamko.com")
+    assert not verdict.unsafe and verdict.decided_by == "model"
+
+
+def test_an_unsafe_kind_that_agrees_with_weak_domain_evidence_refuses():
+    llm = ScriptedLLM(lambda request: _described("PokerStars, an online poker room", "casino"))
+    verdict = SafetyFilter(llm).classify("pokerstars.com")
+    assert (verdict.unsafe, verdict.category, verdict.evidence_status) == (True, "gambling", "doubtful")
+
+
+def test_an_institutional_description_cancels_risky_words():
+    llm = ScriptedLLM(lambda request: _described(
+        "the National Institute on Drug Abuse, a government research agency on drug abuse", "government"))
+    assert not SafetyFilter(llm).classify("drugabuse.gov").unsafe
+
+
+def test_unreadable_description_falls_back_to_evidence_after_one_retry():
+    llm = ScriptedLLM(lambda request: "I cannot help with that.")
+    doubtful = SafetyFilter(llm).classify("pokerstars.com")
+    assert llm.calls == 2 and doubtful.unsafe and doubtful.decided_by == "no-model" and doubtful.error
+    assert not SafetyFilter(llm).classify("oceanario.pt").unsafe
+
+
+def test_ask_must_be_describe_or_judge():
+    with pytest.raises(ValueError, match="describe"):
+        SafetyFilter(None, ask="vote")
+
+
+def test_a_support_fellowship_described_by_the_model_passes():
+    llm = ScriptedLLM(lambda request: _described(
+        "Gamblers Anonymous, a fellowship helping people stop gambling", "nonprofit"))
+    verdict = SafetyFilter(llm).classify("gamblersanonymous.org")
+    assert not verdict.unsafe and ("gambling", "benign") in {(item.category, item.strength)
+                                                              for item in verdict.evidence}
+
+
+def test_a_model_that_does_not_know_the_site_settles_no_doubt():
+    llm = ScriptedLLM(lambda request: _described("unknown", "unknown"))
+    assert SafetyFilter(llm).classify("pokerstars.com").unsafe
+    assert not SafetyFilter(llm).classify("oceanario.pt").unsafe
+
+
+def test_an_unsafe_kind_on_a_doubted_site_refuses_even_across_categories():
+    llm = ScriptedLLM(lambda request: _described("a site of live performers", "adult_webcam"))
+    verdict = SafetyFilter(llm).classify("snapchat.com")
+    assert (verdict.unsafe, verdict.category, verdict.evidence_status) == (True, "adult", "doubtful")

@@ -137,3 +137,20 @@ def test_commercial_words_in_page_text_do_not_make_an_ambiguous_title_word_stron
     assert [(item.category, item.strength) for item in landing_evidence(snapshot_page(page))] == [("drugs", "weak")]
     page = _html("<p>Repeat prescriptions.</p><a href='/x'>x</a>", title="Cheap Pharmacy Online")
     assert [(item.category, item.strength) for item in landing_evidence(snapshot_page(page))] == [("drugs", "strong")]
+
+
+@pytest.mark.parametrize(("site", "category"), [
+    ("neonazi-forum.net", "harmful"), ("cheap-tramadol.shop", "drugs"), ("freemoviestream.to", "piracy"),
+    ("livesexcams.com", "adult"), ("fantasysportsbet.com", "gambling"), ("replica-watches.biz", "counterfeit"),
+])
+def test_category_vocabularies_cover_each_category(site, category):
+    assert (category, "strong") in _found(site)
+
+
+@pytest.mark.parametrize(("site", "category"), [
+    ("smallarmssurvey.org", "weapons"), ("gamblersanonymous.org", "gambling"), ("virusbulletin.com", "malware"),
+    ("hate-speech-research.org", "harmful"),
+])
+def test_research_support_and_publication_words_are_benign_context(site, category):
+    assert assess(domain_evidence(site)).status in ("clear", "doubtful")
+    assert (category, "strong") not in _found(site)

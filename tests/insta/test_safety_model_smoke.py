@@ -15,11 +15,11 @@ from scrapesmith.llm.models import DEFAULT_SIZE, EMBEDDED_MODELS, is_installed
 pytestmark = [pytest.mark.model, pytest.mark.timeout(900)]
 
 
-def test_embedded_model_classifies_a_site_over_the_evidence():
+def test_embedded_model_describes_a_site_for_the_rules():
     model = EMBEDDED_MODELS[DEFAULT_SIZE]
     if not is_installed(model, Settings().cache_dir):
         pytest.fail(f"the embedded {model.size} model is not installed: run 'make model'")
     ledger = Ledger()
     verdict = SafetyFilter(resolve_llm("local", cache=False, ledger=ledger)).classify("oceanario.pt")
     assert 1 <= len(ledger) <= 2 and all(entry.stage == "insta.safety" for entry in ledger.entries)
-    assert verdict.decided_by == "model" and verdict.model is not None and verdict.model.reason
+    assert verdict.decided_by == "model" and verdict.description is not None and verdict.description.what

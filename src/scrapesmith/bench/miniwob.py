@@ -248,6 +248,7 @@ def _one_case(env: MiniwobEnv, policy: Policy, base_url: str, task: str, seed: i
         record.status, record.trajectory = "ok", trajectory
         case.update(reward=state.raw_reward if state.done else 0.0, done=state.done,
                     steps=len(trajectory.steps), invalid_steps=trajectory.invalid_steps,
+                    asked_steps=sum(1 for step in trajectory.steps if step.asked),
                     stop_reason=trajectory.stop_reason, utterance=trajectory.task,
                     actions=[step.action.model_dump() if step.action else {"invalid": step.error}
                              for step in trajectory.steps])
@@ -276,6 +277,7 @@ def summarise(cases: list[dict[str, Any]]) -> dict[str, Any]:
         "success_rate": sum(1 for case in cases if case["reward"] > 0) / len(cases) if cases else 0.0,
         "steps": sum(case.get("steps", 0) for case in cases),
         "invalid_steps": sum(case.get("invalid_steps", 0) for case in cases),
+        "asked_steps": sum(case.get("asked_steps", 0) for case in cases),
         "errors": sum(1 for case in cases if case.get("error")),
         "seconds": round(sum(case["seconds"] for case in cases), 1),
     }

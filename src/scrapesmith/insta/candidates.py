@@ -24,6 +24,7 @@ MAX_CANDIDATES = 30
 MAX_OPTIONS = 12
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’|(?<![\w])'([^']+)'(?![\w])")
 _WORD = re.compile(r"\w+", re.UNICODE)
+_EVERY_FIELD = re.compile(r"\b(?:both|all|each|every)\s+(?:\w+\s+){0,2}(?:fields?|text ?box(?:es)?|inputs?|boxes)\b")
 _TYPING = re.compile(r"\b(?:type|enter|fill|write|input|answer)\b")
 #: Words too common to ground anything on their own (an element called "the" or "and" names nothing).
 STOPWORDS = frozenset({
@@ -95,6 +96,11 @@ class Grounding:
         words = {w for w in _WORD.findall(_norm(self.task)) if w not in STOPWORDS and len(w) > 2} - own
         return min(0.9, 0.3 * len(words & set(_WORD.findall(_norm(context)))))
 
+    @property
+    def every_field(self) -> bool:
+        """The task types its value into several fields ("into both text fields", "in all the boxes")."""
+        return _EVERY_FIELD.search(_norm(self.task)) is not None
+
     def restates(self, text: str) -> bool:
         """``text`` is the task itself, or most of it (a page that displays the instruction)."""
         words, task = set(_WORD.findall(_norm(text))), set(_WORD.findall(_norm(self.task)))
@@ -160,13 +166,14 @@ def _element_candidates(element: Element, grounding: Grounding, out: list[Candid
                 continue  # this field holds a value of the task already
             near = grounding.near(value, f"{element.label} {element.hint} {element.input_type or ''}")
             score = 2.5 + grounding.order(value) + (1.0 if near else 0.0)
-            if value in typed:
+            if value in typed and not grounding.every_field:
                 score -= 2.0  # another field holds it: offered, behind the values still to type
             _add(out, Action(action_key="fill", action_kwargs={"value": value}, target_element_id=target),
                  f'fill {label} with "{value}"', score + penalty, [value])
         if not grounding.to_type and not element.value:
             _add(out, Action(action_key="fill", action_kwargs={"value": ""}, target_element_id=target),
-                 f"fill {label} with text you write (put it in \"value\")", grounding.typing() + penalty, free=True)
+                 f"fill {label} with text you write: the value the task asks for, worked out or read on the page, "
+                 "not the question itself (put it in \"value\")", grounding.typing() + penalty, free=True)
         _add(out, Action(action_key="click", target_element_id=target), f"click {label} (focus it)",
              0.2 + grounding.match(element.label) / 4 + penalty)
         return
@@ -211,7 +218,10 @@ def candidate_actions(task: str, elements: list[Element], *, can_go_back: bool =
     typed = {value for value in grounding.to_type for element in elements
              if element.role == "textbox" and element.value is not None and _norm(element.value) == _norm(value)}
     for element in elements:
+        first = len(out)
         _element_candidates(element, grounding, out, hover, typed)
+        for candidate in out[first:]:
+            candidate.element = element
     # plain text naming a phrase an interactive element already grounds (a table cell "Design" next to the
     # option "Design") is content, not a target
     plain = {element.id for element in elements if element.role in ("text", "icon")}

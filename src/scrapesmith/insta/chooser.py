@@ -13,11 +13,12 @@ recorded in the :class:`~scrapesmith.insta.views.Step`; the seed's free-form age
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from scrapesmith.insta.agent import HISTORY_STEPS
-from scrapesmith.insta.candidates import action_signature, candidate_actions, ground_task
+from scrapesmith.insta.candidates import Grounding, action_signature, candidate_actions, ground_task
 from scrapesmith.insta.elements import pointer_targets, text_targets, with_context
 from scrapesmith.insta.views import Action, Candidate, Observation, Step
 from scrapesmith.llm.structured import ask_json, with_schema_instruction
@@ -123,21 +124,39 @@ class CandidatePolicy:
     def act(self, task: str, history: list[Step], observation: Observation) -> Step:
         candidates = candidates_for(task, history, observation, self.config.max_candidates)
         lines = [f"{candidate.id}: {candidate.text}" for candidate in candidates]
-        step = Step(url=observation.url, observation=observation.markdown, candidates=lines)
-        if self.llm is None:
-            return self._heuristic(step, candidates, history)
+        step = Step(url=observation.url, observation=observation.markdown, candidates=lines, asked=False)
+        decision = decide(task, candidates, history, observation.markdown)
+        if self.llm is None or not decision.offer:
+            reason = decision.reason
+            if self.llm is None and decision.offer:
+                reason += f" (with a model, the model would choose here: {decision.why})"
+            reply = {"reason": reason, "candidate": decision.chosen.id} | (
+                {"value": decision.value} if decision.value else {})
+            step.response = json.dumps(reply, ensure_ascii=False)
+            return self._take(step, decision.chosen, reason, decision.value)
+        return self._ask(task, history, observation, step, decision)
+
+    def _ask(self, task: str, history: list[Step], observation: Observation, step: Step, decision: Decision) -> Step:
+        """The model chooses among ``decision.offer`` only (the prompt and the enum list nothing else); the step
+        records the lines it was shown. An unreadable reply falls back to the program's pick where it has one."""
+        assert self.llm is not None
+        offered = decision.offer
+        lines = [f"{candidate.id}: {candidate.text}" for candidate in offered]
+        step.candidates, step.asked = lines, True
         messages = [ChatMessage(role="system", content=chooser_system_prompt(self.config)),
                     ChatMessage(role="user", content=chooser_user_prompt(task, history, observation, lines,
                                                                          self.config))]
-        schema = choice_schema(candidates)
         try:
-            reply = ask_json(self.llm, messages, schema, stage="insta.choose", max_tokens=self.config.max_tokens,
-                             temperature=self.config.temperature)
+            reply = ask_json(self.llm, messages, choice_schema(offered), stage="insta.choose",
+                             max_tokens=self.config.max_tokens, temperature=self.config.temperature)
         except LLMOutputError as error:
-            step.response, step.error = error.raw or "", f"invalid choice: {str(error).splitlines()[0]}"
-            return step
+            step.response = error.raw or ""
+            return self._take(step, decision.chosen, f"{decision.reason}; the model's reply was unreadable", None)
         step.response = json.dumps(reply, ensure_ascii=False)
-        chosen = next(candidate for candidate in candidates if candidate.id == reply["candidate"])
+        chosen = next(candidate for candidate in offered if candidate.id == reply["candidate"])
+        if chosen.free and chosen.action.action_key == "fill" and not str(reply.get("value") or "").strip():
+            # a field to fill with nothing to type: the same prompt would get the same answer next turn
+            return self._take(step, decision.chosen, f"{decision.reason}; the model wrote no value", None)
         return self._take(step, chosen, str(reply.get("reason", "")), reply.get("value"))
 
     def _take(self, step: Step, chosen: Candidate, reason: str, value: Any) -> Step:
@@ -153,34 +172,108 @@ class CandidatePolicy:
             elif action.action_key == "stop":
                 action.action_kwargs = {"answer": text} if text else {}
         step.action, step.reason, step.grounded = action, reason, list(chosen.grounded) or None
+        step.target = chosen.element
         step.candidate = chosen.text if not chosen.free or not value else f"{chosen.text.split(' (')[0]}: {value}"
         return step
 
-    def _heuristic(self, step: Step, candidates: list[Candidate], history: list[Step]) -> Step:
-        """No model: :func:`heuristic_choice`, recorded as the JSON a model would have written (so exported
-        steps of a no-model run are well-formed chooser answers)."""
-        chosen, reason, value = heuristic_choice(candidates, history, step.observation)
-        reply = {"reason": reason, "candidate": chosen.id} | ({"value": value} if value else {})
-        step.response = json.dumps(reply, ensure_ascii=False)
-        return self._take(step, chosen, reason, value)
 
-
-def heuristic_choice(candidates: list[Candidate], history: list[Step], page: str) -> tuple[Candidate, str, str | None]:
+def heuristic_choice(candidates: list[Candidate], history: list[Step], page: str,
+                     task: str = "") -> tuple[Candidate, str, str | None]:
     """The best grounded candidate not tried yet whose task phrases were not acted on; while no grounded
     action was tried, the best-scored candidate not tried (a task that names nothing on the page: "Click
-    the button."); else stop, with the page's first heading as the answer."""
+    the button."); else stop, with the page's first heading as the answer. A task that types its value into
+    several fields ("into both text fields") fills each field once with it."""
+    every_field = Grounding(task=task).every_field
     tried = {action_signature(previous.action) for previous in history if previous.action}
     acted = {phrase for previous in history if previous.action and not previous.error
              for phrase in previous.grounded or []}
     fresh = [c for c in candidates if not c.free and action_signature(c.action) not in tried]
+    filled = {previous.action.target_element_id for previous in history
+              if previous.action and previous.action.action_key == "fill" and not previous.error}
     for candidate in fresh:
         if candidate.grounded and not set(candidate.grounded) <= acted:
-            return candidate, "best grounded candidate (no model)", None
+            return candidate, "best grounded candidate (program)", None
+        if every_field and candidate.grounded and candidate.action.action_key == "fill" \
+                and candidate.action.target_element_id not in filled:
+            return candidate, "the task's value again, in another field it names (program)", None
     if not any(previous.grounded for previous in history) and fresh and fresh[0].score > 0 \
             and fresh[0].action.action_key != "scroll":
-        return fresh[0], "best candidate, nothing grounded (no model)", None
+        return fresh[0], "best candidate, nothing grounded (program)", None
     stop = next(candidate for candidate in candidates if candidate.action.is_stop)
-    return stop, "no grounded candidate left (no model)", _first_heading(page)
+    return stop, "no grounded candidate left (program)", _first_heading(page)
+
+
+#: Two candidates whose grounding scores differ by no more than this are a tie the grounding cannot break.
+TIE_MARGIN = 0.15
+#: At most this many candidates are offered to the model on a tie.
+MAX_OFFERED = 6
+#: A free "fill with text you write" candidate scoring above this comes from a typing verb in the task
+#: (``Grounding.typing``); below it, the task asks for no typing and the program never offers one.
+TYPING_SCORE = 1.0
+_QUESTION = re.compile(r"\?\s*$|^\s*(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
+
+
+@dataclass
+class Decision:
+    """The program's pick (``chosen``, ``reason``, ``value``: what is taken with no model, or when the model's
+    reply is unreadable) and, when the grounding leaves a real choice, the candidates the model chooses among
+    (``offer``; empty: no model call; on a tie the pick is among them) and why (``tie``, ``value``,
+    ``answer``)."""
+
+    chosen: Candidate
+    reason: str
+    value: str | None = None
+    offer: list[Candidate] = field(default_factory=list)
+    why: str = ""
+
+
+def asks_question(task: str) -> bool:
+    """The task asks for information (a question mark at its end, or a question word first)."""
+    return bool(_QUESTION.search(task.strip()))
+
+
+def _phrases(candidate: Candidate) -> set[str]:
+    return {phrase.casefold() for phrase in candidate.grounded}
+
+
+def decide(task: str, candidates: list[Candidate], history: list[Step], page: str) -> Decision:
+    """Where the grounding decides, and where the model must.
+
+    The program's pick is :func:`heuristic_choice`. The model is asked only when (1) *a value no element
+    holds* is needed: a "fill with text you write" candidate the task's typing verb ranks at least as high as
+    the pick (offered: those free candidates only); (2) *a tie*: other untried candidates within
+    :data:`TIE_MARGIN` of the pick that ground the same task phrase, or, when the pick grounds nothing,
+    that ground nothing either (offered: the pick and those rivals, best first); (3) *an answer*: the
+    program stops and the task asks a question (offered: stop, with a value). Otherwise the pick is taken
+    without a call: a decisive grounding is never second-guessed."""
+    chosen, reason, value = heuristic_choice(candidates, history, page, task)
+    decision = Decision(chosen=chosen, reason=reason, value=value)
+    tried = {action_signature(previous.action) for previous in history if previous.action}
+    untried = [c for c in candidates if action_signature(c.action) not in tried]
+    question = asks_question(task)
+    stop = next(c for c in candidates if c.action.is_stop)
+    free = [c for c in untried if c.free and not c.action.is_stop and c.score > TYPING_SCORE]
+    floor = chosen.score if not chosen.action.is_stop else 0.0
+    if free and free[0].score >= floor - TIE_MARGIN:
+        best = free[0].score
+        decision.offer = [c for c in free if c.score >= best - TIE_MARGIN][:MAX_OFFERED]
+        decision.why = "value"  # the pick stays the program's: what is taken with no model, or no answer
+        return decision
+    if chosen.action.is_stop:
+        if question:
+            decision.offer, decision.why = [stop], "answer"
+        return decision
+    rivals = [c for c in untried if c is not chosen and not c.free and c.action.target_element_id is not None
+              and abs(c.score - chosen.score) <= TIE_MARGIN
+              and (_phrases(c) & _phrases(chosen) if chosen.grounded else not c.grounded)]
+    if rivals:
+        decision.offer = sorted([chosen, *rivals], key=lambda c: -c.score)[:MAX_OFFERED]
+        if chosen not in decision.offer:
+            decision.offer[-1] = chosen
+        if question:
+            decision.offer.append(stop)
+        decision.why = "tie"
+    return decision
 
 
 def _first_heading(markdown: str) -> str | None:

@@ -21,7 +21,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from scrapesmith.insta.candidates import STOPWORDS, quoted_values
+from scrapesmith.insta.candidates import STOPWORDS, Grounding, quoted_values
+from scrapesmith.insta.verify import verify_criteria
 from scrapesmith.insta.views import CriterionCheck, Judgement, Trajectory
 from scrapesmith.llm.structured import ask_json
 from scrapesmith.llm.templates import render_prompt as render
@@ -133,27 +134,8 @@ def asks_for_action(criterion: str) -> bool:
     return bool(words) and words[0] in ACTION_VERBS
 
 
-def _terms(criterion: str) -> list[str]:
-    """What a criterion names: its quoted values, else its names (words with a capital or a digit, past the
-    first word), else its content words."""
-    quoted = quoted_values(criterion)
-    if quoted:
-        return quoted
-    words = _WORD.findall(criterion)
-    names = [w for w in words[1:] if any(c.isupper() or c.isdigit() for c in w)]
-    return names or [w for w in words if w.casefold() not in STOPWORDS and w.casefold() not in ACTION_VERBS
-                     and len(w) > 2]
-
-
-def _heuristic_check(criterion: str, texts: tuple[str, ...]) -> CriterionCheck:
-    terms = _terms(criterion)
-    missing = [term for term in terms if not quote_occurs(term, *texts)]
-    holds = bool(terms) and not missing
-    return CriterionCheck(criterion=criterion, holds=holds, evidence=terms[0] if holds else "", verified=holds)
-
-
 class EvidenceJudge:
-    """See the module docstring; ``llm=None`` checks the criteria's own words only."""
+    """See the module docstring; ``llm=None`` keeps the program's verdicts and fails what it cannot verify."""
 
     kind = "evidence"
 
@@ -163,30 +145,74 @@ class EvidenceJudge:
 
     def judge(self, task: str, trajectory: Trajectory, criteria: list[str] | None = None) -> Judgement:
         criteria = [c for c in (criteria or []) if c.strip()][:MAX_CRITERIA] or task_criteria(task)
-        log = action_log(trajectory)
-        texts = (log, trajectory.final_observation)
-        if self.llm is None:
-            checks = [_heuristic_check(criterion, (log,)) for criterion in criteria]
+        verdicts = verify_criteria(task, criteria, trajectory)
+        checks = [CriterionCheck(criterion=v.criterion, holds=v.status == "verified", evidence=v.evidence,
+                                 verified=v.status == "verified", status=v.status, decided_by="program", why=v.why)
+                  for v in verdicts]
+        unsure = [(check, verdict.matched) for check, verdict in zip(checks, verdicts, strict=True)
+                  if verdict.status == "unsure"]
+        stopped = trajectory.stop_reason == "stop"
+        # the model is asked only when its answers can decide: the episode stopped, nothing is refuted, and
+        # every unsure criterion is unsure only for words beside a match the program found
+        if self.llm is not None and unsure and stopped and all(v.status != "refuted" for v in verdicts) \
+                and all(v.askable for v in verdicts if v.status == "unsure"):
+            response = self._ask(task, trajectory, unsure)
+        else:
             response = json.dumps({f"c{n}": {"evidence": c.evidence, "holds": c.holds}
                                    for n, c in enumerate(checks, start=1)}, ensure_ascii=False)
-        else:
-            messages = [ChatMessage(role="system", content=check_system_prompt()),
-                        ChatMessage(role="user", content=check_user_prompt(task, trajectory, criteria, self.config))]
-            reply = ask_json(self.llm, messages, check_schema(criteria), stage="insta.check",
-                             max_tokens=self.config.max_tokens, temperature=self.config.temperature)
-            checks = []
-            for number, criterion in enumerate(criteria, start=1):
-                answer = reply[f"c{number}"]
-                evidence = str(answer.get("evidence", ""))
-                where = (log,) if asks_for_action(criterion) else texts
-                checks.append(CriterionCheck(criterion=criterion, holds=bool(answer.get("holds")), evidence=evidence,
-                                             verified=quote_occurs(evidence, *where)))
-            response = json.dumps(reply, ensure_ascii=False)
-        success = 1.0 if checks and all(check.met for check in checks) and trajectory.stop_reason == "stop" else 0.0
+        success = 1.0 if checks and all(check.met for check in checks) and stopped else 0.0
         steps = len(trajectory.steps)
         valid = (steps - trajectory.invalid_steps) / steps if steps else 0.0
         return Judgement(success=success, efficiency=valid, self_correction=0.0, response=response,
                          kind="evidence", criteria=checks)
+
+    def _ask(self, task: str, trajectory: Trajectory, unsure: list[tuple[CriterionCheck, bool]]) -> str:
+        """The model answers ``{"evidence", "holds"}`` for the criteria the program could not verify; a "holds"
+        counts only with a quote found in the action log (an action criterion) or in the final page without
+        the lines that restate the task (MiniWoB and many forms print their own instruction) — and, where the
+        program found the action and only a qualifier is left, a quote that is more than the criterion's own
+        words (the value alone does not show it was upper case)."""
+        assert self.llm is not None
+        criteria = [check.criterion for check, _ in unsure]
+        messages = [ChatMessage(role="system", content=check_system_prompt()),
+                    ChatMessage(role="user", content=check_user_prompt(task, trajectory, criteria, self.config))]
+        reply = ask_json(self.llm, messages, check_schema(criteria), stage="insta.check",
+                         max_tokens=self.config.max_tokens, temperature=self.config.temperature)
+        log = action_log(trajectory)
+        page = without_task(trajectory.final_observation, task)
+        targeted = all(step.target is not None for step in trajectory.steps
+                       if step.action is not None and step.action.target_element_id is not None)
+        for number, (check, matched) in enumerate(unsure, start=1):
+            answer = reply[f"c{number}"]
+            evidence = str(answer.get("evidence", ""))
+            check.holds, check.evidence, check.decided_by = bool(answer.get("holds")), evidence, "model"
+            if matched:  # the action is in the log; the quote must show more than the criterion's own words
+                where = (log,) if asks_for_action(check.criterion) else (log, page)
+                check.verified = quote_occurs(evidence, *where) and not _restates(evidence, check.criterion)
+            elif targeted:  # nothing acted on names it: the final page must show what the criterion names
+                check.verified = quote_occurs(evidence, page) and _shares_a_word(evidence, check.criterion)
+            else:  # the steps did not record their elements (the seed's agent): the quote is all there is
+                where = (log,) if asks_for_action(check.criterion) else (log, page)
+                check.verified = quote_occurs(evidence, *where)
+        return json.dumps(reply, ensure_ascii=False)
+
+
+def without_task(page: str, task: str) -> str:
+    """``page`` without its lines that restate ``task`` (a quote from them proves nothing)."""
+    grounding = Grounding(task=task)
+    return "\n".join(line for line in page.splitlines() if not grounding.restates(line))
+
+
+def _shares_a_word(evidence: str, criterion: str) -> bool:
+    """The quote holds a content word of the criterion (the page shows the thing it asks for)."""
+    words = {w for w in _WORD.findall(criterion.casefold()) if w not in STOPWORDS and len(w) > 2}
+    return bool(words & set(_WORD.findall(evidence.casefold())))
+
+
+def _restates(evidence: str, criterion: str) -> bool:
+    """The quote is the criterion's own words (a model copying the question is not evidence)."""
+    words = set(_WORD.findall(evidence.casefold())) - STOPWORDS
+    return bool(words) and words <= set(_WORD.findall(criterion.casefold()))
 
 
 def make_judge(kind: str, llm: LLM | None, paper_config: Any = None) -> Any:

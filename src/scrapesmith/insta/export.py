@@ -107,7 +107,10 @@ def judge_records(result: SiteResult, config: ExportConfig) -> Iterator[dict[str
     if trajectory is None or judgement is None or judgement.confidence < config.min_confidence:
         return
     if judgement.kind == "evidence":
-        criteria = [check.criterion for check in judgement.criteria]
+        # the criteria the model was asked about (the program decided the others); none asked: the program's
+        # verdicts on all of them, as its response records
+        asked = [check.criterion for check in judgement.criteria if check.decided_by == "model"]
+        criteria = asked or [check.criterion for check in judgement.criteria]
         system = check_system_prompt()
         user = with_schema_instruction([ChatMessage(role="user", content=check_user_prompt(
             trajectory.task, trajectory, criteria, config.evidence))], check_schema(criteria), reasoning=False)[-1].content

@@ -44,6 +44,36 @@ class Action(BaseModel):
         return None if value is None else str(value)
 
 
+class Element(BaseModel):
+    """One element an agent can act on, read from the live page (``insta.elements``).
+
+    ``role`` is ``link``, ``button``, ``textbox``, ``select``, ``checkbox``, ``radio``, an ARIA role, ``clickable``
+    (interactive by markup, or under a pointer cursor), ``text`` (plain text the task names, offered as a
+    click target) or ``icon`` (an element without text whose class, title or alt names what the task names);
+    ``shown`` says whether its ``[id: N]`` is in the observation the model reads (not cut by the token cap).
+    """
+
+    id: int
+    tag: str
+    role: str
+    label: str = ""
+    text: str = ""
+    value: str | None = None
+    input_type: str | None = None
+    hint: str = Field(default="", description="the element's id, name and placeholder: words that name a field")
+    options: list[str] = Field(default_factory=list)
+    checked: bool | None = None
+    expanded: str | None = None
+    focused: bool = False
+    shown: bool = True
+    context: str = Field(default="", description="text around it, for elements whose name repeats (rows, icons)")
+
+    @property
+    def name(self) -> str:
+        """What a user would call it: its text, else its label, else its value."""
+        return self.text or self.label or (self.value or "")
+
+
 class Step(BaseModel):
     """One turn of the agent: what it saw, what it wrote, the action parsed and how the browser took it.
 
@@ -62,6 +92,10 @@ class Step(BaseModel):
     candidate: str | None = Field(default=None, description="the chosen candidate, in the words shown to the model")
     candidates: list[str] | None = Field(default=None, description="the candidate lines offered (candidate policy)")
     grounded: list[str] | None = Field(default=None, description="the task phrases the chosen candidate grounds")
+    target: Element | None = Field(default=None, description="the element the chosen candidate acts on, as listed "
+                                   "(its name, role, label, context): what the evidence judge matches criteria to")
+    asked: bool | None = Field(default=None, description="candidate policy: the model chose (a tie, a value to "
+                               "write, an answer) rather than the grounding alone; None for the paper policy")
 
 
 class Trajectory(BaseModel):
@@ -87,6 +121,10 @@ class CriterionCheck(BaseModel):
     holds: bool = False
     evidence: str = ""
     verified: bool = Field(default=False, description="the evidence occurs in the final page or the action log")
+    status: Literal["verified", "refuted", "unsure", ""] = Field(
+        default="", description="the program's own check of the action log (insta.verify); unsure ones go to the model")
+    decided_by: Literal["program", "model", ""] = ""
+    why: str = Field(default="", description="why the program could not verify it")
 
     @property
     def met(self) -> bool:
@@ -157,36 +195,6 @@ class SiteResult(BaseModel):
     worker: str = ""
 
 
-class Element(BaseModel):
-    """One element an agent can act on, read from the live page (``insta.elements``).
-
-    ``role`` is ``link``, ``button``, ``textbox``, ``select``, ``checkbox``, ``radio``, an ARIA role, ``clickable``
-    (interactive by markup, or under a pointer cursor), ``text`` (plain text the task names, offered as a
-    click target) or ``icon`` (an element without text whose class, title or alt names what the task names);
-    ``shown`` says whether its ``[id: N]`` is in the observation the model reads (not cut by the token cap).
-    """
-
-    id: int
-    tag: str
-    role: str
-    label: str = ""
-    text: str = ""
-    value: str | None = None
-    input_type: str | None = None
-    hint: str = Field(default="", description="the element's id, name and placeholder: words that name a field")
-    options: list[str] = Field(default_factory=list)
-    checked: bool | None = None
-    expanded: str | None = None
-    focused: bool = False
-    shown: bool = True
-    context: str = Field(default="", description="text around it, for elements whose name repeats (rows, icons)")
-
-    @property
-    def name(self) -> str:
-        """What a user would call it: its text, else its label, else its value."""
-        return self.text or self.label or (self.value or "")
-
-
 class Candidate(BaseModel):
     """One action the program offers the model: ``id`` is what the model answers with.
 
@@ -199,6 +207,7 @@ class Candidate(BaseModel):
     score: float = 0.0
     grounded: list[str] = Field(default_factory=list)
     free: bool = False
+    element: Element | None = Field(default=None, description="the element acted on (None: scroll, back, stop)")
 
 
 class Observation(BaseModel):

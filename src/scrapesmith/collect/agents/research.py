@@ -201,7 +201,7 @@ class WebAgent(Agent):
 
     def run(self) -> None:
         plan = plan_of(self)
-        url = plan.start_url or self._first_hit()
+        url = plan.start_url or self._first_hit(plan)
         for step in range(1, self.budget + 1):
             page = fetch_or_none(self, url)
             if page is None:
@@ -221,15 +221,33 @@ class WebAgent(Agent):
             self.report(f"step {step}: {len(sources)} source page(s)")
             return
 
-    def _first_hit(self) -> str:
+    def _first_hit(self, plan: PlanMessage) -> str:
         search = self.received("search")
         hits = search.content.get("search_hits", []) if search else []
         if hits:
-            return hits[0]
+            return self._best_start(hits, plan.columns)
         if self.team.seeds:
             return self.team.seeds[0]
         raise NoStartingPoint("no start URL: name one in the instruction (e.g. 'from http://host/list/') "
                               "or give --seed pages to search")
+
+    def _best_start(self, hits: list[str], columns: list[str]) -> str:
+        """The search hit to start from: the best-ranked one, unless it fills fewer of the columns than
+        another hit or a page linking to it does (an entity's own page is found first, while the table
+        holding its requested row — the standings a team is one row of — links to it). No model."""
+        first = _coverage(self.team.fetcher, hits[0], columns)
+        if first is not None and len(first.filled) == len(columns):
+            return hits[0]
+        # pages below the first hit are the navigation's to weigh (it probes them and may overrule)
+        options = [url for url in dict.fromkeys([*hits, *self.team.search.referrers(hits[0], limit=START_OPTIONS)])
+                   if url == hits[0] or not _is_below(url, hits[0])]
+        scored = [(len(found.filled) if (found := _coverage(self.team.fetcher, url, columns)) else -1, -rank, url)
+                  for rank, url in enumerate(options[:START_OPTIONS + len(hits)])]
+        best = max(scored)
+        if best[2] != hits[0]:
+            self.report(f"start at {best[2]} (fills {best[0]} of {len(columns)} columns; the first hit "
+                        f"{len(first.filled) if first else 0})")
+        return best[2]
 
     def _decide(self, page: Page, plan: PlanMessage, links: list[SourceLink], step: int) -> WebStep:
         evidence = Evidence.gather(self.team.fetcher, page.url, plan.columns, links, listing_pages(page))
@@ -263,6 +281,8 @@ def _depth(url: str) -> int:
 
 
 PROBED_LINKS = 2
+#: pages linking to the first search hit that are weighed as start pages
+START_OPTIONS = 8
 
 
 @dataclass(frozen=True)

@@ -18,13 +18,16 @@ from collections import Counter
 from dataclasses import dataclass
 
 from scrapesmith.insta.safety.evidence import domain_evidence, split_domain, tokens
+from scrapesmith.insta.safety.knowledge import knowledge_evidence
 from scrapesmith.insta.safety.landing import describe_landing, landing_evidence
 from scrapesmith.insta.safety.views import (
     CATEGORIES,
+    SITE_KINDS,
     Evidence,
     LandingSnapshot,
     ModelOpinion,
     SafetyVerdict,
+    SiteDescription,
 )
 from scrapesmith.llm.structured import ask_structured
 from scrapesmith.llm.templates import render_prompt
@@ -69,13 +72,26 @@ def safety_messages(site: str, evidence: list[Evidence], landing: LandingSnapsho
                          evidence=[item.line() for item in evidence], categories=list(CATEGORIES))
 
 
-class SafetyFilter:
-    """Decides, per site, whether the pipeline may send an agent there; ``llm=None`` uses evidence only."""
+def describe_messages(site: str, landing: LandingSnapshot | None) -> str:
+    return render_prompt("insta_safety_describe", site=site, tokens=domain_words(site),
+                         landing=describe_landing(landing) if landing else "", kinds=list(SITE_KINDS))
 
-    def __init__(self, llm: LLM | None = None, max_tokens: int = 160, settle_doubt: bool = True) -> None:
+
+class SafetyFilter:
+    """Decides, per site, whether the pipeline may send an agent there; ``llm=None`` uses evidence only.
+
+    ``ask="describe"`` (the default) asks the model what the site is and lets the rules decide from its
+    description (:mod:`.knowledge`); ``ask="judge"`` asks it for a verdict over the evidence instead.
+    """
+
+    def __init__(self, llm: LLM | None = None, max_tokens: int = 160, settle_doubt: bool = True,
+                 ask: str = "describe") -> None:
+        if ask not in ("describe", "judge"):
+            raise ValueError(f"ask must be 'describe' or 'judge', not {ask!r}")
         self.llm = llm
         self.max_tokens = max_tokens
         self.settle_doubt = settle_doubt
+        self.ask = ask
 
     def classify(self, site: str, landing: LandingSnapshot | None = None) -> SafetyVerdict:
         """``settle_doubt=False`` refuses doubtful sites without asking the model: the model then only
@@ -90,6 +106,8 @@ class SafetyFilter:
                                 "evidence")
         if self.llm is None:
             return self._without_model(verdict, assessment)
+        if self.ask == "describe":
+            return self._describe(self.llm, site, landing, verdict, assessment)
         before = calls_so_far(self.llm)
         try:
             opinion = ask_structured(self.llm, safety_messages(site, evidence, landing), ModelOpinion,
@@ -104,6 +122,39 @@ class SafetyFilter:
                                                                           if assessment.category != "safe"
                                                                           else "harmful")
         return self._decide(verdict, refused, category if refused else "safe", f"model: {opinion.reason}", "model")
+
+    def _describe(self, llm: LLM, site: str, landing: LandingSnapshot | None, verdict: SafetyVerdict,
+                  assessment: Assessment) -> SafetyVerdict:
+        """Ask what the site is; its description is evidence, and the same rule (:func:`assess`) decides.
+        An unsafe kind on a site the evidence already doubted refuses, whatever the two categories (two
+        sources, each with a reason to refuse: ``chat`` in the name, the model's ``adult_webcam``).
+        Doubt the description leaves (one weak finding that nothing agrees with) passes: the model, asked
+        about the site, gave no second reason to refuse it — unless it said it does not know the site
+        (kind ``unknown``), which settles nothing, so doubt refuses as without a model."""
+        before = calls_so_far(llm)
+        try:
+            description = ask_structured(llm, describe_messages(site, landing), SiteDescription, stage=STAGE,
+                                         max_tokens=self.max_tokens)
+        except LLMError as exc:
+            verdict.model_calls = calls_so_far(llm) - before
+            verdict.error = str(exc).splitlines()[0]
+            return self._without_model(verdict, assessment)
+        verdict.description, verdict.model_calls = description, max(1, calls_so_far(llm) - before)
+        evidence_before = verdict.evidence
+        verdict.evidence = evidence_before + knowledge_evidence(site, description)
+        final = assess(verdict.evidence)
+        said = f"model: {description.what!r} ({description.kind})"
+        if final.status == "unsafe":
+            return self._decide(verdict, True, final.category, f"{said}; {final.reason}", "model")
+        kind = [item for item in verdict.evidence if item.rule == "model-kind" and item.strength == "weak"]
+        doubt = [item for item in evidence_before if item.strength == "weak"]
+        if kind and doubt:
+            return self._decide(verdict, True, kind[0].category, f"{said}: an unsafe kind of site, and the evidence "
+                                f"doubted it too ({doubt[0].line()})", "model")
+        if final.status == "doubtful" and description.kind == "unknown":
+            return self._decide(verdict, True, final.category, f"{said}, which settles no doubt: {final.reason}",
+                                "model")
+        return self._decide(verdict, False, "safe", said, "model")
 
     @staticmethod
     def _without_model(verdict: SafetyVerdict, assessment: Assessment) -> SafetyVerdict:

@@ -80,7 +80,9 @@ def evaluate_safety_filter(
         verdict = safety.classify(row["domain"])
         cases.append({**row, "flagged": verdict.unsafe, "verdict_category": verdict.category,
                       "decided_by": verdict.decided_by, "evidence_status": verdict.evidence_status,
-                      "model_unsafe": None if verdict.model is None else verdict.unsafe,
+                      "model_unsafe": None if verdict.model is None and verdict.description is None else verdict.unsafe,
+                      "model_kind": None if verdict.description is None else verdict.description.kind,
+                      "model_what": None if verdict.description is None else verdict.description.what,
                       "reason": verdict.reason, "model_calls": verdict.model_calls,
                       "error": verdict.error, "correct": verdict.unsafe == (row["label"] == "unsafe")})
         if on_case is not None:

@@ -10,6 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from scrapesmith.insta.safety.lexicon import KIND_CATEGORY
+
 #: The reasons a site is refused; ``login`` and ``api_cdn`` are not harmful but give an agent nothing to do.
 UNSAFE_CATEGORIES = (
     "weapons", "drugs", "counterfeit", "piracy", "gambling", "adult", "malware", "harmful", "login", "api_cdn",
@@ -62,6 +64,18 @@ class ModelOpinion(BaseModel):
     unsafe: bool
 
 
+#: What the model may say a site is (see ``lexicon.KIND_CATEGORY`` for the category of each).
+SITE_KINDS = tuple(KIND_CATEGORY)
+
+
+class SiteDescription(BaseModel):
+    """The model's knowledge of a site under a JSON schema: what it is, then which kind of site. It is not
+    a verdict: the filter's rules read the kind's category and the description's words."""
+
+    what: str = Field(max_length=120, description="what the site is, in one short sentence")
+    kind: Literal[SITE_KINDS]  # type: ignore[valid-type]
+
+
 class SafetyVerdict(BaseModel):
     """Whether the pipeline may send an agent to a site, and why; recorded per site in the run's output."""
 
@@ -74,6 +88,7 @@ class SafetyVerdict(BaseModel):
         default="clear", description="what the evidence alone said, before any model")
     evidence: list[Evidence] = Field(default_factory=list)
     model: ModelOpinion | None = None
+    description: SiteDescription | None = None
     model_calls: int = 0
     error: str | None = None
 

@@ -1,0 +1,397 @@
+"""The evidence judge's deterministic pass: each criterion matched to the action log, on the right field.
+
+A criterion is read as a verb — what kind of action it asks for (type, choose, click, hover, uncheck; a
+clause without a verb continues the previous one: "Select A, B and C") — and what it names: its quoted
+values, else its names (a capital or a digit), else its content words; with nothing named, the element
+kind ("Click the button"). It is matched to the trajectory's successful actions, in the criteria's order, on
+the right field, each action used once: a value to type must be the value typed (exactly; a value the task
+does not quote is never verified), a thing to click the clicked element's name (a quoted value the whole
+name word for word, an unquoted one nearly the whole name, not a word of a menu's text), an option the
+option chosen; an action a later one undid (a field retyped, a box unticked, another option chosen) and a
+click on text that restates the task do not count. Every other content word of the criterion ("the
+*username*", "the *password*", "by *@enola*") must occur on the matched element: its name, label, hint,
+type or the text of its row. "Expand"/"collapse" criteria are decided by the final page's live state.
+
+- ``verified``: matched, every word accounted for;
+- ``refuted``: it names something and no action of the kind it asks for holds it (nothing typed, another
+  value typed, no such element clicked), or an ordinal it names is on no element acted on;
+- ``unsure``: anything else — a qualifier the program cannot check ("in upper case", "similar to"), a
+  count ("all posts", "each label"), a matched action out of order, a criterion naming nothing to match.
+  ``askable`` marks the unsure criteria a model's checked quote could decide: a qualifier beside an action
+  the program found, or what to reach named in common words ("Find the latest blog post").
+
+A clause that is a means to the next one ("Expand the sections below, *to find* and click ...") holds when
+the rest holds; a purpose tail ("click the trash icon *to delete it*") is not a separate requirement. The
+judge (``insta.evidence``) asks a model about ``unsure`` criteria only, and fails them with no model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from scrapesmith.dom.selectors import normalize_text
+from scrapesmith.insta.candidates import STOPWORDS, quoted_values
+from scrapesmith.insta.views import Element, Trajectory
+
+Status = Literal["verified", "refuted", "unsure"]
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+TYPE_VERBS = frozenset({"enter", "type", "fill", "input", "write", "put"})
+CHOOSE_VERBS = frozenset({"select", "choose", "pick", "tick", "check"})
+CLICK_VERBS = frozenset({"click", "press", "tap", "hit", "push", "submit"})
+FOCUS_VERBS = frozenset({"focus"})
+UNCHECK_VERBS = frozenset({"uncheck", "untick", "deselect", "unselect"})
+HOVER_VERBS = frozenset({"hover"})
+#: Verbs that say what to reach, not how: any kind of action can do it (a click on the row of "Deva").
+REACH_VERBS = frozenset({"find", "open", "go", "visit", "view", "navigate", "use", "search", "switch",
+                         "expand", "close", "show", "locate", "solve", "mark", "delete"})
+KINDS: dict[str, frozenset[str]] = {
+    "type": frozenset({"fill"}),
+    "choose": frozenset({"select_option", "set_checked", "click"}),
+    "click": frozenset({"click", "set_checked"}),
+    "focus": frozenset({"click", "fill"}),
+    "uncheck": frozenset({"uncheck"}),
+    "hover": frozenset({"hover"}),
+    "reach": frozenset({"click", "fill", "select_option", "set_checked", "hover"}),
+}
+#: Words naming a kind of element, and the roles that kind covers (``Element.role``).
+ELEMENT_NOUNS: dict[str, frozenset[str]] = {
+    "button": frozenset({"button", "clickable", "icon"}),
+    "link": frozenset({"link", "clickable", "text"}),
+    "field": frozenset({"textbox"}), "textbox": frozenset({"textbox"}), "input": frozenset({"textbox"}),
+    "text": frozenset({"textbox", "text", "clickable"}), "textarea": frozenset({"textbox"}),
+    "checkbox": frozenset({"checkbox"}), "box": frozenset({"checkbox", "textbox"}),
+    "radio": frozenset({"radio"}), "tab": frozenset({"tab", "link", "clickable"}),
+    "list": frozenset({"select", "option", "listbox"}), "dropdown": frozenset({"select"}),
+    "menu": frozenset({"menu", "menuitem", "select", "button"}), "icon": frozenset({"icon", "clickable", "button"}),
+    "option": frozenset(), "item": frozenset(), "entry": frozenset(), "element": frozenset(),
+    "widget": frozenset(), "form": frozenset(), "area": frozenset(),
+}
+#: Words that add no requirement of their own ("Press Submit *when done*").
+FILLER = frozenset({"when", "done", "finished", "complete", "completed", "there", "here", "also", "just",
+                    "please", "once", "finally", "after", "before", "into", "onto", "inside", "within",
+                    "labeled", "labelled", "named", "called", "titled", "between", "through",
+                    "below", "above", "way", "following"})
+#: Words that ask for a count the log cannot confirm one action at a time.
+COUNT_WORDS = frozenset({"all", "each", "every", "both", "none", "nothing", "only", "twice"})
+_ORDINAL = re.compile(r"^(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|last)$", re.IGNORECASE)
+_MEANS_AFTER = re.compile(r"^\s*,?\s*(?:in order\s+)?to\s+(?:find|locate|reach|see|get\s+to)\b", re.IGNORECASE)
+_MEANS_END = re.compile(r"\bto\s+(?:find|locate|reach|see)\s*$", re.IGNORECASE)
+_PURPOSE_TAIL = re.compile(r"\s+(?:in order\s+)?to\s+(?!the\b|a\b|an\b|both\b|all\b|each\b)([a-z]+\b[^\"“”]*)$")
+
+
+def _norm(text: str | None) -> str:
+    return normalize_text(text or "").casefold()
+
+
+def _tokens(text: str) -> list[str]:
+    return [word.casefold() for word in _WORD.findall(text)] or [_norm(text)]
+
+
+def _stem(word: str) -> str:
+    word = word.casefold()
+    for suffix in ("es", "s"):
+        if len(word) > 3 + len(suffix) and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+@dataclass
+class Act:
+    """One successful action on an element, from a candidate-policy step."""
+
+    index: int
+    kind: str  # click, fill, select_option, set_checked, uncheck, hover
+    element: Element
+    value: str | None = None
+
+    def words(self) -> set[str]:
+        """The stems of everything the element shows: name, label, hint, type, role, row; and a typed value."""
+        e = self.element
+        text = " ".join([e.name, e.label, e.text, e.hint, e.input_type or "", e.role, e.context, e.value or "",
+                         self.value or ""])
+        return {_stem(word) for word in _WORD.findall(text)}
+
+
+def acts_of(trajectory: Trajectory) -> list[Act]:
+    """The trajectory's successful targeted actions whose element the step recorded, minus those a later
+    action undid (the same field retyped, the same box unticked, another option chosen)."""
+    acts: list[Act] = []
+    for index, step in enumerate(trajectory.steps):
+        action = step.action
+        if action is None or step.error or step.target is None or action.target_element_id is None:
+            continue
+        kind, value = action.action_key, None
+        if kind == "fill":
+            value = str(action.action_kwargs.get("value", ""))
+        elif kind == "select_option":
+            value = str(action.action_kwargs.get("label", ""))
+        elif kind == "set_checked" and not action.action_kwargs.get("checked", True):
+            kind = "uncheck"
+        acts.append(Act(index=index, kind=kind, element=step.target, value=value))
+    kept = []
+    for number, act in enumerate(acts):
+        later = [other for other in acts[number + 1:] if other.element.id == act.element.id]
+        if act.kind in ("fill", "select_option") and any(o.kind == act.kind and o.value != act.value for o in later):
+            continue
+        if act.kind == "set_checked" and any(o.kind == "uncheck" for o in later):
+            continue
+        kept.append(act)
+    return kept
+
+
+@dataclass
+class Reading:
+    """What a criterion asks: the kind of action, the values it names (``exact``: quoted), the element kinds
+    it names, and the other words that must show on the element acted on."""
+
+    verb: str | None
+    terms: list[str]
+    exact: bool
+    named: bool  # the terms are names (a capital, a digit, a handle): something specific to find
+    nouns: list[str]
+    qualifiers: list[str]
+    count: str | None
+    ordinals: list[str]
+    state: str | None = None  # "expanded"/"collapsed": a criterion about a section's state ("Expand the section")
+
+
+#: Verbs that ask for a live state the observation shows (``(expanded)``/``(collapsed)``), not for an action.
+STATE_VERBS = {"expand": "expanded", "collapse": "collapsed"}
+
+
+def _verb_kind(word: str) -> str | None:
+    for kind, verbs in (("type", TYPE_VERBS), ("choose", CHOOSE_VERBS), ("click", CLICK_VERBS),
+                        ("uncheck", UNCHECK_VERBS), ("hover", HOVER_VERBS), ("focus", FOCUS_VERBS),
+                        ("reach", REACH_VERBS)):
+        if word in verbs:
+            return kind
+    return None
+
+
+def read_criterion(criterion: str, previous_verb: str | None = None) -> Reading:
+    quoted = quoted_values(criterion)
+    unquoted = re.sub(r"\"[^\"]*\"|“[^”]*”|‘[^’]*’|(?<![\w])'[^']*'(?![\w])", " ", criterion)
+    words = _WORD.findall(unquoted)
+    verb = _verb_kind(words[0].casefold()) if words else None
+    rest = words[1:] if verb else words
+    submit = [words[0]] if verb and words[0].casefold() == "submit" else []  # "submit when done": a submit control
+    state = STATE_VERBS.get(words[0].casefold()) if verb and not quoted else None
+    verb = verb or previous_verb
+    ordinals = [w for w in rest if _ORDINAL.match(w)]
+    count = next((w.casefold() for w in rest if w.casefold() in COUNT_WORDS), None)
+    words_left = [w for w in rest if w.casefold() not in STOPWORDS and w.casefold() not in FILLER
+                  and w.casefold() not in COUNT_WORDS and not _ORDINAL.match(w)]
+    # a verb later in the clause ("use the textbox *to enter*") is no requirement of its own, but it can be
+    # the name of what to click ("click Submit", "press submit")
+    content = [w for w in words_left if _verb_kind(w.casefold()) is None]
+    verb_names = [w for w in words_left if _verb_kind(w.casefold()) is not None]
+    nouns = [w for w in content if _stem(w) in ELEMENT_NOUNS or w.casefold() in ELEMENT_NOUNS]
+    content = [w for w in content if w not in nouns]
+    if quoted:
+        return Reading(verb, quoted, True, True, nouns, content, count, ordinals, state)
+    handles = {h.casefold() for h in re.findall(r"(?<![\w])[@#](\w+)", unquoted)}
+    names = [w for w in content + verb_names if any(c.isupper() or c.isdigit() for c in w) or w.casefold() in handles]
+    if names:
+        return Reading(verb, names, False, True, nouns, [w for w in content if w not in names], count, ordinals,
+                       state)
+    return Reading(verb, content or verb_names or ([] if nouns else submit), False, False, nouns, [], count,
+                   ordinals, state)
+
+
+def _holds_term(act: Act, term: str, exact: bool) -> bool:
+    e = act.element
+    if act.kind == "fill":
+        return normalize_text(act.value or "") == normalize_text(term) if exact else \
+            _stem(term) in {_stem(w) for w in _WORD.findall(f"{e.label} {e.hint}")}
+    if act.kind == "select_option":
+        return _norm(act.value) == _norm(term) if exact else _stem(term) in {_stem(w) for w in _WORD.findall(
+            f"{act.value} {e.label}")}
+    names = [e.name, e.text, e.label]
+    if exact:  # the whole name, word for word ("2023-Q2 ›" is the link "2023-Q2"; case aside)
+        return any(_tokens(name) == _tokens(term) for name in names if name)
+    term_words = [_stem(w) for w in _WORD.findall(term)]
+    # the term is (nearly) the element's name, not one word of a container's text (a menu listing every item)
+    return bool(term_words) and any(
+        all(word in shown for word in term_words) and len(shown) <= len(term_words) + MAX_EXTRA_WORDS
+        for shown in ({_stem(w) for w in _WORD.findall(name)} for name in names if name))
+
+
+#: A name that is not quoted matches an element whose name has at most this many other words ("press login":
+#: "Login"; "Tab #1": "Tab #1"), not a row or a menu that merely contains it.
+MAX_EXTRA_WORDS = 2
+
+
+def _fits_nouns(act: Act, nouns: list[str]) -> bool:
+    roles = [ELEMENT_NOUNS.get(noun.casefold()) or ELEMENT_NOUNS.get(_stem(noun), frozenset()) for noun in nouns]
+    return all(not allowed or act.element.role in allowed for allowed in roles)
+
+
+@dataclass
+class Verdict:
+    """``askable``: unsure only because words the program cannot check stand beside a match it found (the
+    row of "Deva" is an e-mail, the button is on a post); only such criteria are worth a model's look."""
+
+    criterion: str
+    status: Status
+    evidence: str = ""
+    why: str = ""
+    askable: bool = False
+    matched: bool = False  # the program found the action; only words beside it are unchecked
+
+
+def _line(act: Act) -> str:
+    e = act.element
+    shown = e.name or e.label or e.role
+    if act.kind in ("fill", "select_option"):
+        return f'{act.kind} "{shown if act.kind == "fill" else e.label or e.role}" with "{act.value}"'
+    return f'{act.kind} "{shown}"'
+
+
+def is_means(task: str, criterion: str) -> bool:
+    """``criterion`` is a means to what follows it in the task ("Switch between the tabs to find ...")."""
+    if _MEANS_END.search(criterion.strip(" .,;")):
+        return True
+    at = task.find(criterion)
+    return at >= 0 and bool(_MEANS_AFTER.match(task[at + len(criterion):]))
+
+
+def _without_purpose(criterion: str) -> str:
+    """"click the trash icon to delete it" -> "click the trash icon": the tail of a concrete action (click,
+    type, choose ...) with no quote and no name. After "use the terminal *to delete a file*" the tail is the
+    requirement itself and stays."""
+    first = _WORD.findall(criterion[:40].casefold())[:1]
+    if not first or _verb_kind(first[0]) in (None, "reach"):
+        return criterion
+    match = _PURPOSE_TAIL.search(criterion)
+    if match and not any(c.isupper() or c.isdigit() for c in match.group(1)):
+        return criterion[: match.start()]
+    return criterion
+
+
+def _restater(task: str) -> Callable[[str], bool]:
+    """Whether a text restates the task's own instruction: it holds most of the task's words outside its quoted
+    values (a link named by the quoted value of "Open the "X" page" is the target, not the instruction)."""
+    unquoted = re.sub(r"\"[^\"]*\"|“[^”]*”", " ", task)
+    words = {w.casefold() for w in _WORD.findall(unquoted)}
+
+    def restates(text: str) -> bool:
+        return len(words) >= 3 and len(words & {w.casefold() for w in _WORD.findall(text)}) >= 0.6 * len(words)
+
+    return restates
+
+
+def verify_criteria(task: str, criteria: list[str], trajectory: Trajectory) -> list[Verdict]:
+    """One verdict per criterion, in order; see the module docstring."""
+    restates = _restater(task)
+    acts = [act for act in acts_of(trajectory) if not restates(act.element.name)]  # a click on the instruction
+    if any(step.action is not None and step.action.target_element_id is not None and step.target is None
+           for step in trajectory.steps):
+        # a step that did not record its element (the seed's free-form agent): the log cannot be matched field
+        # by field, so nothing is verified or refuted by the program; a model may judge every criterion
+        return [Verdict(criterion, "unsure", why="the steps did not record their elements", askable=True)
+                for criterion in criteria]
+    page = "\n".join(line for line in trajectory.final_observation.splitlines() if not restates(line))
+    verdicts: list[Verdict] = []
+    last, previous_verb, used = -1, None, set[int]()
+    for criterion in criteria:
+        if is_means(task, criterion):
+            verdicts.append(Verdict(criterion, "verified", "(a means to the next criterion)", "means"))
+            continue
+        parts = [part for part in criterion.split("; ") if part.strip()]
+        status: Status = "verified"
+        evidence: list[str] = []
+        why, askable, matched = "", True, True
+        for part in parts:
+            reading = read_criterion(_without_purpose(part), previous_verb)
+            previous_verb = reading.verb
+            # a state the final page shows decides ("Expand the section": is one expanded now?); else the log
+            one = (reading.state and _by_state(reading.state, page)) or \
+                _verify_one(reading, [act for act in acts if act.index not in used], last)
+            if one.status == "verified" and one.at >= 0:
+                last = max(last, one.at)
+                used.add(one.at)
+            if one.status == "verified":
+                evidence.append(one.quote)
+            else:
+                askable, matched = askable and one.askable, matched and one.matched
+                if one.status == "refuted" or status == "verified":
+                    status, why = one.status, one.why
+            if status == "refuted":
+                break
+        verdicts.append(Verdict(criterion, status, "; ".join(evidence) if status == "verified" else "", why,
+                                askable=status == "unsure" and askable, matched=status == "unsure" and matched))
+    return verdicts
+
+
+def _by_state(state: str, page: str) -> _One | None:
+    """"Expand the section": the final page's live state decides — an element shown ``(expanded)`` verifies
+    it, only ``(collapsed)`` ones refute it; a page showing neither leaves it to the other checks."""
+    other = "collapsed" if state == "expanded" else "expanded"
+    shown = re.search(rf"\[id: \d+\][^\[\n]*\({state}\)", page)
+    if shown:
+        return _One("verified", quote=shown.group(0).strip())
+    if f"({other})" in page:
+        return _One("refuted", why=f"the final page shows nothing {state}")
+    return None
+
+
+@dataclass
+class _One:
+    status: Status
+    at: int = -1
+    quote: str = ""
+    why: str = ""
+    askable: bool = False
+    matched: bool = False
+
+
+def _verify_one(reading: Reading, acts: list[Act], last: int) -> _One:
+    """The status of one clause, the index of the step that proves it, the quote, and why not verified."""
+    kinds = KINDS.get(reading.verb or "reach", KINDS["reach"])
+    right_kind = [act for act in acts if act.kind in kinds]
+    if reading.verb == "type" and not reading.exact:
+        # "type your answer into the textbox": the task quotes no value, so nothing shows the typed one is right
+        # (a field called "answer" says where, not what)
+        if not right_kind:
+            return _One("refuted", why="nothing was typed")
+        return _One("unsure", why="a value typed that the task does not quote")
+    if reading.count in ("nothing", "none") and not reading.terms and reading.verb == "choose":
+        chosen = [act for act in acts if act.kind in ("set_checked", "select_option")]
+        return _One("refuted", why=f"chose {_line(chosen[0])}") if chosen else _One("verified", quote="(nothing chosen)")
+    if reading.terms:
+        holding = [act for act in right_kind if all(_holds_term(act, term, reading.exact) for term in reading.terms)]
+        if not holding:
+            if reading.exact or reading.verb in ("type", "choose", "click", "uncheck", "hover", "focus"):
+                return _One("refuted", why=f"no {'/'.join(sorted(kinds))} action holds {', '.join(reading.terms)}")
+            # "Find the latest blog post": what to reach, in common words; the final page may show it
+            return _One("unsure", why="nothing acted on names it", askable=not reading.named)
+    elif reading.nouns:
+        holding = [act for act in right_kind if _fits_nouns(act, reading.nouns)]
+        if not holding:
+            return _One("refuted", why=f"no {'/'.join(sorted(kinds))} action on a {' '.join(reading.nouns)}")
+    else:
+        if reading.verb == "type" and not right_kind:
+            return _One("refuted", why="nothing was typed")
+        return _One("unsure", why="names nothing the program can match")
+    if reading.ordinals:
+        words = {_stem(w) for act in holding for w in _WORD.findall(act.element.name + " " + act.element.label)}
+        if not all(_stem(o) in words for o in reading.ordinals):
+            return _One("refuted" if not reading.terms else "unsure", why=f"the {reading.ordinals[0]} one is not shown")
+    if reading.count:
+        distinct = {act.element.id for act in holding}
+        if reading.count != "both" or len(distinct) < 2:
+            return _One("unsure", why=f"asks for {reading.count}: a count the log cannot confirm")
+    qualified = [act for act in holding if all(_stem(w) in act.words() for w in reading.qualifiers)]
+    if not qualified:
+        missing = [w for w in reading.qualifiers if not any(_stem(w) in act.words() for act in holding)]
+        return _One("unsure", why=f"cannot check {' '.join(missing or reading.qualifiers)}",
+                    askable=any(act.index >= last for act in holding), matched=True)
+    in_order = [act for act in qualified if act.index >= last]
+    if not in_order:
+        return _One("unsure", why="done before the previous criterion")
+    act = in_order[0]
+    return _One("verified", at=act.index, quote=_line(act))
