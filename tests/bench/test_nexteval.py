@@ -16,6 +16,7 @@ from scrapesmith.bench.nexteval import (
     text_map_keys,
 )
 from scrapesmith.dom.parse import parse_html
+from scrapesmith.errors import ScrapesmithError
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "next-eval"
 
@@ -63,3 +64,11 @@ def test_benchmark_runs_on_a_few_pages(tmp_path: Path) -> None:
     result = run_nexteval(DATA / "html", DATA / "groundtruth", limit=3)
     assert result.summary["pages"] == 3 and result.summary["errors"] == 0
     assert 0.0 < float(result.summary["f1"]) <= 1.0
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="shared NEXT-EVAL data not present")
+def test_named_pages_only_and_unknown_pages_are_an_error() -> None:
+    result = run_nexteval(DATA / "html", DATA / "groundtruth", only=["54", "5"])
+    assert [case["page"] for case in result.cases] == ["5", "54"]
+    with pytest.raises(ScrapesmithError, match="no such NEXT-EVAL pages: 999"):
+        run_nexteval(DATA / "html", DATA / "groundtruth", only=["5", "999"])

@@ -7,8 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from scrapesmith.bench.nexteval import absolute_xpath, expand_record, score_records, text_map_keys
-from scrapesmith.dom.list_evidence import EVIDENCE_WEIGHTS, FEATURES, detect_lists, rank_lists
+from scrapesmith.bench.nexteval import (
+    absolute_xpath,
+    evaluate_page,
+    expand_record,
+    score_records,
+    text_map_keys,
+)
+from scrapesmith.dom.list_evidence import EVIDENCE_WEIGHTS, FEATURES, detect_lists, overlapping, rank_lists
 from scrapesmith.dom.parse import parse_html
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "next-eval"
@@ -64,3 +70,31 @@ def test_main_list_beats_side_list_and_nav_with_a_preview() -> None:
 def test_every_feature_has_a_fitted_weight() -> None:
     assert set(EVIDENCE_WEIGHTS) == set(FEATURES)
     assert all(scale > 0 for _mean, scale, _weight in EVIDENCE_WEIGHTS.values())
+
+
+def page_f1(page: str) -> float:
+    truth = json.loads((DATA / "groundtruth" / f"{page}.json").read_text())
+    return evaluate_page((DATA / "html" / f"{page}.html").read_bytes(), truth).f1
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="shared NEXT-EVAL data not present")
+def test_rows_of_two_layouts_in_one_table_are_both_taken_on_a_real_page() -> None:
+    # page 84: each table body holds full rows and partial rows, two runs under one container
+    regions = detect_lists(parse_html((DATA / "html" / "84.html").read_bytes()))
+    parents = [region.parent for region in regions]
+    assert any(parents.count(parent) >= 2 for parent in parents)
+    assert page_f1("84") > 0.9
+
+
+ROWS = "".join(
+    f'<tr class="full"><td><a href="/r/{i}">Row {i}</a></td><td>{i}0 units</td><td>${i}.50</td></tr>'
+    for i in range(6)
+) + "".join(f'<tr class="short"><td colspan="3">Note {i}: pending review</td></tr>' for i in range(5))
+
+
+def test_two_runs_under_one_container_overlap_only_when_they_share_items() -> None:
+    root = parse_html(f"<html><body><main><table><tbody>{ROWS}</tbody></table></main></body></html>")
+    runs = [c.region for c in rank_lists(root) if c.region.parent.tag == "tbody"]
+    assert len(runs) == 2 and not overlapping(runs[0], runs[1]) and overlapping(runs[0], runs[0])
+    taken = {region.items[0].get("class") for region in detect_lists(root)}
+    assert taken == {"full", "short"}

@@ -139,7 +139,8 @@ def detect_records(root: etree._Element) -> list[list[str]]:
 
 
 def model_detector(llm: LLM) -> Detector:
-    """Evidence ranks the candidate lists; ``llm`` decides the doubtful ones (see :mod:`scrapesmith.lists.choose`)."""
+    """Evidence ranks the candidate lists; ``llm`` chooses the main list where the best two are close
+    (see :mod:`scrapesmith.lists.choose`)."""
 
     def detect_with_model(root: etree._Element) -> list[list[str]]:
         decision = choose_data_lists(root, llm)
@@ -152,13 +153,19 @@ def model_detector(llm: LLM) -> Detector:
     return detect_with_model
 
 
-def page_ids(html_dir: Path, truth_dir: Path) -> list[str]:
+def page_ids(html_dir: Path, truth_dir: Path, only: Sequence[str] | None = None) -> list[str]:
+    """The pages with both HTML and ground truth, in numeric order (only those named in ``only``)."""
     if not html_dir.is_dir() or not truth_dir.is_dir():
         raise ScrapesmithError(f"NEXT-EVAL directories not found: {html_dir}, {truth_dir}")
     ids = sorted(
         (p.stem for p in truth_dir.glob("*.json") if (html_dir / f"{p.stem}.html").exists()),
         key=lambda stem: (len(stem), stem),
     )
+    if only is not None:
+        missing = sorted(set(only) - set(ids))
+        if missing:
+            raise ScrapesmithError(f"no such NEXT-EVAL pages: {', '.join(missing)}")
+        ids = [page for page in ids if page in set(only)]
     if not ids:
         raise ScrapesmithError(f"no pages with ground truth in {html_dir} / {truth_dir}")
     return ids
@@ -182,13 +189,14 @@ def run_nexteval(
     detector: Detector = detect_records,
     progress: Callable[[str], None] | None = None,
     ledger: Ledger | None = None,
+    only: Sequence[str] | None = None,
 ) -> BenchResult:
     """Score ``detector`` on every page with ground truth; per-page failures are recorded, not fatal.
 
     With a ``ledger`` (the one the detector's model writes to), each page records its model calls and
     tokens.
     """
-    ids = page_ids(html_dir, truth_dir)[:limit]
+    ids = page_ids(html_dir, truth_dir, only)[:limit]
     cases = []
     started = time.perf_counter()
     for page_id in ids:

@@ -62,6 +62,7 @@ FIT_OPTION = typer.Option(
 )
 SITE_OPTION = typer.Option([], "--site", help="Only these demo sites (acme, globex, northwind); repeatable.")
 LIMIT_OPTION = typer.Option(None, "--limit", help="Only the first N pages.")
+PAGES_OPTION = typer.Option(None, "--pages", help="Only these page ids, comma-separated (e.g. 5,22,54).")
 USE_CASE_OPTION = typer.Option(
     [], "--use-case", help="Only these use cases (jobs, category, blog, testimonials); repeatable."
 )
@@ -184,14 +185,15 @@ def bench_nexteval_command(
     groundtruth: Path = GROUNDTRUTH_OPTION,
     json_out: JsonOutOption = None,
     limit: int | None = LIMIT_OPTION,
+    pages: str | None = PAGES_OPTION,
     fit: bool = FIT_OPTION,
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
 ) -> None:
     """Record detection on NEXT-EVAL pages, scored with NEXT-EVAL's own metric.
 
-    Without --llm (or with --llm none) the evidence alone decides; with a model, it decides the
-    candidates the evidence is split on, and calls and tokens are reported per page.
+    Without --llm (or with --llm none) the evidence alone decides; with a model, it chooses the main
+    list where the evidence's best two options are close, and calls and tokens are reported per page.
     """
     from scrapesmith.bench.nexteval import detect_records, model_detector, page_ids, run_nexteval
 
@@ -200,7 +202,8 @@ def bench_nexteval_command(
         return
     ledger = Ledger()
     model = llm_from_options(llm or "none", no_cache, ledger=ledger)
-    total = len(page_ids(html, groundtruth)[:limit])
+    only = [page.strip() for page in pages.split(",") if page.strip()] if pages else None
+    total = len(page_ids(html, groundtruth, only)[:limit])
     with progress_bar() as progress, use_ledger(ledger):
         task = progress.add_task("nexteval", total=total)
         result = run_nexteval(
@@ -208,6 +211,7 @@ def bench_nexteval_command(
             groundtruth,
             limit,
             detector=model_detector(model) if model is not None else detect_records,
+            only=only,
             progress=lambda _page: progress.advance(task),
             ledger=ledger if model is not None else None,
         )

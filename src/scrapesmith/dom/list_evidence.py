@@ -191,6 +191,15 @@ UNWEIGHTED = (0.0, 1.0, 0.0)  # a feature added since the last fit counts for no
 INTERCEPT = -4.32258
 
 
+def overlapping(a: RecordRegion, b: RecordRegion) -> bool:
+    """Two candidates that cannot both be taken: one sits inside an item of the other, or they are the
+    same run. Two runs of different layouts under one container (a table's rows of two kinds, cards
+    and wide cards in one grid) hold different records and may both be taken."""
+    if a.parent is b.parent:
+        return a is b or not {id(item) for item in a.items}.isdisjoint(id(item) for item in b.items)
+    return nested_regions(a, b)
+
+
 class PageContext:
     """What every region of one page is measured against: its text, document order and candidate lists."""
 
@@ -306,14 +315,15 @@ def detect_lists(root: etree._Element, threshold: float = DATA_LIST_THRESHOLD) -
 def select_lists(
     ranked: Sequence[RankedList], threshold: float = DATA_LIST_THRESHOLD, look_alike_floor: float | None = None
 ) -> list[RankedList]:
-    """Non-nesting lists in ranked order down to ``threshold``; with ``look_alike_floor``, also any list
-    built from the same template as one taken (same item and container tag and class: one block per
-    team, per day, per category) whose probability reaches that lower floor."""
+    """Non-overlapping lists (see :func:`overlapping`) in ranked order down to ``threshold``; with
+    ``look_alike_floor``, also any list built from the same template as one taken (same item and
+    container tag and class: one block per team, per day, per category) whose probability reaches that
+    lower floor."""
     chosen: list[RankedList] = []
     for candidate in ranked:
         if chosen and candidate.probability < threshold:
             break
-        if not any(nested_regions(candidate.region, other.region) for other in chosen):
+        if not any(overlapping(candidate.region, other.region) for other in chosen):
             chosen.append(candidate)
     if look_alike_floor is None:
         return chosen
@@ -324,7 +334,7 @@ def select_lists(
         if (
             candidate not in chosen
             and signature(candidate.region) in templates
-            and not any(nested_regions(candidate.region, other.region) for other in chosen)
+            and not any(overlapping(candidate.region, other.region) for other in chosen)
         ):
             chosen.append(candidate)
     return chosen
