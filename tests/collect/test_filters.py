@@ -111,6 +111,26 @@ def test_the_table_a_team_is_one_row_of_beats_the_team_page_search_ranks_first(d
                                                                               2021))
 
 
+def scripted_symbol_keywords(request: LLMRequest) -> str:
+    if request.stage == "collect.plan":
+        return json.dumps({"steps": ["find the prices"], "columns": ["date", "open", "high", "low", "close", "volume"],
+                           "start_url": None, "keywords": ["BLTX", "daily", "prices"]})
+    if request.stage == "collect.web":
+        return json.dumps({"thought": "this page", "action": "use_page", "choice": []})
+    return json.dumps({"choice": 0, "field_map": {}, "row_filter": {}})
+
+
+def test_a_page_linking_to_the_first_hit_only_from_its_navigation_is_no_start(demo_web, allow, tmp_path):
+    """Every symbol's history page links to every quote page from its ticker bar and fills all the price
+    columns: it must not replace the named symbol's own page as the start (a run collected ACMR for BLTX)."""
+    llm = ScriptedLLM(scripted_symbol_keywords)
+    collect("Collect BLTX daily prices from 2024-04-19 to 2024-05-29 with columns date, open, high, low, close "
+            "and volume.", llm=llm, run_dir=tmp_path, allow_hosts=allow, delay=0.0, seeds=[demo_web.url("/stocks/")])
+    first = next(r.messages[-1].content for r in llm.requests if r.stage == "collect.web")
+    start = re.search(r"^Current page: (\S+)", first, re.MULTILINE).group(1)
+    assert "/symbol/BLTX/" in start
+
+
 def test_a_year_among_a_team_pages_seasons_is_a_filter_too(demo_web, allow, tmp_path):
     url = demo_web.url("/sports/team/CRD/")
     result = collect(f"Collect the 2022 season of the Cedar Rapids Cardinals from {url} with columns year, wins "

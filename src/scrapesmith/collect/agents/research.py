@@ -233,21 +233,24 @@ class WebAgent(Agent):
 
     def _best_start(self, hits: list[str], columns: list[str]) -> str:
         """The search hit to start from: the best-ranked one, unless it fills fewer of the columns than
-        another hit or a page linking to it does (an entity's own page is found first, while the table
-        holding its requested row — the standings a team is one row of — links to it). No model."""
+        another page fills them all — another hit, or a page with a record row linking to the first hit (an
+        entity's own page ranks first, while the table holding its requested row — the standings a team is
+        one row of — links to it from that row). Pages below the first hit are the navigation's to weigh
+        (it probes them and may overrule). No model."""
         first = _coverage(self.team.fetcher, hits[0], columns)
         if first is not None and len(first.filled) == len(columns):
             return hits[0]
-        # pages below the first hit are the navigation's to weigh (it probes them and may overrule)
-        options = [url for url in dict.fromkeys([*hits, *self.team.search.referrers(hits[0], limit=START_OPTIONS)])
-                   if url == hits[0] or not _is_below(url, hits[0])]
-        scored = [(len(found.filled) if (found := _coverage(self.team.fetcher, url, columns)) else -1, -rank, url)
-                  for rank, url in enumerate(options[:START_OPTIONS + len(hits)])]
-        best = max(scored)
-        if best[2] != hits[0]:
-            self.report(f"start at {best[2]} (fills {best[0]} of {len(columns)} columns; the first hit "
-                        f"{len(first.filled) if first else 0})")
-        return best[2]
+        referrers = [url for url in self.team.search.referrers(hits[0], limit=START_OPTIONS)
+                     if (page := fetch_or_none(self, url)) is not None and _row_links_to(page, hits[0])]
+        for url in dict.fromkeys([*hits[1:], *referrers]):
+            if _is_below(url, hits[0]) or url == hits[0]:
+                continue
+            found = _coverage(self.team.fetcher, url, columns)
+            if found is not None and len(found.filled) == len(columns):
+                self.report(f"start at {url} (fills all {len(columns)} columns; the first hit "
+                            f"{len(first.filled) if first else 0})")
+                return url
+        return hits[0]
 
     def _decide(self, page: Page, plan: PlanMessage, links: list[SourceLink], step: int) -> WebStep:
         evidence = Evidence.gather(self.team.fetcher, page.url, plan.columns, links, listing_pages(page))
@@ -274,6 +277,19 @@ def _checked(decision: WebStep, evidence: Evidence, links: list[SourceLink], col
     depth = _depth(links[full[0] - 1].url)
     siblings = [i for i in evidence.below_links if _depth(links[i - 1].url) == depth]
     return WebStep(thought=f"overruled use_page: {evidence.text}", action="use_links", choice=siblings)
+
+
+def _row_links_to(page: Page, target: str) -> bool:
+    """Whether a record row of ``page`` (a table row, or a list item outside the page's navigation)
+    links to ``target``."""
+    if not page.is_html or not page.text:
+        return False
+    for anchor in html.fromstring(page.text).xpath("//a[@href]"):
+        if urldefrag(urljoin(page.url, anchor.get("href")))[0] == target and anchor.xpath(
+                "ancestor::tr or (ancestor::li and not(ancestor::nav or ancestor::header or ancestor::footer"
+                " or ancestor::aside))"):
+            return True
+    return False
 
 
 def _depth(url: str) -> int:
