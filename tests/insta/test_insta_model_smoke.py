@@ -34,7 +34,10 @@ def test_embedded_model_chooses_a_candidate_and_judges_with_evidence(browser_ses
     assert all(step.candidate and step.reason is not None for step in trajectory.steps)
     judgement = EvidenceJudge(llm).judge(trajectory.task, trajectory)
     assert judgement.kind == "evidence" and judgement.criteria
-    assert {entry.stage for entry in ledger.entries} == {"insta.choose", "insta.check"}
+    # the model chose among the tied candidates; the judge asks it only about criteria the program cannot
+    # verify itself (none on this task), never anything else
+    assert "insta.choose" in {entry.stage for entry in ledger.entries}
+    assert {entry.stage for entry in ledger.entries} <= {"insta.choose", "insta.check"}
     if judgement.success == 1.0:  # a success must rest on quotes that occur
         assert all(check.verified for check in judgement.criteria)
     print(f"reward {state.raw_reward}, judge {judgement.success}, {len(ledger)} calls")
