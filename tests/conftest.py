@@ -12,6 +12,7 @@ SWDE pages next to the repository (tests that need them skip when they are absen
 from __future__ import annotations
 
 import shutil
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +20,12 @@ import pytest
 
 from scrapesmith.sites import DemoServer, serve_sites
 from scrapesmith.web.browser.models import CHROMIUM_ARGS, BrowserOptions
+
+# A suite started in the background of a non-interactive shell (`make test &`, nohup) inherits SIGINT
+# ignored, and so would every command the Ctrl-C tests interrupt: they would wait forever. Restore Python's
+# own handler so the commands they start see SIGINT as a terminal delivers it.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 SWDE = Path(__file__).resolve().parents[1] / "../shared/data/swde"
 SWDE_PAGES = SWDE / "book" / "book-booksamillion"
