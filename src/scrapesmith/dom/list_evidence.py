@@ -10,6 +10,12 @@ regions it has — and how it compares with the page's strongest candidate. :fun
 weighs them with a logistic model whose weights were fitted on the NEXT-EVAL development pages
 (:mod:`scrapesmith.bench.nexteval_fit`, ``scrapesmith bench nexteval --fit``) and are kept here as
 constants: detection needs no model and no training at run time.
+
+The likeliest candidate is the page's main list. Whether another list holds records too is judged
+against it (:func:`secondary_probability`): the other record lists of a page tend to be built like its
+main list (similar item templates, the same item tag, comparable text per item), while promo strips,
+related-content carousels and link packs next to it are not. A second logistic model, fitted the same
+way, weighs the candidate's own probability with those comparisons.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from scrapesmith.dom.lists import (
     element_text,
     find_record_regions,
     fingerprint,
+    least_common_ancestor,
     nested_regions,
     similarity,
 )
@@ -53,7 +60,8 @@ COUNTED_LABEL = re.compile(  # a facet: "France (6729)", "Accounting [35 jobs]",
 )
 SHORT_LABEL = 30
 DATA_LIST_THRESHOLD = 0.5
-LOOK_ALIKE_FLOOR = 0.2
+SECONDARY_FLOOR = 0.05  # lists less likely than this on their own are not compared with the main list
+TEMPLATE_SAMPLE = 8  # items of each list whose templates are compared
 PREVIEW_ITEMS = 3
 PREVIEW_CHARS = 160
 
@@ -190,6 +198,38 @@ EVIDENCE_WEIGHTS: dict[str, tuple[float, float, float]] = {
 UNWEIGHTED = (0.0, 1.0, 0.0)  # a feature added since the last fit counts for nothing until refitted
 INTERCEPT = -4.32258
 
+SECONDARY_FEATURES = (
+    "logit_probability",
+    "template_similarity",
+    "same_item_tag",
+    "same_template",
+    "log_chars_ratio",
+    "log_text_nodes_ratio",
+    "log_items_ratio",
+    "log_tree_distance",
+    "position_after",
+    "apart_below_body",
+    "chrome_unlike_main",
+    "chrome_element_unlike_main",
+)
+# Fitted by scrapesmith.bench.nexteval_fit on the other candidates of NEXT-EVAL pages 1-100 (those at
+# SECONDARY_FLOOR or above that do not overlap the page's likeliest list), in the same form as above.
+SECONDARY_WEIGHTS: dict[str, tuple[float, float, float]] = {
+    "logit_probability": (-1.48094, 1.55751, 1.01091),
+    "template_similarity": (0.146042, 0.264693, 0.352447),
+    "same_item_tag": (0.4, 0.489898, -0.313391),
+    "same_template": (0.0517413, 0.221504, 0.234157),
+    "log_chars_ratio": (-1.12801, 1.36179, 0.0341917),
+    "log_text_nodes_ratio": (-0.787031, 0.858322, 0.171582),
+    "log_items_ratio": (-0.72653, 1.09929, 0.134404),
+    "log_tree_distance": (2.62596, 0.541248, -0.00923813),
+    "position_after": (-0.026224, 0.379563, 0.148228),
+    "apart_below_body": (0.206965, 0.40513, -0.278155),
+    "chrome_unlike_main": (0.422886, 0.494018, -0.0404725),
+    "chrome_element_unlike_main": (0.435821, 0.495864, -0.0793202),
+}
+SECONDARY_INTERCEPT = -1.30885
+
 
 def overlapping(a: RecordRegion, b: RecordRegion) -> bool:
     """Two candidates that cannot both be taken: one sits inside an item of the other, or they are the
@@ -307,37 +347,80 @@ def rank_lists(root: etree._Element, regions: Sequence[RecordRegion] | None = No
 
 
 def detect_lists(root: etree._Element, threshold: float = DATA_LIST_THRESHOLD) -> list[RecordRegion]:
-    """The page's data lists: the likeliest candidate, then every other one at ``threshold`` or above
-    that does not nest in (or hold) one already taken, then the look-alikes of those taken."""
-    return [candidate.region for candidate in select_lists(rank_lists(root), threshold, LOOK_ALIKE_FLOOR)]
+    """The page's data lists: the likeliest candidate, then every other one that does not nest in (or
+    hold) one already taken and that, judged against the main list, is at ``threshold`` or above."""
+    return [candidate.region for candidate in select_lists(rank_lists(root), threshold)]
+
+
+Judge = Callable[[RankedList, RankedList], float]
 
 
 def select_lists(
-    ranked: Sequence[RankedList], threshold: float = DATA_LIST_THRESHOLD, look_alike_floor: float | None = None
+    ranked: Sequence[RankedList], threshold: float = DATA_LIST_THRESHOLD, judge: Judge | None = None
 ) -> list[RankedList]:
-    """Non-overlapping lists (see :func:`overlapping`) in ranked order down to ``threshold``; with
-    ``look_alike_floor``, also any list built from the same template as one taken (same item and
-    container tag and class: one block per team, per day, per category) whose probability reaches that
-    lower floor."""
-    chosen: list[RankedList] = []
-    for candidate in ranked:
-        if chosen and candidate.probability < threshold:
+    """The first candidate (the main list), then the others that do not overlap it (see
+    :func:`overlapping`), most likely first, while ``judge`` (by default :func:`secondary_probability`)
+    puts them at ``threshold`` or above against the main list and they overlap none taken."""
+    if not ranked:
+        return []
+    main = ranked[0]
+    judge = judge or secondary_probability
+    others = [
+        (judge(candidate, main), candidate)
+        for candidate in ranked[1:]
+        if candidate.probability >= SECONDARY_FLOOR and not overlapping(candidate.region, main.region)
+    ]
+    chosen = [main]
+    for probability, candidate in sorted(others, key=lambda pair: pair[0], reverse=True):
+        if probability < threshold:
             break
         if not any(overlapping(candidate.region, other.region) for other in chosen):
             chosen.append(candidate)
-    if look_alike_floor is None:
-        return chosen
-    templates = {signature(candidate.region) for candidate in chosen}
-    for candidate in ranked:
-        if candidate.probability < look_alike_floor:
-            break
-        if (
-            candidate not in chosen
-            and signature(candidate.region) in templates
-            and not any(overlapping(candidate.region, other.region) for other in chosen)
-        ):
-            chosen.append(candidate)
     return chosen
+
+
+def secondary_features(candidate: RankedList, main: RankedList) -> list[float]:
+    """How ``candidate`` compares with the page's main list, in :data:`SECONDARY_FEATURES` order."""
+    region, anchor = candidate.region, main.region
+    mine, theirs = candidate.evidence, main.evidence
+    common = least_common_ancestor([region.parent, anchor.parent])
+    distance = _depth(region.parent) + _depth(anchor.parent) - 2 * _depth(common) if common is not None else 0
+    p = min(max(candidate.probability, 1e-6), 1 - 1e-6)
+    return [
+        math.log(p / (1 - p)),
+        template_similarity(region, anchor),
+        float(region.items[0].tag == anchor.items[0].tag),
+        float(signature(region) == signature(anchor)),
+        math.log((mine.chars_per_item + 1) / (theirs.chars_per_item + 1)),
+        math.log((mine.text_nodes_per_item + 1) / (theirs.text_nodes_per_item + 1)),
+        math.log(mine.items / theirs.items),
+        math.log1p(distance),
+        mine.position - theirs.position,
+        float(common is None or common.tag in ("body", "html")),
+        float(mine.in_chrome and not theirs.in_chrome),
+        float(mine.in_chrome_element and not theirs.in_chrome_element),
+    ]
+
+
+def secondary_probability(candidate: RankedList, main: RankedList) -> float:
+    """How likely ``candidate`` holds data records too, given the page's main list (fitted model)."""
+    logit = SECONDARY_INTERCEPT + sum(
+        weight * (value - mean) / scale
+        for value, (mean, scale, weight) in zip(
+            secondary_features(candidate, main),
+            (SECONDARY_WEIGHTS.get(name, UNWEIGHTED) for name in SECONDARY_FEATURES),
+            strict=True,
+        )
+    )
+    return 1.0 / (1.0 + math.exp(-max(min(logit, 50.0), -50.0)))
+
+
+def template_similarity(region: RecordRegion, anchor: RecordRegion, sample: int = TEMPLATE_SAMPLE) -> float:
+    """How alike the two lists' item templates are: for each of ``region``'s first items, the best
+    tag-path similarity to one of ``anchor``'s first items, averaged."""
+    anchors = [fingerprint(item) for item in anchor.items[:sample]]
+    prints = [fingerprint(item) for item in region.items[:sample]]
+    return sum(max(similarity(p, a) for a in anchors) for p in prints) / len(prints)
 
 
 def _item_text(item: etree._Element) -> list[tuple[str, bool]]:
@@ -392,6 +475,10 @@ def _has(item: etree._Element, tags: frozenset[str]) -> bool:
 
 def _holds_list(item: etree._Element, page: PageContext) -> bool:
     return any(id(node) in page.list_parents for node in item.iter() if node is not item)
+
+
+def _depth(node: etree._Element) -> int:
+    return sum(1 for _ in node.iterancestors())
 
 
 def _share(items: Sequence[etree._Element], test: Callable[[etree._Element], bool]) -> float:
