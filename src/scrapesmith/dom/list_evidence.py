@@ -165,38 +165,38 @@ FEATURES = (
 # Fitted by scrapesmith.bench.nexteval_fit on NEXT-EVAL development pages 1-100 (see its docstring):
 # feature -> (mean, scale) of its standardisation and its weight; then the intercept.
 EVIDENCE_WEIGHTS: dict[str, tuple[float, float, float]] = {
-    "log_items": (1.71181, 0.664516, -0.110596),
-    "log_text_nodes_per_item": (0.921889, 0.564941, -0.362031),
-    "log_chars_per_item": (2.85364, 1.07063, 0.319248),
-    "sqrt_text_share": (0.0967746, 0.111031, 0.167233),
-    "link_share": (0.534512, 0.471351, 0.664784),
-    "similarity": (0.953499, 0.111559, 0.332429),
-    "in_chrome": (0.677366, 0.467484, -0.218431),
-    "in_form": (0.149136, 0.356222, 0.0644896),
-    "in_main": (0.833909, 0.372162, 0.162515),
-    "holds_lists": (0.0592114, 0.218796, -0.320381),
-    "position": (0.425311, 0.292791, -0.182866),
-    "distinct_share": (0.980502, 0.0898209, 0.00705419),
-    "digit_share": (0.309221, 0.411075, 0.551999),
-    "length_spread": (0.330778, 0.222379, -0.259968),
-    "single_text": (0.790617, 0.406868, -0.121917),
-    "log_structure_score": (0.989416, 1.2961, 0.043594),
-    "relative_structure": (-5.35874, 1.84744, 0.819206),
-    "relative_text_share": (-0.561194, 0.207456, -0.187885),
-    "heading_share": (0.0522996, 0.221013, 0.143025),
-    "image_share": (0.0569379, 0.223536, 0.41464),
-    "log_look_alikes": (2.55824, 1.77169, -0.46871),
-    "rows": (0.0130041, 0.113292, 0.313272),
-    "paragraphs": (0.0312757, 0.174062, -0.184387),
-    "list_items": (0.375638, 0.484287, 0.258713),
-    "links": (0.103045, 0.304018, -0.0670364),
-    "form_controls": (0.0304527, 0.171829, 0.0107127),
-    "relative_items": (-2.50389, 1.2503, 0.591345),
-    "counted_label_share": (0.0198846, 0.123803, -0.186421),
-    "in_chrome_element": (0.384033, 0.486366, -0.147763),
+    "log_items": (1.71219, 0.665028, -0.109822),
+    "log_text_nodes_per_item": (0.921813, 0.564863, -0.361777),
+    "log_chars_per_item": (2.85318, 1.07085, 0.318429),
+    "sqrt_text_share": (0.0967785, 0.111024, 0.167551),
+    "link_share": (0.534336, 0.471373, 0.667061),
+    "similarity": (0.953514, 0.111543, 0.332917),
+    "in_chrome": (0.677308, 0.467506, -0.221483),
+    "in_form": (0.149087, 0.356174, 0.0648585),
+    "in_main": (0.833964, 0.372113, 0.161113),
+    "holds_lists": (0.0591919, 0.218762, -0.321718),
+    "position": (0.425379, 0.29284, -0.181364),
+    "distinct_share": (0.980248, 0.0908948, 0.0280247),
+    "digit_share": (0.30912, 0.411046, 0.553632),
+    "length_spread": (0.330686, 0.222402, -0.258362),
+    "single_text": (0.790686, 0.406819, -0.12416),
+    "log_structure_score": (0.98962, 1.29602, 0.0420758),
+    "relative_structure": (-5.35851, 1.84718, 0.819099),
+    "relative_text_share": (-0.561217, 0.207426, -0.184423),
+    "heading_share": (0.0522824, 0.220978, 0.142148),
+    "image_share": (0.0569191, 0.223502, 0.414739),
+    "log_look_alikes": (2.5574, 1.77201, -0.465401),
+    "rows": (0.0131644, 0.113978, 0.310426),
+    "paragraphs": (0.0312654, 0.174034, -0.183726),
+    "list_items": (0.375514, 0.484255, 0.257432),
+    "links": (0.103011, 0.303974, -0.0663677),
+    "form_controls": (0.0304427, 0.171802, 0.0147741),
+    "relative_items": (-2.50342, 1.25051, 0.589474),
+    "counted_label_share": (0.0198781, 0.123783, -0.186122),
+    "in_chrome_element": (0.383907, 0.486336, -0.145323),
 }
 UNWEIGHTED = (0.0, 1.0, 0.0)  # a feature added since the last fit counts for nothing until refitted
-INTERCEPT = -4.32258
+INTERCEPT = -4.32199
 
 SECONDARY_FEATURES = (
     "logit_probability",
@@ -215,20 +215,20 @@ SECONDARY_FEATURES = (
 # Fitted by scrapesmith.bench.nexteval_fit on the other candidates of NEXT-EVAL pages 1-100 (those at
 # SECONDARY_FLOOR or above that do not overlap the page's likeliest list), in the same form as above.
 SECONDARY_WEIGHTS: dict[str, tuple[float, float, float]] = {
-    "logit_probability": (-1.48094, 1.55751, 1.01091),
-    "template_similarity": (0.146042, 0.264693, 0.352447),
-    "same_item_tag": (0.4, 0.489898, -0.313391),
-    "same_template": (0.0517413, 0.221504, 0.234157),
-    "log_chars_ratio": (-1.12801, 1.36179, 0.0341917),
-    "log_text_nodes_ratio": (-0.787031, 0.858322, 0.171582),
-    "log_items_ratio": (-0.72653, 1.09929, 0.134404),
-    "log_tree_distance": (2.62596, 0.541248, -0.00923813),
-    "position_after": (-0.026224, 0.379563, 0.148228),
-    "apart_below_body": (0.206965, 0.40513, -0.278155),
-    "chrome_unlike_main": (0.422886, 0.494018, -0.0404725),
-    "chrome_element_unlike_main": (0.435821, 0.495864, -0.0793202),
+    "logit_probability": (-1.47749, 1.55695, 1.03552),
+    "template_similarity": (0.146878, 0.265049, 0.347807),
+    "same_item_tag": (0.402196, 0.490341, -0.306127),
+    "same_template": (0.0518962, 0.221817, 0.237397),
+    "log_chars_ratio": (-1.12271, 1.36164, 0.0577454),
+    "log_text_nodes_ratio": (-0.786149, 0.859283, 0.161385),
+    "log_items_ratio": (-0.733897, 1.10004, 0.119506),
+    "log_tree_distance": (2.62411, 0.548397, 0.0008309),
+    "position_after": (-0.0297103, 0.378429, 0.128293),
+    "apart_below_body": (0.207585, 0.405578, -0.27915),
+    "chrome_unlike_main": (0.423154, 0.494059, -0.0237377),
+    "chrome_element_unlike_main": (0.436128, 0.495904, -0.0735196),
 }
-SECONDARY_INTERCEPT = -1.30885
+SECONDARY_INTERCEPT = -1.32497
 
 
 def overlapping(a: RecordRegion, b: RecordRegion) -> bool:
