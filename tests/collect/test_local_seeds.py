@@ -94,14 +94,17 @@ def test_a_file_seed_is_that_file_alone_and_links_are_resolved_to_real_paths(tmp
     ("ftp://example.org/list/", "unsupported URL scheme 'ftp'"),
     ("empty", "no HTML pages"),
     ("/", "the whole file system is not a seed"),
+    ("run/saved", "is inside the run directory"),
 ])
 def test_a_bad_seed_is_one_line_and_nothing_is_written(tmp_path, seed, message):
     saved_site(tmp_path)
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "a.txt").write_text("x")
+    if seed.startswith("run/"):
+        saved_site(tmp_path / "run")
     done = scrapesmith("collect", INSTRUCTION, "--seed", seed, "--llm", "none", "--run-dir", "run", cwd=tmp_path)
     assert done.returncode == 1 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
-    assert not (tmp_path / "run").exists()
+    assert not (tmp_path / "run").exists() or {p.name for p in (tmp_path / "run").iterdir()} == {"saved", "secret.txt"}
 
 
 def test_collect_from_a_directory_of_saved_pages_then_rerun_reading_the_same_place(tmp_path):

@@ -35,6 +35,7 @@ from scrapesmith.collect.guard import (
 from scrapesmith.collect.isolation import SANDBOX_SOCKET_DIR, bwrap_command, bwrap_path, seccomp_file
 from scrapesmith.collect.netproxy import SOCKET_NAME, NetworkGate
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.web.files import is_within
 
 UNSAFE_FLAG = "--unsafe-no-sandbox"
 
@@ -100,6 +101,10 @@ def run_in_sandbox(program: Path, run_dir: Path, allow_hosts: list[str], limits:
     gone = [root for root in roots if not os.path.exists(root)]
     if gone:
         raise ScrapesmithError(f"the local pages {', '.join(gone)} no longer exist")
+    writable = [root for root in roots if is_within(root, str(run_dir))]
+    if writable:  # the run directory is the program's to write: pages in there would not stay read-only
+        raise ScrapesmithError(f"the local pages {', '.join(writable)} are inside the run directory {run_dir}, "
+                               "where the program may write; use a run directory outside them")
     with NetworkGate(allow_hosts) as gate:
         socket = f"{SANDBOX_SOCKET_DIR}/{SOCKET_NAME}" if isolated else str(gate.socket_path)
         nproc = limits.max_processes if isolated else 0

@@ -17,6 +17,7 @@ This module only orchestrates; the agents, OHCache and the sandbox do the work.
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -35,6 +36,7 @@ from scrapesmith.llm.types import LLM
 from scrapesmith.report import write_report
 from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
 from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher
+from scrapesmith.web.files import is_within
 
 MAX_STEPS = 20
 
@@ -59,6 +61,10 @@ def collect(instruction: str, *, llm: LLM | None, run_dir: Path, allow_hosts: li
                               "or --seed pages to search")
     resolved = resolve_seeds(list(seeds or []))  # a bad seed is one line, before anything is written
     run_dir = Path(run_dir)
+    inside = [root for root in resolved.roots if is_within(root, os.path.realpath(run_dir))]
+    if inside:
+        raise ScrapesmithError(f"--seed {inside[0]} is inside the run directory {run_dir}, where the program may "
+                               "write; use a run directory outside the saved pages")
     run_dir.mkdir(parents=True, exist_ok=True)
     ledger = Ledger()
     model = llm if llm is None or isinstance(llm, LedgeredLLM) else LedgeredLLM(llm)
