@@ -33,7 +33,7 @@ from scrapesmith.llm.ledger import Ledger, LedgeredLLM, use_ledger
 from scrapesmith.llm.types import LLM
 from scrapesmith.report import write_report
 from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
-from scrapesmith.web.fetch import HttpFetcher
+from scrapesmith.web.fetch import HttpFetcher, RememberingFetcher
 
 MAX_STEPS = 20
 
@@ -60,7 +60,9 @@ def collect(instruction: str, *, llm: LLM | None, run_dir: Path, allow_hosts: li
     started = time.monotonic()
     with (use_ledger(ledger), WarcWriter(run_dir / "research.warc.gz") as warc,
           HttpFetcher(allow_hosts=allow_hosts, delay=delay) as http):
-        team = _team(instruction, model, run_dir, allow_hosts, ablation, ArchivingFetcher(http, warc),
+        # the agents and their tools weigh the same pages several times: each is fetched (and archived) once
+        fetcher = RememberingFetcher(ArchivingFetcher(http, warc))
+        team = _team(instruction, model, run_dir, allow_hosts, ablation, fetcher,
                      seeds or [], delay, limits, progress, always_ask)
         try:
             trail, finished = _orchestrate(team)
