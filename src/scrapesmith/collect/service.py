@@ -35,7 +35,7 @@ from scrapesmith.llm.ledger import Ledger, LedgeredLLM, use_ledger
 from scrapesmith.llm.types import LLM
 from scrapesmith.report import write_report
 from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
-from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher
+from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RememberingFetcher, RoutingFetcher
 from scrapesmith.web.files import is_within
 
 MAX_STEPS = 20
@@ -73,7 +73,9 @@ def collect(instruction: str, *, llm: LLM | None, run_dir: Path, allow_hosts: li
     files = FileFetcher(confine_to=resolved.roots)
     with (use_ledger(ledger), WarcWriter(run_dir / "research.warc.gz") as warc,
           RoutingFetcher(http=HttpFetcher(allow_hosts=allow_hosts, delay=delay), file=files) as router):
-        team = _team(instruction, model, run_dir, allow_hosts, ablation, ArchivingFetcher(router, warc),
+        # the agents and their tools weigh the same pages several times: each is fetched (and archived) once
+        fetcher = RememberingFetcher(ArchivingFetcher(router, warc))
+        team = _team(instruction, model, run_dir, allow_hosts, ablation, fetcher,
                      resolved, delay, limits, progress, always_ask)
         try:
             trail, finished = _orchestrate(team)

@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import re
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from lxml import html
+from lxml.html import HtmlElement
 from pydantic import BaseModel, Field
 
 from scrapesmith.collect.agents.base import Agent
@@ -178,12 +180,16 @@ def _first_few(unread: list[str], shown: int = 3) -> str:
     return "; ".join(unread[:shown]) + (f"; and {len(unread) - shown} more" if len(unread) > shown else "")
 
 
+def page_anchors(page: Page) -> Iterator[tuple[str, HtmlElement]]:
+    """Every link of ``page`` as (absolute URL without its fragment, the anchor element), in page order."""
+    for anchor in html.fromstring(page.text).xpath("//a[@href]"):
+        yield urldefrag(urljoin(page.url, anchor.get("href")))[0], anchor
+
+
 def page_links(page: Page) -> list[SourceLink]:
-    tree = html.fromstring(page.text)
     links, seen = [], set()
     host = urlsplit(page.url).netloc
-    for anchor in tree.xpath("//a[@href]"):
-        url = urldefrag(urljoin(page.url, anchor.get("href")))[0]
+    for url, anchor in page_anchors(page):
         if urlsplit(url).netloc == host and url not in seen and url != page.url:
             seen.add(url)
             links.append(SourceLink(url=url, label=" ".join(anchor.text_content().split())))
@@ -307,8 +313,8 @@ def _row_links_to(page: Page, target: str) -> bool:
     links to ``target``."""
     if not page.is_html or not page.text:
         return False
-    for anchor in html.fromstring(page.text).xpath("//a[@href]"):
-        if urldefrag(urljoin(page.url, anchor.get("href")))[0] == target and anchor.xpath(
+    for url, anchor in page_anchors(page):
+        if url == target and anchor.xpath(
                 "ancestor::tr or (ancestor::li and not(ancestor::nav or ancestor::header or ancestor::footer"
                 " or ancestor::aside))"):
             return True
