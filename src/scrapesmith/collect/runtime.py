@@ -126,12 +126,17 @@ class Collection:
 
     def _already_read(self, url: str, reading: str) -> bool:
         """Whether ``url`` was read the same way before in this run (counted); else remembers it."""
-        key = (url, reading)
-        if key in self._listings_read:
+        if self._read_before(url, reading):
+            return True
+        self._listings_read.add((url, reading))
+        return False
+
+    def _read_before(self, url: str, reading: str) -> bool:
+        """Whether ``url`` was read the same way before in this run (counted and said when it was)."""
+        if (url, reading) in self._listings_read:
             self.pages_read_again += 1
             print(f"already read in this run, not read again: {url}", flush=True)
             return True
-        self._listings_read.add(key)
         return False
 
     def join_pages(self, rows: list[dict[str, Any]], join: dict[str, str]) -> list[dict[str, Any]]:
@@ -142,15 +147,20 @@ class Collection:
         """Replay a recorded list program (``lists``), pagination and detail pages included; a program
         recorded on a listing of one page follows the "next" links of the listings it is replayed on."""
         text = program if isinstance(program, str) else json.dumps(program)
+        reading = "list:" + text
         parsed = ListProgram.from_json(text)
         paginated = any(getattr(step, "pagination", None) for step in parsed.steps)
         rows: list[dict[str, Any]] = []
         url, seen = start_url or parsed.start_url, set()
         while url and url not in seen and len(seen) < self.max_pages:
             seen.add(url)
-            if self._already_read(url, "list:" + text):
+            if self._already_read(url, reading):
                 break  # an earlier source's "next" links read this listing and the ones after it
-            result = replay(parsed, HttpRuntime(self.fetcher), start_url=url, max_pages=self.max_pages)
+            # the program's own pagination stops before a page an earlier source read, and every list
+            # page it reads is remembered, so a later source reaching one of them does not read it again
+            result = replay(parsed, HttpRuntime(self.fetcher), start_url=url, max_pages=self.max_pages,
+                            already_read=lambda page_url: self._read_before(page_url, reading))
+            self._listings_read.update((page_url, reading) for page_url in result.page_urls)
             self.failures += result.failures
             rows += result.rows
             if paginated:
