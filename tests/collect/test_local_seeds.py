@@ -34,10 +34,10 @@ def _table(rows) -> str:
     return f"<table><thead><tr><th>Team</th><th>Wins</th><th>Losses</th></tr></thead><tbody>{cells}</tbody></table>"
 
 
-def saved_site(root: Path) -> Path:
+def saved_site(root: Path, name: str = "saved") -> Path:
     """Pages saved from a league site: standings over two pages, an index, an about page, an older recap in
     a subdirectory, and two files that are not pages. A secret sits next to the directory, outside it."""
-    saved = root / "saved"
+    saved = root / name
     (saved / "archive").mkdir(parents=True)
     (saved / "index.html").write_text(_page("Saved league pages", "<ul><li><a href='standings.html'>Standings</a></li></ul>"))
     (saved / "about.html").write_text(_page("About the league", "<p>A small league of eight teams.</p>"))
@@ -136,8 +136,8 @@ def test_collect_from_a_directory_of_saved_pages_then_rerun_reading_the_same_pla
 
 def test_a_single_file_seed_lets_the_program_read_that_file_only(tmp_path):
     """The root is the file named: its "next" page beside it is not in the sandbox, and saying so is a
-    failure of the run (failures.json), not rows silently missing."""
-    saved = saved_site(tmp_path)
+    failure of the run (failures.json), not rows silently missing. (A path with a space and an accent.)"""
+    saved = saved_site(tmp_path, "saved pages é")
     done = scrapesmith("collect", INSTRUCTION, "--seed", (saved / "standings.html").as_uri(), "--llm", "none",
                        "--run-dir", "run", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
@@ -145,6 +145,11 @@ def test_a_single_file_seed_lets_the_program_read_that_file_only(tmp_path):
     [failure] = json.loads((tmp_path / "run" / "failures.json").read_text())
     assert failure["url"] == (saved / "standings-2.html").as_uri() and "outside the local roots" in failure["error"]
     assert json.loads((tmp_path / "run" / "result.json").read_text())["read_roots"] == [str(saved / "standings.html")]
+    assert f"--allow-read '{saved / 'standings.html'}'" in done.stderr  # quoted: the path has a space
+    rerun = scrapesmith("run", "run/program.py", "--allow-read", str(saved / "standings.html"), "-o", "again.csv",
+                        cwd=tmp_path)
+    assert rerun.returncode == 0, rerun.stderr
+    assert len(read_rows(tmp_path / "again.csv")) == 5
 
 
 def test_web_seeds_still_need_no_local_root(demo_web, allow, tmp_path):
