@@ -93,3 +93,25 @@ def test_sources_whose_next_links_chain_are_read_once(demo_web, allow, tmp_path)
              if r["symbol"] == "BLTX" and r["date"] >= "2023-07-01"}
     assert set(dates) == truth  # the chain from the first source reaches every later quarter once
     assert again == len(quarters) - 1
+
+
+@pytest.mark.parametrize("order", [("page 1", "page 2"), ("page 2", "page 1")])
+def test_list_pages_reached_through_pagination_are_read_once(demo_web, allow, tmp_path, order):
+    """A list program that paginates itself (recorded on CLML 2022 Datasets and Benchmarks, two pages)
+    replayed from both of the track's pages: every page its pagination read is registered, so the
+    other source neither reads page 2 again nor adds its papers twice, whichever source comes first."""
+    from scrapesmith.collect.candidates import list_candidate
+    from scrapesmith.web.fetch import HttpFetcher
+
+    first = demo_web.url("/proceedings/clml/2022/datasets-and-benchmarks/")
+    pages = {"page 1": first, "page 2": first + "page/2/"}
+    with HttpFetcher(allow_hosts=allow, delay=0.0) as http:
+        program = list_candidate(http, first, ["title", "authors", "url"]).list_program
+    assert any(step.get("pagination") for step in program["steps"])  # the program follows "next" itself
+    with Collection("p-list-chain", allow_hosts=allow, delay=0.0, run_dir=tmp_path) as run:
+        rows = [row for name in order for row in run.replay_list(program, pages[name])]
+        again = run.pages_read_again
+    truth = [demo_web.url(p["url"]) for p in demo_web.sites.truth("proceedings")["papers"]
+             if (p["conference"], p["year"], p["track"]) == ("CLML", 2022, "Datasets and Benchmarks")]
+    assert sorted(row["url"] for row in rows) == sorted(truth)  # each paper once
+    assert again == 1

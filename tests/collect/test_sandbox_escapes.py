@@ -12,6 +12,7 @@ process on the machine; it is deliberately not among the attacks.)
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import socket
@@ -149,16 +150,19 @@ def _alive(marker: str) -> list[str]:
     return found
 
 
-def attack(arena, listeners, body: str, wall: float = 20.0, allow: list[str] | None = None):
-    """Run the attack ``body`` in the sandbox and check every invariant; return the result."""
+def attack(arena, listeners, body: str, wall: float = 20.0, allow: list[str] | None = None,
+           read_roots: list[str] | None = None, **names: str):
+    """Run the attack ``body`` in the sandbox (``read_roots`` mounted read-only, as a local seed's are) and
+    check every invariant; return the result."""
     run_dir, outside = arena
     tmp = run_dir.parent
     program = run_dir / "program.py"
     code = textwrap.dedent(body).format(outside=str(outside), tcp=listeners.tcp_port, udp=listeners.udp_port,
-                                        run=str(run_dir), secret=SECRET)
+                                        run=str(run_dir), secret=SECRET, **names)
     program.write_text(code)
     before = _snapshot(tmp, run_dir)
-    result = run_in_sandbox(program, run_dir, allow or [], SandboxLimits(wall_seconds=wall, cpu_seconds=30))
+    result = run_in_sandbox(program, run_dir, allow or [], SandboxLimits(wall_seconds=wall, cpu_seconds=30),
+                            read_roots=read_roots)
     time.sleep(0.3)
     assert "ESCAPED" not in result.stdout, result.stdout + result.stderr
     assert SECRET not in result.stdout + result.stderr
@@ -486,6 +490,61 @@ def test_rerun_refuses_a_program_that_allows_itself_hosts(arena, listeners):
     program.write_text('ALLOW_HOSTS = ["169.254.169.254:80"]\nprint("ESCAPED")\n')
     with pytest.raises(ScrapesmithError, match=r"declares ALLOW_HOSTS 169\.254\.169\.254:80.*--allow-host"):
         run_program_file(program, [])
+    assert not (run_dir / "dataset.csv").exists()
+
+
+def test_a_local_seed_root_is_read_only_and_nothing_beside_it_is_readable(arena, listeners):
+    """A program reading saved pages (``collect --seed DIR``) sees that directory read-only and nothing
+    next to it: not by path, not by ``..``, not through a link inside the root, not through the runtime's
+    file route, and it cannot write into the root even past the audit hook (ctypes ``open``)."""
+    run_dir, outside = arena
+    root = run_dir.parent / "saved"
+    root.mkdir()
+    (root / "page.html").write_text("<p>inside the root</p>")
+    (root / "link.html").symlink_to(outside / "secret.txt")
+    result = attack(arena, listeners, """
+        import ctypes, os
+        from scrapesmith.collect.runtime import Collection
+        for path in ("{outside}/secret.txt", "{root}/../outside/secret.txt", "{root}/link.html"):
+            try:
+                print("ESCAPED", path, open(path).read())
+            except OSError as exc:
+                print("refused", path, type(exc).__name__)
+        for place in ("{outside}", os.path.dirname("{root}")):
+            try:  # the parent holds the mount points only
+                others = [n for n in os.listdir(place) if n not in ("saved", "run")]
+                print("ESCAPED listing" if others else "nothing else in", place, others)
+            except OSError as exc:
+                print("no listing", place, type(exc).__name__)
+        with Collection("local", read_roots=["{root}"], delay=0) as run:
+            print("control:", run.fetch("file://{root}/page.html").text)
+            for url in ("file://{outside}/secret.txt", "file://{root}/link.html", "{root}/../outside/secret.txt"):
+                try:
+                    print("ESCAPED", url, run.fetch(url).text)
+                except Exception as exc:
+                    print("refused", url, exc)
+        libc = ctypes.CDLL(None, use_errno=True)
+        fd = libc.open(b"{root}/page.html", os.O_WRONLY | os.O_APPEND)
+        if fd >= 0 and libc.write(fd, b"changed", 7) == 7:
+            print("ESCAPED write into the root")
+        print("write refused, errno", ctypes.get_errno())
+        raise SystemExit("nothing outside the root was readable")
+    """, read_roots=[str(root)], root=str(root))
+    assert "control: <p>inside the root</p>" in result.stdout  # the root itself is there
+    assert sum(line.startswith("refused ") for line in result.stdout.splitlines()) == 6, result.stdout
+    assert "outside the local roots this run may read" in result.stdout
+    assert f"write refused, errno {errno.EROFS}" in result.stdout
+    assert (root / "page.html").read_text() == "<p>inside the root</p>"
+
+
+def test_rerun_refuses_a_program_that_grants_itself_files(arena, listeners):
+    run_dir, outside = arena
+    program = run_dir / "program.py"
+    program.write_text(f'READ_ROOTS = [{str(outside)!r}]\nprint("ESCAPED", open({str(outside / "secret.txt")!r}).read())\n')
+    with pytest.raises(ScrapesmithError, match=r"declares READ_ROOTS .*outside.*--allow-read"):
+        run_program_file(program, [])
+    with pytest.raises(ScrapesmithError, match=r"declares READ_ROOTS"):
+        run_program_file(program, [], allow_read=[str(run_dir)])  # a grant elsewhere is not this root
     assert not (run_dir / "dataset.csv").exists()
 
 

@@ -193,3 +193,14 @@ def test_a_list_recorded_on_a_one_page_track_follows_next_on_a_longer_one(demo_w
             run_dir=tmp_path, allow_hosts=[f"{demo_web.host}:{demo_web.port}"], delay=0.0)
     truth = [p for p in demo_web.sites.truth("proceedings")["papers"] if (p["conference"], p["year"]) == ("CLML", 2022)]
     assert sorted(row["url"] for row in _dataset(tmp_path)) == sorted(demo_web.url(p["url"]) for p in truth)
+
+
+def test_research_reads_each_page_once(scripted_run):
+    """The web agent, its probes and the tools weigh the same pages several times; the research archive
+    shows each was fetched once."""
+    from warcio.archiveiterator import ArchiveIterator
+
+    with (scripted_run[0].run_dir / "research.warc.gz").open("rb") as stream:
+        fetched = [record.rec_headers.get_header("WARC-Target-URI") for record in ArchiveIterator(stream)
+                   if record.rec_type == "response"]
+    assert fetched and len(fetched) == len(set(fetched))

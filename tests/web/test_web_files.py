@@ -77,3 +77,29 @@ def test_routing_sends_urls_to_http_and_paths_to_files(site, pages):
         assert router.fetch((pages / "site" / "a.html").as_uri()).via == "file"
         with pytest.raises(InvalidUrl, match="unsupported URL scheme 'ftp'"):
             router.fetch("ftp://example.org/file")
+
+
+def test_confined_reader_reads_only_inside_its_roots(pages):
+    """``confine_to``: the real path decides — a ``..`` path or a symbolic link out of the root is refused."""
+    (pages / "secret.txt").write_text("outside")
+    (pages / "site" / "link.html").symlink_to(pages / "secret.txt")
+    files = FileFetcher(confine_to=[pages / "site"])
+    assert FRENCH in files.fetch((pages / "site" / "a.html").as_uri()).text
+    for outside in (str(pages / "secret.txt"), (pages / "secret.txt").as_uri(), f"{pages}/site/../secret.txt",
+                    str(pages / "site" / "link.html")):
+        with pytest.raises(FetchError, match="outside the local roots this run may read"):
+            files.fetch(outside)
+    single = FileFetcher(confine_to=[pages / "site" / "a.html"])  # a file root: that file only
+    assert single.fetch(str(pages / "site" / "a.html")).via == "file"
+    with pytest.raises(FetchError, match="outside the local roots"):
+        single.fetch(str(pages / "site" / "deep" / "b.htm"))
+    with pytest.raises(FetchError, match=r"outside the local roots this run may read \(none\)"):
+        FileFetcher(confine_to=[]).fetch(str(pages / "site" / "a.html"))
+
+
+def test_directory_pages_are_sorted_and_the_rest_is_listed(pages):
+    from scrapesmith.web.files import HTML_SUFFIXES, directory_pages
+
+    found, skipped = directory_pages(pages / "site", HTML_SUFFIXES)
+    assert found == [pages / "site" / "a.html", pages / "site" / "deep" / "b.htm"]
+    assert skipped == [pages / "site" / "logo.png", pages / "site" / "notes.md"]

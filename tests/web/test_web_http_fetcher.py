@@ -215,3 +215,19 @@ def test_without_politeness_requests_overlap(site, make_fetcher):
     with ThreadPoolExecutor(max_workers=4) as pool:
         list(pool.map(fetcher.fetch, [site.url(f"/slow?s=0.3&n={n}") for n in range(4)]))
     assert site.state.max_active >= 2
+
+
+def test_remembering_fetcher_reads_each_page_once_and_retries_failures(site, make_fetcher):
+    from scrapesmith.web.fetch import RememberingFetcher
+
+    fetcher = RememberingFetcher(make_fetcher(retries=0), max_pages=2)
+    first = fetcher.fetch(site.url("/page/a"))
+    assert fetcher.fetch(site.url("/page/a")) is first and site.state.hits["/page/a"] == 1 and fetcher.again == 1
+    fetcher.fetch(site.url("/page/b"))
+    fetcher.fetch(site.url("/page/c"))  # over max_pages: /page/a, the least recently used, is forgotten
+    fetcher.fetch(site.url("/page/a"))
+    assert site.state.hits["/page/a"] == 2 and site.state.hits["/page/c"] == 1
+    for _ in range(2):
+        with pytest.raises(HttpStatusError):
+            fetcher.fetch(site.url("/status/404"))
+    assert site.state.hits["/status/404"] == 2

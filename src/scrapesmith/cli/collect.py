@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import shlex
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
@@ -46,7 +47,9 @@ def collect_command(
     instruction: Annotated[str, typer.Argument(callback=not_blank, help="One sentence naming the data and its columns.")],
     run_dir: Annotated[Path | None, typer.Option(help="Run directory (default runs/<time>-<hash>).")] = None,
     seed: Annotated[list[str], typer.Option(
-        "--seed", help="Pages to crawl into the local search index when the instruction names no URL.")] = [],  # noqa: B006
+        "--seed", help="Pages to crawl into the local search index when the instruction names no URL: an "
+        "http(s) URL, a saved HTML page, a file:// URL or a directory of saved pages (its HTML files; the local "
+        "ones are all the run may read of this disk, read-only in the sandbox). Repeatable.")] = [],  # noqa: B006
     allow_host: AllowHostOption = None,
     ablation: Ablation = "full",
     always_ask: AlwaysAsk = False,
@@ -67,6 +70,12 @@ def collect_command(
         result = collect(instruction, llm=model, run_dir=target, allow_hosts=hosts, seeds=seed, ablation=ablation,
                          delay=delay, progress=live_progress(console, status), always_ask=always_ask,
                          limits=SandboxLimits(unsafe_no_sandbox=unsafe_no_sandbox))
+    if result.read_roots:
+        console.print(f"local seeds read (read-only in the sandbox): {', '.join(result.read_roots)}", highlight=False)
+    if result.skipped_files:
+        shown = "; ".join(result.skipped_files[:3]) + (" …" if len(result.skipped_files) > 3 else "")
+        console.print(f"{len(result.skipped_files)} files in seed directories skipped (listed in result.json): "
+                      f"{shown}", highlight=False)
     verdict = "valid" if result.valid else "NOT valid (see validation.json)"
     console.print(f"{result.rows} rows -> {result.dataset} ({verdict}); {result.llm_calls} LLM calls, "
                   f"{result.tokens} tokens, {result.seconds:.1f}s", highlight=False)
@@ -77,7 +86,7 @@ def collect_command(
 
 
 def run_collection_program(program: Path, allow_host: list[str] | None, output: Path | None = None,
-                           unsafe_no_sandbox: bool = False) -> None:
+                           unsafe_no_sandbox: bool = False, allow_read: list[str] | None = None) -> None:
     """``scrapesmith run runs/<id>/program.py [-o OUT]``: recollect in the sandbox with zero LLM calls."""
     from scrapesmith.collect.program import RerunInterrupted, rerun_program
     from scrapesmith.collect.runtime import PARTIAL_DATASET
@@ -87,7 +96,7 @@ def run_collection_program(program: Path, allow_host: list[str] | None, output: 
     try:
         with console.status(f"running {program} {where}", spinner="dots"):
             rerun = rerun_program(program, allowed_hosts(allow_host), output,
-                                  SandboxLimits(unsafe_no_sandbox=unsafe_no_sandbox))
+                                  SandboxLimits(unsafe_no_sandbox=unsafe_no_sandbox), allow_read=allow_read)
     except RerunInterrupted as stopped:
         console.print(f"interrupted: the sandbox was stopped; rows so far are in {stopped.rerun_dir / PARTIAL_DATASET} "
                       f"(partial; marked in {stopped.rerun_dir / 'rerun.run.json'})", highlight=False)
@@ -101,14 +110,17 @@ def run_collection_program(program: Path, allow_host: list[str] | None, output: 
 
 
 def rerun_command(program: Path) -> str:
-    """``scrapesmith run program.py`` with the ``--allow-host`` flags its hosts need beyond the settings'."""
-    from scrapesmith.collect.program import declared_hosts, undeclared_hosts
+    """``scrapesmith run program.py`` with the ``--allow-host`` flags its hosts need beyond the settings', and
+    the ``--allow-read`` flags for the local roots it reads."""
+    from scrapesmith.collect.program import declared_hosts, declared_roots, undeclared_hosts
 
     try:
         needed = undeclared_hosts(declared_hosts(program), get_settings().allow_hosts)
+        roots = declared_roots(program)
     except ScrapesmithError:
-        needed = []
-    return " ".join(["scrapesmith run", str(program), *(f"--allow-host {h}" for h in needed)])
+        needed, roots = [], []
+    return " ".join(["scrapesmith run", shlex.quote(str(program)), *(f"--allow-host {h}" for h in needed),
+                     *(f"--allow-read {shlex.quote(r)}" for r in roots)])
 
 
 @bench_app.command("instruct2ds")

@@ -124,16 +124,19 @@ def run_command(
     no_robots: NoRobotsOption = False,
     open_: OpenOption = False,
     unsafe_no_sandbox: UnsafeNoSandboxOption = False,
+    allow_read: Annotated[list[str] | None, typer.Option(
+        "--allow-read", metavar="PATH", help="Let a collection program read the local pages under PATH "
+        "(read-only; repeatable): the READ_ROOTS it declares must lie inside these.")] = None,
 ) -> None:
     """Apply a scraper spec to pages, or rerun a collection program.py, with no LLM.
 
     A program's rerun writes into RUN_DIR/reruns/<time>/ (and to -o when given), never over the original
-    run, in the sandbox, reaching only the settings' hosts and --allow-host ones; --delay, --concurrency
-    and --no-robots apply to a spec's pages."""
+    run, in the sandbox, reaching only the settings' hosts and --allow-host ones and reading only the
+    local pages under --allow-read; --delay, --concurrency and --no-robots apply to a spec's pages."""
     if target.suffix.lower() == ".py":
         from scrapesmith.cli.collect import run_collection_program
 
-        run_collection_program(target, allow_host, output, unsafe_no_sandbox)
+        run_collection_program(target, allow_host, output, unsafe_no_sandbox, allow_read)
         return
     if output is None or not sources:
         raise usage_error("running a scraper spec needs pages and -o OUTPUT, e.g. run spec.json page.html -o out.csv")

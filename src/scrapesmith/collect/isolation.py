@@ -6,6 +6,8 @@ IPC, UTS and cgroup namespaces, no capabilities, and a file system that holds on
 * the system (``/usr`` and its ``/bin``, ``/lib`` links), the Python installation, the virtualenv and the
   scrapesmith package root, all read-only;
 * the run directory, bind-mounted writable at its own path (the only place writes survive);
+* the local pages the run reads (``collect --seed`` files and directories, a program's granted
+  ``READ_ROOTS``), bind-mounted read-only at their own paths (``extra_read_only``);
 * a throwaway tmpfs for scratch files (``TMPDIR``); everything else is read-only and empty, so
   ``/etc/passwd``, ``~/.ssh`` and other processes' ``/proc/<pid>/environ`` do not exist in there;
 * the directory holding the guard proxy's Unix socket, the program's only way out to the network.

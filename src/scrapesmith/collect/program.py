@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import os
+import shlex
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,6 +24,7 @@ from scrapesmith.collect.views import Blueprint, Rerun
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.io import read_rows, write_rows
 from scrapesmith.report import write_report
+from scrapesmith.web.files import is_within
 
 TEMPLATES = ("html_list", "html_table", "rest")
 
@@ -36,6 +39,7 @@ from scrapesmith.collect.runtime import Collection
 
 PROGRAM_ID = {program_id!r}
 ALLOW_HOSTS = {allow_hosts!r}
+READ_ROOTS = {read_roots!r}
 DELAY = {delay!r}
 SOURCES = {sources}
 FIELDS = {fields!r}
@@ -86,13 +90,15 @@ def keep_matching(rows: list[dict]) -> list[dict]:
 
 
 if __name__ == "__main__":
-    with Collection(PROGRAM_ID, allow_hosts=ALLOW_HOSTS, delay=DELAY, schema=SCHEMA) as run:
+    with Collection(PROGRAM_ID, allow_hosts=ALLOW_HOSTS, delay=DELAY, schema=SCHEMA, read_roots=READ_ROOTS) as run:
         collect(run)
 '''
 
 
-def render_program(blueprint: Blueprint, allow_hosts: list[str], delay: float | None) -> str:
-    """The program text for ``blueprint`` (its id is a hash of the blueprint, so reruns are traceable)."""
+def render_program(blueprint: Blueprint, allow_hosts: list[str], delay: float | None,
+                   read_roots: list[str] | None = None) -> str:
+    """The program text for ``blueprint`` (its id is a hash of the blueprint, so reruns are traceable);
+    ``read_roots`` are the local files and directories it reads pages from (``READ_ROOTS``)."""
     template = blueprint.access
     if template not in TEMPLATES:
         raise ScrapesmithError(f"no program template for access path '{template}'")
@@ -100,7 +106,7 @@ def render_program(blueprint: Blueprint, allow_hosts: list[str], delay: float | 
     fields = [f for f in blueprint.fields if f != blueprint.label_column]
     text = _HEADER.format(
         template=template, instruction=blueprint.instruction.replace('"""', "'''"), name="program.py",
-        program_id=program_id, allow_hosts=list(allow_hosts), delay=delay,
+        program_id=program_id, allow_hosts=list(allow_hosts), read_roots=list(read_roots or []), delay=delay,
         sources=json.dumps([s.model_dump() for s in blueprint.sources], indent=4),
         fields=fields, field_map={f: blueprint.field_map.get(f, f) for f in fields if f not in blueprint.unmapped},
         label_column=blueprint.label_column, row_filter=blueprint.row_filter,
@@ -116,19 +122,27 @@ def render_program(blueprint: Blueprint, allow_hosts: list[str], delay: float | 
 
 def declared_hosts(program: Path) -> list[str]:
     """The ``ALLOW_HOSTS`` a program declares (read without running it)."""
+    return _declared_strings(program, "ALLOW_HOSTS", "host strings, e.g. ['127.0.0.1:8000']")
+
+
+def declared_roots(program: Path) -> list[str]:
+    """The ``READ_ROOTS`` a program declares (read without running it): local paths it reads pages from."""
+    return _declared_strings(program, "READ_ROOTS", "absolute paths, e.g. ['/data/saved-site']")
+
+
+def _declared_strings(program: Path, name: str, example: str) -> list[str]:
     try:
         tree = ast.parse(Path(program).read_text(encoding="utf-8"))
     except (OSError, SyntaxError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ScrapesmithError(f"{program}: not a readable Python program ({exc})") from exc
     for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "ALLOW_HOSTS" for t in node.targets):
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == name for t in node.targets):
             try:
                 value = ast.literal_eval(node.value)
             except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
                 value = None
             if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-                raise ScrapesmithError(f"{program}: ALLOW_HOSTS must be a plain list of host strings, "
-                                       f"e.g. ['127.0.0.1:8000'] (line {node.lineno})")
+                raise ScrapesmithError(f"{program}: {name} must be a plain list of {example} (line {node.lineno})")
             return list(value)
     return []
 
@@ -139,8 +153,15 @@ def undeclared_hosts(declared: list[str], allow_hosts: list[str]) -> list[str]:
     return [h for h in declared if h.lower() not in allowed and h.lower().rpartition(":")[0] not in allowed]
 
 
-def check_runnable(program: Path, allow_hosts: list[str]) -> None:
-    """Refuse a missing program, or one declaring ``ALLOW_HOSTS`` the run does not allow (one line each)."""
+def ungranted_roots(declared: list[str], allow_read: list[str]) -> list[str]:
+    """The roots a program declares that lie inside none of the paths the user lets it read."""
+    granted = [os.path.realpath(os.path.expanduser(p)) for p in allow_read]
+    return [r for r in declared if not any(is_within(os.path.realpath(r), g) for g in granted)]
+
+
+def check_runnable(program: Path, allow_hosts: list[str], allow_read: list[str] | None = None) -> list[str]:
+    """Refuse a missing program, or one declaring ``ALLOW_HOSTS`` the run does not allow or ``READ_ROOTS``
+    the user did not let it read, or roots gone from the disk (one line each). Returns the roots to mount."""
     if not Path(program).is_file():
         raise ScrapesmithError(f"{program}: no such program")
     missing = undeclared_hosts(declared_hosts(program), allow_hosts)
@@ -148,24 +169,39 @@ def check_runnable(program: Path, allow_hosts: list[str]) -> None:
         flags = " ".join(f"--allow-host {h}" for h in missing)
         raise ScrapesmithError(f"{program} declares ALLOW_HOSTS {', '.join(missing)}, which this run does not allow; "
                                f"a program cannot allow itself hosts: pass {flags} if you trust them")
+    roots = declared_roots(program)
+    if not all(os.path.isabs(root) for root in roots):
+        raise ScrapesmithError(f"{program}: READ_ROOTS must be absolute paths")
+    ungranted = ungranted_roots(roots, allow_read or [])
+    if ungranted:
+        flags = " ".join(f"--allow-read {shlex.quote(r)}" for r in ungranted)
+        raise ScrapesmithError(f"{program} declares READ_ROOTS {', '.join(ungranted)}, which this run may not read; "
+                               f"a program cannot grant itself files: pass {flags} if you trust it to read them")
+    gone = [root for root in roots if not os.path.exists(root)]
+    if gone:
+        raise ScrapesmithError(f"{program} reads pages from {', '.join(gone)}, which no longer exists")
+    return roots
 
 
 def run_program_file(program: Path, allow_hosts: list[str] | None = None,
-                     limits: SandboxLimits | None = None, out_dir: Path | None = None) -> SandboxResult:
+                     limits: SandboxLimits | None = None, out_dir: Path | None = None,
+                     allow_read: list[str] | None = None) -> SandboxResult:
     """Run a collection program in the sandbox, writing into ``out_dir`` (default: beside the program).
 
     The program reaches exactly ``allow_hosts`` (the caller's ``--allow-host`` and settings). The hosts it
     declares in ``ALLOW_HOSTS`` are only checked against those: a program cannot allow itself a host.
+    Likewise the local roots it declares in ``READ_ROOTS`` are mounted read-only only when they lie inside
+    ``allow_read`` (the caller's ``--allow-read``); a program cannot grant itself files.
     Interrupted (Ctrl-C, SIGTERM), the sandbox is killed, the interruption is recorded in ``out_dir``
     (``rerun.run.json``; rows so far stay in ``dataset.partial.jsonl``) and the interrupt goes on.
     """
     program = Path(program)
     hosts = list(allow_hosts or [])
-    check_runnable(program, hosts)
+    roots = check_runnable(program, hosts, allow_read)
     run_dir = Path(out_dir or program.parent)
     started = time.monotonic()
     try:
-        return run_in_sandbox(program, run_dir, hosts, limits)
+        return run_in_sandbox(program, run_dir, hosts, limits, read_roots=roots)
     except KeyboardInterrupt:
         save_interrupted(program, time.monotonic() - started, run_dir)
         raise
@@ -197,18 +233,18 @@ class RerunInterrupted(KeyboardInterrupt):
 
 
 def rerun_program(program: Path, allow_hosts: list[str] | None = None, output: Path | None = None,
-                  limits: SandboxLimits | None = None) -> Rerun:
+                  limits: SandboxLimits | None = None, allow_read: list[str] | None = None) -> Rerun:
     """``scrapesmith run runs/X/program.py [-o OUT]``: recollect with no model, never over the original run.
 
     The rerun writes into ``runs/X/reruns/<time>/`` (its dataset, failures and report), so the collection's
     own ``dataset.csv`` is kept; with ``output`` the rows are also written there, in its format.
     """
     program = Path(program)
-    check_runnable(program, list(allow_hosts or []))  # before any directory is made
+    check_runnable(program, list(allow_hosts or []), allow_read)  # before any directory is made
     rerun_dir = program.parent / "reruns" / datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
     rerun_dir.mkdir(parents=True)
     try:
-        result = run_program_file(program, allow_hosts, limits, out_dir=rerun_dir)
+        result = run_program_file(program, allow_hosts, limits, out_dir=rerun_dir, allow_read=allow_read)
     except KeyboardInterrupt:
         raise RerunInterrupted(rerun_dir) from None
     if not result.ok:

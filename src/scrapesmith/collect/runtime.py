@@ -14,7 +14,9 @@ gets provenance columns; :meth:`Collection.close` writes ``dataset.csv``, ``data
 directory, which is the run directory inside the sandbox). Until then rows go to
 ``dataset.partial.jsonl`` as they are written, so a run that fails or is killed leaves only a file
 named partial, never a dataset that looks complete. Inside the sandbox the fetcher's only way out is
-the run's guard proxy (``SCRAPESMITH_SANDBOX_PROXY``).
+the run's guard proxy (``SCRAPESMITH_SANDBOX_PROXY``). Local pages (paths and ``file://`` URLs) are read
+through ``fetch``'s file route, only inside the program's ``READ_ROOTS``: the files and directories the
+user named as seeds, which the sandbox bind-mounts read-only (nothing else of the disk is in there).
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from scrapesmith.lists.replay import replay
 from scrapesmith.lists.runtime import HttpRuntime
 from scrapesmith.lists.views import ListProgram
 from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
-from scrapesmith.web.fetch import HttpFetcher
+from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher
 from scrapesmith.web.page import FetchError, Page
 
 PARTIAL_DATASET = "dataset.partial.jsonl"
@@ -50,10 +52,14 @@ class CollectionError(ScrapesmithError):
 
 
 class Collection:
-    """One collection run: a guarded fetcher with a WARC archive, and the rows written so far."""
+    """One collection run: a guarded fetcher with a WARC archive, and the rows written so far.
+
+    ``read_roots``: the local files and directories the run may read pages from (none by default).
+    """
 
     def __init__(self, program_id: str, allow_hosts: list[str] | None = None, delay: float | None = None,
-                 run_dir: Path | None = None, max_pages: int = 50, schema: dict[str, str] | None = None) -> None:
+                 run_dir: Path | None = None, max_pages: int = 50, schema: dict[str, str] | None = None,
+                 read_roots: list[str] | None = None) -> None:
         self.program_id = program_id
         #: the column types the program declares (``SCHEMA``): every run writes the same types
         self.schema = dict(schema or {})
@@ -68,8 +74,10 @@ class Collection:
         self.partial = self.run_dir / PARTIAL_DATASET
         self.partial.unlink(missing_ok=True)
         self._warc = WarcWriter(self.run_dir / "pages.warc.gz")
-        self._http = HttpFetcher(allow_hosts=allow_hosts or [], delay=delay, proxy=os.environ.get(ENV_PROXY) or None)
-        self.fetcher = ArchivingFetcher(self._http, self._warc)
+        self.read_roots = list(read_roots or [])
+        http = HttpFetcher(allow_hosts=allow_hosts or [], delay=delay, proxy=os.environ.get(ENV_PROXY) or None)
+        files = FileFetcher(confine_to=self.read_roots)
+        self.fetcher = ArchivingFetcher(RoutingFetcher(http=http, file=files), self._warc)
 
     def fetch(self, url: str) -> Page:
         return self.fetcher.fetch(url)
@@ -102,7 +110,13 @@ class Collection:
             seen.add(url)
             if self._already_read(url, "table:" + ",".join(columns)):
                 break  # an earlier source's "next" links read this page and the ones after it
-            page = self.fetch(url)
+            try:
+                page = self.fetch(url)
+            except FetchError as exc:
+                if len(seen) == 1:
+                    raise  # the source itself: the program fails, saying why
+                self.failures.append({"url": url, "item": "next page", "error": str(exc)})
+                break  # the rows so far stay; the page not read is a failure, never dropped silently
             table = best_table(page.text, columns)
             if table is not None:
                 rows += [{**row, "source_url": page.url} for row in table_rows(table, page.url if links else None)]
@@ -112,12 +126,17 @@ class Collection:
 
     def _already_read(self, url: str, reading: str) -> bool:
         """Whether ``url`` was read the same way before in this run (counted); else remembers it."""
-        key = (url, reading)
-        if key in self._listings_read:
+        if self._read_before(url, reading):
+            return True
+        self._listings_read.add((url, reading))
+        return False
+
+    def _read_before(self, url: str, reading: str) -> bool:
+        """Whether ``url`` was read the same way before in this run (counted and said when it was)."""
+        if (url, reading) in self._listings_read:
             self.pages_read_again += 1
             print(f"already read in this run, not read again: {url}", flush=True)
             return True
-        self._listings_read.add(key)
         return False
 
     def join_pages(self, rows: list[dict[str, Any]], join: dict[str, str]) -> list[dict[str, Any]]:
@@ -128,15 +147,20 @@ class Collection:
         """Replay a recorded list program (``lists``), pagination and detail pages included; a program
         recorded on a listing of one page follows the "next" links of the listings it is replayed on."""
         text = program if isinstance(program, str) else json.dumps(program)
+        reading = "list:" + text
         parsed = ListProgram.from_json(text)
         paginated = any(getattr(step, "pagination", None) for step in parsed.steps)
         rows: list[dict[str, Any]] = []
         url, seen = start_url or parsed.start_url, set()
         while url and url not in seen and len(seen) < self.max_pages:
             seen.add(url)
-            if self._already_read(url, "list:" + text):
+            if self._already_read(url, reading):
                 break  # an earlier source's "next" links read this listing and the ones after it
-            result = replay(parsed, HttpRuntime(self.fetcher), start_url=url, max_pages=self.max_pages)
+            # the program's own pagination stops before a page an earlier source read, and every list
+            # page it reads is remembered, so a later source reaching one of them does not read it again
+            result = replay(parsed, HttpRuntime(self.fetcher), start_url=url, max_pages=self.max_pages,
+                            already_read=lambda page_url: self._read_before(page_url, reading))
+            self._listings_read.update((page_url, reading) for page_url in result.page_urls)
             self.failures += result.failures
             rows += result.rows
             if paginated:

@@ -35,6 +35,7 @@ from scrapesmith.collect.guard import (
 from scrapesmith.collect.isolation import SANDBOX_SOCKET_DIR, bwrap_command, bwrap_path, seccomp_file
 from scrapesmith.collect.netproxy import SOCKET_NAME, NetworkGate
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.web.files import is_within
 
 UNSAFE_FLAG = "--unsafe-no-sandbox"
 
@@ -79,8 +80,11 @@ _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 
 
 def run_in_sandbox(program: Path, run_dir: Path, allow_hosts: list[str], limits: SandboxLimits | None = None,
-                   args: list[str] | None = None) -> SandboxResult:
+                   args: list[str] | None = None, read_roots: list[str] | None = None) -> SandboxResult:
     """Run ``program`` confined to ``run_dir``; its network reaches only ``allow_hosts`` (``host[:port]``).
+
+    ``read_roots`` (local files and directories the program reads pages from) are bind-mounted read-only
+    at their own paths; nothing else of the disk but the system, Python and the run directory is there.
 
     Raises :class:`SandboxUnavailable` without bubblewrap (unless ``limits.unsafe_no_sandbox``). On
     Ctrl-C or SIGTERM (``KeyboardInterrupt``) the sandbox is killed before the interrupt goes on.
@@ -93,6 +97,14 @@ def run_in_sandbox(program: Path, run_dir: Path, allow_hosts: list[str], limits:
             f"('make bubblewrap' or 'apt-get install bubblewrap'), or pass {UNSAFE_FLAG} to run it unconfined")
     run_dir = Path(run_dir).resolve()
     program = Path(program).resolve()
+    roots = [os.path.realpath(root) for root in read_roots or []]
+    gone = [root for root in roots if not os.path.exists(root)]
+    if gone:
+        raise ScrapesmithError(f"the local pages {', '.join(gone)} no longer exist")
+    writable = [root for root in roots if is_within(root, str(run_dir))]
+    if writable:  # the run directory is the program's to write: pages in there would not stay read-only
+        raise ScrapesmithError(f"the local pages {', '.join(writable)} are inside the run directory {run_dir}, "
+                               "where the program may write; use a run directory outside them")
     with NetworkGate(allow_hosts) as gate:
         socket = f"{SANDBOX_SOCKET_DIR}/{SOCKET_NAME}" if isolated else str(gate.socket_path)
         nproc = limits.max_processes if isolated else 0
@@ -104,7 +116,8 @@ def run_in_sandbox(program: Path, run_dir: Path, allow_hosts: list[str], limits:
         seccomp = seccomp_file() if isolated else None
         try:
             if isolated:
-                command = bwrap_command(command, run_dir, gate.socket_dir, _PACKAGE_ROOT, env, seccomp, [str(program)])
+                command = bwrap_command(command, run_dir, gate.socket_dir, _PACKAGE_ROOT, env, seccomp,
+                                        [str(program), *roots])
                 env = {}
             result = _supervise(command, run_dir, env, () if seccomp is None else (seccomp,), limits)
             if isolated and result.exit_status == 1 and result.stderr.startswith("bwrap:"):

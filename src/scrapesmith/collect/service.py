@@ -17,6 +17,7 @@ This module only orchestrates; the agents, OHCache and the sandbox do the work.
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -27,13 +28,15 @@ from scrapesmith.collect.ohcache import ArtifactCache, HyperedgeFormatter, Messa
 from scrapesmith.collect.runtime import PARTIAL_DATASET
 from scrapesmith.collect.sandbox import SandboxLimits
 from scrapesmith.collect.search import LocalSearchIndex
-from scrapesmith.collect.views import ABLATIONS, CollectResult
+from scrapesmith.collect.seeds import resolve_seeds
+from scrapesmith.collect.views import ABLATIONS, CollectResult, Seeds
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.llm.ledger import Ledger, LedgeredLLM, use_ledger
 from scrapesmith.llm.types import LLM
 from scrapesmith.report import write_report
 from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
-from scrapesmith.web.fetch import HttpFetcher
+from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RememberingFetcher, RoutingFetcher
+from scrapesmith.web.files import is_within
 
 MAX_STEPS = 20
 
@@ -46,22 +49,34 @@ def collect(instruction: str, *, llm: LLM | None, run_dir: Path, allow_hosts: li
 
     The agents consult the model where the tools leave a choice (which page, which access path, which
     repair); ``always_ask`` consults it at every step, as the paper does (the ablations use it).
+    ``seeds`` are URLs, local HTML files, ``file://`` URLs or directories of saved pages
+    (:mod:`scrapesmith.collect.seeds`): the local ones are the only files the agents and the program read.
     """
     if ablation not in ABLATIONS:
         raise ScrapesmithError(f"unknown ablation '{ablation}' (use {', '.join(ABLATIONS)})")
     parsed = parse_instruction(instruction)
-    if llm is None and parsed.start_url is None:
+    if llm is None and parsed.start_url is None and not seeds:
         raise NoStartingPoint("without a model (--llm none) the instruction must name a start URL and columns, "
-                              "e.g. 'papers from http://host/list/ with columns title, authors, url'")
+                              "e.g. 'papers from http://host/list/ with columns title, authors, url', "
+                              "or --seed pages to search")
+    resolved = resolve_seeds(list(seeds or []))  # a bad seed is one line, before anything is written
     run_dir = Path(run_dir)
+    inside = [root for root in resolved.roots if is_within(root, os.path.realpath(run_dir))]
+    if inside:
+        raise ScrapesmithError(f"--seed {inside[0]} is inside the run directory {run_dir}, where the program may "
+                               "write; use a run directory outside the saved pages")
     run_dir.mkdir(parents=True, exist_ok=True)
     ledger = Ledger()
     model = llm if llm is None or isinstance(llm, LedgeredLLM) else LedgeredLLM(llm)
     started = time.monotonic()
+    # local pages through fetch's file route, confined to the roots the seeds name (the sandbox's view)
+    files = FileFetcher(confine_to=resolved.roots)
     with (use_ledger(ledger), WarcWriter(run_dir / "research.warc.gz") as warc,
-          HttpFetcher(allow_hosts=allow_hosts, delay=delay) as http):
-        team = _team(instruction, model, run_dir, allow_hosts, ablation, ArchivingFetcher(http, warc),
-                     seeds or [], delay, limits, progress, always_ask)
+          RoutingFetcher(http=HttpFetcher(allow_hosts=allow_hosts, delay=delay), file=files) as router):
+        # the agents and their tools weigh the same pages several times: each is fetched (and archived) once
+        fetcher = RememberingFetcher(ArchivingFetcher(router, warc))
+        team = _team(instruction, model, run_dir, allow_hosts, ablation, fetcher,
+                     resolved, delay, limits, progress, always_ask)
         try:
             trail, finished = _orchestrate(team)
         except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the sandbox is already stopped; say so in result.json
@@ -79,7 +94,7 @@ def _mark_interrupted(run_dir: Path, seconds: float) -> None:
 
 
 def _team(instruction: str, llm: LLM | None, run_dir: Path, allow_hosts: list[str], ablation: str, fetcher,
-          seeds: list[str], delay: float | None, limits: SandboxLimits | None, progress: Progress | None,
+          seeds: Seeds, delay: float | None, limits: SandboxLimits | None, progress: Progress | None,
           always_ask: bool = False) -> Team:
     whole_off = ablation == "broadcast"  # A3 removes the entire OHCache
     team = Team(
@@ -87,7 +102,7 @@ def _team(instruction: str, llm: LLM | None, run_dir: Path, allow_hosts: list[st
         cache=ArtifactCache(run_dir / "cache", inline=whole_off or ablation == "no-cache"),
         formatter=HyperedgeFormatter(enabled=not (whole_off or ablation == "no-formatter")),
         fetcher=fetcher, search=LocalSearchIndex(), run_dir=run_dir, allow_hosts=list(allow_hosts),
-        delay=delay, seeds=list(seeds), limits=limits or SandboxLimits(), always_ask=always_ask)
+        delay=delay, seeds=seeds, limits=limits or SandboxLimits(), always_ask=always_ask)
     if progress is not None:
         team.progress = progress
     return team
@@ -119,7 +134,8 @@ def _finish(team: Team, ledger: Ledger, trail: list[str], finished: bool, ablati
     result = CollectResult(
         run_dir=run_dir, rows=team.rows, valid=valid, finished=finished, steps=len(trail), llm_calls=totals.calls,
         input_tokens=totals.input_tokens, output_tokens=totals.output_tokens, cost=totals.cost, seconds=seconds,
-        messages=len(team.graph.edges), format_rejections=team.formatter.rejections, ablation=ablation, trail=trail)
+        messages=len(team.graph.edges), format_rejections=team.formatter.rejections, ablation=ablation, trail=trail,
+        read_roots=list(team.seeds.roots), skipped_files=list(team.seeds.skipped))
     (run_dir / "result.json").write_text(json.dumps(result.to_json(), indent=2) + "\n")
     write_report(run_dir)
     team.search.close()

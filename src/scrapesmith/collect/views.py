@@ -205,6 +205,28 @@ ROLE_SCHEMAS: dict[Role, type[BaseModel]] = {
 
 
 @dataclass
+class Seeds:
+    """The ``--seed`` inputs resolved (:func:`scrapesmith.collect.seeds.resolve_seeds`)."""
+
+    #: where the crawl starts, in order: URLs as given, local pages as ``file://`` URLs of their real paths
+    urls: list[str] = field(default_factory=list)
+    #: a crawled link must start with one of these (a URL seed; a local root's ``file://`` URL)
+    scopes: list[str] = field(default_factory=list)
+    #: the local files and directories named (real paths): all the run may read on this machine, read-only
+    roots: list[str] = field(default_factory=list)
+    #: files in seed directories that are not read, each with the reason
+    skipped: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """One line on the local seeds (empty without any)."""
+        if not self.roots:
+            return ""
+        local = sum(1 for url in self.urls if url.startswith("file:"))
+        line = f"local seeds: {local} HTML pages under {', '.join(self.roots)} (read-only in the sandbox)"
+        return line + (f"; {len(self.skipped)} other files skipped" if self.skipped else "")
+
+
+@dataclass
 class CollectResult:
     run_dir: Path
     rows: int
@@ -220,6 +242,10 @@ class CollectResult:
     format_rejections: int
     ablation: str
     trail: list[str] = field(default_factory=list)
+    #: the local roots (``--seed`` files and directories) the run read, mounted read-only for the program
+    read_roots: list[str] = field(default_factory=list)
+    #: files in ``--seed`` directories that were not read, each with the reason
+    skipped_files: list[str] = field(default_factory=list)
 
     @property
     def dataset(self) -> Path:

@@ -80,6 +80,8 @@ class ReplayResult:
     seconds: float = 0.0
     stop_reason: str = ""
     columns: list[str] = field(default_factory=list)
+    #: the list pages read, in order (the start page, then each page pagination reached)
+    page_urls: list[str] = field(default_factory=list)
 
     @property
     def rows_per_s(self) -> float:
@@ -99,6 +101,7 @@ class ReplayResult:
         self.rows.extend(other.rows)
         self.failures.extend(other.failures)
         self.pages += other.pages
+        self.page_urls.extend(other.page_urls)
         self.items_seen += other.items_seen
         self.dropped.update(other.dropped)
         self.detail_pages += other.detail_pages
@@ -123,7 +126,11 @@ class ReplayResult:
 
 
 class Replayer:
-    """Runs one program on one runtime; holds the per-run answer cache and counters."""
+    """Runs one program on one runtime; holds the per-run answer cache and counters.
+
+    ``already_read(url)``: whether a list page was read before by the caller (another run of the program in
+    the same job); pagination stops before such a page instead of reading it, and its items, again.
+    """
 
     def __init__(
         self,
@@ -131,11 +138,13 @@ class Replayer:
         runtime: PageRuntime,
         llm: LLM | None = None,
         on_page: Callable[[str, int], None] | None = None,
+        already_read: Callable[[str], bool] | None = None,
     ) -> None:
         self.program = program
         self.runtime = runtime
         self.llm = llm
         self.on_page = on_page
+        self.already_read = already_read
         self.plan = program.plan()
         self.result = ReplayResult()
         self._answers: dict[tuple[str, str], str] = {}
@@ -173,8 +182,13 @@ class Replayer:
         seen: set[str] = set()
         visited: set[str] = set()
         for page_index in range(max_pages):
+            if page_index and self.already_read and self.runtime.url not in visited \
+                    and self.already_read(self.runtime.url):  # reached without a link to check first
+                self.result.stop_reason = "next page already read in this job"
+                return
             visited.add(self.runtime.url)
             self.result.pages += 1
+            self.result.page_urls.append(self.runtime.url)
             new = self._collect_items(select_in(self.runtime.tree(), item_selector), seen)
             if self.on_page:
                 self.on_page(self.runtime.url, new)
@@ -240,6 +254,10 @@ class Replayer:
         ]
         if not fresh:
             self.result.stop_reason = "next repeats a visited page"
+            return False
+        following = urljoin(self.runtime.url, fresh[0].get("href")) if fresh[0].get("href") else ""
+        if following and self.already_read and self.already_read(following):
+            self.result.stop_reason = "next page already read in this job"
             return False
         try:
             self.runtime.click_element(fresh[0])
@@ -389,6 +407,8 @@ def replay(
     start_url: str | None = None,
     max_pages: int | None = None,
     on_page: Callable[[str, int], None] | None = None,
+    already_read: Callable[[str], bool] | None = None,
 ) -> ReplayResult:
-    """Run ``program`` on ``runtime`` and return its rows (in column order, then provenance)."""
-    return Replayer(program, runtime, llm, on_page).run(start_url, max_pages)
+    """Run ``program`` on ``runtime`` and return its rows (in column order, then provenance) and the list
+    pages it read (``page_urls``); pagination stops before a page ``already_read`` says was read."""
+    return Replayer(program, runtime, llm, on_page, already_read).run(start_url, max_pages)

@@ -91,8 +91,15 @@ def load_collect_run(run_dir: Path) -> Report:
         cost=float(result.get("cost") or 0.0), failures=len(failures), stages=stage_bars(ledger), checks=checks,
         trail=_trail(run_dir / "messages.jsonl"), program_name="program.py",
         program_text=_text(run_dir / "program.py"), blueprint_text=_text(run_dir / "blueprint.md"),
-        notes=[f"agents: {' → '.join(result.get('trail', []))}"] if result.get("trail") else [],
+        notes=([f"agents: {' → '.join(result.get('trail', []))}"] if result.get("trail") else []) + _seed_notes(result),
         dataset_name="dataset.csv" if dataset.is_file() else "")
+
+
+def _seed_notes(result: dict[str, Any]) -> list[str]:
+    """What a collect run read of the local disk (``--seed`` roots) and which seed files it skipped."""
+    notes = [f"local pages read (read-only): {', '.join(result['read_roots'])}"] if result.get("read_roots") else []
+    skipped = result.get("skipped_files") or []
+    return notes + ([f"{len(skipped)} files in seed directories skipped: {'; '.join(skipped)}"] if skipped else [])
 
 
 def _first_line_after(text: str, prefix: str) -> str:

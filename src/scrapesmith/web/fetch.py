@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import email.utils
 import time
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -31,6 +32,7 @@ from scrapesmith.web.content import DEFAULT_ACCEPT_TYPES, accepts, sniff_media_t
 from scrapesmith.web.files import FileFetcher, expand_sources, is_file_url, is_web_url
 from scrapesmith.web.page import (
     BlockedAddress,
+    Fetcher,
     FetchError,
     HttpStatusError,
     Page,
@@ -409,3 +411,31 @@ class RoutingFetcher:
         self.close()
 
 
+
+
+class RememberingFetcher:
+    """Wraps any :class:`Fetcher` for one short-lived job: a URL fetched again returns the page read the
+    first time (the ``max_pages`` most recently used are kept). A failure is not remembered: the next fetch
+    tries again. ``again`` counts the fetches it answered without the network."""
+
+    def __init__(self, inner: Fetcher, max_pages: int = 256) -> None:
+        self.inner = inner
+        self.max_pages = max_pages
+        self.again = 0
+        self._pages: OrderedDict[str, Page] = OrderedDict()
+
+    def fetch(self, url: str) -> Page:
+        if (page := self._pages.get(url)) is not None:
+            self._pages.move_to_end(url)
+            self.again += 1
+            return page
+        page = self.inner.fetch(url)
+        self._pages[url] = page
+        if len(self._pages) > self.max_pages:
+            self._pages.popitem(last=False)
+        return page
+
+    def close(self) -> None:
+        close = getattr(self.inner, "close", None)
+        if callable(close):
+            close()

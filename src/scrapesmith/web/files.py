@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import glob
 import mimetypes
+import os
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -16,7 +17,8 @@ from scrapesmith.web.content import DEFAULT_ACCEPT_TYPES, accepts, sniff_media_t
 from scrapesmith.web.page import FetchError, Page, TooLarge, UnsupportedContent
 from scrapesmith.web.safety import InvalidUrl
 
-PAGE_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".shtml", ".xml", ".json"})
+HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".shtml"})
+PAGE_SUFFIXES = HTML_SUFFIXES | {".xml", ".json"}
 
 
 class FileFetcher:
@@ -24,19 +26,25 @@ class FileFetcher:
 
     Relative paths resolve against ``root`` (the working directory when ``None``). Directories are refused
     with a hint: expand them first with :func:`expand_sources`, so a typo never fetches thousands of files.
+    With ``confine_to`` (files and directories), only files whose real path (symbolic links followed) lies
+    inside one of them are read; anything else is refused, as a sandbox that mounts only those would.
     """
 
     def __init__(
         self, root: Path | None = None, *, accept_types: Iterable[str] = DEFAULT_ACCEPT_TYPES,
-        max_bytes: int | None = None,
+        max_bytes: int | None = None, confine_to: Iterable[str | Path] | None = None,
     ) -> None:
         self.root = root
+        self.confine_to = None if confine_to is None else tuple(os.path.realpath(p) for p in confine_to)
         self.accept_types = tuple(t.lower() for t in accept_types)
         self.max_bytes = max_bytes if max_bytes is not None else get_settings().max_bytes
 
     def fetch(self, url: str) -> Page:
         started = time.monotonic()
         path = self.resolve(url)
+        if self.confine_to is not None and not any(is_within(os.path.realpath(path), r) for r in self.confine_to):
+            allowed = ", ".join(self.confine_to) or "none"
+            raise FetchError(url, f"outside the local roots this run may read ({allowed})")
         if path.is_dir():
             raise FetchError(url, "is a directory; pass the files in it (e.g. DIR/*.html) or a URL-list file")
         if not path.is_file():
@@ -74,6 +82,11 @@ class FileFetcher:
         return path.absolute()
 
 
+def is_within(path: str, root: str) -> bool:
+    """Whether ``path`` is ``root`` or lies below it (both already absolute and resolved)."""
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
 def is_web_url(source: str) -> bool:
     """True for http(s) URLs, including malformed ones, so the HTTP fetcher reports what is wrong."""
     return source.lower().startswith(("http://", "https://"))
@@ -105,9 +118,18 @@ def expand_sources(items: list[str]) -> list[str]:
     return expanded
 
 
+def directory_pages(path: Path, suffixes: Iterable[str] = PAGE_SUFFIXES) -> tuple[list[Path], list[Path]]:
+    """The page files under directory ``path`` (recursively, sorted by path) and the other files skipped."""
+    wanted = frozenset(suffixes)
+    pages, skipped = [], []
+    for file in sorted(p for p in path.rglob("*") if p.is_file()):
+        (pages if file.suffix.lower() in wanted else skipped).append(file)
+    return pages, skipped
+
+
 def _expand_path(path: Path) -> list[str]:
     if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in PAGE_SUFFIXES)
+        files, _skipped = directory_pages(path)
         if not files:
             raise FetchError(str(path), f"directory has no page files ({', '.join(sorted(PAGE_SUFFIXES))})")
         return [str(p) for p in files]

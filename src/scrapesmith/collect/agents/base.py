@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from scrapesmith.collect.ohcache import ArtifactCache, HyperedgeFormatter, MessageHypergraph
 from scrapesmith.collect.sandbox import SandboxLimits
 from scrapesmith.collect.search import LocalSearchIndex
-from scrapesmith.collect.views import Hyperedge, Role
+from scrapesmith.collect.views import Hyperedge, Role, Seeds
 from scrapesmith.llm.templates import render_prompt
 from scrapesmith.llm.types import LLM, ChatMessage, LLMOutputError
 from scrapesmith.web.page import Fetcher
@@ -42,7 +42,8 @@ class Team:
     run_dir: Path
     allow_hosts: list[str]
     delay: float | None
-    seeds: list[str] = field(default_factory=list)
+    #: the ``--seed`` inputs resolved: crawl starts and scopes, and the local roots the run may read
+    seeds: Seeds = field(default_factory=Seeds)
     limits: SandboxLimits = field(default_factory=SandboxLimits)
     #: ask the model at every agent step, as the paper does, even where the tools' evidence leaves no choice
     always_ask: bool = False
@@ -51,6 +52,8 @@ class Team:
     done: bool = False
     #: the hosts the sandboxed program may reach: the run's allowed hosts plus the sources research chose
     program_hosts: list[str] = field(default_factory=list)
+    #: the local roots (from the seeds) the sandboxed program may read, mounted read-only
+    program_roots: list[str] = field(default_factory=list)
 
 
 class Agent:

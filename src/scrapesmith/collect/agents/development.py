@@ -47,7 +47,8 @@ class EngineerAgent(Agent):
             ref = options[self._choose_repair(options)]
         blueprint = Blueprint.model_validate_json(self.team.cache.get(ref))
         self.team.program_hosts = program_hosts(self.team.allow_hosts, blueprint)
-        text = render_program(blueprint, self.team.program_hosts, self.team.delay)
+        self.team.program_roots = program_roots(self.team.seeds.roots, blueprint)
+        text = render_program(blueprint, self.team.program_hosts, self.team.delay, self.team.program_roots)
         (self.team.run_dir / "program.py").write_text(text, encoding="utf-8")
         program_ref = self.store("program", text)
         self.send("program", EngineerMessage(program_ref=f"cache://{program_ref}", blueprint_ref=ref,
@@ -75,6 +76,12 @@ def program_hosts(allow_hosts: list[str], blueprint: Blueprint) -> list[str]:
     return hosts
 
 
+def program_roots(roots: list[str], blueprint: Blueprint) -> list[str]:
+    """The local roots the program may read: every root the seeds name when a source is a local page
+    (its list or its items' pages may be anywhere in them), none for a program reading the web only."""
+    return list(roots) if any(source.url.startswith("file:") for source in blueprint.sources) else []
+
+
 class TestAgent(Agent):
     """Runs program.py in the sandbox and reports exit status, rows and the error tail to the engineer."""
 
@@ -85,8 +92,9 @@ class TestAgent(Agent):
         for stale in ("dataset.csv", "dataset.jsonl", "dataset.parquet", "failures.json"):
             (run_dir / stale).unlink(missing_ok=True)
         # The network the run allows (never what program.py declares about itself).
+        # ... and the local roots the user named as seeds, read-only (never what program.py declares)
         result = run_in_sandbox(run_dir / "program.py", run_dir, self.team.program_hosts or self.team.allow_hosts,
-                                self.team.limits)
+                                self.team.limits, read_roots=self.team.program_roots)
         rows = count_rows(run_dir / "dataset.jsonl")
         self.team.rows = rows
         ok = result.ok and rows > 0

@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import re
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from lxml import html
+from lxml.html import HtmlElement
 from pydantic import BaseModel, Field
 
 from scrapesmith.collect.agents.base import Agent
@@ -84,28 +86,42 @@ class ToolAgent(Agent):
             self._propose(plan, WebMessage.model_validate(web.content))
 
     def _search(self, plan: PlanMessage) -> None:
-        crawled = self._crawl(self.team.seeds)
+        seeds = self.team.seeds
+        crawled, unread = self._crawl(seeds.urls, seeds.scopes)
         hits = self.team.search.search(" ".join(plan.keywords), limit=5)
         self.send("search", ToolMessage(candidates=[], search_hits=[hit.url for hit in hits]))
-        self.report(f"indexed {crawled} pages, {len(hits)} hits")
+        if seeds.summary():
+            self.report(seeds.summary())
+        if seeds.skipped:  # every one is listed in result.json
+            self.report(f"skipped {len(seeds.skipped)} files in seed directories: {_first_few(seeds.skipped)}")
+        self.report(f"indexed {crawled} pages, {len(hits)} hits"
+                    + (f"; {len(unread)} seed pages not indexed ({_first_few(unread)})" if unread else ""))
 
-    def _crawl(self, seeds: list[str]) -> int:
-        """Breadth-first over the seeds' pages (same host, under the seed path, a few levels deep)."""
+    def _crawl(self, seeds: list[str], scopes: list[str]) -> tuple[int, list[str]]:
+        """Breadth-first from the seeds over the pages in their scopes (a URL seed: under its path; a
+        local seed: inside its file or directory), a few levels deep. Returns the count of pages indexed
+        and the seed pages not indexed, each with why (unreadable, not HTML, over the crawl limit)."""
         queue, seen, count = deque((seed, 0) for seed in seeds), set(seeds), 0
+        unread: list[str] = []
         while queue and count < CRAWL_LIMIT:
             url, depth = queue.popleft()
-            page = fetch_or_none(self, url)
-            if page is None or not page.is_html:
+            page, why = _fetch_why(self, url)
+            if page is not None and not page.is_html:
+                why = f"not HTML ({page.content_type})"
+            if why:
+                if depth == 0:
+                    unread.append(f"{url}: {why}")
                 continue
             count += 1
             self.team.search.add(page.url, page.text)
             if depth >= CRAWL_DEPTH:
                 continue
             for link in page_links(page):
-                if link.url not in seen and any(link.url.startswith(seed) for seed in seeds):
+                if link.url not in seen and any(link.url.startswith(scope) for scope in scopes):
                     seen.add(link.url)
                     queue.append((link.url, depth + 1))
-        return count
+        unread += [f"{url}: over the crawl limit of {CRAWL_LIMIT} pages" for url, depth in queue if depth == 0]
+        return count, unread
 
     def _propose(self, plan: PlanMessage, web: WebMessage) -> None:
         url = web.source_urls[0].url
@@ -149,18 +165,31 @@ def _found_json(item: Found) -> dict:
 
 
 def fetch_or_none(agent: Agent, url: str) -> Page | None:
+    return _fetch_why(agent, url)[0]
+
+
+def _fetch_why(agent: Agent, url: str) -> tuple[Page | None, str]:
+    """The page, or ``None`` and why it could not be fetched."""
     try:
-        return agent.team.fetcher.fetch(url)
-    except FetchError:
-        return None
+        return agent.team.fetcher.fetch(url), ""
+    except FetchError as exc:
+        return None, str(exc).removeprefix(f"{url}: ")
+
+
+def _first_few(unread: list[str], shown: int = 3) -> str:
+    return "; ".join(unread[:shown]) + (f"; and {len(unread) - shown} more" if len(unread) > shown else "")
+
+
+def page_anchors(page: Page) -> Iterator[tuple[str, HtmlElement]]:
+    """Every link of ``page`` as (absolute URL without its fragment, the anchor element), in page order."""
+    for anchor in html.fromstring(page.text).xpath("//a[@href]"):
+        yield urldefrag(urljoin(page.url, anchor.get("href")))[0], anchor
 
 
 def page_links(page: Page) -> list[SourceLink]:
-    tree = html.fromstring(page.text)
     links, seen = [], set()
     host = urlsplit(page.url).netloc
-    for anchor in tree.xpath("//a[@href]"):
-        url = urldefrag(urljoin(page.url, anchor.get("href")))[0]
+    for url, anchor in page_anchors(page):
         if urlsplit(url).netloc == host and url not in seen and url != page.url:
             seen.add(url)
             links.append(SourceLink(url=url, label=" ".join(anchor.text_content().split())))
@@ -226,8 +255,8 @@ class WebAgent(Agent):
         hits = search.content.get("search_hits", []) if search else []
         if hits:
             return self._best_start(hits, plan.columns)
-        if self.team.seeds:
-            return self.team.seeds[0]
+        if self.team.seeds.urls:
+            return self.team.seeds.urls[0]
         raise NoStartingPoint("no start URL: name one in the instruction (e.g. 'from http://host/list/') "
                               "or give --seed pages to search")
 
@@ -284,8 +313,8 @@ def _row_links_to(page: Page, target: str) -> bool:
     links to ``target``."""
     if not page.is_html or not page.text:
         return False
-    for anchor in html.fromstring(page.text).xpath("//a[@href]"):
-        if urldefrag(urljoin(page.url, anchor.get("href")))[0] == target and anchor.xpath(
+    for url, anchor in page_anchors(page):
+        if url == target and anchor.xpath(
                 "ancestor::tr or (ancestor::li and not(ancestor::nav or ancestor::header or ancestor::footer"
                 " or ancestor::aside))"):
             return True
