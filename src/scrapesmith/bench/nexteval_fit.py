@@ -3,10 +3,13 @@
 Every candidate list of every page is labelled a data list when its records overlap the true records
 by a mean best Jaccard index of at least 0.5 (NEXT-EVAL's own overlap, :func:`overlap_matrix`). A
 logistic regression with an L2 penalty (``C`` as in the usual formulation: ``C * log-loss + |w|^2 / 2``,
-intercept not penalised) is fitted on standardised features with scipy. ``scrapesmith bench nexteval
---fit`` prints the constants to paste into ``list_evidence.py`` and, with ``--fit-check``, scores a
-two-fold split (fit on one half of the pages, detect on the other) so the figure says how the weights
-do on pages they were not fitted on.
+intercept not penalised) is fitted on standardised features with scipy. A second model of the same
+form is then fitted on the *other* candidates of each page — those that do not overlap the page's
+likeliest list under the first model — on how they compare with that main list
+(:func:`scrapesmith.dom.list_evidence.secondary_features`). ``scrapesmith bench nexteval --fit`` prints
+both sets of constants to paste into ``list_evidence.py`` and scores a two-fold split (fit both models
+on one half of the pages, detect on the other) so the figure says how the weights do on pages they were
+not fitted on.
 """
 
 from __future__ import annotations
@@ -23,9 +26,12 @@ from scrapesmith.bench.nexteval import text_map_keys as page_keys
 from scrapesmith.dom.list_evidence import (
     DATA_LIST_THRESHOLD,
     FEATURES,
-    LOOK_ALIKE_FLOOR,
+    SECONDARY_FEATURES,
+    SECONDARY_FLOOR,
     RankedList,
+    overlapping,
     rank_lists,
+    secondary_features,
     select_lists,
 )
 from scrapesmith.dom.parse import parse_html
@@ -59,17 +65,29 @@ class FittedWeights:
         logits = ((features - self.means) / self.scales) @ np.asarray(self.weights) + self.intercept
         return 1.0 / (1.0 + np.exp(-np.clip(logits, -50, 50)))
 
-    def as_python(self) -> str:
-        """The constants as ``list_evidence.py`` holds them."""
+    def as_python(self, names: tuple[str, ...] = FEATURES, prefix: str = "") -> str:
+        """The constants as ``list_evidence.py`` holds them (``prefix`` ``SECONDARY_`` for the second model)."""
         rows = [
             f'    "{name}": ({mean:.6g}, {scale:.6g}, {weight:.6g}),'
-            for name, mean, scale, weight in zip(FEATURES, self.means, self.scales, self.weights, strict=True)
+            for name, mean, scale, weight in zip(names, self.means, self.scales, self.weights, strict=True)
         ]
         body = "\n".join(rows)
+        weights = f"{prefix}WEIGHTS" if prefix else "EVIDENCE_WEIGHTS"
         return (
-            f"EVIDENCE_WEIGHTS: dict[str, tuple[float, float, float]] = {{\n{body}\n}}\n"
-            f"INTERCEPT = {self.intercept:.6g}\n"
+            f"{weights}: dict[str, tuple[float, float, float]] = {{\n{body}\n}}\n"
+            f"{prefix}INTERCEPT = {self.intercept:.6g}\n"
         )
+
+
+@dataclass
+class FittedModels:
+    """The evidence model and the model judging other lists against the main one."""
+
+    evidence: FittedWeights
+    secondary: FittedWeights
+
+    def as_python(self) -> str:
+        return self.evidence.as_python() + "\n" + self.secondary.as_python(SECONDARY_FEATURES, "SECONDARY_")
 
 
 def load_pages(html_dir: Path, truth_dir: Path, limit: int | None = None) -> list[PageData]:
@@ -98,6 +116,11 @@ def fit_weights(pages: list[PageData], c: float = DEFAULT_C) -> FittedWeights:
     """L2-penalised logistic regression on the standardised features of every candidate."""
     features = np.array([cand.features for page in pages for cand in page.candidates])
     labels = np.array([cand.label for page in pages for cand in page.candidates], dtype=float)
+    return fit_logistic(features, labels, c)
+
+
+def fit_logistic(features: np.ndarray, labels: np.ndarray, c: float = DEFAULT_C) -> FittedWeights:
+    """L2-penalised logistic regression (``C * log-loss + |w|^2 / 2``) on standardised ``features``."""
     means = features.mean(axis=0)
     scales = features.std(axis=0)
     scales[scales == 0] = 1.0
@@ -116,30 +139,70 @@ def fit_weights(pages: list[PageData], c: float = DEFAULT_C) -> FittedWeights:
     return FittedWeights(list(means), list(scales), list(result.x[:-1]), float(result.x[-1]))
 
 
-def score_with(pages: list[PageData], fitted: FittedWeights, threshold: float = DATA_LIST_THRESHOLD) -> float:
-    """Mean NEXT-EVAL F1 when ``fitted`` ranks the candidates (the selection :func:`detect_lists` makes)."""
+def ranked_by(page: PageData, fitted: FittedWeights) -> list[tuple[RankedList, Candidate]]:
+    """The page's candidates with ``fitted``'s probabilities, likeliest first."""
+    if not page.candidates:
+        return []
+    probabilities = fitted.probabilities(np.array([cand.features for cand in page.candidates]))
+    pairs = [
+        (RankedList(cand.ranked.region, cand.ranked.evidence, float(probability)), cand)
+        for cand, probability in zip(page.candidates, probabilities, strict=True)
+    ]
+    return sorted(pairs, key=lambda pair: pair[0].probability, reverse=True)
+
+
+def fit_secondary(pages: list[PageData], evidence: FittedWeights, c: float = DEFAULT_C) -> FittedWeights:
+    """The second model: on every page, the candidates :func:`select_lists` weighs against the main list
+    (``evidence``'s likeliest), described by :func:`secondary_features`, labelled as for the first model."""
+    features, labels = [], []
+    for page in pages:
+        ranked = ranked_by(page, evidence)
+        if not ranked:
+            continue
+        main = ranked[0][0]
+        for candidate, cand in ranked[1:]:
+            if candidate.probability >= SECONDARY_FLOOR and not overlapping(candidate.region, main.region):
+                features.append(secondary_features(candidate, main))
+                labels.append(cand.label)
+    return fit_logistic(np.array(features), np.array(labels, dtype=float), c)
+
+
+def fit_models(pages: list[PageData], c: float = DEFAULT_C) -> FittedModels:
+    evidence = fit_weights(pages, c)
+    return FittedModels(evidence, fit_secondary(pages, evidence, c))
+
+
+def score_with(pages: list[PageData], fitted: FittedModels, threshold: float = DATA_LIST_THRESHOLD) -> float:
+    """Mean NEXT-EVAL F1 when ``fitted`` ranks and selects the candidates (as :func:`detect_lists` does)."""
+    secondary = fitted.secondary
+
+    def judge(candidate: RankedList, main: RankedList) -> float:
+        return float(secondary.probabilities(np.array([secondary_features(candidate, main)]))[0])
+
     scores = []
     for page in pages:
+        ranked = ranked_by(page, fitted.evidence)
+        records = {id(candidate.region): cand.records for candidate, cand in ranked}
         predicted: list[frozenset[str]] = []
-        if page.candidates:
-            probabilities = fitted.probabilities(np.array([cand.features for cand in page.candidates]))
-            records = {id(cand.ranked.region): cand.records for cand in page.candidates}
-            ranked = sorted(
-                (
-                    RankedList(cand.ranked.region, cand.ranked.evidence, float(probability))
-                    for cand, probability in zip(page.candidates, probabilities, strict=True)
-                ),
-                key=lambda candidate: candidate.probability,
-                reverse=True,
-            )
-            for chosen in select_lists(ranked, threshold, LOOK_ALIKE_FLOOR):
-                predicted.extend(records[id(chosen.region)])
+        for chosen in select_lists([candidate for candidate, _ in ranked], threshold, judge):
+            predicted.extend(records[id(chosen.region)])
         scores.append(score_records(predicted, page.truth).f1)
     return float(np.mean(scores)) if scores else 0.0
 
 
 def two_fold(pages: list[PageData], c: float = DEFAULT_C) -> tuple[float, float]:
-    """F1 on each half of the pages with weights fitted on the other half."""
+    """F1 on each half of the pages with both models fitted on the other half."""
     half = len(pages) // 2
     first, second = pages[:half], pages[half:]
-    return score_with(second, fit_weights(first, c)), score_with(first, fit_weights(second, c))
+    return score_with(second, fit_models(first, c)), score_with(first, fit_models(second, c))
+
+
+def k_fold(pages: list[PageData], folds: int, c: float = DEFAULT_C) -> float:
+    """Page-mean F1 when every ``folds``-th page (offset k) is detected with models fitted on the rest."""
+    total = 0.0
+    for k in range(folds):
+        test = [page for i, page in enumerate(pages) if i % folds == k]
+        train = [page for i, page in enumerate(pages) if i % folds != k]
+        if test and train:
+            total += score_with(test, fit_models(train, c)) * len(test)
+    return total / max(len(pages), 1)

@@ -221,16 +221,17 @@ def bench_nexteval_command(
 
 def _fit_evidence(html: Path, groundtruth: Path, limit: int | None) -> None:
     """Refit the list-evidence weights and say how they do on pages they were not fitted on."""
-    from scrapesmith.bench.nexteval_fit import fit_weights, load_pages, score_with, two_fold
+    from scrapesmith.bench.nexteval_fit import fit_models, k_fold, load_pages, score_with, two_fold
 
     with console.status("measuring every candidate list…"):
         pages = load_pages(html, groundtruth, limit)
-    fitted = fit_weights(pages)
+    fitted = fit_models(pages)
     first, second = two_fold(pages)
     console.print(fitted.as_python(), markup=False, highlight=False)
     console.print(
         f"F1 on the fitted pages {score_with(pages, fitted):.4f}; two-fold (fit on one half, "
-        f"score the other) {first:.4f} / {second:.4f}",
+        f"score the other) {first:.4f} / {second:.4f}; held out in turn: alternate pages "
+        f"{k_fold(pages, 2):.4f}, 5-fold {k_fold(pages, 5):.4f}, 10-fold {k_fold(pages, 10):.4f}",
         highlight=False,
     )
 

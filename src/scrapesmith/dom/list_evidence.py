@@ -10,6 +10,12 @@ regions it has — and how it compares with the page's strongest candidate. :fun
 weighs them with a logistic model whose weights were fitted on the NEXT-EVAL development pages
 (:mod:`scrapesmith.bench.nexteval_fit`, ``scrapesmith bench nexteval --fit``) and are kept here as
 constants: detection needs no model and no training at run time.
+
+The likeliest candidate is the page's main list. Whether another list holds records too is judged
+against it (:func:`secondary_probability`): the other record lists of a page tend to be built like its
+main list (similar item templates, the same item tag, comparable text per item), while promo strips,
+related-content carousels and link packs next to it are not. A second logistic model, fitted the same
+way, weighs the candidate's own probability with those comparisons.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from scrapesmith.dom.lists import (
     element_text,
     find_record_regions,
     fingerprint,
+    least_common_ancestor,
     nested_regions,
     similarity,
 )
@@ -53,7 +60,8 @@ COUNTED_LABEL = re.compile(  # a facet: "France (6729)", "Accounting [35 jobs]",
 )
 SHORT_LABEL = 30
 DATA_LIST_THRESHOLD = 0.5
-LOOK_ALIKE_FLOOR = 0.2
+SECONDARY_FLOOR = 0.05  # lists less likely than this on their own are not compared with the main list
+TEMPLATE_SAMPLE = 8  # items of each list whose templates are compared
 PREVIEW_ITEMS = 3
 PREVIEW_CHARS = 160
 
@@ -157,38 +165,70 @@ FEATURES = (
 # Fitted by scrapesmith.bench.nexteval_fit on NEXT-EVAL development pages 1-100 (see its docstring):
 # feature -> (mean, scale) of its standardisation and its weight; then the intercept.
 EVIDENCE_WEIGHTS: dict[str, tuple[float, float, float]] = {
-    "log_items": (1.71181, 0.664516, -0.110596),
-    "log_text_nodes_per_item": (0.921889, 0.564941, -0.362031),
-    "log_chars_per_item": (2.85364, 1.07063, 0.319248),
-    "sqrt_text_share": (0.0967746, 0.111031, 0.167233),
-    "link_share": (0.534512, 0.471351, 0.664784),
-    "similarity": (0.953499, 0.111559, 0.332429),
-    "in_chrome": (0.677366, 0.467484, -0.218431),
-    "in_form": (0.149136, 0.356222, 0.0644896),
-    "in_main": (0.833909, 0.372162, 0.162515),
-    "holds_lists": (0.0592114, 0.218796, -0.320381),
-    "position": (0.425311, 0.292791, -0.182866),
-    "distinct_share": (0.980502, 0.0898209, 0.00705419),
-    "digit_share": (0.309221, 0.411075, 0.551999),
-    "length_spread": (0.330778, 0.222379, -0.259968),
-    "single_text": (0.790617, 0.406868, -0.121917),
-    "log_structure_score": (0.989416, 1.2961, 0.043594),
-    "relative_structure": (-5.35874, 1.84744, 0.819206),
-    "relative_text_share": (-0.561194, 0.207456, -0.187885),
-    "heading_share": (0.0522996, 0.221013, 0.143025),
-    "image_share": (0.0569379, 0.223536, 0.41464),
-    "log_look_alikes": (2.55824, 1.77169, -0.46871),
-    "rows": (0.0130041, 0.113292, 0.313272),
-    "paragraphs": (0.0312757, 0.174062, -0.184387),
-    "list_items": (0.375638, 0.484287, 0.258713),
-    "links": (0.103045, 0.304018, -0.0670364),
-    "form_controls": (0.0304527, 0.171829, 0.0107127),
-    "relative_items": (-2.50389, 1.2503, 0.591345),
-    "counted_label_share": (0.0198846, 0.123803, -0.186421),
-    "in_chrome_element": (0.384033, 0.486366, -0.147763),
+    "log_items": (1.71219, 0.665028, -0.109822),
+    "log_text_nodes_per_item": (0.921813, 0.564863, -0.361777),
+    "log_chars_per_item": (2.85318, 1.07085, 0.318429),
+    "sqrt_text_share": (0.0967785, 0.111024, 0.167551),
+    "link_share": (0.534336, 0.471373, 0.667061),
+    "similarity": (0.953514, 0.111543, 0.332917),
+    "in_chrome": (0.677308, 0.467506, -0.221483),
+    "in_form": (0.149087, 0.356174, 0.0648585),
+    "in_main": (0.833964, 0.372113, 0.161113),
+    "holds_lists": (0.0591919, 0.218762, -0.321718),
+    "position": (0.425379, 0.29284, -0.181364),
+    "distinct_share": (0.980248, 0.0908948, 0.0280247),
+    "digit_share": (0.30912, 0.411046, 0.553632),
+    "length_spread": (0.330686, 0.222402, -0.258362),
+    "single_text": (0.790686, 0.406819, -0.12416),
+    "log_structure_score": (0.98962, 1.29602, 0.0420758),
+    "relative_structure": (-5.35851, 1.84718, 0.819099),
+    "relative_text_share": (-0.561217, 0.207426, -0.184423),
+    "heading_share": (0.0522824, 0.220978, 0.142148),
+    "image_share": (0.0569191, 0.223502, 0.414739),
+    "log_look_alikes": (2.5574, 1.77201, -0.465401),
+    "rows": (0.0131644, 0.113978, 0.310426),
+    "paragraphs": (0.0312654, 0.174034, -0.183726),
+    "list_items": (0.375514, 0.484255, 0.257432),
+    "links": (0.103011, 0.303974, -0.0663677),
+    "form_controls": (0.0304427, 0.171802, 0.0147741),
+    "relative_items": (-2.50342, 1.25051, 0.589474),
+    "counted_label_share": (0.0198781, 0.123783, -0.186122),
+    "in_chrome_element": (0.383907, 0.486336, -0.145323),
 }
 UNWEIGHTED = (0.0, 1.0, 0.0)  # a feature added since the last fit counts for nothing until refitted
-INTERCEPT = -4.32258
+INTERCEPT = -4.32199
+
+SECONDARY_FEATURES = (
+    "logit_probability",
+    "template_similarity",
+    "same_item_tag",
+    "same_template",
+    "log_chars_ratio",
+    "log_text_nodes_ratio",
+    "log_items_ratio",
+    "log_tree_distance",
+    "position_after",
+    "apart_below_body",
+    "chrome_unlike_main",
+    "chrome_element_unlike_main",
+)
+# Fitted by scrapesmith.bench.nexteval_fit on the other candidates of NEXT-EVAL pages 1-100 (those at
+# SECONDARY_FLOOR or above that do not overlap the page's likeliest list), in the same form as above.
+SECONDARY_WEIGHTS: dict[str, tuple[float, float, float]] = {
+    "logit_probability": (-1.47749, 1.55695, 1.03552),
+    "template_similarity": (0.146878, 0.265049, 0.347807),
+    "same_item_tag": (0.402196, 0.490341, -0.306127),
+    "same_template": (0.0518962, 0.221817, 0.237397),
+    "log_chars_ratio": (-1.12271, 1.36164, 0.0577454),
+    "log_text_nodes_ratio": (-0.786149, 0.859283, 0.161385),
+    "log_items_ratio": (-0.733897, 1.10004, 0.119506),
+    "log_tree_distance": (2.62411, 0.548397, 0.0008309),
+    "position_after": (-0.0297103, 0.378429, 0.128293),
+    "apart_below_body": (0.207585, 0.405578, -0.27915),
+    "chrome_unlike_main": (0.423154, 0.494059, -0.0237377),
+    "chrome_element_unlike_main": (0.436128, 0.495904, -0.0735196),
+}
+SECONDARY_INTERCEPT = -1.32497
 
 
 def overlapping(a: RecordRegion, b: RecordRegion) -> bool:
@@ -307,37 +347,80 @@ def rank_lists(root: etree._Element, regions: Sequence[RecordRegion] | None = No
 
 
 def detect_lists(root: etree._Element, threshold: float = DATA_LIST_THRESHOLD) -> list[RecordRegion]:
-    """The page's data lists: the likeliest candidate, then every other one at ``threshold`` or above
-    that does not nest in (or hold) one already taken, then the look-alikes of those taken."""
-    return [candidate.region for candidate in select_lists(rank_lists(root), threshold, LOOK_ALIKE_FLOOR)]
+    """The page's data lists: the likeliest candidate, then every other one that does not nest in (or
+    hold) one already taken and that, judged against the main list, is at ``threshold`` or above."""
+    return [candidate.region for candidate in select_lists(rank_lists(root), threshold)]
+
+
+Judge = Callable[[RankedList, RankedList], float]
 
 
 def select_lists(
-    ranked: Sequence[RankedList], threshold: float = DATA_LIST_THRESHOLD, look_alike_floor: float | None = None
+    ranked: Sequence[RankedList], threshold: float = DATA_LIST_THRESHOLD, judge: Judge | None = None
 ) -> list[RankedList]:
-    """Non-overlapping lists (see :func:`overlapping`) in ranked order down to ``threshold``; with
-    ``look_alike_floor``, also any list built from the same template as one taken (same item and
-    container tag and class: one block per team, per day, per category) whose probability reaches that
-    lower floor."""
-    chosen: list[RankedList] = []
-    for candidate in ranked:
-        if chosen and candidate.probability < threshold:
+    """The first candidate (the main list), then the others that do not overlap it (see
+    :func:`overlapping`), most likely first, while ``judge`` (by default :func:`secondary_probability`)
+    puts them at ``threshold`` or above against the main list and they overlap none taken."""
+    if not ranked:
+        return []
+    main = ranked[0]
+    judge = judge or secondary_probability
+    others = [
+        (judge(candidate, main), candidate)
+        for candidate in ranked[1:]
+        if candidate.probability >= SECONDARY_FLOOR and not overlapping(candidate.region, main.region)
+    ]
+    chosen = [main]
+    for probability, candidate in sorted(others, key=lambda pair: pair[0], reverse=True):
+        if probability < threshold:
             break
         if not any(overlapping(candidate.region, other.region) for other in chosen):
             chosen.append(candidate)
-    if look_alike_floor is None:
-        return chosen
-    templates = {signature(candidate.region) for candidate in chosen}
-    for candidate in ranked:
-        if candidate.probability < look_alike_floor:
-            break
-        if (
-            candidate not in chosen
-            and signature(candidate.region) in templates
-            and not any(overlapping(candidate.region, other.region) for other in chosen)
-        ):
-            chosen.append(candidate)
     return chosen
+
+
+def secondary_features(candidate: RankedList, main: RankedList) -> list[float]:
+    """How ``candidate`` compares with the page's main list, in :data:`SECONDARY_FEATURES` order."""
+    region, anchor = candidate.region, main.region
+    mine, theirs = candidate.evidence, main.evidence
+    common = least_common_ancestor([region.parent, anchor.parent])
+    distance = _depth(region.parent) + _depth(anchor.parent) - 2 * _depth(common) if common is not None else 0
+    p = min(max(candidate.probability, 1e-6), 1 - 1e-6)
+    return [
+        math.log(p / (1 - p)),
+        template_similarity(region, anchor),
+        float(region.items[0].tag == anchor.items[0].tag),
+        float(signature(region) == signature(anchor)),
+        math.log((mine.chars_per_item + 1) / (theirs.chars_per_item + 1)),
+        math.log((mine.text_nodes_per_item + 1) / (theirs.text_nodes_per_item + 1)),
+        math.log(mine.items / theirs.items),
+        math.log1p(distance),
+        mine.position - theirs.position,
+        float(common is None or common.tag in ("body", "html")),
+        float(mine.in_chrome and not theirs.in_chrome),
+        float(mine.in_chrome_element and not theirs.in_chrome_element),
+    ]
+
+
+def secondary_probability(candidate: RankedList, main: RankedList) -> float:
+    """How likely ``candidate`` holds data records too, given the page's main list (fitted model)."""
+    logit = SECONDARY_INTERCEPT + sum(
+        weight * (value - mean) / scale
+        for value, (mean, scale, weight) in zip(
+            secondary_features(candidate, main),
+            (SECONDARY_WEIGHTS.get(name, UNWEIGHTED) for name in SECONDARY_FEATURES),
+            strict=True,
+        )
+    )
+    return 1.0 / (1.0 + math.exp(-max(min(logit, 50.0), -50.0)))
+
+
+def template_similarity(region: RecordRegion, anchor: RecordRegion, sample: int = TEMPLATE_SAMPLE) -> float:
+    """How alike the two lists' item templates are: for each of ``region``'s first items, the best
+    tag-path similarity to one of ``anchor``'s first items, averaged."""
+    anchors = [fingerprint(item) for item in anchor.items[:sample]]
+    prints = [fingerprint(item) for item in region.items[:sample]]
+    return sum(max(similarity(p, a) for a in anchors) for p in prints) / len(prints)
 
 
 def _item_text(item: etree._Element) -> list[tuple[str, bool]]:
@@ -392,6 +475,10 @@ def _has(item: etree._Element, tags: frozenset[str]) -> bool:
 
 def _holds_list(item: etree._Element, page: PageContext) -> bool:
     return any(id(node) in page.list_parents for node in item.iter() if node is not item)
+
+
+def _depth(node: etree._Element) -> int:
+    return sum(1 for _ in node.iterancestors())
 
 
 def _share(items: Sequence[etree._Element], test: Callable[[etree._Element], bool]) -> float:

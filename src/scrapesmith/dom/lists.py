@@ -31,6 +31,7 @@ RICHNESS_POWER = 1.5
 LAYOUT_RICHNESS = 60.0
 SINGLE_TEXT_RICHNESS = 1.3
 CONTAINER_SHARE = 0.5
+COMPANION_SHARE = 0.2  # a second row pairs with the first only if it holds this share of the first's text
 
 
 @dataclass
@@ -214,6 +215,8 @@ def _regions_of(
         for j, second in enumerate(groups):
             if i == j or i in paired or j in paired or not _alternate(first, second, position):
                 continue
+            if _chars(second) < COMPANION_SHARE * _chars(first):
+                continue  # a placeholder row after each record (a collapsed "Updating…"), not half of it
             region = _region_from(parent, first, companions=[[partner] for partner in second])
             regions.append(region)
             paired.update((i, j))
@@ -243,6 +246,10 @@ def _penalize_containers(regions: list[RecordRegion]) -> None:
         nested = sum(1 for item in region.items if holders.get(id(item), 0.0) >= threshold)
         if nested >= region.size / 2:
             region.score *= BOILERPLATE_PENALTY
+
+
+def _chars(elements: Sequence[etree._Element]) -> int:
+    return sum(len(element_text(element)) for element in elements)
 
 
 def _has_text(element: etree._Element) -> bool:

@@ -2,7 +2,7 @@
 
 :func:`scrapesmith.dom.list_evidence.rank_lists` gives every candidate a probability of being a list of
 data records and :func:`~scrapesmith.dom.list_evidence.select_lists` turns the ranking into the page's
-lists (the likeliest, the others at 0.5 or above that do not overlap it, and their look-alikes). Without
+lists (the likeliest, then the others that do not overlap it and, judged against it, reach 0.5). Without
 a model, or when the best two options are :data:`CLOSE` or further apart, that is the answer.
 
 When they are close, a call shows the :data:`CHOICES` best options — each with its item count, where
@@ -14,7 +14,7 @@ the evidence decides). The program keeps the hard checks: a list inside the page
 footer or sidebar is not offered while a main-content list is. When the model names the evidence's own
 first option, the evidence's selection stands unchanged; otherwise the chosen list comes first, the
 options it beat are dropped unless the evidence is confident about them (:data:`CONFIDENT`), and
-everything else is selected by the evidence as without a model (no overlapping lists, look-alikes added).
+everything else is selected by the evidence as without a model, judged against the chosen list.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from lxml import etree
 
 from scrapesmith.dom.list_evidence import (
     DATA_LIST_THRESHOLD,
-    LOOK_ALIKE_FLOOR,
     RankedList,
     rank_lists,
     select_lists,
@@ -73,7 +72,7 @@ def with_main_list(ranked: list[RankedList], options: list[RankedList], main: Ra
     confident about them; the rest is the evidence's own selection."""
     beaten = {id(option) for option in options if option is not main and option.probability < CONFIDENT}
     rest = [candidate for candidate in ranked if candidate is not main and id(candidate) not in beaten]
-    return select_lists([main, *rest], DATA_LIST_THRESHOLD, LOOK_ALIKE_FLOOR)
+    return select_lists([main, *rest], DATA_LIST_THRESHOLD)
 
 
 def choose_data_lists(
@@ -85,7 +84,7 @@ def choose_data_lists(
     options = offered(ranked)
     if llm is None or not is_close(options):
         return ListDecision(
-            select_lists(ranked, DATA_LIST_THRESHOLD, LOOK_ALIKE_FLOOR), note="evidence clear; no model call"
+            select_lists(ranked, DATA_LIST_THRESHOLD), note="evidence clear; no model call"
         )
     decision = ListDecision([], options=options)
     try:
@@ -95,15 +94,15 @@ def choose_data_lists(
         again = len(options) - 1 - _ask(llm, options[::-1], url, goal)
     except LLMError as exc:
         decision.note = f"list chooser failed ({exc}); evidence alone decides"
-        decision.lists = select_lists(ranked, DATA_LIST_THRESHOLD, LOOK_ALIKE_FLOOR)
+        decision.lists = select_lists(ranked, DATA_LIST_THRESHOLD)
         return decision
     if first != again:
         decision.note = f"model named options {first} and {again} in the two orders; evidence alone decides"
-        decision.lists = select_lists(ranked, DATA_LIST_THRESHOLD, LOOK_ALIKE_FLOOR)
+        decision.lists = select_lists(ranked, DATA_LIST_THRESHOLD)
         return decision
     decision.chosen = first
     if decision.chosen == 0:  # the model agrees with the evidence: the evidence's own selection stands
-        decision.lists = select_lists(ranked, DATA_LIST_THRESHOLD, LOOK_ALIKE_FLOOR)
+        decision.lists = select_lists(ranked, DATA_LIST_THRESHOLD)
     else:
         decision.lists = with_main_list(ranked, options, options[decision.chosen])
     decision.note = f"model chose option {decision.chosen} of {len(options)} as the main list"
