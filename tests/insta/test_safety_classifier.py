@@ -229,3 +229,51 @@ def test_the_benchmark_can_ask_the_judge_question_instead():
     result = measure_safety(llm, ["hard-benign"], per_label=2, ask="judge")
     assert result.params["ask"] == "judge" and llm.calls >= 1
     assert all(set(request.json_schema["properties"]) == {"category", "unsafe", "reason"} for request in llm.requests)
+
+
+def test_a_description_copying_an_example_of_another_site_is_asked_again_without_that_example():
+    replies = iter([_described("TorrentPower, an Irish bookmaker taking sports bets", "sports_betting"),
+                    _described("Torrent Power, an electricity supplier in Gujarat", "company")])
+    llm = ScriptedLLM(lambda request: next(replies))
+    verdict = SafetyFilter(llm).classify("torrentpower.com")
+    first, second = (request.messages[-1].content for request in llm.requests)
+    assert "paddypower.com" in first and "paddypower.com" not in second and "yts.mx" in second
+    assert (verdict.unsafe, verdict.model_calls) == (False, 2)
+    assert verdict.description is not None and verdict.description.what.startswith("Torrent Power, an electricity")
+    assert "copied the example of www.paddypower.com" in verdict.reason
+
+
+def test_a_description_copying_examples_twice_is_read_as_unknown_and_doubt_refuses():
+    replies = iter([_described("TorrentPower, an Irish bookmaker taking sports bets", "sports_betting"),
+                    _described("TorrentPower, a torrent site for pirated films and shows", "torrents")])
+    llm = ScriptedLLM(lambda request: next(replies))
+    verdict = SafetyFilter(llm).classify("torrentpower.com")
+    assert verdict.description is not None and verdict.description.kind == "unknown"
+    assert verdict.unsafe and verdict.evidence_status == "doubtful" and "read as unknown" in verdict.reason
+
+
+def test_the_example_site_itself_may_be_described_in_its_example_words():
+    llm = ScriptedLLM(lambda request: _described("Paddy Power, an Irish bookmaker taking sports bets",
+                                                 "sports_betting"))
+    verdict = SafetyFilter(llm).classify("paddypower.com")
+    assert llm.calls == 1 and verdict.unsafe and verdict.category == "gambling"
+
+
+def test_the_describe_prompt_names_account_and_machine_kinds_and_no_labelled_domain():
+    from scrapesmith.insta.safety.classifier import describe_messages
+    from scrapesmith.insta.safety.knowledge import DESCRIBE_EXAMPLES
+
+    prompt = describe_messages("example.org", None)
+    assert "cloud_account" in prompt and "ad_server" in prompt
+    labelled = {case["domain"].removeprefix("www.") for case in labelled_domains()}
+    assert not labelled & {example.domain.removeprefix("www.") for example in DESCRIBE_EXAMPLES}
+
+
+def test_the_sites_own_name_in_its_description_is_not_a_second_finding():
+    from scrapesmith.insta.safety import SiteDescription, knowledge_evidence
+
+    named = knowledge_evidence("torrentpower.com", SiteDescription(what="Torrent Power, a power utility",
+                                                                  kind="company"))
+    assert not [item for item in named if item.category == "piracy"]
+    said = knowledge_evidence("example.com", SiteDescription(what="a torrent index of films", kind="company"))
+    assert ("piracy", "strong") in {(item.category, item.strength) for item in said}

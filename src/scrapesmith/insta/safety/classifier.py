@@ -18,7 +18,12 @@ from collections import Counter
 from dataclasses import dataclass
 
 from scrapesmith.insta.safety.evidence import domain_evidence, split_domain, tokens
-from scrapesmith.insta.safety.knowledge import knowledge_evidence
+from scrapesmith.insta.safety.knowledge import (
+    DESCRIBE_EXAMPLES,
+    DescribeExample,
+    echoed_example,
+    knowledge_evidence,
+)
 from scrapesmith.insta.safety.landing import describe_landing, landing_evidence
 from scrapesmith.insta.safety.views import (
     CATEGORIES,
@@ -72,9 +77,11 @@ def safety_messages(site: str, evidence: list[Evidence], landing: LandingSnapsho
                          evidence=[item.line() for item in evidence], categories=list(CATEGORIES))
 
 
-def describe_messages(site: str, landing: LandingSnapshot | None) -> str:
+def describe_messages(site: str, landing: LandingSnapshot | None,
+                      examples: tuple[DescribeExample, ...] = DESCRIBE_EXAMPLES) -> str:
     return render_prompt("insta_safety_describe", site=site, tokens=domain_words(site),
-                         landing=describe_landing(landing) if landing else "", kinds=list(SITE_KINDS))
+                         landing=describe_landing(landing) if landing else "", kinds=list(SITE_KINDS),
+                         examples=examples)
 
 
 class SafetyFilter:
@@ -133,8 +140,7 @@ class SafetyFilter:
         (kind ``unknown``), which settles nothing, so doubt refuses as without a model."""
         before = calls_so_far(llm)
         try:
-            description = ask_structured(llm, describe_messages(site, landing), SiteDescription, stage=STAGE,
-                                         max_tokens=self.max_tokens)
+            description, echo = self._ask_description(llm, site, landing)
         except LLMError as exc:
             verdict.model_calls = calls_so_far(llm) - before
             verdict.error = str(exc).splitlines()[0]
@@ -143,7 +149,7 @@ class SafetyFilter:
         evidence_before = verdict.evidence
         verdict.evidence = evidence_before + knowledge_evidence(site, description)
         final = assess(verdict.evidence)
-        said = f"model: {description.what!r} ({description.kind})"
+        said = f"model: {description.what!r} ({description.kind})" + (f" [{echo}]" if echo else "")
         if final.status == "unsafe":
             return self._decide(verdict, True, final.category, f"{said}; {final.reason}", "model")
         kind = [item for item in verdict.evidence if item.rule == "model-kind" and item.strength == "weak"]
@@ -155,6 +161,26 @@ class SafetyFilter:
             return self._decide(verdict, True, final.category, f"{said}, which settles no doubt: {final.reason}",
                                 "model")
         return self._decide(verdict, False, "safe", said, "model")
+
+    def _ask_description(self, llm: LLM, site: str, landing: LandingSnapshot | None
+                         ) -> tuple[SiteDescription, str]:
+        """The model's description of ``site``. One that copies the sentence of an example given for another
+        site is asked again without that example; a second copy says nothing the model knows of the site and
+        is read as kind ``unknown`` (its sentence kept, so the record shows what was said)."""
+        examples = DESCRIBE_EXAMPLES
+        description = ask_structured(llm, describe_messages(site, landing, examples), SiteDescription,
+                                     stage=STAGE, max_tokens=self.max_tokens)
+        copied = echoed_example(description.what, site, examples)
+        if copied is None:
+            return description, ""
+        examples = tuple(example for example in examples if example is not copied)
+        description = ask_structured(llm, describe_messages(site, landing, examples), SiteDescription,
+                                     stage=STAGE, max_tokens=self.max_tokens)
+        again = echoed_example(description.what, site, examples)
+        if again is None:
+            return description, f"the first description copied the example of {copied.domain}; asked again without it"
+        return (SiteDescription(what=description.what, kind="unknown"),
+                f"the description copied the examples of {copied.domain} and {again.domain}: read as unknown")
 
     @staticmethod
     def _without_model(verdict: SafetyVerdict, assessment: Assessment) -> SafetyVerdict:
