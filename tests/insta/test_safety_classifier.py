@@ -92,7 +92,10 @@ def test_evaluation_reports_each_group_and_counts_model_calls():
     report = evaluate_safety_filter(SafetyFilter(llm), labelled_domains(per_label=3))
     assert list(report.by_group) == ["issue-100"]
     assert set(report.recall_by_category) == {row["category"] for row in report.cases if row["label"] == "unsafe"}
-    assert report.model_calls == llm.calls == sum(1 for case in report.cases if case["decided_by"] == "model")
+    asked = [case for case in report.cases if case["decided_by"] == "model"]
+    assert report.model_calls == llm.calls == sum(case["model_calls"] for case in asked)
+    # a site neither framing refuses is asked twice, one refused in the first framing once
+    assert {case["model_calls"] for case in asked if case["label"] == "safe"} == {2}
 
 
 @pytest.mark.parametrize("group", ["issue-100", "hard-benign"])
@@ -116,8 +119,9 @@ def test_a_retried_reply_counts_two_model_calls_through_the_ledger():
     llm = wrap_llm(ScriptedLLM(lambda request: next(replies)), cache=False, ledger=Ledger())
     result = measure_safety(llm, ["hard-benign"], per_label=2)
     first = result.cases[0]
-    assert (first["domain"], first["model_calls"], first["decided_by"]) == ("pharmacy.ucsf.edu", 2, "model")
-    assert result.summary["llm_calls"] == len(llm.ledger) == 3 and result.summary["tokens"] > 0
+    # a retried reply in the first framing (2 calls), then the second framing (1)
+    assert (first["domain"], first["model_calls"], first["decided_by"]) == ("pharmacy.ucsf.edu", 3, "model")
+    assert result.summary["llm_calls"] == len(llm.ledger) == 5 and result.summary["tokens"] > 0
 
 
 def test_judge_when_doubt_refuses_the_model_is_asked_only_about_clear_sites():
@@ -143,7 +147,7 @@ def test_the_model_is_asked_what_the_site_is_not_whether_it_is_unsafe():
     request: LLMRequest = llm.requests[0]
     assert request.stage == "insta.safety" and set(request.json_schema["properties"]) == {"what", "kind"}
     assert "hemp fields" in request.messages[-1].content and "casino" in request.messages[-1].content
-    assert (verdict.unsafe, verdict.decided_by, verdict.model_calls) == (False, "model", 1)
+    assert (verdict.unsafe, verdict.decided_by, verdict.model_calls) == (False, "model", 2)
     assert verdict.description is not None and verdict.description.kind == "school_or_university"
 
 
@@ -180,7 +184,7 @@ def test_an_institutional_description_cancels_risky_words():
 def test_unreadable_description_falls_back_to_evidence_after_one_retry():
     llm = ScriptedLLM(lambda request: "I cannot help with that.")
     doubtful = SafetyFilter(llm).classify("pokerstars.com")
-    assert llm.calls == 2 and doubtful.unsafe and doubtful.decided_by == "no-model" and doubtful.error
+    assert llm.calls == 4 and doubtful.unsafe and doubtful.decided_by == "no-model" and doubtful.error
     assert not SafetyFilter(llm).classify("oceanario.pt").unsafe
 
 
@@ -229,3 +233,50 @@ def test_the_benchmark_can_ask_the_judge_question_instead():
     result = measure_safety(llm, ["hard-benign"], per_label=2, ask="judge")
     assert result.params["ask"] == "judge" and llm.calls >= 1
     assert all(set(request.json_schema["properties"]) == {"category", "unsafe", "reason"} for request in llm.requests)
+
+
+def test_the_question_is_asked_in_a_second_framing_and_refusal_wins():
+    replies = iter([_described("iCloud, a service for storing files across devices", "software"),
+                    _described("iCloud, Apple's cloud storage for one's own files and photos", "cloud_account")])
+    llm = ScriptedLLM(lambda request: next(replies))
+    verdict = SafetyFilter(llm).classify("icloud.com")
+    plain, kinds = (request.messages[-1].content for request in llm.requests)
+    assert "not software or company" not in plain and "not software or company" in kinds
+    assert "dropbox" not in plain and "dropbox" in kinds
+    assert (verdict.unsafe, verdict.category, verdict.model_calls) == (True, "login", 2)
+    assert verdict.reason.startswith("plain: model: 'iCloud") and "kinds: model:" in verdict.reason
+
+
+def test_a_first_framing_that_refuses_is_not_asked_again():
+    llm = ScriptedLLM(lambda request: _described("a pornographic video sharing website", "porn"))
+    verdict = SafetyFilter(llm).classify("example-tube.com")
+    assert verdict.unsafe and llm.calls == 1 and verdict.model_calls == 1
+
+
+def test_one_framing_answering_is_enough():
+    replies = iter(["no json here", "still none", _described("Oceanario, the Lisbon aquarium", "entertainment")])
+    llm = ScriptedLLM(lambda request: next(replies))
+    verdict = SafetyFilter(llm).classify("oceanario.pt")
+    assert not verdict.unsafe and verdict.decided_by == "model" and verdict.error.startswith("plain: ")
+
+
+def test_no_example_of_any_framing_is_a_labelled_domain():
+    from scrapesmith.insta.safety.knowledge import FRAMINGS
+
+    labelled = {case["domain"].removeprefix("www.") for case in labelled_domains()}
+    examples = {example.domain.removeprefix("www.") for framing in FRAMINGS for example in framing.examples}
+    assert len(examples) == 11 and not labelled & examples
+
+
+def test_the_sites_own_name_in_its_description_is_not_a_second_finding():
+    from scrapesmith.insta.safety import SiteDescription, knowledge_evidence
+
+    def categories(site: str, what: str) -> set[tuple[str, str]]:
+        return {(item.category, item.strength)
+                for item in knowledge_evidence(site, SiteDescription(what=what, kind="company"))}
+
+    assert not {c for c in categories("torrentpower.com", "Torrent Power, a power utility") if c[0] == "piracy"}
+    assert ("piracy", "strong") in categories("torrentpower.com", "TorrentPower, a torrent index of films")
+    # the same word used apart from the name still counts
+    assert ("drugs", "strong") in categories("drugs.com", "drugs.com is a website that sells drugs online")
+    assert ("login", "weak") in categories("chaturbate.com", "Chaturbate, a site where users chat")

@@ -21,5 +21,5 @@ def test_embedded_model_describes_a_site_for_the_rules():
         pytest.fail(f"the embedded {model.size} model is not installed: run 'make model'")
     ledger = Ledger()
     verdict = SafetyFilter(resolve_llm("local", cache=False, ledger=ledger)).classify("oceanario.pt")
-    assert 1 <= len(ledger) <= 2 and all(entry.stage == "insta.safety" for entry in ledger.entries)
+    assert 1 <= len(ledger) <= 4 and all(entry.stage == "insta.safety" for entry in ledger.entries)
     assert verdict.decided_by == "model" and verdict.description is not None and verdict.description.what

@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from scrapesmith.insta.safety.evidence import domain_evidence, split_domain, tokens
-from scrapesmith.insta.safety.knowledge import knowledge_evidence
+from scrapesmith.insta.safety.knowledge import FRAMINGS, Framing, knowledge_evidence
 from scrapesmith.insta.safety.landing import describe_landing, landing_evidence
 from scrapesmith.insta.safety.views import (
     CATEGORIES,
@@ -72,9 +72,10 @@ def safety_messages(site: str, evidence: list[Evidence], landing: LandingSnapsho
                          evidence=[item.line() for item in evidence], categories=list(CATEGORIES))
 
 
-def describe_messages(site: str, landing: LandingSnapshot | None) -> str:
+def describe_messages(site: str, landing: LandingSnapshot | None, framing: Framing = FRAMINGS[0]) -> str:
     return render_prompt("insta_safety_describe", site=site, tokens=domain_words(site),
-                         landing=describe_landing(landing) if landing else "", kinds=list(SITE_KINDS))
+                         landing=describe_landing(landing) if landing else "", kinds=list(SITE_KINDS),
+                         examples=framing.examples, guide_kinds=framing.guide_kinds)
 
 
 class SafetyFilter:
@@ -85,13 +86,14 @@ class SafetyFilter:
     """
 
     def __init__(self, llm: LLM | None = None, max_tokens: int = 160, settle_doubt: bool = True,
-                 ask: str = "describe") -> None:
+                 ask: str = "describe", framings: tuple[Framing, ...] = FRAMINGS) -> None:
         if ask not in ("describe", "judge"):
             raise ValueError(f"ask must be 'describe' or 'judge', not {ask!r}")
         self.llm = llm
         self.max_tokens = max_tokens
         self.settle_doubt = settle_doubt
         self.ask = ask
+        self.framings = framings
 
     def classify(self, site: str, landing: LandingSnapshot | None = None) -> SafetyVerdict:
         """``settle_doubt=False`` refuses doubtful sites without asking the model: the model then only
@@ -125,36 +127,32 @@ class SafetyFilter:
 
     def _describe(self, llm: LLM, site: str, landing: LandingSnapshot | None, verdict: SafetyVerdict,
                   assessment: Assessment) -> SafetyVerdict:
-        """Ask what the site is; its description is evidence, and the same rule (:func:`assess`) decides.
-        An unsafe kind on a site the evidence already doubted refuses, whatever the two categories (two
-        sources, each with a reason to refuse: ``chat`` in the name, the model's ``adult_webcam``).
-        Doubt the description leaves (one weak finding that nothing agrees with) passes: the model, asked
-        about the site, gave no second reason to refuse it — unless it said it does not know the site
-        (kind ``unknown``), which settles nothing, so doubt refuses as without a model."""
+        """Ask what the site is, in each framing (:data:`.knowledge.FRAMINGS`) until one answer refuses it:
+        refusal wins. Each description is evidence, read by the same rule (:func:`read_description`). With no
+        readable answer in any framing, the evidence decides alone."""
         before = calls_so_far(llm)
-        try:
-            description = ask_structured(llm, describe_messages(site, landing), SiteDescription, stage=STAGE,
-                                         max_tokens=self.max_tokens)
-        except LLMError as exc:
-            verdict.model_calls = calls_so_far(llm) - before
-            verdict.error = str(exc).splitlines()[0]
+        evidence_before, said, errors = verdict.evidence, [], []
+        decision: tuple[bool, str, str] | None = None
+        for framing in self.framings:
+            try:
+                description = ask_structured(llm, describe_messages(site, landing, framing), SiteDescription,
+                                             stage=STAGE, max_tokens=self.max_tokens)
+            except LLMError as exc:
+                errors.append(f"{framing.name}: {str(exc).splitlines()[0]}")
+                continue
+            found = knowledge_evidence(site, description)
+            unsafe, category, why = read_description(description, evidence_before, found)
+            said.append(f"{framing.name}: model: {description.what!r} ({description.kind}){why}")
+            verdict.description, verdict.evidence = description, evidence_before + found
+            decision = (unsafe, category, "; ".join(said))
+            if unsafe:
+                break
+        verdict.model_calls = max(1, calls_so_far(llm) - before) if decision else calls_so_far(llm) - before
+        verdict.error = "; ".join(errors) or None
+        if decision is None:
             return self._without_model(verdict, assessment)
-        verdict.description, verdict.model_calls = description, max(1, calls_so_far(llm) - before)
-        evidence_before = verdict.evidence
-        verdict.evidence = evidence_before + knowledge_evidence(site, description)
-        final = assess(verdict.evidence)
-        said = f"model: {description.what!r} ({description.kind})"
-        if final.status == "unsafe":
-            return self._decide(verdict, True, final.category, f"{said}; {final.reason}", "model")
-        kind = [item for item in verdict.evidence if item.rule == "model-kind" and item.strength == "weak"]
-        doubt = [item for item in evidence_before if item.strength == "weak"]
-        if kind and doubt:
-            return self._decide(verdict, True, kind[0].category, f"{said}: an unsafe kind of site, and the evidence "
-                                f"doubted it too ({doubt[0].line()})", "model")
-        if final.status == "doubtful" and description.kind == "unknown":
-            return self._decide(verdict, True, final.category, f"{said}, which settles no doubt: {final.reason}",
-                                "model")
-        return self._decide(verdict, False, "safe", said, "model")
+        unsafe, category, reason = decision
+        return self._decide(verdict, unsafe, category if unsafe else "safe", reason, "model")
 
     @staticmethod
     def _without_model(verdict: SafetyVerdict, assessment: Assessment) -> SafetyVerdict:
@@ -167,6 +165,26 @@ class SafetyFilter:
     def _decide(verdict: SafetyVerdict, unsafe: bool, category: str, reason: str, by: str) -> SafetyVerdict:
         verdict.unsafe, verdict.category, verdict.reason, verdict.decided_by = unsafe, category, reason, by
         return verdict
+
+
+def read_description(description: SiteDescription, evidence_before: list[Evidence], found: list[Evidence]
+                     ) -> tuple[bool, str, str]:
+    """Whether one description of a site refuses it, its category, and why (appended to what it said).
+    An unsafe kind on a site the evidence already doubted refuses, whatever the two categories (two sources,
+    each with a reason to refuse: ``chat`` in the name, the model's ``adult_webcam``). Doubt the description
+    leaves (one weak finding that nothing agrees with) passes: the model, asked about the site, gave no second
+    reason to refuse it — unless it said it does not know the site (kind ``unknown``), which settles nothing,
+    so doubt refuses as without a model."""
+    final = assess(evidence_before + found)
+    if final.status == "unsafe":
+        return True, final.category, f"; {final.reason}"
+    kind = [item for item in found if item.rule == "model-kind" and item.strength == "weak"]
+    doubt = [item for item in evidence_before if item.strength == "weak"]
+    if kind and doubt:
+        return True, kind[0].category, f": an unsafe kind of site, and the evidence doubted it too ({doubt[0].line()})"
+    if final.status == "doubtful" and description.kind == "unknown":
+        return True, final.category, f", which settles no doubt: {final.reason}"
+    return False, "safe", ""
 
 
 def calls_so_far(llm: LLM) -> int:
