@@ -84,7 +84,7 @@ def measure_throughput(
     llm_spec: str, worker_counts: list[int], backends: list[str], max_actions: int = 5,
     site_timeout: float = 300.0, limit: int | None = None, out_dir: Path | None = None, llm_cache: bool = True,
     reasoning_words: int = 50, virtual_sites: int | None = None, policy: str = "candidates",
-    judge_kind: str = "evidence",
+    judge_kind: str = "evidence", port: int = 0,
 ) -> BenchResult:
     """Run every configuration on the demo sites (proposer sampling seeded, so every configuration sends the
     same requests). With ``llm_cache`` off every request reaches the model; with it on, the first
@@ -92,7 +92,7 @@ def measure_throughput(
     (browser, orchestration, storage) with model time near zero; ``model_calls`` says which is which."""
     cases: list[dict[str, Any]] = []
     root = Path(out_dir or tempfile.mkdtemp(prefix="insta-bench-"))
-    with serve_sites() as server:
+    with serve_sites(port=port) as server:
         if virtual_sites:
             paths = virtual_site_paths({name: server.sites.urls(name) for name in server.sites.site_names},
                                        virtual_sites)
@@ -132,4 +132,4 @@ def measure_throughput(
     return BenchResult(name="insta-pipeline", summary=summary_row, cases=cases,
                        params={"llm": llm_spec, "max_actions": max_actions, "out": str(root),
                                "llm_cache": llm_cache, "reasoning_words": reasoning_words, "policy": policy,
-                               "judge_kind": judge_kind, "virtual_sites": virtual_sites})
+                               "judge_kind": judge_kind, "virtual_sites": virtual_sites, "port": port})

@@ -278,12 +278,16 @@ def bench_insta_pipeline(
     policy: PolicyOption = "candidates",
     judge_kind: JudgeKindOption = "evidence",
     no_cache: NoCacheOption = False,
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Serve the demo web on this port (0: any "
+                                      "free port). Prompts name the sites' URLs, so a later run replays the "
+                                      "response cache of an earlier one only on the same port.")] = 0,
     json_out: JsonOutOption = None,
 ) -> None:
     """Pipeline throughput (sites/hour, steps/s, second-worker efficiency) on the demo web, local pool vs Ray.
 
     ``--llm none`` measures the pipeline itself (browser, orchestration, storage) on its heuristic path; with
-    a model, the first configuration warms the response cache and the later ones replay its answers."""
+    a model, the first configuration warms the response cache and the later ones replay its answers (a later
+    run too, given the same ``--port``)."""
     from scrapesmith.bench.insta_pipeline import measure_throughput
     from scrapesmith.insta.chooser import POLICIES
     from scrapesmith.insta.evidence import JUDGE_KINDS
@@ -298,7 +302,7 @@ def bench_insta_pipeline(
     with console.status(f"running the pipeline on the demo web ({len(counts) * len(backends)} configurations)"):
         result = measure_throughput(spec, counts, backends, max_actions=max_actions, limit=limit or None,
                                     llm_cache=not no_cache, reasoning_words=reasoning_words,
-                                    virtual_sites=sites or None, policy=policy, judge_kind=judge_kind)
+                                    virtual_sites=sites or None, policy=policy, judge_kind=judge_kind, port=port)
     report(result, json_out, case_columns=["backend", "workers", "sites", "ok", "unsafe", "failed", "steps",
                                            "seconds", "sites_per_hour", "steps_per_s", "second_worker_efficiency",
                                            "judged_success", "model_calls"])
