@@ -28,16 +28,14 @@ def test_survey_fetches_every_site_and_archives_the_pages(demo_web, tmp_path):
 
 
 def test_collect_step_runs_one_instruction_per_domain_without_a_model(demo_web, tmp_path):
-    """Without a model the academic and sports instructions (they name a start page) come out exact;
-    finance (no start page: REST parameters need research) is reported as not collected and the run goes on."""
+    """Without a model the academic and sports instructions (they name a start page) come out exact, and so
+    does finance (no start page): its seed, the stock site, is searched by the instruction's keywords."""
     output = io.StringIO()
     console = Console(file=output, width=300)
     with WarcWriter(tmp_path / "pages.warc.gz") as warc, HttpFetcher(allow_hosts=["127.0.0.1"], delay=0) as http:
         collect_per_domain(DemoContext(demo_web, ArchivingFetcher(http, warc), tmp_path, console, "none"))
     text = output.getvalue()
-    assert text.count("F1 1.0000") == 2
-    assert "not collected" in text and "start URL" in text
-    for domain in ("academic", "sports"):
+    assert text.count("F1 1.0000") == 3 and "not collected" not in text
+    for domain in ("academic", "sports", "finance"):
         assert (tmp_path / f"collect-{domain}" / "dataset.csv").is_file()
         assert (tmp_path / f"collect-{domain}" / "program.py").is_file()
-    assert not (tmp_path / "collect-finance" / "dataset.csv").exists()

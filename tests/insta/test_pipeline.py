@@ -58,7 +58,8 @@ def test_pipeline_records_every_site_and_resumes_after_a_killed_worker(demo_web,
     rows = {row["site"]: row for row in read_rows(tmp_path / "run" / "results.parquet")}
     assert rows[acme]["status"] == "ok" and rows[acme]["success"] == 1.0 and rows[unsafe]["status"] == "unsafe"
     assert (rows[unsafe]["safety_verdict"], rows[unsafe]["safety_category"]) == ("unsafe", "harmful")
-    assert rows[unsafe]["safety_reason"].startswith("model: 'a forum of extremist hate speech'")
+    # the first framing's answer refuses the site, so the second is not asked
+    assert rows[unsafe]["safety_reason"].startswith("plain: model: 'a forum of extremist hate speech'")
     assert (rows[acme]["safety_verdict"], rows[acme]["safety_decided_by"]) == ("safe", "model")
 
 

@@ -22,8 +22,8 @@ def collect_per_domain(ctx: DemoContext) -> None:
 
     Uses the default model (``SCRAPESMITH_LLM``, else the embedded one, else none). Academic and sports
     instructions name their listing page; the finance one does not, so the agents research the stock
-    site and its REST API themselves (without a model it is reported as needing a start URL). The
-    ground truth is built from the sites' own data, never from pages.
+    site and its REST API themselves (without a model its seed, the stock site, is searched by the
+    instruction's keywords). The ground truth is built from the sites' own data, never from pages.
     """
     truths = site_truths(ctx.server.sites)
     llm = resolve_llm(ctx.llm_spec, cache=ctx.llm_cache)
