@@ -90,6 +90,29 @@ def table_candidate(fetcher: Fetcher, url: str, columns: list[str]) -> Found | N
     return Found("table", url, rows, {**mapping, **join}, join=join)
 
 
+class PageTools:
+    """The list and table tools over one fetcher, each page tried once per set of columns: the research
+    agents weigh the same pages more than once (the first search hit, the pages below the current one,
+    the page finally proposed), and each try records and replays a list program."""
+
+    def __init__(self, fetcher: Fetcher) -> None:
+        self.fetcher = fetcher
+        self._found: dict[tuple[str, tuple[str, ...]], list[Found]] = {}
+
+    def found(self, url: str, columns: list[str]) -> list[Found]:
+        """What the list and table tools find on ``url`` for ``columns`` (a fresh list each call). A page
+        that cannot be fetched finds nothing and is not remembered: a later call tries it again."""
+        key = (url, tuple(columns))
+        if key not in self._found:
+            try:
+                self.fetcher.fetch(url)
+            except FetchError:
+                return []
+            tried = (list_candidate(self.fetcher, url, columns), table_candidate(self.fetcher, url, columns))
+            self._found[key] = [item for item in tried if item is not None]
+        return list(self._found[key])
+
+
 def documented_endpoints(base_url: str, text: str) -> list[tuple[str, list[str]]]:
     """``(absolute URL, parameter names)`` of each ``GET /path?name=…`` an API page documents."""
     found = []

@@ -15,6 +15,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
+from scrapesmith.collect.candidates import PageTools
 from scrapesmith.collect.ohcache import ArtifactCache, HyperedgeFormatter, MessageHypergraph
 from scrapesmith.collect.sandbox import SandboxLimits
 from scrapesmith.collect.search import LocalSearchIndex
@@ -54,6 +55,11 @@ class Team:
     program_hosts: list[str] = field(default_factory=list)
     #: the local roots (from the seeds) the sandboxed program may read, mounted read-only
     program_roots: list[str] = field(default_factory=list)
+    #: the list and table tools over ``fetcher``, remembering what they found on each page
+    tools: PageTools = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tools = PageTools(self.fetcher)
 
 
 class Agent:

@@ -15,7 +15,7 @@ from lxml.html import HtmlElement
 from pydantic import BaseModel, Field
 
 from scrapesmith.collect.agents.base import Agent
-from scrapesmith.collect.candidates import Found, list_candidate, rest_candidates, table_candidate
+from scrapesmith.collect.candidates import Found, PageTools, rest_candidates
 from scrapesmith.collect.filters import entity_filter, named_sources, range_filter
 from scrapesmith.collect.instruction import parse_instruction
 from scrapesmith.collect.mapping import plausible
@@ -126,8 +126,7 @@ class ToolAgent(Agent):
     def _propose(self, plan: PlanMessage, web: WebMessage) -> None:
         url = web.source_urls[0].url
         self._index_api_docs([u for u in dict.fromkeys([plan.start_url, url]) if u])
-        found = [c for c in (list_candidate(self.team.fetcher, url, plan.columns),
-                             table_candidate(self.team.fetcher, url, plan.columns)) if c is not None]
+        found = self.team.tools.found(url, plan.columns)
         docs = [(hit.url, self.team.search.text_of(hit.url)) for hit in self.team.search.search("API GET", limit=3)]
         found += rest_candidates(self.team.fetcher, docs, plan.columns, self.team.instruction,
                                  parse_instruction(self.team.instruction).dates)
@@ -266,7 +265,7 @@ class WebAgent(Agent):
         entity's own page ranks first, while the table holding its requested row — the standings a team is
         one row of — links to it from that row). Pages below the first hit are the navigation's to weigh
         (it probes them and may overrule). No model."""
-        first = _coverage(self.team.fetcher, hits[0], columns)
+        first = _coverage(self.team.tools, hits[0], columns)
         if first is not None and len(first.filled) == len(columns):
             return hits[0]
         referrers = [url for url in self.team.search.referrers(hits[0], limit=START_OPTIONS)
@@ -274,7 +273,7 @@ class WebAgent(Agent):
         for url in dict.fromkeys([*hits[1:], *referrers]):
             if _is_below(url, hits[0]) or url == hits[0]:
                 continue
-            found = _coverage(self.team.fetcher, url, columns)
+            found = _coverage(self.team.tools, url, columns)
             if found is not None and len(found.filled) == len(columns):
                 self.report(f"start at {url} (fills all {len(columns)} columns; the first hit "
                             f"{len(first.filled) if first else 0})")
@@ -282,7 +281,7 @@ class WebAgent(Agent):
         return hits[0]
 
     def _decide(self, page: Page, plan: PlanMessage, links: list[SourceLink], step: int) -> WebStep:
-        evidence = Evidence.gather(self.team.fetcher, page.url, plan.columns, links, listing_pages(page))
+        evidence = Evidence.gather(self.team.tools, page.url, plan.columns, links, listing_pages(page))
         if evidence.page_is_enough(plan.columns) and not self.team.always_ask:
             return WebStep(thought=f"no choice to make: {evidence.text}", action="use_page")
         tree = html.fromstring(page.text)
@@ -343,13 +342,13 @@ class Evidence:
     below_links: tuple[int, ...] = ()
 
     @classmethod
-    def gather(cls, fetcher, url: str, columns: list[str], links: list[SourceLink],
+    def gather(cls, tools: PageTools, url: str, columns: list[str], links: list[SourceLink],
                skip: frozenset[str] = frozenset()) -> Evidence:
         """``skip``: the listing's own other pages (its pagination), which are not records of their own."""
         below = [i for i, link in enumerate(links, start=1) if _is_below(link.url, url) and link.url not in skip]
-        probes = [(i, links[i - 1].label[:40], _coverage(fetcher, links[i - 1].url, columns))
+        probes = [(i, links[i - 1].label[:40], _coverage(tools, links[i - 1].url, columns))
                   for i in below[:PROBED_LINKS]]
-        return cls(_coverage(fetcher, url, columns), tuple(p for p in probes if p[2] is not None), tuple(below))
+        return cls(_coverage(tools, url, columns), tuple(p for p in probes if p[2] is not None), tuple(below))
 
     @property
     def text(self) -> str:
@@ -373,9 +372,9 @@ class Coverage:
         return f"a {self.kind} of {self.rows} rows filling {', '.join(self.filled) or 'none of the columns'}"
 
 
-def _coverage(fetcher, url: str, columns: list[str]) -> Coverage | None:
+def _coverage(tools: PageTools, url: str, columns: list[str]) -> Coverage | None:
     """The better of the list and table tools on ``url``: how many rows, which requested columns filled."""
-    found = [c for c in (list_candidate(fetcher, url, columns), table_candidate(fetcher, url, columns)) if c]
+    found = tools.found(url, columns)
     if not found:
         return None
     coverages = [Coverage(item.kind, len(item.rows), tuple(item.filled(columns))) for item in found]

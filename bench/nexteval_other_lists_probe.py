@@ -1,0 +1,157 @@
+"""Can the embedded model tell which *other* lists of a page hold records? (issue 14, NEXT-EVAL pages 1-100)
+
+The evidence takes the page's main list, then judges every other candidate against it
+(:func:`scrapesmith.dom.list_evidence.secondary_probability`). Where that judgement is doubtful (its
+probability in ``--band``), a perfect yes/no raises F1 the most (``scrapesmith bench nexteval`` 0.8428 ->
+0.886 for the band 0.3-0.7, 149 questions). This script labels each doubtful list by whether adding it to
+the main list (and the lists the evidence is sure of) raises the page's NEXT-EVAL F1 ("records"), lowers it
+("furniture") or leaves it (skipped), then asks the model, on a random sample, in three framings:
+
+* ``kind``: the main list and the other list shown, "records or page furniture?" (enum);
+* ``leave``: the same, "should a dataset of this page leave the other list out?" (boolean);
+* ``category``: the other list alone, "what kind of items are these?" (enum of 18 kinds: 10 record kinds,
+  8 furniture kinds).
+
+It prints each framing's accuracy next to the evidence's (probability >= 0.5 means records) and writes
+the answers as JSON. Run from the repository root:
+
+    python bench/nexteval_other_lists_probe.py --sample 30 --seed 0 --json bench/results/nexteval-other-lists-probe.json
+
+Model calls go through the response cache (``--cache``), so a rerun with the same sample replays them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from pathlib import Path
+
+from scrapesmith.bench.nexteval import absolute_xpath, expand_record, page_ids, score_records, text_map_keys
+from scrapesmith.dom.list_evidence import SECONDARY_FLOOR, overlapping, rank_lists, secondary_probability
+from scrapesmith.dom.parse import parse_html
+from scrapesmith.lists.choose import describe
+from scrapesmith.llm.client import resolve_llm
+from scrapesmith.llm.structured import ask_json
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "next-eval"
+INTRO = (
+    "A web page shows its main records in one list (products, job offers, articles, search results, listings, "
+    "reviews, or the rows of a data table). Other repeating lists on the same page are either more data records "
+    "a dataset of this page would also collect (a second section of articles, products or results, a table of "
+    "figures, a list of entries with their details) or page furniture (navigation menus, category or filter "
+    "links, cookie or consent settings, share buttons, footer links, form fields).\n\n"
+)
+FURNITURE = ["navigation menu", "category or filter options", "footer or policy links", "social or share links",
+             "cookie or consent settings", "form fields", "advertisements", "pagination"]
+RECORDS = ["products", "articles or posts", "job offers", "search results", "property or travel listings",
+           "reviews or comments", "people or profiles", "events", "rows of a data table", "services or features"]
+
+
+def doubtful_lists(html_dir: Path, truth_dir: Path, low: float, high: float) -> list[dict]:
+    """Every other list the evidence is doubtful about, labelled by what it does to the page's F1."""
+    questions = []
+    for page in page_ids(html_dir, truth_dir):
+        root = parse_html((html_dir / f"{page}.html").read_bytes())
+        keys = text_map_keys(root)
+        truth = [expand_record(r, keys) for r in json.loads((truth_dir / f"{page}.json").read_text())]
+        ranked = rank_lists(root)
+        if not ranked:
+            continue
+
+        def f1(lists, keys=keys, truth=truth):
+            records = [expand_record([absolute_xpath(e) for e in c.region.record(i)], keys)
+                       for c in lists for i in range(c.region.size)]
+            return score_records(records, truth).f1
+
+        main = ranked[0]
+        others = sorted(((secondary_probability(c, main), c) for c in ranked[1:]
+                         if c.probability >= SECONDARY_FLOOR and not overlapping(c.region, main.region)),
+                        key=lambda pair: -pair[0])
+        base = [main] + [c for p, c in others if p >= high]
+        before = f1(base)
+        for p, c in others:
+            if not low <= p < high or any(overlapping(c.region, o.region) for o in base):
+                continue
+            delta = f1([*base, c]) - before
+            label = "records" if delta > 0.005 else "furniture" if delta < -0.005 else "neutral"
+            questions.append({"page": page, "p": round(p, 3), "delta": round(delta, 4), "label": label,
+                              "main": {**describe(main), "preview": main.preview(3, 100)},
+                              "other": {**describe(c), "preview": c.preview(3, 100)}})
+    return questions
+
+
+def _block(name: str, c: dict) -> str:
+    lines = [f"{name}: {c['items']} items" + (f" ({c['where']})" if c["where"] else "") + "; first items:"]
+    return "\n".join(lines + [f'  - "{t}"' for t in c["preview"]])
+
+
+def ask(llm, question: dict, framing: str) -> bool:
+    """True when the model's answer means "records"."""
+    pair = INTRO + _block("Main list", question["main"]) + "\n\n" + _block("Other list", question["other"])
+    if framing == "kind":
+        schema = {"type": "object", "properties": {"other_list": {"enum": ["records", "furniture"]}},
+                  "required": ["other_list"], "additionalProperties": False}
+        prompt = pair + ('\n\nIs the other list data records or page furniture? Answer as JSON: '
+                         '{"other_list": "records"} or {"other_list": "furniture"}.')
+        return ask_json(llm, prompt, schema, stage="probe", max_tokens=16)["other_list"] == "records"
+    if framing == "leave":
+        schema = {"type": "object", "properties": {"leave_out": {"type": "boolean"}}, "required": ["leave_out"],
+                  "additionalProperties": False}
+        prompt = pair + ('\n\nShould a dataset of this page leave the other list out? Answer as JSON: '
+                         '{"leave_out": true} or {"leave_out": false}.')
+        return not ask_json(llm, prompt, schema, stage="probe", max_tokens=16)["leave_out"]
+    kinds = RECORDS + FURNITURE
+    schema = {"type": "object", "properties": {"kind": {"enum": kinds}}, "required": ["kind"],
+              "additionalProperties": False}
+    c = question["other"]
+    lines = [f"{c['items']} items" + (f" ({c['where']})" if c["where"] else "") + "; first items:"]
+    lines += [f'  - "{t}"' for t in c["preview"]]
+    prompt = ("A repeating list from a web page:\n" + "\n".join(lines) + "\n\nWhat kind of items are these? "
+              "Choose one of: " + ", ".join(kinds) + '.\nAnswer as JSON: {"kind": "..."}')
+    question.setdefault("answers", {})["category_kind"] = kind = ask_json(
+        llm, prompt, schema, stage="probe", max_tokens=24)["kind"]
+    return kind in RECORDS
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--html", type=Path, default=DATA / "html")
+    parser.add_argument("--groundtruth", type=Path, default=DATA / "groundtruth")
+    parser.add_argument("--band", type=float, nargs=2, default=(0.3, 0.7))
+    parser.add_argument("--sample", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--framings", default="kind,leave,category")
+    parser.add_argument("--llm", default="local")
+    parser.add_argument("--cache", type=Path, default=None, help="response cache (default: the shared one)")
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args()
+    labelled = [q for q in doubtful_lists(args.html, args.groundtruth, *args.band) if q["label"] != "neutral"]
+    random.seed(args.seed)
+    sample = random.sample(labelled, min(args.sample, len(labelled)))
+    llm = resolve_llm(args.llm, cache=args.cache if args.cache else True)
+    framings = args.framings.split(",")
+    right = dict.fromkeys(["evidence", *framings], 0)
+    started = time.perf_counter()
+    for number, question in enumerate(sample, start=1):
+        truth = question["label"] == "records"
+        right["evidence"] += (question["p"] >= 0.5) == truth
+        for framing in framings:
+            says = ask(llm, question, framing)
+            question.setdefault("answers", {})[framing] = says
+            right[framing] += says == truth
+        print(f"{number}/{len(sample)} page {question['page']} {question['label']}: "
+              + ", ".join(f"{f} {'records' if question['answers'][f] else 'furniture'}" for f in framings),
+              flush=True)
+    seconds = time.perf_counter() - started
+    summary = {"questions": len(labelled), "sample": len(sample),
+               "records_share": sum(q["label"] == "records" for q in sample) / max(len(sample), 1),
+               "accuracy": {k: v / max(len(sample), 1) for k, v in right.items()}, "seconds": round(seconds, 1)}
+    print(json.dumps(summary, indent=1))
+    if args.json:
+        args.json.write_text(json.dumps({"summary": summary, "cases": sample}, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
