@@ -211,24 +211,26 @@ SECONDARY_FEATURES = (
     "apart_below_body",
     "chrome_unlike_main",
     "chrome_element_unlike_main",
+    "digit_share_difference",
 )
 # Fitted by scrapesmith.bench.nexteval_fit on the other candidates of NEXT-EVAL pages 1-100 (those at
 # SECONDARY_FLOOR or above that do not overlap the page's likeliest list), in the same form as above.
 SECONDARY_WEIGHTS: dict[str, tuple[float, float, float]] = {
-    "logit_probability": (-1.47749, 1.55695, 1.03552),
-    "template_similarity": (0.146878, 0.265049, 0.347807),
-    "same_item_tag": (0.402196, 0.490341, -0.306127),
-    "same_template": (0.0518962, 0.221817, 0.237397),
-    "log_chars_ratio": (-1.12271, 1.36164, 0.0577454),
-    "log_text_nodes_ratio": (-0.786149, 0.859283, 0.161385),
-    "log_items_ratio": (-0.733897, 1.10004, 0.119506),
-    "log_tree_distance": (2.62411, 0.548397, 0.0008309),
-    "position_after": (-0.0297103, 0.378429, 0.128293),
-    "apart_below_body": (0.207585, 0.405578, -0.27915),
-    "chrome_unlike_main": (0.423154, 0.494059, -0.0237377),
-    "chrome_element_unlike_main": (0.436128, 0.495904, -0.0735196),
+    "logit_probability": (-1.47749, 1.55695, 0.938366),
+    "template_similarity": (0.146878, 0.265049, 0.353478),
+    "same_item_tag": (0.402196, 0.490341, -0.305489),
+    "same_template": (0.0518962, 0.221817, 0.211283),
+    "log_chars_ratio": (-1.12271, 1.36164, 0.101484),
+    "log_text_nodes_ratio": (-0.786149, 0.859283, 0.0544545),
+    "log_items_ratio": (-0.733897, 1.10004, 0.15868),
+    "log_tree_distance": (2.62411, 0.548397, -0.00387089),
+    "position_after": (-0.0297103, 0.378429, 0.163205),
+    "apart_below_body": (0.207585, 0.405578, -0.235001),
+    "chrome_unlike_main": (0.423154, 0.494059, -0.0243539),
+    "chrome_element_unlike_main": (0.436128, 0.495904, -0.0150948),
+    "digit_share_difference": (-0.474296, 0.528687, 0.385432),
 }
-SECONDARY_INTERCEPT = -1.32497
+SECONDARY_INTERCEPT = -1.37594
 
 
 def overlapping(a: RecordRegion, b: RecordRegion) -> bool:
@@ -399,6 +401,7 @@ def secondary_features(candidate: RankedList, main: RankedList) -> list[float]:
         float(common is None or common.tag in ("body", "html")),
         float(mine.in_chrome and not theirs.in_chrome),
         float(mine.in_chrome_element and not theirs.in_chrome_element),
+        mine.digit_share - theirs.digit_share,
     ]
 
 
