@@ -17,3 +17,19 @@ def test_typed_values_are_found_as_the_page_prints_them(value):
 @pytest.mark.parametrize("value", ["1087117", "13.5", "Grace Hopper"])
 def test_values_not_on_the_page_are_not_found(value):
     assert not _on_page(value, PAGE)
+
+
+CARD = '<a href="/61"><span>Top rated</span><h3>plants</h3><b>Green Acres</b>\n<i>4.5</i>|<i>1,876 comments</i></a>'
+CARD_TEXT = "Topratedplants" + "GreenAcres4.5|1,876comments"
+
+
+def test_a_value_read_from_several_elements_is_found_in_the_page_text():
+    """A card's whole text, joined with spaces its tags do not hold, is on the page (whitespace aside)."""
+    value = "Top rated plants Green Acres 4.5|1,876 comments"
+    assert not _on_page(value, CARD)  # not in the page's source, tags in between
+    assert _on_page(value, CARD, CARD_TEXT)
+
+
+@pytest.mark.parametrize("value", ["Top rated plants Red Acres", "Green Acres 5.0", "comments 1,876"])
+def test_words_of_the_page_in_another_order_or_changed_are_not_found(value):
+    assert not _on_page(value, CARD, CARD_TEXT)

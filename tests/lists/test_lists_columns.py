@@ -28,3 +28,25 @@ def test_parts_carry_the_kind_of_value_a_column_name_implies() -> None:
     assert [column_kind(c) for c in ("Job URL", "Posted", "Salary", "Contact Email", "Title")] == [
         "url", "date", "price", "email", "title"
     ]
+
+
+def test_a_part_marked_as_a_heading_is_the_title_when_the_link_wraps_the_card() -> None:
+    """No <h1>-<h6>: a class naming a heading (or role="heading") marks the title, not the whole card
+    the link wraps; a badge or the address beside it is not the title."""
+    item = parse_html(
+        '<div><a href="/61"><div class="styles_badge">Top rated plants</div>'
+        '<p class="typography-heading-xs">Green Acres Nursery</p><p class="subtle">www.greenacres.example</p>'
+        '<p><span>Plant health</span>4.5 | 1,876 comments</p></a></div>'
+    ).find(".//body/div")
+    match = locate("title", item)
+    assert match is not None and match.element.text_content() == "Green Acres Nursery"
+    named = locate("Company Name", item)
+    assert named is not None and named.element.text_content() == "Green Acres Nursery"
+    aria = parse_html('<div><a href="/1"><span>New</span><span role="heading">Blue chair</span><span>$40</span></a></div>')
+    assert locate("title", aria.find(".//body/div")).element.text_content() == "Blue chair"
+
+
+def test_without_a_heading_the_title_is_still_the_main_link() -> None:
+    item = parse_html('<li><a href="/x">A plain link title</a><span>2024</span></li>').find(".//li")
+    match = locate("title", item)
+    assert match is not None and match.element.tag == "a"

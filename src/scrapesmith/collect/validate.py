@@ -11,6 +11,7 @@ import html
 import json
 import re
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from pydantic import ValidationError
@@ -23,7 +24,7 @@ from scrapesmith.lists.detail import MULTI_SEPARATOR
 from scrapesmith.lists.dsl import ScrapeFields
 from scrapesmith.lists.views import ListProgram
 from scrapesmith.web.archive import WarcReplayFetcher
-from scrapesmith.web.page import FetchError, Page
+from scrapesmith.web.page import FetchError, Page, parse_page
 
 SAMPLE_ROWS = 3
 
@@ -113,7 +114,7 @@ def _sample_check(run_dir: Path, rows: list[dict], columns: list[str], from_deta
     replay = WarcReplayFetcher(archive)
     step = max(1, len(rows) // SAMPLE_ROWS)
     misses = []
-    texts: dict[str, str | None] = {}
+    texts: dict[str, PageText | None] = {}
     for row in rows[::step][:SAMPLE_ROWS]:
         for column in columns:
             url = str(row.get("detail_url") if column in from_detail and row.get("detail_url")
@@ -124,9 +125,9 @@ def _sample_check(run_dir: Path, rows: list[dict], columns: list[str], from_deta
             if texts[url] is None:
                 misses.append(f"{url} not archived")
                 continue
-            pages = [texts[url] or "", texts.get(str(row.get("detail_url") or url)) or ""]
+            pages = [page for page in (texts[url], texts.get(str(row.get("detail_url") or url))) if page]
             for value in _cell_values(row.get(column)):
-                if not any(_on_page(value, text) for text in pages):
+                if not any(_on_page(value, page.source, page.body_text) for page in pages):
                     misses.append(f"{column}={value[:40]!r} not on {url}")
     misses = list(dict.fromkeys(misses))
     return Check(name="sample-against-pages", ok=not misses, detail="; ".join(misses[:3]) or
@@ -140,26 +141,40 @@ def _cell_values(cell: object) -> list[str]:
     return [] if is_empty(cell) else [str(cell)]
 
 
-def _archived_text(replay: WarcReplayFetcher, url: str) -> str | None:
+class PageText(NamedTuple):
+    """An archived page as the check reads it: its source (entities decoded, spaces collapsed) and, for
+    HTML, the text of its body with no whitespace at all (a value read from several elements, such as a
+    card's whole text, is joined with spaces the page's source does not hold between its tags)."""
+
+    source: str
+    body_text: str = ""
+
+
+def _archived_text(replay: WarcReplayFetcher, url: str) -> PageText | None:
     try:
         page: Page = replay.fetch(url)
     except FetchError:
         return None
-    text = html.unescape(page.text) if page.is_html else json.dumps(json.loads(page.text))
-    return _WS.sub(" ", text)
+    if not page.is_html:
+        return PageText(_WS.sub(" ", json.dumps(json.loads(page.text))))
+    body_text = _WS.sub("", parse_page(page).xpath("string(//body)") or "")
+    return PageText(_WS.sub(" ", html.unescape(page.text)), body_text)
 
 
 _WS = re.compile(r"\s+")
 
 
-def _on_page(value: str, text: str) -> bool:
-    """Found as written (spaces collapsed), as a link's path (pages link relatively), as a number in
-    another format, or, for a multi-valued cell (``"A; B"``), each of its values."""
+def _on_page(value: str, text: str, body_text: str = "") -> bool:
+    """Found as written (spaces collapsed), as a link's path (pages link relatively), in the page's
+    body text whitespace aside, as a number in another format, or, for a multi-valued cell
+    (``"A; B"``), each of its values."""
     value = _WS.sub(" ", value).strip()
     if value in text or (value.startswith("http") and urlsplit(value).path in text):
         return True
+    if body_text and _WS.sub("", value) in body_text:
+        return True
     parts = [p for p in value.split(MULTI_SEPARATOR) if p.strip()]
-    if len(parts) > 1 and all(_on_page(p, text) for p in parts):
+    if len(parts) > 1 and all(_on_page(p, text, body_text) for p in parts):
         return True
     return _number_on_page(value, text)
 

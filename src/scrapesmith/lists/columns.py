@@ -98,9 +98,22 @@ def main_link(item: etree._Element) -> etree._Element | None:
     return (in_heading or sorted(links, key=lambda a: -len(element_text(a))))[0]
 
 
+HEADING_LABELS = frozenset({"heading", "headline", "title"})
+HEADING_CHARS = 200
+
+
 def _heading(item: etree._Element) -> etree._Element | None:
+    """The item's heading: an ``<h1>``-``<h6>``, else the first part marked as one (``role="heading"``, or
+    a class such as ``typography-heading-xs`` or ``card-title``) that holds only part of the item's text."""
     for node in item.iter("h1", "h2", "h3", "h4", "h5", "h6"):
         if element_text(node):
+            return node
+    whole = element_text(item)
+    for node in _descendants(item)[1:]:
+        if node.get("role") != "heading" and not _labels(node) & HEADING_LABELS:
+            continue
+        text = element_text(node)
+        if text and text != whole and len(text) <= HEADING_CHARS:
             return node
     return None
 
