@@ -2,8 +2,8 @@
 
 The evidence takes the page's main list, then judges every other candidate against it
 (:func:`scrapesmith.dom.list_evidence.secondary_probability`). Where that judgement is doubtful (its
-probability in ``--band``), a perfect yes/no raises F1 the most (``scrapesmith bench nexteval`` 0.8428 ->
-0.886 for the band 0.3-0.7, 149 questions). This script labels each doubtful list by whether adding it to
+probability in ``--band``), a perfect yes/no would raise F1 the most (``--ceilings`` prints how much, with
+no model). This script labels each doubtful list by whether adding it to
 the main list (and the lists the evidence is sure of) raises the page's NEXT-EVAL F1 ("records"), lowers it
 ("furniture") or leaves it (skipped), then asks the model, on a random sample, in three framings:
 
@@ -16,6 +16,7 @@ It prints each framing's accuracy next to the evidence's (probability >= 0.5 mea
 the answers as JSON. Run from the repository root:
 
     python bench/nexteval_other_lists_probe.py --sample 30 --seed 0 --json bench/results/nexteval-other-lists-probe.json
+    python bench/nexteval_other_lists_probe.py --ceilings
 
 Model calls go through the response cache (``--cache``), so a rerun with the same sample replays them.
 """
@@ -29,7 +30,13 @@ import time
 from pathlib import Path
 
 from scrapesmith.bench.nexteval import absolute_xpath, expand_record, page_ids, score_records, text_map_keys
-from scrapesmith.dom.list_evidence import SECONDARY_FLOOR, overlapping, rank_lists, secondary_probability
+from scrapesmith.dom.list_evidence import (
+    SECONDARY_FLOOR,
+    overlapping,
+    rank_lists,
+    secondary_probability,
+    select_lists,
+)
 from scrapesmith.dom.parse import parse_html
 from scrapesmith.lists.choose import describe
 from scrapesmith.llm.client import resolve_llm
@@ -82,6 +89,50 @@ def doubtful_lists(html_dir: Path, truth_dir: Path, low: float, high: float) -> 
     return questions
 
 
+def ceilings(html_dir: Path, truth_dir: Path, bands: list[tuple[float, float]]) -> dict[str, dict]:
+    """Page-mean F1 if every other list in a band were decided perfectly (kept when it raises the page's
+    F1), the rest as the evidence decides, and how many lists that asks about."""
+    totals = {band: [0.0, 0] for band in bands}
+    evidence = 0.0
+    pages = page_ids(html_dir, truth_dir)
+    for page in pages:
+        root = parse_html((html_dir / f"{page}.html").read_bytes())
+        keys = text_map_keys(root)
+        truth = [expand_record(r, keys) for r in json.loads((truth_dir / f"{page}.json").read_text())]
+        ranked = rank_lists(root)
+
+        def f1(lists, keys=keys, truth=truth):
+            records = [expand_record([absolute_xpath(e) for e in c.region.record(i)], keys)
+                       for c in lists for i in range(c.region.size)]
+            return score_records(records, truth).f1
+
+        evidence += f1(select_lists(ranked))
+        if not ranked:
+            for band in bands:
+                totals[band][0] += f1([])
+            continue
+        main = ranked[0]
+        others = sorted(((secondary_probability(c, main), c) for c in ranked[1:]
+                         if c.probability >= SECONDARY_FLOOR and not overlapping(c.region, main.region)),
+                        key=lambda pair: -pair[0])
+        for low, high in bands:
+            chosen = [main]
+            for p, c in others:
+                if any(overlapping(c.region, o.region) for o in chosen) or p < low:
+                    continue
+                if p >= high:
+                    chosen.append(c)
+                    continue
+                totals[(low, high)][1] += 1
+                if f1([*chosen, c]) > f1(chosen):
+                    chosen.append(c)
+            totals[(low, high)][0] += f1(chosen)
+    result = {"evidence": {"f1": round(evidence / len(pages), 4), "asked": 0}}
+    for (low, high), (total, asked) in totals.items():
+        result[f"{low}-{high}"] = {"f1": round(total / len(pages), 4), "asked": asked}
+    return result
+
+
 def _block(name: str, c: dict) -> str:
     lines = [f"{name}: {c['items']} items" + (f" ({c['where']})" if c["where"] else "") + "; first items:"]
     return "\n".join(lines + [f'  - "{t}"' for t in c["preview"]])
@@ -126,7 +177,13 @@ def main() -> None:
     parser.add_argument("--llm", default="local")
     parser.add_argument("--cache", type=Path, default=None, help="response cache (default: the shared one)")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--ceilings", action="store_true",
+                        help="print the F1 a perfect decision on the doubtful lists would give (no model)")
     args = parser.parse_args()
+    if args.ceilings:
+        bands = [(0.3, 0.7), (0.2, 0.8), (0.1, 0.9), (0.0, 1.0)]
+        print(json.dumps(ceilings(args.html, args.groundtruth, bands), indent=1))
+        return
     labelled = [q for q in doubtful_lists(args.html, args.groundtruth, *args.band) if q["label"] != "neutral"]
     random.seed(args.seed)
     sample = random.sample(labelled, min(args.sample, len(labelled)))
