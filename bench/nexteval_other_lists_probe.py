@@ -17,6 +17,11 @@ the answers as JSON. Run from the repository root:
 
     python bench/nexteval_other_lists_probe.py --sample 30 --seed 0 --json bench/results/nexteval-other-lists-probe.json
     python bench/nexteval_other_lists_probe.py --ceilings
+    python bench/nexteval_other_lists_probe.py --token-odds --band 0.2 0.8 --json bench/results/nexteval-other-lists-odds.json
+
+``--token-odds`` asks for no answer at all: it reads the model's next-token probabilities of "records" and
+"furniture" for each doubtful list shown alone, reports how well they rank the lists (AUC) next to the
+evidence, and the F1 when they move the evidence's judgement (weights chosen on half of the pages).
 
 Model calls go through the response cache (``--cache``), so a rerun with the same sample replays them.
 """
@@ -39,7 +44,6 @@ from scrapesmith.dom.list_evidence import (
 )
 from scrapesmith.dom.parse import parse_html
 from scrapesmith.lists.choose import describe
-from scrapesmith.llm.client import resolve_llm
 from scrapesmith.llm.structured import ask_json
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "next-eval"
@@ -83,7 +87,8 @@ def doubtful_lists(html_dir: Path, truth_dir: Path, low: float, high: float) -> 
                 continue
             delta = f1([*base, c]) - before
             label = "records" if delta > 0.005 else "furniture" if delta < -0.005 else "neutral"
-            questions.append({"page": page, "p": round(p, 3), "delta": round(delta, 4), "label": label,
+            questions.append({"page": page, "key": absolute_xpath(c.region.items[0]), "p": round(p, 3),
+                              "delta": round(delta, 4), "label": label,
                               "main": {**describe(main), "preview": main.preview(3, 100)},
                               "other": {**describe(c), "preview": c.preview(3, 100)}})
     return questions
@@ -166,6 +171,86 @@ def ask(llm, question: dict, framing: str) -> bool:
     return kind in RECORDS
 
 
+ALONE = ("A repeating list from a web page:\n{block}\n\nIs this list data records (products, articles, results, "
+         "listings, table rows) or page furniture (menus, category links, footer links, settings)? Answer with one "
+         "word: records or furniture.")
+
+
+def token_odds(model_path: Path, questions: list[dict]) -> None:
+    """Score each list alone by the model's next-token odds of "records" against "furniture" (log ratio of
+    the probabilities of tokens that begin each word), straight from llama.cpp (the LLM seam returns text,
+    not token probabilities). Adds ``model_score`` to each question."""
+    import math
+
+    from llama_cpp import Llama
+
+    model = Llama(model_path=str(model_path), n_ctx=2048, n_threads=2, logits_all=True, verbose=False)
+    for number, question in enumerate(questions, start=1):
+        prompt = ALONE.format(block=_block("List", question["other"]))
+        reply = model.create_chat_completion(messages=[{"role": "user", "content": prompt}], max_tokens=1,
+                                             temperature=0.0, logprobs=True, top_logprobs=20)
+        top = reply["choices"][0]["logprobs"]["content"][0]["top_logprobs"]
+
+        def mass(word: str, top=top) -> float:
+            return sum(math.exp(t["logprob"]) for t in top
+                       if t["token"].strip() and word.startswith(t["token"].strip().lower()))
+
+        question["model_score"] = math.log(mass("records") + 1e-9) - math.log(mass("furniture") + 1e-9)
+        print(f"{number}/{len(questions)} page {question['page']} {question['label']}: "
+              f"{question['model_score']:+.2f}", flush=True)
+
+
+def auc(pairs: list[tuple[float, bool]]) -> float:
+    positive = [s for s, y in pairs if y]
+    negative = [s for s, y in pairs if not y]
+    wins = sum((a > b) + 0.5 * (a == b) for a in positive for b in negative)
+    return wins / max(len(positive) * len(negative), 1)
+
+
+def combined_f1(html_dir: Path, truth_dir: Path, questions: list[dict], band: tuple[float, float]) -> dict:
+    """Page-mean F1 when the second model's logit on a doubtful list is moved by ``w * (model_score - b)``;
+    ``w`` and ``b`` chosen on one half of the pages (a 7 x 7 grid) and scored on the other."""
+    import math
+
+    scores = {(q["page"], q["key"]): q["model_score"] for q in questions if "model_score" in q}
+    pages = []
+    for page in page_ids(html_dir, truth_dir):
+        root = parse_html((html_dir / f"{page}.html").read_bytes())
+        keys = text_map_keys(root)
+        truth = [expand_record(r, keys) for r in json.loads((truth_dir / f"{page}.json").read_text())]
+        ranked = rank_lists(root)
+        records = {id(c.region): [expand_record([absolute_xpath(e) for e in c.region.record(i)], keys)
+                                  for i in range(c.region.size)] for c in ranked}
+        firsts = {id(c.region): absolute_xpath(c.region.items[0]) for c in ranked}
+        pages.append((page, truth, ranked, records, firsts))
+
+    def mean_f1(w: float, b: float, subset: list) -> float:
+        total = 0.0
+        for page, truth, ranked, records, firsts in subset:
+            def judge(c, main, page=page, firsts=firsts):
+                p = secondary_probability(c, main)
+                s = scores.get((page, firsts[id(c.region)]))
+                if s is None or not band[0] <= p < band[1] or w == 0:
+                    return p
+                return 1 / (1 + math.exp(-(math.log(p / (1 - p)) + w * (s - b))))
+            chosen = select_lists(ranked, 0.5, judge)
+            total += score_records([r for c in chosen for r in records[id(c.region)]], truth).f1
+        return total / max(len(subset), 1)
+
+    grid = [(w, b) for w in (0.0, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0) for b in (-1, 0, 1, 2, 3, 4, 5)]
+    result = {"evidence": round(mean_f1(0.0, 0.0, pages), 4)}
+    fitted = max(grid, key=lambda g: mean_f1(*g, pages))
+    result["fitted"] = {"w_b": fitted, "f1": round(mean_f1(*fitted, pages), 4)}
+    for name, halves in (("halves", (pages[:50], pages[50:])), ("alternate", (pages[0::2], pages[1::2]))):
+        held = []
+        for train, test in (halves, halves[::-1]):
+            chosen = max(grid, key=lambda g, train=train: mean_f1(*g, train))
+            held.append({"w_b": chosen, "f1": round(mean_f1(*chosen, test), 4),
+                         "evidence": round(mean_f1(0.0, 0.0, test), 4)})
+        result[name] = held
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--html", type=Path, default=DATA / "html")
@@ -177,9 +262,25 @@ def main() -> None:
     parser.add_argument("--llm", default="local")
     parser.add_argument("--cache", type=Path, default=None, help="response cache (default: the shared one)")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--token-odds", action="store_true",
+                        help="score every doubtful list by the model's token odds and combine them with the evidence")
     parser.add_argument("--ceilings", action="store_true",
                         help="print the F1 a perfect decision on the doubtful lists would give (no model)")
     args = parser.parse_args()
+    if args.token_odds:
+        from scrapesmith.llm.client import resolve_llm, unwrap
+
+        questions = doubtful_lists(args.html, args.groundtruth, *args.band)
+        token_odds(unwrap(resolve_llm("local", cache=False)).path, questions)
+        labelled = [q for q in questions if q["label"] != "neutral"]
+        summary = {"questions": len(questions), "labelled": len(labelled),
+                   "auc_model": round(auc([(q["model_score"], q["label"] == "records") for q in labelled]), 3),
+                   "auc_evidence": round(auc([(q["p"], q["label"] == "records") for q in labelled]), 3),
+                   "f1": combined_f1(args.html, args.groundtruth, questions, tuple(args.band))}
+        print(json.dumps(summary, indent=1))
+        if args.json:
+            args.json.write_text(json.dumps({"summary": summary, "cases": questions}, indent=1) + "\n")
+        return
     if args.ceilings:
         bands = [(0.3, 0.7), (0.2, 0.8), (0.1, 0.9), (0.0, 1.0)]
         print(json.dumps(ceilings(args.html, args.groundtruth, bands), indent=1))
