@@ -101,7 +101,8 @@ class PageTools:
 
     def found(self, url: str, columns: list[str]) -> list[Found]:
         """What the list and table tools find on ``url`` for ``columns`` (a fresh list each call). A page
-        that cannot be fetched finds nothing and is not remembered: a later call tries it again."""
+        that cannot be fetched finds nothing and is not remembered: a later call tries it again (the research
+        fetcher remembers the pages it read, so checking the page first costs no second request)."""
         key = (url, tuple(columns))
         if key not in self._found:
             try:
