@@ -50,3 +50,13 @@ def test_without_a_heading_the_title_is_still_the_main_link() -> None:
     item = parse_html('<li><a href="/x">A plain link title</a><span>2024</span></li>').find(".//li")
     match = locate("title", item)
     assert match is not None and match.element.tag == "a"
+
+
+def test_a_bare_name_column_takes_emphasis_first_then_the_heading() -> None:
+    card = parse_html(
+        '<div><a href="/61"><div class="badge">Top rated</div><p class="heading-xs">Green Acres Nursery</p>'
+        '<p>www.greenacres.example</p></a></div>'
+    ).find(".//body/div")
+    assert locate("Name", card).element.text_content() == "Green Acres Nursery"
+    person = parse_html('<li><h3>Great service</h3><b>Ada Lovelace</b><p>Five stars.</p></li>').find(".//li")
+    assert locate("Name", person).element.text_content() == "Ada Lovelace"  # a person's name is emphasised

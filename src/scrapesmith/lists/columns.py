@@ -178,6 +178,10 @@ def locate(column: str, item: etree._Element) -> ColumnMatch | None:
         node = _emphasised(item)
         if node is not None:
             return ColumnMatch(column, node, False, "emphasis")
+    if words == {"name"}:  # a bare "Name" with no emphasised text: what the item is called, its heading
+        node = _heading(item)
+        if node is not None and element_text(node) != element_text(item):
+            return ColumnMatch(column, node, False, "heading")
     pattern = {"price": PRICE_TEXT, "email": EMAIL_TEXT}.get(kind)
     node = _by_pattern(item, pattern) if pattern is not None else None
     return ColumnMatch(column, node, False, kind) if node is not None else None
