@@ -30,19 +30,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import time
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
-from scrapesmith.bench.nexteval import absolute_xpath, expand_record, page_ids, score_records, text_map_keys
+from scrapesmith.bench.nexteval import absolute_xpath, page_ids, score_records
+from scrapesmith.bench.nexteval_fit import PageData, load_pages
 from scrapesmith.dom.list_evidence import (
     SECONDARY_FLOOR,
+    RankedList,
     overlapping,
-    rank_lists,
     secondary_probability,
     select_lists,
 )
-from scrapesmith.dom.parse import parse_html
 from scrapesmith.lists.choose import describe
 from scrapesmith.llm.structured import ask_json
 
@@ -60,68 +63,74 @@ RECORDS = ["products", "articles or posts", "job offers", "search results", "pro
            "reviews or comments", "people or profiles", "events", "rows of a data table", "services or features"]
 
 
-def doubtful_lists(html_dir: Path, truth_dir: Path, low: float, high: float) -> list[dict]:
+@dataclass
+class ProbePage:
+    """One NEXT-EVAL page as the probe weighs it: its true records and its candidate lists (likeliest first)
+    with their records, all from :func:`scrapesmith.bench.nexteval_fit.load_pages`."""
+
+    page: str
+    data: PageData
+
+    @cached_property
+    def ranked(self) -> list[RankedList]:
+        return [candidate.ranked for candidate in self.data.candidates]
+
+    @cached_property
+    def _records(self) -> dict[int, list[frozenset[str]]]:
+        return {id(candidate.ranked.region): candidate.records for candidate in self.data.candidates}
+
+    def f1(self, lists: list[RankedList]) -> float:
+        """NEXT-EVAL F1 of the page when ``lists`` are taken."""
+        return score_records([r for c in lists for r in self._records[id(c.region)]], self.data.truth).f1
+
+    def others(self) -> list[tuple[float, RankedList]]:
+        """The other lists :func:`select_lists` weighs, with the second model's probability, likeliest first."""
+        main = self.ranked[0]
+        judged = [(secondary_probability(c, main), c) for c in self.ranked[1:]
+                  if c.probability >= SECONDARY_FLOOR and not overlapping(c.region, main.region)]
+        return sorted(judged, key=lambda pair: -pair[0])
+
+
+def load(html_dir: Path, truth_dir: Path) -> list[ProbePage]:
+    return [ProbePage(page, data)
+            for page, data in zip(page_ids(html_dir, truth_dir), load_pages(html_dir, truth_dir), strict=True)]
+
+
+def doubtful_lists(pages: list[ProbePage], low: float, high: float) -> list[dict]:
     """Every other list the evidence is doubtful about, labelled by what it does to the page's F1."""
     questions = []
-    for page in page_ids(html_dir, truth_dir):
-        root = parse_html((html_dir / f"{page}.html").read_bytes())
-        keys = text_map_keys(root)
-        truth = [expand_record(r, keys) for r in json.loads((truth_dir / f"{page}.json").read_text())]
-        ranked = rank_lists(root)
-        if not ranked:
+    for page in pages:
+        if not page.ranked:
             continue
-
-        def f1(lists, keys=keys, truth=truth):
-            records = [expand_record([absolute_xpath(e) for e in c.region.record(i)], keys)
-                       for c in lists for i in range(c.region.size)]
-            return score_records(records, truth).f1
-
-        main = ranked[0]
-        others = sorted(((secondary_probability(c, main), c) for c in ranked[1:]
-                         if c.probability >= SECONDARY_FLOOR and not overlapping(c.region, main.region)),
-                        key=lambda pair: -pair[0])
+        main, others = page.ranked[0], page.others()
         base = [main] + [c for p, c in others if p >= high]
-        before = f1(base)
+        before = page.f1(base)
         for p, c in others:
             if not low <= p < high or any(overlapping(c.region, o.region) for o in base):
                 continue
-            delta = f1([*base, c]) - before
+            delta = page.f1([*base, c]) - before
             label = "records" if delta > 0.005 else "furniture" if delta < -0.005 else "neutral"
-            questions.append({"page": page, "key": absolute_xpath(c.region.items[0]), "p": round(p, 3),
+            questions.append({"page": page.page, "key": absolute_xpath(c.region.items[0]), "p": round(p, 3),
                               "delta": round(delta, 4), "label": label,
                               "main": {**describe(main), "preview": main.preview(3, 100)},
                               "other": {**describe(c), "preview": c.preview(3, 100)}})
     return questions
 
 
-def ceilings(html_dir: Path, truth_dir: Path, bands: list[tuple[float, float]]) -> dict[str, dict]:
+def ceilings(pages: list[ProbePage], bands: list[tuple[float, float]]) -> dict[str, dict]:
     """Page-mean F1 if every other list in a band were decided perfectly (kept when it raises the page's
     F1), the rest as the evidence decides, and how many lists that asks about."""
     totals = {band: [0.0, 0] for band in bands}
     evidence = 0.0
-    pages = page_ids(html_dir, truth_dir)
     for page in pages:
-        root = parse_html((html_dir / f"{page}.html").read_bytes())
-        keys = text_map_keys(root)
-        truth = [expand_record(r, keys) for r in json.loads((truth_dir / f"{page}.json").read_text())]
-        ranked = rank_lists(root)
-
-        def f1(lists, keys=keys, truth=truth):
-            records = [expand_record([absolute_xpath(e) for e in c.region.record(i)], keys)
-                       for c in lists for i in range(c.region.size)]
-            return score_records(records, truth).f1
-
-        evidence += f1(select_lists(ranked))
-        if not ranked:
+        evidence += page.f1(select_lists(page.ranked))
+        if not page.ranked:
             for band in bands:
-                totals[band][0] += f1([])
+                totals[band][0] += page.f1([])
             continue
-        main = ranked[0]
-        others = sorted(((secondary_probability(c, main), c) for c in ranked[1:]
-                         if c.probability >= SECONDARY_FLOOR and not overlapping(c.region, main.region)),
-                        key=lambda pair: -pair[0])
+        others = page.others()
         for low, high in bands:
-            chosen = [main]
+            chosen = [page.ranked[0]]
             for p, c in others:
                 if any(overlapping(c.region, o.region) for o in chosen) or p < low:
                     continue
@@ -129,9 +138,9 @@ def ceilings(html_dir: Path, truth_dir: Path, bands: list[tuple[float, float]]) 
                     chosen.append(c)
                     continue
                 totals[(low, high)][1] += 1
-                if f1([*chosen, c]) > f1(chosen):
+                if page.f1([*chosen, c]) > page.f1(chosen):
                     chosen.append(c)
-            totals[(low, high)][0] += f1(chosen)
+            totals[(low, high)][0] += page.f1(chosen)
     result = {"evidence": {"f1": round(evidence / len(pages), 4), "asked": 0}}
     for (low, high), (total, asked) in totals.items():
         result[f"{low}-{high}"] = {"f1": round(total / len(pages), 4), "asked": asked}
@@ -139,7 +148,9 @@ def ceilings(html_dir: Path, truth_dir: Path, bands: list[tuple[float, float]]) 
 
 
 def _block(name: str, c: dict) -> str:
-    lines = [f"{name}: {c['items']} items" + (f" ({c['where']})" if c["where"] else "") + "; first items:"]
+    """A list as the prompts show it: ``name`` (if any), its item count, where it sits, its first items."""
+    lines = [f"{name + ': ' if name else ''}{c['items']} items" + (f" ({c['where']})" if c["where"] else "")
+             + "; first items:"]
     return "\n".join(lines + [f'  - "{t}"' for t in c["preview"]])
 
 
@@ -161,10 +172,7 @@ def ask(llm, question: dict, framing: str) -> bool:
     kinds = RECORDS + FURNITURE
     schema = {"type": "object", "properties": {"kind": {"enum": kinds}}, "required": ["kind"],
               "additionalProperties": False}
-    c = question["other"]
-    lines = [f"{c['items']} items" + (f" ({c['where']})" if c["where"] else "") + "; first items:"]
-    lines += [f'  - "{t}"' for t in c["preview"]]
-    prompt = ("A repeating list from a web page:\n" + "\n".join(lines) + "\n\nWhat kind of items are these? "
+    prompt = ("A repeating list from a web page:\n" + _block("", question["other"]) + "\n\nWhat kind of items are these? "
               "Choose one of: " + ", ".join(kinds) + '.\nAnswer as JSON: {"kind": "..."}')
     question.setdefault("answers", {})["category_kind"] = kind = ask_json(
         llm, prompt, schema, stage="probe", max_tokens=24)["kind"]
@@ -180,8 +188,6 @@ def token_odds(model_path: Path, questions: list[dict]) -> None:
     """Score each list alone by the model's next-token odds of "records" against "furniture" (log ratio of
     the probabilities of tokens that begin each word), straight from llama.cpp (the LLM seam returns text,
     not token probabilities). Adds ``model_score`` to each question."""
-    import math
-
     from llama_cpp import Llama
 
     model = Llama(model_path=str(model_path), n_ctx=2048, n_threads=2, logits_all=True, verbose=False)
@@ -207,34 +213,21 @@ def auc(pairs: list[tuple[float, bool]]) -> float:
     return wins / max(len(positive) * len(negative), 1)
 
 
-def combined_f1(html_dir: Path, truth_dir: Path, questions: list[dict], band: tuple[float, float]) -> dict:
+def combined_f1(pages: list[ProbePage], questions: list[dict], band: tuple[float, float]) -> dict:
     """Page-mean F1 when the second model's logit on a doubtful list is moved by ``w * (model_score - b)``;
     ``w`` and ``b`` chosen on one half of the pages (a 7 x 7 grid) and scored on the other."""
-    import math
-
     scores = {(q["page"], q["key"]): q["model_score"] for q in questions if "model_score" in q}
-    pages = []
-    for page in page_ids(html_dir, truth_dir):
-        root = parse_html((html_dir / f"{page}.html").read_bytes())
-        keys = text_map_keys(root)
-        truth = [expand_record(r, keys) for r in json.loads((truth_dir / f"{page}.json").read_text())]
-        ranked = rank_lists(root)
-        records = {id(c.region): [expand_record([absolute_xpath(e) for e in c.region.record(i)], keys)
-                                  for i in range(c.region.size)] for c in ranked}
-        firsts = {id(c.region): absolute_xpath(c.region.items[0]) for c in ranked}
-        pages.append((page, truth, ranked, records, firsts))
 
-    def mean_f1(w: float, b: float, subset: list) -> float:
+    def mean_f1(w: float, b: float, subset: list[ProbePage]) -> float:
         total = 0.0
-        for page, truth, ranked, records, firsts in subset:
-            def judge(c, main, page=page, firsts=firsts):
+        for page in subset:
+            def judge(c: RankedList, main: RankedList, page: ProbePage = page) -> float:
                 p = secondary_probability(c, main)
-                s = scores.get((page, firsts[id(c.region)]))
+                s = scores.get((page.page, absolute_xpath(c.region.items[0])))
                 if s is None or not band[0] <= p < band[1] or w == 0:
                     return p
                 return 1 / (1 + math.exp(-(math.log(p / (1 - p)) + w * (s - b))))
-            chosen = select_lists(ranked, 0.5, judge)
-            total += score_records([r for c in chosen for r in records[id(c.region)]], truth).f1
+            total += page.f1(select_lists(page.ranked, 0.5, judge))
         return total / max(len(subset), 1)
 
     grid = [(w, b) for w in (0.0, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0) for b in (-1, 0, 1, 2, 3, 4, 5)]
@@ -267,25 +260,26 @@ def main() -> None:
     parser.add_argument("--ceilings", action="store_true",
                         help="print the F1 a perfect decision on the doubtful lists would give (no model)")
     args = parser.parse_args()
+    pages = load(args.html, args.groundtruth)
     if args.token_odds:
         from scrapesmith.llm.client import resolve_llm, unwrap
 
-        questions = doubtful_lists(args.html, args.groundtruth, *args.band)
+        questions = doubtful_lists(pages, *args.band)
         token_odds(unwrap(resolve_llm("local", cache=False)).path, questions)
         labelled = [q for q in questions if q["label"] != "neutral"]
         summary = {"questions": len(questions), "labelled": len(labelled),
                    "auc_model": round(auc([(q["model_score"], q["label"] == "records") for q in labelled]), 3),
                    "auc_evidence": round(auc([(q["p"], q["label"] == "records") for q in labelled]), 3),
-                   "f1": combined_f1(args.html, args.groundtruth, questions, tuple(args.band))}
+                   "f1": combined_f1(pages, questions, tuple(args.band))}
         print(json.dumps(summary, indent=1))
         if args.json:
             args.json.write_text(json.dumps({"summary": summary, "cases": questions}, indent=1) + "\n")
         return
     if args.ceilings:
         bands = [(0.3, 0.7), (0.2, 0.8), (0.1, 0.9), (0.0, 1.0)]
-        print(json.dumps(ceilings(args.html, args.groundtruth, bands), indent=1))
+        print(json.dumps(ceilings(pages, bands), indent=1))
         return
-    labelled = [q for q in doubtful_lists(args.html, args.groundtruth, *args.band) if q["label"] != "neutral"]
+    labelled = [q for q in doubtful_lists(pages, *args.band) if q["label"] != "neutral"]
     random.seed(args.seed)
     sample = random.sample(labelled, min(args.sample, len(labelled)))
     llm = resolve_llm(args.llm, cache=args.cache if args.cache else True)

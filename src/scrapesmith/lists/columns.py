@@ -118,6 +118,14 @@ def _heading(item: etree._Element) -> etree._Element | None:
     return None
 
 
+def _called(item: etree._Element, link: bool) -> etree._Element | None:
+    """What the item is called: its heading (else, with ``link``, its main link), unless that is the whole item."""
+    node = _heading(item)
+    if node is None and link:
+        node = main_link(item)
+    return node if node is not None and element_text(node) != element_text(item) else None
+
+
 def _by_label(item: etree._Element, words: set[str], kind: str) -> etree._Element | None:
     best, best_score = None, 0
     for node in _descendants(item)[1:]:
@@ -169,18 +177,17 @@ def locate(column: str, item: etree._Element) -> ColumnMatch | None:
         node = next(iter(item.iter("time")), None)
         node = node if node is not None else _by_pattern(item, DATE_TEXT)
         return ColumnMatch(column, node, False, "date") if node is not None else None
-    if "name" in words and words - NAME_WORDS and not words & PERSON_WORDS:
-        node = _heading(item)  # "Product Name", "Company Name": what the item is called
-        node = node if node is not None else main_link(item)
-        if node is not None and element_text(node) != element_text(item):
+    if "name" in words and words - NAME_WORDS and not words & PERSON_WORDS:  # "Product Name", "Company Name"
+        node = _called(item, link=True)
+        if node is not None:
             return ColumnMatch(column, node, False, "heading")
     if words & NAME_WORDS:
         node = _emphasised(item)
         if node is not None:
             return ColumnMatch(column, node, False, "emphasis")
-    if words == {"name"}:  # a bare "Name" with no emphasised text: what the item is called, its heading
-        node = _heading(item)
-        if node is not None and element_text(node) != element_text(item):
+    if words == {"name"}:  # a bare "Name" with no emphasised text
+        node = _called(item, link=False)
+        if node is not None:
             return ColumnMatch(column, node, False, "heading")
     pattern = {"price": PRICE_TEXT, "email": EMAIL_TEXT}.get(kind)
     node = _by_pattern(item, pattern) if pattern is not None else None
