@@ -162,13 +162,24 @@ def choose_pages(site: SwdeSite, count: int, offset: int) -> list[Path]:
     return paths
 
 
+def choose_site(pages: Path, site: str | None) -> SwdeSite:
+    """The named site, which must be a book site; without a name, the book site with the most pages."""
+    if site:
+        chosen = discover_sites(pages, [site])[0]
+        if chosen.vertical != "book":
+            raise ScrapesmithError(f"collect-pages needs a book site (got {chosen.key})")
+        return chosen
+    books = [s for s in discover_sites(pages) if s.vertical == "book"]
+    if not books:
+        raise ScrapesmithError(f"collect-pages needs a book site and {pages} has none")
+    return max(books, key=lambda s: len(s.page_paths()))
+
+
 def run_collect_pages(pages: Path, groundtruth: Path, site: str | None, count: int, offset: int, llm: LLM | None,
                       run_dir: Path, json_out: Path | None,
                       progress: Callable[[str, str, int], None] | None = None) -> BenchResult:
     """The whole ``bench collect-pages`` run: build and serve the catalog, collect, score, report."""
-    chosen = discover_sites(pages, [site] if site else [])[0]
-    if chosen.vertical != "book":
-        raise ScrapesmithError(f"collect-pages needs a book site (got {chosen.key})")
+    chosen = choose_site(pages, site)
     truth = {c: load_groundtruth(groundtruth / chosen.vertical / f"{chosen.key}-{c}.txt") for c in COLUMNS}
     catalog = Catalog(choose_pages(chosen, count, offset))
     started = time.monotonic()

@@ -168,7 +168,7 @@ def bench_instruct2ds_command(
 def bench_collect_pages_command(
     pages: Annotated[Path | None, typer.Option(help="SWDE pages: DIR/book/book-<site>/NNNN.htm.")] = None,
     groundtruth: Annotated[Path | None, typer.Option(help="SWDE ground truth DIR (default PAGES/groundtruth).")] = None,
-    site: Annotated[str | None, typer.Option(help="Book site name (default: the first).")] = None,
+    site: Annotated[str | None, typer.Option(help="Book site name (default: the book site with the most pages).")] = None,
     count: Annotated[int, typer.Option(help="Detail pages in the catalog.")] = 40,
     offset: Annotated[int, typer.Option(help="Skip this many pages first.")] = 0,
     run_dir: Annotated[Path | None, typer.Option(help="Run directory (default runs/collect-pages-<time>).")] = None,
