@@ -28,6 +28,8 @@ from itertools import pairwise
 
 from lxml import etree
 
+from scrapesmith.dom.layout import PageLayout
+from scrapesmith.dom.list_layout import LayoutEvidence, PageTypography, measure_layout
 from scrapesmith.dom.lists import (
     RecordRegion,
     element_text,
@@ -94,6 +96,7 @@ class RegionEvidence:
     relative_structure: float = 0.0
     relative_text_share: float = 0.0
     relative_items: float = 0.0
+    layout: LayoutEvidence | None = None
 
     def features(self) -> list[float]:
         """The model's inputs, in :data:`FEATURES` order (logs tame counts spanning orders of magnitude)."""
@@ -329,13 +332,20 @@ class RankedList:
         return [element_text(item)[:chars] for item in self.region.items[:items]]
 
 
-def rank_lists(root: etree._Element, regions: Sequence[RecordRegion] | None = None) -> list[RankedList]:
-    """Every candidate list of the page, most likely data list first."""
+def rank_lists(
+    root: etree._Element, regions: Sequence[RecordRegion] | None = None, layout: PageLayout | None = None
+) -> list[RankedList]:
+    """Every candidate list of the page, most likely data list first; with a rendered ``layout``, each
+    candidate also carries what it looks like on the page (:mod:`scrapesmith.dom.list_layout`)."""
     regions = list(find_record_regions(root) if regions is None else regions)
     if not regions:
         return []
     page = PageContext(root, regions)
     evidence = [measure(region, page) for region in regions]
+    if layout is not None and layout.rendered:
+        typography = PageTypography(root, layout)
+        for region, measured in zip(regions, evidence, strict=True):
+            measured.layout = measure_layout(region, layout, typography)
     best_structure = max(math.log1p(e.structure_score) for e in evidence)
     best_share = max(math.sqrt(e.text_share) for e in evidence)
     most_items = max(math.log(e.items) for e in evidence)
@@ -348,10 +358,13 @@ def rank_lists(root: etree._Element, regions: Sequence[RecordRegion] | None = No
     return ranked
 
 
-def detect_lists(root: etree._Element, threshold: float = DATA_LIST_THRESHOLD) -> list[RecordRegion]:
+def detect_lists(
+    root: etree._Element, threshold: float = DATA_LIST_THRESHOLD, layout: PageLayout | None = None
+) -> list[RecordRegion]:
     """The page's data lists: the likeliest candidate, then every other one that does not nest in (or
     hold) one already taken and that, judged against the main list, is at ``threshold`` or above."""
-    return [candidate.region for candidate in select_lists(rank_lists(root), threshold)]
+    ranked = rank_lists(root, layout=layout)
+    return [candidate.region for candidate in select_lists(ranked, threshold)]
 
 
 Judge = Callable[[RankedList, RankedList], float]
