@@ -33,7 +33,7 @@ from scipy.optimize import linear_sum_assignment
 
 from scrapesmith.bench.frame import BenchResult
 from scrapesmith.dom.layout import PageLayout
-from scrapesmith.dom.list_evidence import detect_lists
+from scrapesmith.dom.list_selection import detect_lists
 from scrapesmith.dom.lists import is_element, own_text
 from scrapesmith.dom.parse import parse_html
 from scrapesmith.errors import ScrapesmithError
@@ -155,12 +155,13 @@ class RenderingDetector:
         return detect_records(root, self.last)
 
 
-def model_detector(llm: LLM) -> Detector:
-    """Evidence ranks the candidate lists; ``llm`` chooses the main list where the best two are close
-    (see :mod:`scrapesmith.lists.choose`)."""
+def model_detector(llm: LLM, render: Callable[[etree._Element], PageLayout] | None = None) -> Detector:
+    """Evidence ranks the candidate lists (with each page's layout when ``render`` draws it); ``llm``
+    chooses the main list where the best two are close (see :mod:`scrapesmith.lists.choose`)."""
 
     def detect_with_model(root: etree._Element) -> list[list[str]]:
-        decision = choose_data_lists(root, llm)
+        layout = render(root) if render is not None else None
+        decision = choose_data_lists(root, llm, layout=layout)
         return [
             [absolute_xpath(element) for element in candidate.region.record(index)]
             for candidate in decision.lists

@@ -26,14 +26,12 @@ from scipy.optimize import minimize
 from scrapesmith.bench.nexteval import absolute_xpath, expand_record, overlap_matrix, page_ids, score_records
 from scrapesmith.bench.nexteval import text_map_keys as page_keys
 from scrapesmith.dom.layout import PageLayout
-from scrapesmith.dom.list_evidence import (
+from scrapesmith.dom.list_evidence import FEATURES, RankedList, rank_lists
+from scrapesmith.dom.list_selection import (
     DATA_LIST_THRESHOLD,
-    FEATURES,
     SECONDARY_FEATURES,
     SECONDARY_FLOOR,
-    RankedList,
     overlapping,
-    rank_lists,
     secondary_features,
     select_lists,
 )
@@ -42,6 +40,7 @@ from scrapesmith.dom.parse import parse_html
 LABEL_OVERLAP = 0.5
 DEFAULT_C = 0.03
 GROUP_SIZE = 10
+SHUFFLE_SEEDS = (0, 1, 2)
 
 
 @dataclass
@@ -237,3 +236,17 @@ def shuffled_folds(pages: list[PageData], folds: int, seed: int, c: float = DEFA
     for rank, index in enumerate(order):
         groups[int(index)] = rank % folds
     return held_out(pages, groups, c)
+
+
+def held_out_report(pages: list[PageData], c: float = DEFAULT_C) -> list[str]:
+    """Every held-out split, one line each: the result is these figures, not the fitted one."""
+    first, second = two_fold(pages, c)
+    shuffled = ", ".join(f"{seed}: {shuffled_folds(pages, 5, seed, c):.4f}" for seed in SHUFFLE_SEEDS)
+    groups = leave_group_out(pages, GROUP_SIZE, c)
+    alternate, five, ten = k_fold(pages, 2, c), k_fold(pages, 5, c), k_fold(pages, 10, c)
+    return [
+        f"held out, runs of {GROUP_SIZE} consecutive pages in turn (leave-group-out): {groups:.4f}",
+        f"held out, two halves (fit on one, score the other): {first:.4f} / {second:.4f}",
+        f"held out, alternate pages {alternate:.4f}; 5-fold {five:.4f}; 10-fold {ten:.4f}",
+        f"held out, 5 random groups, seeds {shuffled}",
+    ]

@@ -32,6 +32,7 @@ from scrapesmith.dom.lists import RecordRegion, own_text
 
 PICTURE = 40.0  # a picture, not an icon: at least this many CSS pixels wide and high
 ALIGNED = 2.0  # two edges closer than this many pixels line up
+NEGLIGIBLE = 0.05  # a list covering less than this share of the main list's area is small beside it
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,15 @@ def measure_layout(region: RecordRegion, layout: PageLayout, typography: PageTyp
         lines_per_item=statistics.fmean(box.height for box in shown) / (typography.body_font * 1.2),
         image_share=sum(1 for k in range(region.size) if _shows_picture(region, k, layout)) / region.size,
     )
+
+
+def negligible_beside(candidate: LayoutEvidence | None, main: LayoutEvidence | None) -> bool:
+    """``candidate``'s items cover less than :data:`NEGLIGIBLE` of the area the main list's items cover
+    (what a glance at the page shows: a strip of links beside a page of cards). ``False`` when either
+    was not measured, or the main list covers nothing (then size says nothing)."""
+    if candidate is None or main is None or main.area_share <= 0:
+        return False
+    return candidate.area_share < NEGLIGIBLE * main.area_share
 
 
 def _spread(values: Sequence[float]) -> float:
