@@ -6,7 +6,8 @@ Two ways in, one measurement:
   in a fresh tab of a fixed size (:data:`~scrapesmith.dom.layout.VIEWPORT`). The page's own markup is
   all that loads: scripts, ``on*`` handlers and refresh tags are left out, and every request the page
   would make (stylesheets, images, fonts, frames) is aborted before it leaves the tab, so nothing
-  reaches the network and the result is the same on every run. ``data:`` images are part of the file
+  reaches the network and the result is the same on every run (``<link>`` elements are left out too:
+  a preconnect hint opens a connection without a request to abort). ``data:`` images are part of the file
   and do show. A copy of the tree is stamped with :data:`~scrapesmith.dom.layout.BOX_ATTRIBUTE`
   before it is drawn, so each box maps back to the caller's own element whatever the browser's
   parser does with the markup; the caller's tree is never changed.
@@ -33,7 +34,9 @@ from scrapesmith.web.browser.runtime import BrowserRuntime
 from scrapesmith.web.browser.session import BrowserSession
 
 _LOCAL_SCHEMES = ("data:", "about:", "blob:")
-_LEFT_OUT = ("script", "noscript", "template")
+# What runs or reaches out on its own: scripts, and links (stylesheets, preconnect and prefetch hints
+# open connections before any request a route could abort).
+_LEFT_OUT = ("script", "noscript", "template", "link")
 
 # Every stamped element: [stamp, x, y, width, height, font size, shown]. Coordinates are page
 # coordinates (scroll offset added); "shown" is false for display:none, visibility:hidden, opacity 0
@@ -127,14 +130,22 @@ def _stamped_copy(root: etree._Element, elements: list[etree._Element]) -> str:
         if index < len(elements):
             element.set(BOX_ATTRIBUTE, str(index))
     for element in list(duplicate.iter(*_LEFT_OUT)):
-        element.drop_tree() if isinstance(element, lxml.html.HtmlElement) else element.getparent().remove(element)
-    for element in duplicate.iter(etree.Element):
+        _remove(element)
+    for element in list(duplicate.iter(etree.Element)):
         for name in [name for name in element.attrib if name.lower().startswith("on")]:
             del element.attrib[name]
         if element.tag == "meta" and (element.get("http-equiv") or "").lower() == "refresh":
-            element.getparent().remove(element)
+            _remove(element)
     doctype = root.getroottree().docinfo.doctype or "<!DOCTYPE html>"
     return doctype + "\n" + lxml.html.tostring(duplicate, encoding="unicode")
+
+
+def _remove(element: etree._Element) -> None:
+    """Take ``element`` out of its tree, keeping the text that follows it."""
+    if isinstance(element, lxml.html.HtmlElement):
+        element.drop_tree()
+    elif element.getparent() is not None:
+        element.getparent().remove(element)
 
 
 async def _draw(runtime: BrowserRuntime, markup: str, timeout: float) -> dict[str, Any]:
