@@ -112,10 +112,7 @@ def live_layout(session: BrowserSession, root: etree._Element) -> PageLayout:
         measured = json.loads(session.runtime.call(lambda: _evaluate(session, MEASURE_JS)))
     except Exception as exc:  # noqa: BLE001 - a page that went away: DOM evidence alone
         return unrendered(f"{type(exc).__name__}: {first_line(exc)}")
-    width, height = session.options.viewport
-    layout = _layout(measured, stamped, time.monotonic() - started)
-    layout.viewport = (width, height)
-    return layout
+    return _layout(measured, stamped, time.monotonic() - started, session.options.viewport)
 
 
 async def _evaluate(session: BrowserSession, script: str) -> Any:
@@ -168,7 +165,10 @@ async def _only_local(route: Any, request: Any) -> None:
 
 
 def _layout(
-    measured: dict[str, Any], elements: list[etree._Element] | dict[int, etree._Element], seconds: float
+    measured: dict[str, Any],
+    elements: list[etree._Element] | dict[int, etree._Element],
+    seconds: float,
+    viewport: tuple[int, int] = VIEWPORT,
 ) -> PageLayout:
     boxes: dict[etree._Element, Box] = {}
     count = len(elements)
@@ -183,8 +183,9 @@ def _layout(
         return unrendered("no element of the page was drawn")
     return PageLayout(
         boxes=boxes,
-        width=float(measured.get("width") or VIEWPORT[0]),
-        height=float(measured.get("height") or VIEWPORT[1]),
+        width=float(measured.get("width") or viewport[0]),
+        height=float(measured.get("height") or viewport[1]),
+        viewport=viewport,
         seconds=seconds,
-        note=f"rendered at {VIEWPORT[0]}x{VIEWPORT[1]} in {seconds:.2f}s",
+        note=f"rendered at {viewport[0]}x{viewport[1]}",
     )
