@@ -238,6 +238,13 @@ def bench_nexteval_command(
     result.params["llm"] = getattr(model, "name", "none")
     result.params["render"] = render
     report(result, json_out)
+    fallbacks = [case for case in result.cases if case.get("rendered") is False]
+    if fallbacks:
+        console.print(
+            f"{len(fallbacks)} of {len(result.cases)} pages were not rendered and used the DOM evidence alone "
+            f"(page {fallbacks[0]['page']}: {fallbacks[0].get('layout_note', '')})",
+            markup=False,
+        )
 
 
 @contextmanager
@@ -249,8 +256,11 @@ def _renderer(render: bool) -> Iterator[Callable[[etree._Element], PageLayout] |
     from scrapesmith.web.browser import BrowserRuntime
     from scrapesmith.web.browser.layout import render_layout
 
-    with BrowserRuntime() as runtime:
+    runtime = BrowserRuntime()  # started by the first page: a browser that cannot start leaves every
+    try:  # page to the DOM evidence, each one counted with the reason, instead of ending the run
         yield lambda root: render_layout(root, runtime)
+    finally:
+        runtime.close()
 
 
 def _fit_evidence(
