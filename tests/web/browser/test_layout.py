@@ -111,7 +111,6 @@ def test_a_real_pages_main_table_rows_are_drawn_alike_in_one_column(runtime: Bro
     assert main.region.size == 25 and main.evidence.layout is not None
     rows = main.evidence.layout
     assert rows.shown_share == 1.0 and rows.aligned_share == 1.0 and rows.height_spread < 0.2
-    assert layout.seconds < 10
 
 
 def test_a_page_that_cannot_be_rendered_falls_back_and_says_so() -> None:
