@@ -22,7 +22,8 @@ Variants (the first is what ships without a browser, the second what ships with 
   list's (with the furniture rule).
 
 Run: ``python bench/nexteval_layout_variants.py [--variants dom,furniture-0.05] [--json OUT]`` (about
-10 minutes on 2 cores; no model).
+10 minutes on 2 cores; no model); ``--hidden`` only lists the candidates that are not drawn and which of
+them the annotation counts as records.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scrapesmith.bench.nexteval import score_records
+from scrapesmith.bench.nexteval import page_ids, score_records
 from scrapesmith.bench.nexteval_fit import DEFAULT_C, Candidate, PageData, fit_logistic, load_pages
 from scrapesmith.dom.list_evidence import RankedList
 from scrapesmith.dom.list_layout import LayoutEvidence
@@ -230,6 +231,20 @@ VARIANTS: dict[str, Variant | None] = {
 }
 
 
+def hidden_report(pages: list[PageData], ids: list[str]) -> None:
+    """How many candidates are mostly not drawn, and which of them the annotation counts as records."""
+    hidden = [
+        (page_id, cand) for page_id, page in zip(ids, pages, strict=True) for cand in page.candidates
+        if cand.ranked.evidence.layout is not None and cand.ranked.evidence.layout.shown_share < 0.5
+    ]
+    records = [(page_id, cand) for page_id, cand in hidden if cand.label]
+    print(f"candidates mostly not drawn: {len(hidden)}; annotated as records: {len(records)}")
+    for page_id, cand in records:
+        main = max(pages[ids.index(page_id)].candidates, key=lambda c: c.ranked.probability)
+        role = "the DOM evidence's main list" if main is cand else "another list"
+        print(f"  page {page_id}: {cand.ranked.region.size} items, {role} (p={cand.ranked.probability:.2f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--html", type=Path, default=DATA / "html")
@@ -237,9 +252,13 @@ def main() -> None:
     parser.add_argument("--variants", default=",".join(VARIANTS))
     parser.add_argument("--limit", type=int, help="only the first N pages (a quick check; the figures need all)")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--hidden", action="store_true", help="only report the lists that are not drawn")
     args = parser.parse_args()
     with BrowserRuntime() as runtime:
         pages = load_pages(args.html, args.groundtruth, args.limit, render=lambda root: render_layout(root, runtime))
+    if args.hidden:
+        hidden_report(pages, page_ids(args.html, args.groundtruth)[: args.limit])
+        return
     results = {}
     for name in args.variants.split(","):
         variant = VARIANTS[name]
