@@ -6,10 +6,12 @@ logistic regression with an L2 penalty (``C`` as in the usual formulation: ``C *
 intercept not penalised) is fitted on standardised features with scipy. A second model of the same
 form is then fitted on the *other* candidates of each page — those that do not overlap the page's
 likeliest list under the first model — on how they compare with that main list
-(:func:`scrapesmith.dom.list_evidence.secondary_features`). ``scrapesmith bench nexteval --fit`` prints
-both sets of constants to paste into ``list_evidence.py`` and scores a two-fold split (fit both models
-on one half of the pages, detect on the other) so the figure says how the weights do on pages they were
-not fitted on.
+(:func:`scrapesmith.dom.list_selection.secondary_features`). ``scrapesmith bench nexteval --fit`` prints
+both sets of constants to paste into ``list_evidence.py`` and ``list_selection.py``, and scores them on
+pages they were not fitted on (:func:`held_out_report`): runs of consecutive pages held out in turn
+(leave-group-out, the headline: neighbouring pages are the likeliest to share a source), two halves,
+alternate pages, k-fold and random groups. With ``--render`` the pages are drawn first and the selection
+includes the layout check (:func:`scrapesmith.dom.list_selection.furniture_beside`).
 """
 
 from __future__ import annotations
@@ -69,7 +71,7 @@ class FittedWeights:
         return 1.0 / (1.0 + np.exp(-np.clip(logits, -50, 50)))
 
     def as_python(self, names: tuple[str, ...] = FEATURES, prefix: str = "") -> str:
-        """The constants as ``list_evidence.py`` holds them (``prefix`` ``SECONDARY_`` for the second model)."""
+        """The constants as ``list_evidence.py`` (``list_selection.py`` with ``prefix`` ``SECONDARY_``) holds them."""
         rows = [
             f'    "{name}": ({mean:.6g}, {scale:.6g}, {weight:.6g}),'
             for name, mean, scale, weight in zip(names, self.means, self.scales, self.weights, strict=True)

@@ -54,7 +54,8 @@ SECONDARY_FEATURES = (
     "digit_share_difference",
 )
 # Fitted by scrapesmith.bench.nexteval_fit on the other candidates of NEXT-EVAL pages 1-100 (those at
-# SECONDARY_FLOOR or above that do not overlap the page's likeliest list), in the same form as above.
+# SECONDARY_FLOOR or above that do not overlap the page's likeliest list), in the same form as
+# list_evidence.EVIDENCE_WEIGHTS: feature -> (mean, scale) of its standardisation and its weight.
 SECONDARY_WEIGHTS: dict[str, tuple[float, float, float]] = {
     "logit_probability": (-1.47749, 1.55695, 0.938366),
     "template_similarity": (0.146878, 0.265049, 0.353478),
