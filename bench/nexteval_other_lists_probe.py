@@ -39,13 +39,8 @@ from pathlib import Path
 
 from scrapesmith.bench.nexteval import absolute_xpath, page_ids, score_records
 from scrapesmith.bench.nexteval_fit import PageData, load_pages
-from scrapesmith.dom.list_evidence import (
-    SECONDARY_FLOOR,
-    RankedList,
-    overlapping,
-    secondary_probability,
-    select_lists,
-)
+from scrapesmith.dom.list_evidence import RankedList
+from scrapesmith.dom.list_selection import SECONDARY_FLOOR, overlapping, secondary_probability, select_lists
 from scrapesmith.lists.choose import describe
 from scrapesmith.llm.structured import ask_json
 

@@ -20,7 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import scrapesmith.bench.nexteval_fit as fit
-from scrapesmith.dom.list_evidence import RankedList, secondary_features, signature
+from scrapesmith.dom.list_evidence import RankedList, signature
+from scrapesmith.dom.list_selection import secondary_features
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "next-eval"
 Extra = Callable[[RankedList, RankedList], list[float]]

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from scrapesmith.bench.nexteval import (
+    RenderingDetector,
     evaluate_page,
     expand_record,
     normalize_xpath,
@@ -15,8 +16,11 @@ from scrapesmith.bench.nexteval import (
     score_records,
     text_map_keys,
 )
+from scrapesmith.dom.layout import unrendered
 from scrapesmith.dom.parse import parse_html
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.web.browser import BrowserRuntime
+from scrapesmith.web.browser.layout import render_layout
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "next-eval"
 
@@ -72,3 +76,24 @@ def test_named_pages_only_and_unknown_pages_are_an_error() -> None:
     assert [case["page"] for case in result.cases] == ["5", "54"]
     with pytest.raises(ScrapesmithError, match="no such NEXT-EVAL pages: 999"):
         run_nexteval(DATA / "html", DATA / "groundtruth", only=["5", "999"])
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="shared NEXT-EVAL data not present")
+def test_pages_that_cannot_be_rendered_fall_back_to_dom_evidence_and_are_counted() -> None:
+    dom = run_nexteval(DATA / "html", DATA / "groundtruth", only=["11", "28"])
+    failing = RenderingDetector(lambda root: unrendered("no browser in this test"))
+    fallback = run_nexteval(DATA / "html", DATA / "groundtruth", only=["11", "28"], detector=failing)
+    assert [case["f1"] for case in fallback.cases] == [case["f1"] for case in dom.cases]
+    assert fallback.summary["pages_not_rendered"] == 2 and fallback.summary["pages_rendered"] == 0
+    assert all("no browser in this test" in str(case["layout_note"]) for case in fallback.cases)
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not DATA.is_dir(), reason="shared NEXT-EVAL data not present")
+def test_rendered_pages_report_their_seconds_beside_f1() -> None:
+    with BrowserRuntime() as runtime:
+        rendered = RenderingDetector(lambda root: render_layout(root, runtime))
+        result = run_nexteval(DATA / "html", DATA / "groundtruth", only=["11", "28"], detector=rendered)
+    assert result.summary["pages_rendered"] == 2 and result.summary["pages_not_rendered"] == 0
+    assert all(case["rendered"] and float(case["render_seconds"]) > 0 for case in result.cases)
+    assert float(result.summary["render_seconds_per_page"]) > 0

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scrapesmith.dom import clean_tree, css_selector, parse_html, robust_xpath, select, simplify, to_markdown
-from scrapesmith.dom.list_evidence import detect_lists
+from scrapesmith.dom.list_selection import detect_lists
 from scrapesmith.dom.lists import find_first_page, find_pagination
 from scrapesmith.errors import ScrapesmithError
 

@@ -14,15 +14,12 @@ from scrapesmith.bench.nexteval import (
     score_records,
     text_map_keys,
 )
-from scrapesmith.dom.list_evidence import (
-    EVIDENCE_WEIGHTS,
-    FEATURES,
+from scrapesmith.dom.list_evidence import EVIDENCE_WEIGHTS, FEATURES, RankedList, rank_lists
+from scrapesmith.dom.list_selection import (
     SECONDARY_FEATURES,
     SECONDARY_WEIGHTS,
-    RankedList,
     detect_lists,
     overlapping,
-    rank_lists,
     secondary_probability,
     select_lists,
     template_similarity,

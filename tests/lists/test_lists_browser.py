@@ -8,7 +8,7 @@ import pytest
 
 from scrapesmith.bench.weblists import url_key
 from scrapesmith.lists.browser import BrowserRuntimes
-from scrapesmith.lists.service import extract_list, replay_program
+from scrapesmith.lists.service import extract_list, make_runtimes, replay_program
 from scrapesmith.lists.views import ListProgram
 
 pytestmark = [
@@ -33,6 +33,16 @@ def test_load_more_list_is_extracted_completely(demo_web, browser_runtimes) -> N
         url_key(j["url"]) for j in truth["jobs"]
     )
     assert result.pages > 1 and result.duplicates > 0  # each click re-shows earlier items: deduplicated
+    assert any(note.startswith("list evidence: rendered at 1280x800") for note in recording.notes)
+
+
+def test_auto_runtime_ranks_with_the_layout_only_where_it_renders_anyway(demo_web) -> None:
+    with make_runtimes("auto", [f"{demo_web.host}:{demo_web.port}"], delay=0.0) as runtimes:
+        rendered, _ = extract_list(runtimes, demo_web.url("/globex/careers/"), "all open jobs", ["Job Title"])
+        over_http, _ = extract_list(runtimes, demo_web.url("/acme/careers/"), "all open jobs", ["Job Title"])
+    evidence = [[n for n in r.notes if n.startswith("list evidence:")] for r in (rendered, over_http)]
+    assert evidence[0][0].startswith("list evidence: rendered at")
+    assert evidence[1] == ["list evidence: not rendered (the http runtime does not render pages); DOM evidence only"]
 
 
 def test_select_filter_is_recorded_and_replayed_in_the_browser(demo_web, browser_runtimes) -> None:

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from scrapesmith.dom.list_evidence import detect_lists, overlapping, rank_lists
+from scrapesmith.dom.list_evidence import rank_lists
+from scrapesmith.dom.list_selection import detect_lists, overlapping
 from scrapesmith.dom.parse import parse_html
 from scrapesmith.lists.choose import CHOICES, CONFIDENT, choose_data_lists, is_close, offered
 from scrapesmith.llm.scripted import ScriptedLLM

@@ -118,3 +118,15 @@ def test_bench_nexteval_on_two_pages(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert json.loads((tmp_path / "n.json").read_text())["summary"]["pages"] == 2
+
+
+@pytest.mark.skipif(not NEXT_EVAL.is_dir(), reason="shared NEXT-EVAL data not present")
+def test_bench_nexteval_render_without_a_browser_falls_back_and_says_so(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("SCRAPESMITH_CHROMIUM", str(tmp_path / "no-chromium"))
+    args = ["--html", str(NEXT_EVAL / "html"), "--groundtruth", str(NEXT_EVAL / "groundtruth"), "--pages", "11"]
+    result = invoke("bench", "nexteval", *args, "--render", "--json", str(tmp_path / "r.json"))
+    assert result.exit_code == 0, result.output
+    assert "1 of 1 pages were not rendered and used the DOM evidence alone" in result.output
+    assert "Chromium not found" in result.output
+    summary = json.loads((tmp_path / "r.json").read_text())["summary"]
+    assert summary["pages_not_rendered"] == 1 and summary["pages_rendered"] == 0

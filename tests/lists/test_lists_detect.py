@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scrapesmith.dom.list_evidence import detect_lists
+from scrapesmith.dom.list_selection import detect_lists
 from scrapesmith.dom.lists import (
     find_first_page,
     find_pagination,

@@ -32,7 +32,8 @@ from lxml import etree
 from scipy.optimize import linear_sum_assignment
 
 from scrapesmith.bench.frame import BenchResult
-from scrapesmith.dom.list_evidence import detect_lists
+from scrapesmith.dom.layout import PageLayout
+from scrapesmith.dom.list_selection import detect_lists
 from scrapesmith.dom.lists import is_element, own_text
 from scrapesmith.dom.parse import parse_html
 from scrapesmith.errors import ScrapesmithError
@@ -129,21 +130,38 @@ def score_records(predicted: list[frozenset[str]], truth: list[frozenset[str]]) 
 Detector = Callable[[etree._Element], list[list[str]]]
 
 
-def detect_records(root: etree._Element) -> list[list[str]]:
+def detect_records(root: etree._Element, layout: PageLayout | None = None) -> list[list[str]]:
     """The heuristic detector: the page's main lists (see :func:`detect_lists`), each item one record."""
     return [
         [absolute_xpath(element) for element in region.record(index)]
-        for region in detect_lists(root)
+        for region in detect_lists(root, layout=layout)
         for index in range(region.size)
     ]
 
 
-def model_detector(llm: LLM) -> Detector:
-    """Evidence ranks the candidate lists; ``llm`` chooses the main list where the best two are close
-    (see :mod:`scrapesmith.lists.choose`)."""
+class RenderingDetector:
+    """The heuristic detector with layout evidence: each page is drawn once by ``render`` (a function
+    from the parsed page to its :class:`PageLayout`), and the last layout is kept for the page's record
+    (seconds, or why the page fell back to DOM evidence)."""
+
+    __name__ = "detect_records_rendered"
+
+    def __init__(self, render: Callable[[etree._Element], PageLayout]) -> None:
+        self.render = render
+        self.last: PageLayout | None = None
+
+    def __call__(self, root: etree._Element) -> list[list[str]]:
+        self.last = self.render(root)
+        return detect_records(root, self.last)
+
+
+def model_detector(llm: LLM, render: Callable[[etree._Element], PageLayout] | None = None) -> Detector:
+    """Evidence ranks the candidate lists (with each page's layout when ``render`` draws it); ``llm``
+    chooses the main list where the best two are close (see :mod:`scrapesmith.lists.choose`)."""
 
     def detect_with_model(root: etree._Element) -> list[list[str]]:
-        decision = choose_data_lists(root, llm)
+        layout = render(root) if render is not None else None
+        decision = choose_data_lists(root, llm, layout=layout)
         return [
             [absolute_xpath(element) for element in candidate.region.record(index)]
             for candidate in decision.lists
@@ -214,6 +232,11 @@ def run_nexteval(
             )
         except (OSError, ValueError) as exc:
             case.update(precision=0.0, recall=0.0, f1=0.0, error=str(exc))
+        layout = getattr(detector, "last", None)
+        if isinstance(layout, PageLayout):
+            case.update(rendered=layout.rendered, render_seconds=round(layout.seconds, 3))
+            if not layout.rendered:
+                case["layout_note"] = layout.note
         if ledger is not None and before is not None:
             after = ledger.totals()
             case.update(
@@ -248,6 +271,7 @@ def _summary(cases: list[dict[str, object]], seconds: float) -> dict[str, float 
         return sum(float(case.get(key, 0)) for case in cases)  # type: ignore[arg-type]
 
     pages = max(len(cases), 1)
+    rendered = [case for case in cases if case.get("rendered")]
     return {
         "pages": len(cases),
         "precision": mean("precision"),
@@ -262,4 +286,7 @@ def _summary(cases: list[dict[str, object]], seconds: float) -> dict[str, float 
         "input_tokens_per_page": total("input_tokens") / pages,
         "output_tokens_per_page": total("output_tokens") / pages,
         "model_seconds": total("model_seconds"),
+        "pages_rendered": len(rendered),
+        "pages_not_rendered": sum(1 for case in cases if case.get("rendered") is False),
+        "render_seconds_per_page": total("render_seconds") / max(len(rendered), 1),
     }

@@ -6,31 +6,34 @@ logistic regression with an L2 penalty (``C`` as in the usual formulation: ``C *
 intercept not penalised) is fitted on standardised features with scipy. A second model of the same
 form is then fitted on the *other* candidates of each page — those that do not overlap the page's
 likeliest list under the first model — on how they compare with that main list
-(:func:`scrapesmith.dom.list_evidence.secondary_features`). ``scrapesmith bench nexteval --fit`` prints
-both sets of constants to paste into ``list_evidence.py`` and scores a two-fold split (fit both models
-on one half of the pages, detect on the other) so the figure says how the weights do on pages they were
-not fitted on.
+(:func:`scrapesmith.dom.list_selection.secondary_features`). ``scrapesmith bench nexteval --fit`` prints
+both sets of constants to paste into ``list_evidence.py`` and ``list_selection.py``, and scores them on
+pages they were not fitted on (:func:`held_out_report`): runs of consecutive pages held out in turn
+(leave-group-out, the headline: neighbouring pages are the likeliest to share a source), two halves,
+alternate pages, k-fold and random groups. With ``--render`` the pages are drawn first and the selection
+includes the layout check (:func:`scrapesmith.dom.list_selection.furniture_beside`).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from lxml import etree
 from scipy.optimize import minimize
 
 from scrapesmith.bench.nexteval import absolute_xpath, expand_record, overlap_matrix, page_ids, score_records
 from scrapesmith.bench.nexteval import text_map_keys as page_keys
-from scrapesmith.dom.list_evidence import (
+from scrapesmith.dom.layout import PageLayout
+from scrapesmith.dom.list_evidence import FEATURES, RankedList, rank_lists
+from scrapesmith.dom.list_selection import (
     DATA_LIST_THRESHOLD,
-    FEATURES,
     SECONDARY_FEATURES,
     SECONDARY_FLOOR,
-    RankedList,
     overlapping,
-    rank_lists,
     secondary_features,
     select_lists,
 )
@@ -38,6 +41,8 @@ from scrapesmith.dom.parse import parse_html
 
 LABEL_OVERLAP = 0.5
 DEFAULT_C = 0.03
+GROUP_SIZE = 10
+SHUFFLE_SEEDS = (0, 1, 2)
 
 
 @dataclass
@@ -66,7 +71,7 @@ class FittedWeights:
         return 1.0 / (1.0 + np.exp(-np.clip(logits, -50, 50)))
 
     def as_python(self, names: tuple[str, ...] = FEATURES, prefix: str = "") -> str:
-        """The constants as ``list_evidence.py`` holds them (``prefix`` ``SECONDARY_`` for the second model)."""
+        """The constants as ``list_evidence.py`` (``list_selection.py`` with ``prefix`` ``SECONDARY_``) holds them."""
         rows = [
             f'    "{name}": ({mean:.6g}, {scale:.6g}, {weight:.6g}),'
             for name, mean, scale, weight in zip(names, self.means, self.scales, self.weights, strict=True)
@@ -90,16 +95,23 @@ class FittedModels:
         return self.evidence.as_python() + "\n" + self.secondary.as_python(SECONDARY_FEATURES, "SECONDARY_")
 
 
-def load_pages(html_dir: Path, truth_dir: Path, limit: int | None = None) -> list[PageData]:
-    """Candidates of every page with their features, labels and records (as text-map key sets)."""
+def load_pages(
+    html_dir: Path,
+    truth_dir: Path,
+    limit: int | None = None,
+    render: Callable[[etree._Element], PageLayout] | None = None,
+) -> list[PageData]:
+    """Candidates of every page with their features, labels and records (as text-map key sets); with
+    ``render``, each page is drawn once and its candidates carry layout evidence."""
     pages = []
     for page_id in page_ids(html_dir, truth_dir)[:limit]:
         root = parse_html((html_dir / f"{page_id}.html").read_bytes())
+        layout = render(root) if render is not None else None
         keys = page_keys(root)
         truth_paths = json.loads((truth_dir / f"{page_id}.json").read_text(encoding="utf-8"))
         truth = [expand_record(record, keys) for record in truth_paths]
         candidates = []
-        for ranked in rank_lists(root):
+        for ranked in rank_lists(root, layout=layout):
             region = ranked.region
             records = [
                 expand_record([absolute_xpath(e) for e in region.record(k)], keys) for k in range(region.size)
@@ -199,10 +211,44 @@ def two_fold(pages: list[PageData], c: float = DEFAULT_C) -> tuple[float, float]
 
 def k_fold(pages: list[PageData], folds: int, c: float = DEFAULT_C) -> float:
     """Page-mean F1 when every ``folds``-th page (offset k) is detected with models fitted on the rest."""
+    return held_out(pages, [i % folds for i in range(len(pages))], c)
+
+
+def held_out(pages: list[PageData], groups: Sequence[int], c: float = DEFAULT_C) -> float:
+    """Page-mean F1 when each group of pages is detected with both models fitted on the other groups."""
     total = 0.0
-    for k in range(folds):
-        test = [page for i, page in enumerate(pages) if i % folds == k]
-        train = [page for i, page in enumerate(pages) if i % folds != k]
+    for group in sorted(set(groups)):
+        test = [page for page, g in zip(pages, groups, strict=True) if g == group]
+        train = [page for page, g in zip(pages, groups, strict=True) if g != group]
         if test and train:
             total += score_with(test, fit_models(train, c)) * len(test)
     return total / max(len(pages), 1)
+
+
+def leave_group_out(pages: list[PageData], size: int = GROUP_SIZE, c: float = DEFAULT_C) -> float:
+    """Page-mean F1 with runs of ``size`` consecutive pages held out in turn (the headline estimate:
+    neighbouring pages are the likeliest to share a source, so whole runs are kept apart)."""
+    return held_out(pages, [i // size for i in range(len(pages))], c)
+
+
+def shuffled_folds(pages: list[PageData], folds: int, seed: int, c: float = DEFAULT_C) -> float:
+    """Page-mean F1 over ``folds`` random groups of pages (a different split for each ``seed``)."""
+    order = np.random.default_rng(seed).permutation(len(pages))
+    groups = [0] * len(pages)
+    for rank, index in enumerate(order):
+        groups[int(index)] = rank % folds
+    return held_out(pages, groups, c)
+
+
+def held_out_report(pages: list[PageData], c: float = DEFAULT_C) -> list[str]:
+    """Every held-out split, one line each: the result is these figures, not the fitted one."""
+    first, second = two_fold(pages, c)
+    shuffled = ", ".join(f"{seed}: {shuffled_folds(pages, 5, seed, c):.4f}" for seed in SHUFFLE_SEEDS)
+    groups = leave_group_out(pages, GROUP_SIZE, c)
+    alternate, five, ten = k_fold(pages, 2, c), k_fold(pages, 5, c), k_fold(pages, 10, c)
+    return [
+        f"held out, runs of {GROUP_SIZE} consecutive pages in turn (leave-group-out): {groups:.4f}",
+        f"held out, two halves (fit on one, score the other): {first:.4f} / {second:.4f}",
+        f"held out, alternate pages {alternate:.4f}; 5-fold {five:.4f}; 10-fold {ten:.4f}",
+        f"held out, 5 random groups, seeds {shuffled}",
+    ]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import typer
+from lxml import etree
 from rich.table import Table
 
 from scrapesmith.bench.frame import report
@@ -24,6 +27,7 @@ from scrapesmith.cli.options import (
     show_report,
     table_path,
 )
+from scrapesmith.dom.layout import PageLayout
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.dsl import describe
 from scrapesmith.lists.record import parse_columns
@@ -59,6 +63,11 @@ GROUNDTRUTH_OPTION = typer.Option(
 )
 FIT_OPTION = typer.Option(
     False, "--fit", help="Refit the list-evidence weights on these pages and print them (no scoring run)."
+)
+RENDER_OPTION = typer.Option(
+    False,
+    "--render",
+    help="Draw each page once in Chromium (its own markup only, nothing fetched) and use its layout as evidence.",
 )
 SITE_OPTION = typer.Option([], "--site", help="Only these demo sites (acme, globex, northwind); repeatable.")
 LIMIT_OPTION = typer.Option(None, "--limit", help="Only the first N pages.")
@@ -187,6 +196,7 @@ def bench_nexteval_command(
     limit: int | None = LIMIT_OPTION,
     pages: str | None = PAGES_OPTION,
     fit: bool = FIT_OPTION,
+    render: bool = RENDER_OPTION,
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
 ) -> None:
@@ -194,46 +204,80 @@ def bench_nexteval_command(
 
     Without --llm (or with --llm none) the evidence alone decides; with a model, it chooses the main
     list where the evidence's best two options are close, and calls and tokens are reported per page.
+    With --render each page is drawn once in Chromium (its own markup only, nothing fetched) and the
+    layout joins the DOM evidence; seconds per page are reported beside F1.
     """
-    from scrapesmith.bench.nexteval import detect_records, model_detector, page_ids, run_nexteval
+    from scrapesmith.bench.nexteval import (
+        RenderingDetector,
+        detect_records,
+        model_detector,
+        page_ids,
+        run_nexteval,
+    )
 
-    if fit:
-        _fit_evidence(html, groundtruth, limit)
-        return
-    ledger = Ledger()
-    model = llm_from_options(llm or "none", no_cache, ledger=ledger)
-    only = [page.strip() for page in pages.split(",") if page.strip()] if pages else None
-    total = len(page_ids(html, groundtruth, only)[:limit])
-    with progress_bar() as progress, use_ledger(ledger):
-        task = progress.add_task("nexteval", total=total)
-        result = run_nexteval(
-            html,
-            groundtruth,
-            limit,
-            detector=model_detector(model) if model is not None else detect_records,
-            only=only,
-            progress=lambda _page: progress.advance(task),
-            ledger=ledger if model is not None else None,
-        )
+    with _renderer(render) as draw:
+        if fit:
+            _fit_evidence(html, groundtruth, limit, draw)
+            return
+        ledger = Ledger()
+        model = llm_from_options(llm or "none", no_cache, ledger=ledger)
+        only = [page.strip() for page in pages.split(",") if page.strip()] if pages else None
+        total = len(page_ids(html, groundtruth, only)[:limit])
+        detector = RenderingDetector(draw) if draw is not None else detect_records
+        with progress_bar() as progress, use_ledger(ledger):
+            task = progress.add_task("nexteval", total=total)
+            result = run_nexteval(
+                html,
+                groundtruth,
+                limit,
+                detector=model_detector(model, draw) if model is not None else detector,
+                only=only,
+                progress=lambda _page: progress.advance(task),
+                ledger=ledger if model is not None else None,
+            )
     result.params["llm"] = getattr(model, "name", "none")
+    result.params["render"] = render
     report(result, json_out)
+    fallbacks = [case for case in result.cases if case.get("rendered") is False]
+    if fallbacks:
+        console.print(
+            f"{len(fallbacks)} of {len(result.cases)} pages were not rendered and used the DOM evidence alone "
+            f"(page {fallbacks[0]['page']}: {fallbacks[0].get('layout_note', '')})",
+            markup=False,
+        )
 
 
-def _fit_evidence(html: Path, groundtruth: Path, limit: int | None) -> None:
+@contextmanager
+def _renderer(render: bool) -> Iterator[Callable[[etree._Element], PageLayout] | None]:
+    """With --render, one Chromium for the run, drawing each page from its own markup; otherwise none."""
+    if not render:
+        yield None
+        return
+    from scrapesmith.web.browser import BrowserRuntime
+    from scrapesmith.web.browser.layout import render_layout
+
+    runtime = BrowserRuntime()  # started by the first page: a browser that cannot start leaves every
+    try:  # page to the DOM evidence, each one counted with the reason, instead of ending the run
+        yield lambda root: render_layout(root, runtime)
+    finally:
+        runtime.close()
+
+
+def _fit_evidence(
+    html: Path, groundtruth: Path, limit: int | None, draw: Callable[[etree._Element], PageLayout] | None
+) -> None:
     """Refit the list-evidence weights and say how they do on pages they were not fitted on."""
-    from scrapesmith.bench.nexteval_fit import fit_models, k_fold, load_pages, score_with, two_fold
+    from scrapesmith.bench.nexteval_fit import fit_models, held_out_report, load_pages, score_with
 
     with console.status("measuring every candidate list…"):
-        pages = load_pages(html, groundtruth, limit)
+        pages = load_pages(html, groundtruth, limit, draw)
     fitted = fit_models(pages)
-    first, second = two_fold(pages)
     console.print(fitted.as_python(), markup=False, highlight=False)
-    console.print(
-        f"F1 on the fitted pages {score_with(pages, fitted):.4f}; two-fold (fit on one half, "
-        f"score the other) {first:.4f} / {second:.4f}; held out in turn: alternate pages "
-        f"{k_fold(pages, 2):.4f}, 5-fold {k_fold(pages, 5):.4f}, 10-fold {k_fold(pages, 10):.4f}",
-        highlight=False,
-    )
+    console.print(f"F1 on the fitted pages {score_with(pages, fitted):.4f}", highlight=False)
+    with console.status("refitting on held-out splits…"):
+        lines = held_out_report(pages)
+    for line in lines:
+        console.print(line, highlight=False)
 
 
 @bench_app.command("weblists")

@@ -11,11 +11,9 @@ weighs them with a logistic model whose weights were fitted on the NEXT-EVAL dev
 (:mod:`scrapesmith.bench.nexteval_fit`, ``scrapesmith bench nexteval --fit``) and are kept here as
 constants: detection needs no model and no training at run time.
 
-The likeliest candidate is the page's main list. Whether another list holds records too is judged
-against it (:func:`secondary_probability`): the other record lists of a page tend to be built like its
-main list (similar item templates, the same item tag, comparable text per item), while promo strips,
-related-content carousels and link packs next to it are not. A second logistic model, fitted the same
-way, weighs the candidate's own probability with those comparisons.
+The likeliest candidate is the page's main list; which of the others hold records too is decided in
+:mod:`scrapesmith.dom.list_selection`. With a rendered page (:class:`~scrapesmith.dom.layout.PageLayout`),
+every candidate also carries what it looks like there (:mod:`scrapesmith.dom.list_layout`).
 """
 
 from __future__ import annotations
@@ -28,13 +26,13 @@ from itertools import pairwise
 
 from lxml import etree
 
+from scrapesmith.dom.layout import PageLayout
+from scrapesmith.dom.list_layout import LayoutEvidence, PageTypography, measure_layout
 from scrapesmith.dom.lists import (
     RecordRegion,
     element_text,
     find_record_regions,
     fingerprint,
-    least_common_ancestor,
-    nested_regions,
     similarity,
 )
 
@@ -59,9 +57,6 @@ COUNTED_LABEL = re.compile(  # a facet: "France (6729)", "Accounting [35 jobs]",
     r"^\W*[^\d()\[\]]{1,40}?\s*([(\[]\s*\d[\d,.]*\s*\w{0,12}\s*[)\]]|\s\d[\d,.]*)\W*$"
 )
 SHORT_LABEL = 30
-DATA_LIST_THRESHOLD = 0.5
-SECONDARY_FLOOR = 0.05  # lists less likely than this on their own are not compared with the main list
-TEMPLATE_SAMPLE = 8  # items of each list whose templates are compared
 PREVIEW_ITEMS = 3
 PREVIEW_CHARS = 160
 
@@ -94,6 +89,7 @@ class RegionEvidence:
     relative_structure: float = 0.0
     relative_text_share: float = 0.0
     relative_items: float = 0.0
+    layout: LayoutEvidence | None = None
 
     def features(self) -> list[float]:
         """The model's inputs, in :data:`FEATURES` order (logs tame counts spanning orders of magnitude)."""
@@ -198,48 +194,6 @@ EVIDENCE_WEIGHTS: dict[str, tuple[float, float, float]] = {
 UNWEIGHTED = (0.0, 1.0, 0.0)  # a feature added since the last fit counts for nothing until refitted
 INTERCEPT = -4.32199
 
-SECONDARY_FEATURES = (
-    "logit_probability",
-    "template_similarity",
-    "same_item_tag",
-    "same_template",
-    "log_chars_ratio",
-    "log_text_nodes_ratio",
-    "log_items_ratio",
-    "log_tree_distance",
-    "position_after",
-    "apart_below_body",
-    "chrome_unlike_main",
-    "chrome_element_unlike_main",
-    "digit_share_difference",
-)
-# Fitted by scrapesmith.bench.nexteval_fit on the other candidates of NEXT-EVAL pages 1-100 (those at
-# SECONDARY_FLOOR or above that do not overlap the page's likeliest list), in the same form as above.
-SECONDARY_WEIGHTS: dict[str, tuple[float, float, float]] = {
-    "logit_probability": (-1.47749, 1.55695, 0.938366),
-    "template_similarity": (0.146878, 0.265049, 0.353478),
-    "same_item_tag": (0.402196, 0.490341, -0.305489),
-    "same_template": (0.0518962, 0.221817, 0.211283),
-    "log_chars_ratio": (-1.12271, 1.36164, 0.101484),
-    "log_text_nodes_ratio": (-0.786149, 0.859283, 0.0544545),
-    "log_items_ratio": (-0.733897, 1.10004, 0.15868),
-    "log_tree_distance": (2.62411, 0.548397, -0.00387089),
-    "position_after": (-0.0297103, 0.378429, 0.163205),
-    "apart_below_body": (0.207585, 0.405578, -0.235001),
-    "chrome_unlike_main": (0.423154, 0.494059, -0.0243539),
-    "chrome_element_unlike_main": (0.436128, 0.495904, -0.0150948),
-    "digit_share_difference": (-0.474296, 0.528687, 0.385432),
-}
-SECONDARY_INTERCEPT = -1.37594
-
-
-def overlapping(a: RecordRegion, b: RecordRegion) -> bool:
-    """Two candidates that cannot both be taken: one sits inside an item of the other, or they are the
-    same run. Two runs of different layouts under one container (a table's rows of two kinds, cards
-    and wide cards in one grid) hold different records and may both be taken."""
-    if a.parent is b.parent:
-        return a is b or not {id(item) for item in a.items}.isdisjoint(id(item) for item in b.items)
-    return nested_regions(a, b)
 
 
 class PageContext:
@@ -329,13 +283,20 @@ class RankedList:
         return [element_text(item)[:chars] for item in self.region.items[:items]]
 
 
-def rank_lists(root: etree._Element, regions: Sequence[RecordRegion] | None = None) -> list[RankedList]:
-    """Every candidate list of the page, most likely data list first."""
+def rank_lists(
+    root: etree._Element, regions: Sequence[RecordRegion] | None = None, layout: PageLayout | None = None
+) -> list[RankedList]:
+    """Every candidate list of the page, most likely data list first; with a rendered ``layout``, each
+    candidate also carries what it looks like on the page (:mod:`scrapesmith.dom.list_layout`)."""
     regions = list(find_record_regions(root) if regions is None else regions)
     if not regions:
         return []
     page = PageContext(root, regions)
     evidence = [measure(region, page) for region in regions]
+    if layout is not None and layout.rendered:
+        typography = PageTypography(root, layout)
+        for region, measured in zip(regions, evidence, strict=True):
+            measured.layout = measure_layout(region, layout, typography)
     best_structure = max(math.log1p(e.structure_score) for e in evidence)
     best_share = max(math.sqrt(e.text_share) for e in evidence)
     most_items = max(math.log(e.items) for e in evidence)
@@ -346,84 +307,6 @@ def rank_lists(root: etree._Element, regions: Sequence[RecordRegion] | None = No
     ranked = [RankedList(r, e, data_list_probability(e)) for r, e in zip(regions, evidence, strict=True)]
     ranked.sort(key=lambda candidate: candidate.probability, reverse=True)
     return ranked
-
-
-def detect_lists(root: etree._Element, threshold: float = DATA_LIST_THRESHOLD) -> list[RecordRegion]:
-    """The page's data lists: the likeliest candidate, then every other one that does not nest in (or
-    hold) one already taken and that, judged against the main list, is at ``threshold`` or above."""
-    return [candidate.region for candidate in select_lists(rank_lists(root), threshold)]
-
-
-Judge = Callable[[RankedList, RankedList], float]
-
-
-def select_lists(
-    ranked: Sequence[RankedList], threshold: float = DATA_LIST_THRESHOLD, judge: Judge | None = None
-) -> list[RankedList]:
-    """The first candidate (the main list), then the others that do not overlap it (see
-    :func:`overlapping`), most likely first, while ``judge`` (by default :func:`secondary_probability`)
-    puts them at ``threshold`` or above against the main list and they overlap none taken."""
-    if not ranked:
-        return []
-    main = ranked[0]
-    judge = judge or secondary_probability
-    others = [
-        (judge(candidate, main), candidate)
-        for candidate in ranked[1:]
-        if candidate.probability >= SECONDARY_FLOOR and not overlapping(candidate.region, main.region)
-    ]
-    chosen = [main]
-    for probability, candidate in sorted(others, key=lambda pair: pair[0], reverse=True):
-        if probability < threshold:
-            break
-        if not any(overlapping(candidate.region, other.region) for other in chosen):
-            chosen.append(candidate)
-    return chosen
-
-
-def secondary_features(candidate: RankedList, main: RankedList) -> list[float]:
-    """How ``candidate`` compares with the page's main list, in :data:`SECONDARY_FEATURES` order."""
-    region, anchor = candidate.region, main.region
-    mine, theirs = candidate.evidence, main.evidence
-    common = least_common_ancestor([region.parent, anchor.parent])
-    distance = _depth(region.parent) + _depth(anchor.parent) - 2 * _depth(common) if common is not None else 0
-    p = min(max(candidate.probability, 1e-6), 1 - 1e-6)
-    return [
-        math.log(p / (1 - p)),
-        template_similarity(region, anchor),
-        float(region.items[0].tag == anchor.items[0].tag),
-        float(signature(region) == signature(anchor)),
-        math.log((mine.chars_per_item + 1) / (theirs.chars_per_item + 1)),
-        math.log((mine.text_nodes_per_item + 1) / (theirs.text_nodes_per_item + 1)),
-        math.log(mine.items / theirs.items),
-        math.log1p(distance),
-        mine.position - theirs.position,
-        float(common is None or common.tag in ("body", "html")),
-        float(mine.in_chrome and not theirs.in_chrome),
-        float(mine.in_chrome_element and not theirs.in_chrome_element),
-        mine.digit_share - theirs.digit_share,
-    ]
-
-
-def secondary_probability(candidate: RankedList, main: RankedList) -> float:
-    """How likely ``candidate`` holds data records too, given the page's main list (fitted model)."""
-    logit = SECONDARY_INTERCEPT + sum(
-        weight * (value - mean) / scale
-        for value, (mean, scale, weight) in zip(
-            secondary_features(candidate, main),
-            (SECONDARY_WEIGHTS.get(name, UNWEIGHTED) for name in SECONDARY_FEATURES),
-            strict=True,
-        )
-    )
-    return 1.0 / (1.0 + math.exp(-max(min(logit, 50.0), -50.0)))
-
-
-def template_similarity(region: RecordRegion, anchor: RecordRegion, sample: int = TEMPLATE_SAMPLE) -> float:
-    """How alike the two lists' item templates are: for each of ``region``'s first items, the best
-    tag-path similarity to one of ``anchor``'s first items, averaged."""
-    anchors = [fingerprint(item) for item in anchor.items[:sample]]
-    prints = [fingerprint(item) for item in region.items[:sample]]
-    return sum(max(similarity(p, a) for a in anchors) for p in prints) / len(prints)
 
 
 def _item_text(item: etree._Element) -> list[tuple[str, bool]]:
@@ -478,10 +361,6 @@ def _has(item: etree._Element, tags: frozenset[str]) -> bool:
 
 def _holds_list(item: etree._Element, page: PageContext) -> bool:
     return any(id(node) in page.list_parents for node in item.iter() if node is not item)
-
-
-def _depth(node: etree._Element) -> int:
-    return sum(1 for _ in node.iterancestors())
 
 
 def _share(items: Sequence[etree._Element], test: Callable[[etree._Element], bool]) -> float:

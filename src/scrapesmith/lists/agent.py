@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from lxml import etree
 from pydantic import BaseModel
 
+from scrapesmith.dom.layout import PageLayout
 from scrapesmith.dom.list_evidence import RankedList, rank_lists
 from scrapesmith.dom.lists import RecordRegion, element_text, least_common_ancestor
 from scrapesmith.dom.simplify import simplify
@@ -44,7 +45,7 @@ from scrapesmith.lists.record import (
     widen_to_cousins,
 )
 from scrapesmith.lists.replay import Replayer
-from scrapesmith.lists.runtime import PageRuntime
+from scrapesmith.lists.runtime import PageRuntime, page_layout
 from scrapesmith.lists.selectors import (
     list_item_selectors,
     multi_shape_field_selector,
@@ -108,8 +109,10 @@ def record_with_llm(
     context = AgentContext(llm, goal, columns, notes=[])
     tree = runtime.open(start_url)
     setup = apply_goal_filter(runtime, tree, goal, context.notes)
+    layout = page_layout(runtime)  # first: a runtime that measures the page reads its tree again
     tree = runtime.tree()
-    candidates = _ranked_lists(context, tree, runtime.url)
+    context.notes.append(f"list evidence: {layout.note}")
+    candidates = _ranked_lists(context, tree, runtime.url, layout)
     if not candidates:
         raise RecordingError(
             f"no repeating list found on {runtime.url} (a script-rendered page needs --runtime browser)"
@@ -124,9 +127,11 @@ def record_with_llm(
     return Recording(program=program, notes=context.notes, llm_calls=context.calls)
 
 
-def _ranked_lists(context: AgentContext, tree: etree._Element, url: str) -> list[RecordRegion]:
+def _ranked_lists(
+    context: AgentContext, tree: etree._Element, url: str, layout: PageLayout
+) -> list[RecordRegion]:
     """Candidate lists by evidence; the model picks only when the best ones are close."""
-    ranked = rank_lists(tree)[:CANDIDATE_LISTS]
+    ranked = rank_lists(tree, layout=layout)[:CANDIDATE_LISTS]
     regions = [candidate.region for candidate in ranked]
     if len(ranked) < 2 or not _close(ranked):
         if ranked:

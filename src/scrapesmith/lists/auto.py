@@ -15,7 +15,8 @@ from contextlib import ExitStack, contextmanager
 
 from lxml import etree
 
-from scrapesmith.lists.runtime import HttpRuntime, PageRuntime, ReplayError
+from scrapesmith.dom.layout import PageLayout
+from scrapesmith.lists.runtime import HttpRuntime, PageRuntime, ReplayError, page_layout
 from scrapesmith.lists.service import RuntimeFactory
 from scrapesmith.web.browser.render import assess
 
@@ -50,6 +51,10 @@ class AutoPageRuntime:
         self._active = self._stack.enter_context(self._browser())
         self.choice = f"browser (the HTTP copy needs scripts: {', '.join(evidence.signals)})"
         return self._active.open(url)
+
+    def layout(self) -> PageLayout:
+        """The rendered layout when the page is in the browser anyway; over HTTP, none (DOM evidence)."""
+        return page_layout(self._current())
 
     def _current(self) -> PageRuntime:
         if self._active is None:

@@ -15,11 +15,13 @@ from typing import Self
 
 from lxml import etree
 
+from scrapesmith.dom.layout import PageLayout, unrendered
 from scrapesmith.dom.parse import parse_html
 from scrapesmith.dom.selectors import css_selector
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.dsl import alternatives
 from scrapesmith.lists.runtime import ReplayError
+from scrapesmith.web.browser.layout import live_layout, stamp_live
 from scrapesmith.web.browser.models import BrowserOptions
 from scrapesmith.web.browser.policy import BrowserPolicy
 from scrapesmith.web.browser.runtime import BrowserRuntime
@@ -71,6 +73,15 @@ class BrowserPageRuntime:
     def go_back(self) -> None:
         self.session.go_back()
         self._refresh()
+
+    def layout(self) -> PageLayout:
+        """The page as drawn now: the live DOM is stamped and read again (so :meth:`tree` is the tree the
+        boxes belong to), then every element is measured in place, with the page's own styles."""
+        try:
+            stamp_live(self.session)
+        except ScrapesmithError as exc:
+            return unrendered(str(exc))
+        return live_layout(self.session, self._refresh())
 
     def _refresh(self) -> etree._Element:
         self._tree = parse_html(self.session.html(), url=self.session.url)

@@ -24,12 +24,9 @@ from typing import Any
 
 from lxml import etree
 
-from scrapesmith.dom.list_evidence import (
-    DATA_LIST_THRESHOLD,
-    RankedList,
-    rank_lists,
-    select_lists,
-)
+from scrapesmith.dom.layout import PageLayout
+from scrapesmith.dom.list_evidence import RankedList, rank_lists
+from scrapesmith.dom.list_selection import DATA_LIST_THRESHOLD, select_lists
 from scrapesmith.llm.structured import ask_json
 from scrapesmith.llm.templates import render_prompt
 from scrapesmith.llm.types import LLM, LLMError
@@ -76,11 +73,11 @@ def with_main_list(ranked: list[RankedList], options: list[RankedList], main: Ra
 
 
 def choose_data_lists(
-    root: etree._Element, llm: LLM | None, url: str = "", goal: str = ""
+    root: etree._Element, llm: LLM | None, url: str = "", goal: str = "", layout: PageLayout | None = None
 ) -> ListDecision:
-    """The page's data lists: evidence decides where it is clear, the model chooses the main list
-    among the close options."""
-    ranked = rank_lists(root)
+    """The page's data lists: evidence (with the rendered ``layout`` when there is one) decides where it
+    is clear, the model chooses the main list among the close options."""
+    ranked = rank_lists(root, layout=layout)
     options = offered(ranked)
     if llm is None or not is_close(options):
         return ListDecision(

@@ -19,6 +19,7 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
+from scrapesmith.dom.layout import PageLayout
 from scrapesmith.dom.list_evidence import rank_lists
 from scrapesmith.dom.lists import (
     RecordRegion,
@@ -42,7 +43,7 @@ from scrapesmith.lists.dsl import (
     TypeInput,
     join_alternatives,
 )
-from scrapesmith.lists.runtime import PageRuntime
+from scrapesmith.lists.runtime import PageRuntime, page_layout
 from scrapesmith.lists.selectors import element_selector, list_item_selectors
 from scrapesmith.lists.views import ListProgram
 
@@ -79,8 +80,10 @@ def record_heuristic(runtime: PageRuntime, start_url: str, goal: str, columns: l
     notes: list[str] = []
     tree = runtime.open(start_url)
     setup = apply_goal_filter(runtime, tree, goal, notes)
+    layout = page_layout(runtime)  # first: a runtime that measures the page reads its tree again
     tree = runtime.tree()
-    region = choose_region(tree, columns)
+    notes.append(f"list evidence: {layout.note}")
+    region = choose_region(tree, columns, layout)
     if region is None:
         raise RecordingError(
             f"no repeating list found on {runtime.url} (a script-rendered page needs --runtime browser)"
@@ -133,10 +136,13 @@ def link_text_columns(items: list[etree._Element], actions: list[Action]) -> lis
     return [a.column for a in actions if isinstance(a, SaveText)]
 
 
-def choose_region(tree: etree._Element, columns: list[str]) -> RecordRegion | None:
-    """The likeliest data list whose items can serve the columns (links when a URL column is asked)."""
+def choose_region(
+    tree: etree._Element, columns: list[str], layout: PageLayout | None = None
+) -> RecordRegion | None:
+    """The likeliest data list whose items can serve the columns (links when a URL column is asked),
+    ranked with the page's rendered ``layout`` when there is one."""
     wants_link = any(column_words(column) & URL_WORDS for column in columns)
-    candidates = [candidate.region for candidate in rank_lists(tree)[:CANDIDATE_REGIONS]]
+    candidates = [candidate.region for candidate in rank_lists(tree, layout=layout)[:CANDIDATE_REGIONS]]
     for region in candidates:
         if (
             not wants_link

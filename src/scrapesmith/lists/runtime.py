@@ -13,6 +13,7 @@ from urllib.parse import urlencode, urljoin, urlsplit, urlunsplit
 
 from lxml import etree
 
+from scrapesmith.dom.layout import PageLayout, unrendered
 from scrapesmith.dom.selectors import normalize_text
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.selectors import first_in
@@ -42,6 +43,13 @@ class PageRuntime(Protocol):
     def type_input(self, selector: str, value: str, enter: bool) -> None: ...
 
     def go_back(self) -> None: ...
+
+
+def page_layout(runtime: PageRuntime) -> PageLayout:
+    """The current page as drawn, from a runtime that renders it anyway (the browser; ``auto`` once it
+    switched); any other runtime gives an empty layout saying why, and list evidence uses the DOM alone."""
+    measure = getattr(runtime, "layout", None)
+    return measure() if callable(measure) else unrendered(f"the {runtime.name} runtime does not render pages")
 
 
 class HttpRuntime:
