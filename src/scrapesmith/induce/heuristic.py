@@ -13,17 +13,44 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from scrapesmith.induce.candidates import Candidate, page_candidates, page_title
-from scrapesmith.induce.cleaning import cleaning_variants, composite_whole, other_type
+from scrapesmith.induce.candidates import (
+    Candidate,
+    attribute_candidates,
+    headline_candidates,
+    page_title,
+    type_candidates,
+)
+from scrapesmith.induce.cleaning import (
+    SeedTexts,
+    cleaning_variants,
+    composite_whole,
+    other_type,
+    template_affix,
+)
 from scrapesmith.induce.evidence import FieldConcept, concept_for
 from scrapesmith.induce.execute import XPathSyntaxError, normalize_space, post_process, run_actions
 from scrapesmith.induce.fragments import value_nodes
+from scrapesmith.induce.labels import label_candidates, text_label_candidates
 from scrapesmith.induce.regions import PageRegions, own_url
+from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
 
 OUTSIDE_RECORD = 0.1
 HARD_TYPE_MISS = 0.05
 CLEANED = 0.98
-from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
+TEMPLATED = 0.8
+
+
+def page_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
+    """Every candidate the evidence proposes for ``concept`` on one page (duplicates removed)."""
+    found = label_candidates(root, concept) + text_label_candidates(root, concept) + attribute_candidates(root, concept)
+    if concept.headline:
+        found += headline_candidates(root, concept)
+    found += type_candidates(root, concept)
+    seen: dict[tuple[str, str | None, str | None], Candidate] = {}
+    for candidate in found:
+        if candidate.key not in seen or candidate.prior > seen[candidate.key].prior:
+            seen[candidate.key] = candidate
+    return list(seen.values())
 
 
 @dataclass
@@ -76,11 +103,18 @@ def score_candidate(candidate: Candidate, concept: FieldConcept, seeds: Sequence
         return scored
     coverage = sum(bool(page) for page in values) / len(values)
     fits = [concept.matches_type(v) for v in flat]
-    type_fit = 1.0 if fits[0] is None else (0.05 + sum(bool(f) for f in fits)) / (0.05 + len(fits))
+    share = sum(bool(f) for f in fits) / len(fits)
+    if fits[0] is None:
+        type_fit = 1.0
+    elif concept.hard_type:
+        type_fit = (0.05 + sum(bool(f) for f in fits)) / (0.05 + len(fits))
+    else:  # a soft kind (a name, a category) weighs in but never rules out
+        type_fit = 0.4 + 0.6 * share
     if fits[0] is not None and concept.hard_type and not all(fits):
         type_fit *= HARD_TYPE_MISS  # an ISBN-10 is not an ISBN-13, "Paperback" is not a date
-    if fits[0] is None and not concept.headline:
-        type_fit *= other_type(flat) * composite_whole(flat)
+    if (fits[0] is None or not concept.hard_type) and not concept.headline:
+        type_fit *= other_type(flat)
+    type_fit *= composite_whole(flat, concept)
     mean_count = len(flat) / max(1, sum(bool(page) for page in values))
     cardinality = 1.0 / mean_count
     if concept.multiple:  # several values are expected, but a list of dozens is a page section
@@ -158,10 +192,13 @@ def rank_candidates(concept: FieldConcept, seeds: Sequence[etree._Element],
     regions = [PageRegions.of(root, anchor.heading, own_url(root, url))
                for root, anchor, url in zip(seeds, anchors, [*urls, *[""] * len(seeds)], strict=False)]
     ranked = []
+    texts = SeedTexts(seeds)
     for key, candidate in list(pool.items()):
         scored = score_candidate(candidate, concept, seeds, titles)
         scored.support = support[key]
-        for variant in cleaning_variants(candidate, scored.values, concept):
+        if candidate.regex is None and template_affix(scored.values, concept, texts):
+            scored.score *= TEMPLATED  # "Glacier BrewHouse Review": the shared word is the template's
+        for variant in cleaning_variants(candidate, scored.values, concept, texts):
             if variant.key not in pool:
                 pool[variant.key] = variant
                 cleaned = score_candidate(variant, concept, seeds, titles)

@@ -35,11 +35,25 @@ def _words(value: str) -> set[str]:
     return {w for w in re.split(r"[^a-zA-Z]+", spaced.lower()) if w}
 
 
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+
+
+def hidden_markup(element: etree._Element) -> str | None:
+    """Why ``element`` is not shown at all: a ``hidden`` attribute, ``aria-hidden``, or an inline style that
+    hides it. Hidden blocks hold pop-ups and templates for other records (another edition's publisher)."""
+    if element.get("hidden") is not None or (element.get("aria-hidden") or "").lower() == "true":
+        return "hidden"
+    return "hidden by style" if _HIDDEN_STYLE.search(element.get("style") or "") else None
+
+
 def chrome_markup(element: etree._Element) -> str | None:
-    """Why ``element`` itself is page chrome by its markup, or None."""
+    """Why ``element`` itself is page chrome (or hidden) by its markup, or None."""
     tag = element.tag if isinstance(element.tag, str) else ""
     if tag in CHROME_TAGS:
         return tag
+    hidden = hidden_markup(element)
+    if hidden:
+        return hidden
     role = (element.get("role") or "").lower()
     if role in CHROME_ROLES:
         return f"role={role}"
