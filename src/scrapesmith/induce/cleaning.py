@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from lxml import etree
 
-from scrapesmith.induce.candidates import Candidate
+from scrapesmith.induce.candidates import Candidate, xpath_literal
 from scrapesmith.induce.evidence import (
     COMPOSITE_SEPARATORS,
     MAX_PARTS,
@@ -28,7 +28,9 @@ from scrapesmith.induce.evidence import (
     part_regex,
 )
 from scrapesmith.induce.execute import normalize_space
+from scrapesmith.induce.fragments import value_nodes
 from scrapesmith.induce.kinds import recogniser
+from scrapesmith.induce.labels import label_of
 
 OTHER_KINDS = ("isbn", "money", "date", "url", "phone")
 _TRAILING_EXTRA = re.compile(r"^(.*?\S)\s*\(([^()]+)\)\s*$")
@@ -155,6 +157,26 @@ def template_affix(values: Sequence[Sequence[str]], concept: FieldConcept, texts
     head = re.escape(" ".join(prefix)) + r"\s*" if prefix else ""
     tail = r"\s*" + re.escape(" ".join(suffix)) if suffix else ""
     return rf"^\s*{head}(.+?){tail}\s*$"
+
+
+def role_variant(candidate: Candidate, seeds: Sequence[etree._Element], concept: FieldConcept) -> Candidate | None:
+    """``<a>Naomi Novik</a> (Author), <a>Dominic Harman</a> (Illustrator)``: when every value of a list is
+    followed by its role in parentheses and some role is the field's own word, keep the values with that role."""
+    if not concept.multiple or candidate.regex or candidate.xpath.endswith(")") or "/text()" in candidate.xpath:
+        return None
+    roles: list[str] = []
+    for root in seeds:
+        nodes = value_nodes(root, candidate.xpath)
+        tails = [normalize_space(n.tail or "") for n in nodes]
+        if not nodes or not all(t.startswith("(") and ")" in t for t in tails):
+            return None
+        roles += [t[1:t.index(")")].strip() for t in tails]
+    named = [r for r in roles if label_of(r, concept.labels)]
+    if not named:
+        return None
+    role = xpath_literal("(" + named[0])
+    return Candidate(f"{candidate.xpath}[starts-with(normalize-space(following-sibling::text()[1]), {role})]",
+                     candidate.evidence)
 
 
 def _common(lists: Sequence[Sequence[str]]) -> list[str]:

@@ -25,12 +25,13 @@ from scrapesmith.induce.cleaning import (
     cleaning_variants,
     composite_whole,
     other_type,
+    role_variant,
     template_affix,
 )
 from scrapesmith.induce.evidence import FieldConcept, concept_for
 from scrapesmith.induce.execute import XPathSyntaxError, normalize_space, post_process, run_actions
 from scrapesmith.induce.fragments import value_nodes
-from scrapesmith.induce.labels import label_candidates, text_label_candidates
+from scrapesmith.induce.labels import is_ui_text, label_candidates, text_label_candidates
 from scrapesmith.induce.regions import PageRegions, own_url
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
 
@@ -38,6 +39,9 @@ OUTSIDE_RECORD = 0.1
 HARD_TYPE_MISS = 0.05
 CLEANED = 0.98
 TEMPLATED = 0.8
+UNCHECKED_ROLES = 0.97
+OTHER_ROLES = 0.7
+FURNITURE = 0.05
 
 
 def page_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
@@ -132,8 +136,9 @@ def score_candidate(candidate: Candidate, concept: FieldConcept, seeds: Sequence
     scan = 0.8 if candidate.xpath.startswith(("//text()", "//*")) else 1.0
     # "Posted June 5, 2024": the value still carries its label, so a path to the bare value is better
     labelled = 0.8 if all(_starts_with_label(v, concept.labels) for v in flat) else 1.0
+    furniture = FURNITURE if all(is_ui_text(v) for v in flat) else 1.0  # "(more)", "See all": links, not values
     scored.score = (candidate.prior * coverage**2 * type_fit * cardinality * (1 - too_long) * variation
-                    * headline * avoided * scan * labelled)
+                    * headline * avoided * scan * labelled * furniture)
     scored.notes = [f"coverage={coverage:.2f}", f"type={type_fit:.2f}", f"per-page={mean_count:.1f}",
                     f"varies={distinct > 1}"]
     return scored
@@ -198,6 +203,14 @@ def rank_candidates(concept: FieldConcept, seeds: Sequence[etree._Element],
         scored.support = support[key]
         if candidate.regex is None and template_affix(scored.values, concept, texts):
             scored.score *= TEMPLATED  # "Glacier BrewHouse Review": the shared word is the template's
+        role = role_variant(candidate, seeds, concept)
+        if role is not None and role.key not in pool:
+            pool[role.key] = role
+            checked = score_candidate(role, concept, seeds, titles)
+            checked.support = scored.support
+            ranked.append(_scoped(checked, concept, anchors, regions))
+            # the same values without the check that their role is the field; values of other roles on the seeds
+            scored.score *= UNCHECKED_ROLES if checked.values == scored.values else OTHER_ROLES
         for variant in cleaning_variants(candidate, scored.values, concept, texts):
             if variant.key not in pool:
                 pool[variant.key] = variant

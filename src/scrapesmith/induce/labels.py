@@ -26,6 +26,11 @@ PHRASE_WORDS = 6
 UI_TEXT = r"(?i)^(?!(?:and\s+\d+\s+)?more\b|see\s+(?:all|more)\b|view\s+(?:all|more)\b|show\s+(?:all|more)\b)(.+)$"
 
 
+def is_ui_text(value: str) -> bool:
+    """Is ``value`` the text of a page control ("(more)", "See all certifications", "and 1 more credit")?"""
+    return re.match(UI_TEXT, value.strip(" ()[]»«›‹")) is None
+
+
 def _words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower())
 

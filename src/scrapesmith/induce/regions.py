@@ -78,12 +78,29 @@ def _shape(url: str) -> tuple[str, tuple[str, ...]]:
     return parts.netloc, tuple(segments[:-1]) if segments else ("",)
 
 
+def _same_kind_of_name(page: str, target: str) -> bool:
+    """Is ``target`` (a last path segment) a name of the same kind as ``page``'s? ``review-158174.html`` and
+    ``review-99.html`` are; ``restaurants-cuisine-32820.html`` is a listing beside them, not another review.
+    A script name without digits (``spec.aspx``) names a kind of page: its records differ by query."""
+    page, target = page.lower(), target.lower()
+    if re.search(r"\d", page):
+        return re.sub(r"\d+", "#", page) == re.sub(r"\d+", "#", target)
+    if "." in page:
+        return page == target
+    return "." not in target
+
+
 def detail_like(href: str, page_url: str) -> bool:
-    """Does ``href`` point to another page shaped like ``page_url`` (same host and folder, another name)?"""
+    """Does ``href`` point to another page shaped like ``page_url`` (same host and folder, a name of the
+    same kind, another page)?"""
     target = urljoin(page_url, href.strip())
-    if urlsplit(target).path.rstrip("/") == urlsplit(page_url).path.rstrip("/"):
+    page_parts, target_parts = urlsplit(page_url), urlsplit(target)
+    if (target_parts.path.rstrip("/"), target_parts.query) == (page_parts.path.rstrip("/"), page_parts.query):
         return False
-    return _shape(target) == _shape(page_url) and bool(urlsplit(page_url).path.strip("/"))
+    page_name = page_parts.path.rstrip("/").rsplit("/", 1)[-1]
+    target_name = target_parts.path.rstrip("/").rsplit("/", 1)[-1]
+    return (_shape(target) == _shape(page_url) and bool(page_parts.path.strip("/"))
+            and _same_kind_of_name(page_name, target_name))
 
 
 @dataclass
