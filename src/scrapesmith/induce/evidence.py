@@ -90,6 +90,29 @@ def _own_labels(name: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys([whole, *singles]))
 
 
+# words pages use for the same field, as a thesaurus groups them: a field named by one is labelled by any
+SYNONYMS: tuple[tuple[str, ...], ...] = (
+    ("manufacturer", "brand", "brand name", "make", "maker", "mfr"),
+    ("company", "employer", "company name", "organisation", "organization", "firm", "business"),
+    ("location", "city", "place", "locale"),
+    ("type", "kind", "category", "class"),
+    ("website", "web site", "homepage", "url", "web address"),
+    ("phone", "telephone", "tel", "phone number"),
+    ("salary", "pay", "compensation", "wage"),
+    ("genre", "category"),
+    ("height", "ht"),
+    ("weight", "wt"),
+)
+
+
+def _synonyms(labels: list[str]) -> list[str]:
+    found = []
+    for group in SYNONYMS:
+        if any(label in group for label in labels):
+            found += [word for word in group if word not in labels and word not in found]
+    return found
+
+
 def concept_for(name: str, instruction: str = "") -> FieldConcept:
     """The field's concept: its kind, its labels (own words, the instruction's phrase, the kind's), hints."""
     kind: ValueKind | None = kind_asked(name, instruction)
@@ -100,6 +123,7 @@ def concept_for(name: str, instruction: str = "") -> FieldConcept:
         headline = bool(set(re.findall(r"[a-z]+", instruction.lower())) & set(_HEADLINE_TRIGGERS)) \
             and "of the" in instruction.lower()
     labels = list(_own_labels(name))
+    labels += _synonyms(labels)
     phrase = instruction_label(instruction)
     if phrase and phrase not in labels:
         labels.insert(0, phrase)

@@ -42,6 +42,7 @@ TEMPLATED = 0.8
 UNCHECKED_ROLES = 0.97
 OTHER_ROLES = 0.7
 FURNITURE = 0.05
+CONSTANT_HEADLINE = 0.1
 
 
 def page_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
@@ -126,6 +127,8 @@ def score_candidate(candidate: Candidate, concept: FieldConcept, seeds: Sequence
     too_long = sum(len(v) > concept.max_length for v in flat) / len(flat)
     distinct = len({tuple(page) for page in values})
     variation = 1.0 if len(values) < 2 or distinct > 1 else (0.9 if candidate.evidence == "label" else 0.5)
+    if concept.headline and distinct == 1 and len(values) > 1:
+        variation = CONSTANT_HEADLINE  # every page is another record: its name cannot be the same on all
     headline = 1.0
     if concept.headline:
         fits = [title_fit(page, t) for page, t in zip(values, titles, strict=True) if page]
