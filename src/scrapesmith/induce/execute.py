@@ -20,6 +20,7 @@ from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
 
 _WS = re.compile(r"\s+")
+_FULL_HTML = re.compile(r"^\s*<(?:html|!doctype)", re.IGNORECASE)
 SEPARATORS = " \t\r\n:;,|/-–—•·*>»"
 
 
@@ -33,7 +34,11 @@ def parse_for_replay(source: str | bytes) -> etree._Element:
     XML declarations and anything that does not come out as an ``<html>`` document."""
     if isinstance(source, str) and source and not source.isspace():
         try:
-            root = html.fromstring(source)
+            # html.fromstring's own first step; a page with a <head> is a document, so its fragment
+            # guessing (a regex over the text, two searches of the tree) would change nothing
+            root = html.document_fromstring(source)
+            if root.find("head") is None and not _FULL_HTML.match(source):
+                root = html.fromstring(source)
         except (ValueError, etree.ParserError):
             return parse_robustly(source)
         if root.tag == "html":
@@ -74,7 +79,30 @@ def as_document(node: etree._Element) -> etree._Element:
     return clone
 
 
+_FIRST_STEP = re.compile(r"^//(?:[\w-]+(?::[\w-]+)?|\*|text\(\))(?P<predicate>\[)?")
+
+
+@lru_cache(maxsize=4096)
+def descendant_form(expression: str) -> str:
+    """``//b[…]/x`` as ``descendant-or-self::b[…]/x``: the same nodes from a document's root element, found
+    in one walk over the elements instead of a child step from every node (2-3x faster in libxml2).
+
+    Only for a single path whose first step has no positional predicate (``//li[1]`` means "first among
+    its siblings", ``descendant::li[1]`` "first in the document"); anything else is left as it is."""
+    match = _FIRST_STEP.match(expression)
+    if match is None or "|" in expression:
+        return expression
+    if match.group("predicate"):
+        first = expression[match.end() - 1:].split("]", 1)[0]
+        if re.match(r"\[\s*\d", first) or "position()" in first or "last()" in first:
+            return expression
+    return "descendant-or-self::" + expression[2:]
+
+
 def run_xpath(root: etree._Element, expression: str) -> list:
+    """Evaluate ``expression`` on ``root``; from a document's root element a ``//`` path takes its fast form."""
+    if root.getparent() is None:
+        expression = descendant_form(expression)
     try:
         result = compile_xpath(expression)(root)
     except etree.XPathEvalError as exc:
