@@ -166,7 +166,9 @@ def run_collect_pages(pages: Path, groundtruth: Path, site: str | None, count: i
                       run_dir: Path, json_out: Path | None,
                       progress: Callable[[str, str, int], None] | None = None) -> BenchResult:
     """The whole ``bench collect-pages`` run: build and serve the catalog, collect, score, report."""
-    chosen = discover_sites(pages, [site] if site else [])[0]
+    found = discover_sites(pages, [site] if site else [])
+    books = [s for s in found if s.vertical == "book"]  # by default the book site with the most pages
+    chosen = max(books, key=lambda s: len(s.page_paths())) if books and not site else found[0]
     if chosen.vertical != "book":
         raise ScrapesmithError(f"collect-pages needs a book site (got {chosen.key})")
     truth = {c: load_groundtruth(groundtruth / chosen.vertical / f"{chosen.key}-{c}.txt") for c in COLUMNS}

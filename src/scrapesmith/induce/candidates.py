@@ -9,6 +9,7 @@ predicates rather than positions, so they carry over to the site's other pages.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from lxml import etree
@@ -104,13 +105,18 @@ def _positional_step(element: etree._Element, hashed: bool = False) -> str:
     return step if len(same) == 1 else f"{step}[{same.index(element) + 1}]"
 
 
-def visible_elements(root: etree._Element):
-    for element in root.iter():
-        if not isinstance(element.tag, str) or element.tag in _SKIP_TAGS:
-            continue
-        if any(a.tag in _SKIP_TAGS for a in element.iterancestors()):
-            continue
+def visible_elements(root: etree._Element) -> Iterator[etree._Element]:
+    """Every element in document order, except scripts, styles, the head and form options with all they
+    hold (one walk that skips those subtrees; the root itself only when it is shown)."""
+    if isinstance(root.tag, str) and root.tag in _SKIP_TAGS:
+        return
+    if any(a.tag in _SKIP_TAGS for a in root.iterancestors()):
+        return
+    stack = [root]
+    while stack:
+        element = stack.pop()
         yield element
+        stack.extend(reversed([c for c in element if isinstance(c.tag, str) and c.tag not in _SKIP_TAGS]))
 
 
 def attribute_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
