@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from scrapesmith.induce.kinds import BY_NAME, ValueKind, kind_asked, recogniser
+from scrapesmith.induce.kinds import BY_NAME, ValueKind, instruction_label, kind_asked, recogniser
 
 COMPOSITE_SEPARATORS = "/|·•;"
 MAX_PARTS = 5
@@ -71,15 +71,6 @@ class FieldConcept:
     def matches_type(self, value: str) -> bool | None:
         check: Callable[[str], bool] | None = recogniser(self.kind)
         return None if check is None else check(value)
-
-
-_TARGET_PHRASE = re.compile(r"\bthe\s+(?:\w+'s\s+)?([a-z0-9][\w()\-/ ]{0,30}?)(?:\s+(?:of|that|for|on|in)\b|\s*[.?!]|$)")
-
-
-def instruction_label(instruction: str) -> str | None:
-    """The phrase an instruction asks for ("the *online price* of the book"): often the page's own label."""
-    match = _TARGET_PHRASE.search(instruction.lower())
-    return match.group(1).strip() if match else None
 
 
 def _own_labels(name: str) -> tuple[str, ...]:

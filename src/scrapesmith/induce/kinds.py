@@ -32,7 +32,7 @@ URL = re.compile(r"https?://|\bwww\.|\b[\w-]+\.(com|edu|org|net|gov|io|co|us|uk|
                  re.IGNORECASE)
 _UNITS = (r"ft|feet|foot|in|inch|inches|cm|mm|m|km|mi|miles?|lbs?|pounds?|kg|g|oz|ounces?|mpg|mph|kph|km/h"
           r"|hp|bhp|kw|l|liters?|litres?|cc|gb|mb|tb|mp|megapixels?|x|yds?|yards?|sq\.? ?ft|acres?")
-MEASURE = re.compile(rf"\b\d+(\.\d+)?\s*(-\s*\d+(\.\d+)?\s*)?({_UNITS})\b\.?|\b\d\s*['’]\s*\d{{1,2}}\b|\b\d-\d{{1,2}}\b"
+MEASURE = re.compile(rf"\b\d+(\.\d+)?\s*(-\s*\d+(\.\d+)?\s*)?-?\s*({_UNITS})\b\.?|\b\d\s*['’]\s*\d{{1,2}}\b|\b\d-\d{{1,2}}\b"
                      r"|\b\d{1,3}\s*/\s*\d{1,3}\b", re.IGNORECASE)
 RATING_CODE = re.compile(r"^\s*([Rr]ated\s+)?(G|PG|PG-13|R|NC-17|NR|X|Not Rated|Unrated|Approved|TV-(Y7?|G|PG|14|MA)"
                          r"|E10\+|EC|AO|RP|U|12A?|15|18)\b")
@@ -173,9 +173,19 @@ def words_of(text: str) -> set[str]:
     return set(re.findall(r"[a-z0-9]+", text.lower().replace("_", " ")))
 
 
+_TARGET_PHRASE = re.compile(r"\bthe\s+(?:\w+'s\s+)?([a-z0-9][\w()\-/ ]{0,30}?)(?:\s+(?:of|that|for|on|in)\b|\s*[.?!]|$)")
+
+
+def instruction_label(instruction: str) -> str | None:
+    """The phrase an instruction asks for ("the *online price* of the book"): often the page's own label."""
+    match = _TARGET_PHRASE.search(instruction.lower())
+    return match.group(1).strip() if match else None
+
+
 def kind_asked(name: str, description: str = "") -> ValueKind | None:
-    """The kind a field's name asks for, else the kind its description asks for, else None."""
-    for source in (name, description):
+    """The kind a field's name asks for, else the kind its description asks for (the phrase it asks for,
+    "the *age rating* of the film", when it has one: "the school's motto" asks for no school), else None."""
+    for source in (name, instruction_label(description) or description):
         plain = " ".join(re.findall(r"[a-z0-9]+", source.lower().replace("_", " ")))
         words = set(plain.split())
         for kind in KINDS:
