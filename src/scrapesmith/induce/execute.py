@@ -171,6 +171,15 @@ class FieldResult:
     values: list[str]
 
 
+def _values_of(xpath: etree.XPath, context: etree._Element, expression: str) -> list[str]:
+    """``run_actions`` for one compiled step: the non-empty, whitespace-normalised values it selects."""
+    try:
+        result = xpath(context)
+    except etree.XPathEvalError as exc:
+        raise XPathSyntaxError(f"XPath {expression!r} failed: {exc}") from exc
+    return [v for v in map(node_value, result if isinstance(result, list) else [result]) if v]
+
+
 def extract_field(root: etree._Element, field: FieldSpec) -> FieldResult:
     raw = run_actions(root, field.actions)
     return FieldResult(raw=raw, values=post_process(raw, field.post))
@@ -192,18 +201,25 @@ class CompiledSpec:
             for expression in field.actions:
                 compile_xpath(expression)
         self._scope = compile_xpath(spec.scope) if spec.scope else None
-        self._scoped = {f.name: [rebased] for f in spec.fields if (rebased := rebased_xpath(f)) is not None}
-        for actions in self._scoped.values():
-            compile_xpath(actions[0])
+        # a one-step field is one compiled XPath call per page, on the whole page or inside the scope
+        self._whole = {f.name: compile_xpath(descendant_form(f.actions[0])) for f in spec.fields
+                       if len(f.actions) == 1}
+        self._scoped = {f.name: compile_xpath(rebased) for f in spec.fields
+                        if (rebased := rebased_xpath(f)) is not None}
 
     def extract_tree(self, root: etree._Element) -> dict[str, FieldResult]:
         scope = self._scope(root) if self._scope is not None else None
-        if not scope or not isinstance(scope, list) or not isinstance(scope[0], etree._Element):
-            return {field.name: extract_field(root, field) for field in self.spec.fields}
+        inside = scope[0] if scope and isinstance(scope, list) and isinstance(scope[0], etree._Element) else None
         results = {}
         for field in self.spec.fields:
-            scoped = self._scoped.get(field.name)
-            raw = run_actions(scope[0], scoped) if scoped else run_actions(root, field.actions)
+            scoped = self._scoped.get(field.name) if inside is not None else None
+            whole = self._whole.get(field.name) if root.getparent() is None else None
+            if scoped is not None:
+                raw = _values_of(scoped, inside, field.actions[0])
+            elif whole is not None:
+                raw = _values_of(whole, root, field.actions[0])
+            else:
+                raw = run_actions(root, field.actions)
             results[field.name] = FieldResult(raw=raw, values=post_process(raw, field.post))
         return results
 
