@@ -4,6 +4,9 @@ same real detail pages, served over real HTTP on 127.0.0.1."""
 from __future__ import annotations
 
 import json
+import re
+import subprocess
+import sys
 from urllib.parse import urlsplit
 
 from scrapesmith.bench.collect_pages import COLUMNS, Catalog, cell_values, serve_catalog
@@ -40,3 +43,24 @@ def test_collect_and_induce_give_the_same_fields_on_the_same_book_pages(swde_dir
                 value = induced[column]
                 assert cell_values(collected[column]) == (value if isinstance(value, list) else [value])
     assert all(row["publication_date"] for row in rows)  # empty on every row before: the engines disagreed
+
+
+def test_collect_takes_an_example_for_a_column_of_the_items_pages(swde_dir, tmp_path) -> None:
+    """A user who wants the publisher as the page prints it, date and all, says so with one example."""
+    pages = sorted((swde_dir / "book" / "book-amazon").glob("*.htm"))[:5]
+    printed = [re.search(r"<b>Publisher:</b>([^<]+)</li>", p.read_text(encoding="utf-8", errors="replace"))
+               .group(1).strip() for p in pages]
+    with serve_catalog(Catalog(pages)) as base:
+        collect(f"Collect every book listed in the catalog at {base}/catalog/ with columns title, publisher",
+                llm=None, run_dir=tmp_path / "run", allow_hosts=[urlsplit(base).netloc], delay=0,
+                examples={"publisher": printed[0]})
+    rows = [json.loads(line) for line in (tmp_path / "run" / "dataset.jsonl").read_text().splitlines()]
+    assert sorted(row["publisher"] for row in rows) == sorted(printed)
+
+
+def test_a_bad_example_for_collect_is_a_usage_error() -> None:
+    instruction = "books at http://127.0.0.1:9/ with columns title"
+    done = subprocess.run([sys.executable, "-m", "scrapesmith", "collect", instruction, "--llm", "none",
+                           "--example", "title"],
+                          check=False, capture_output=True, text=True)
+    assert done.returncode == 2 and "NAME=VALUE" in done.stderr, done.stderr
