@@ -96,8 +96,12 @@ def cleaning_variants(candidate: Candidate, values: Sequence[Sequence[str]], con
         separator, count = composite
         variants += [Candidate(candidate.xpath, candidate.evidence, part_regex(separator, i)) for i in range(count)]
     if not concept.multiple and any(holds_other_fields(v, concept) for v in flat):
-        # "Anchor (May 19, 2009)", "Knopf; First Edition (May 25, 2010)": the head and the extra, each a field
-        variants += [Candidate(candidate.xpath, candidate.evidence, r) for r in (HEAD_REGEX, EXTRA_REGEX)]
+        # "Anchor (May 19, 2009)", "Knopf; First Edition (May 25, 2010)": the head, and the extra when it is
+        # of the field's own kind (the date for a date; never the year for a title)
+        variants.append(Candidate(candidate.xpath, candidate.evidence, HEAD_REGEX))
+        extras = [value_parts(v)[-1] for v in flat if len(value_parts(v)) > 1]
+        if concept.kind is not None and any(concept.matches_type(e) for e in extras):
+            variants.append(Candidate(candidate.xpath, candidate.evidence, EXTRA_REGEX))
     affix = template_affix(values, concept, texts) if texts is not None else None
     if affix:
         variants.append(Candidate(candidate.xpath, candidate.evidence, affix))
