@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from scrapesmith.induce.evidence import FieldConcept, composite_split, part_regex
-from scrapesmith.induce.execute import normalize_space
+from scrapesmith.induce.execute import folded, normalize_space
 
 _SKIP_TAGS = {"script", "style", "noscript", "head", "title", "meta", "link", "option", "select", "textarea"}
 _OBFUSCATED = re.compile(r"\d{3,}|^[a-z]{1,2}\d|[A-Za-z0-9]{20,}|__|^css-|^sc-")
@@ -168,7 +168,7 @@ def page_title(root: etree._Element) -> str:
 
 def headline_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
     """Headings and title-like elements whose text (or own text) the page title contains."""
-    title = page_title(root).lower()
+    title = folded(page_title(root))
     if not title:
         return []
     found: list[Candidate] = []
@@ -181,9 +181,9 @@ def headline_candidates(root: etree._Element, concept: FieldConcept) -> list[Can
         whole = normalize_space(element.text_content())
         own = normalize_space(element.text or "")
         for path in anchored_path(element):
-            if 3 <= len(whole) <= concept.max_length and whole.lower() in title:
+            if 3 <= len(whole) <= concept.max_length and folded(whole) in title:
                 found.append(Candidate(path, "headline"))
-            if own and own != whole and 3 <= len(own) and own.lower() in title:
+            if own and own != whole and 3 <= len(own) and folded(own) in title:
                 found.append(Candidate(f"{path}/text()", "headline"))
     return found
 

@@ -27,7 +27,7 @@ from scrapesmith.induce.evidence import (
     composite_split,
     part_regex,
 )
-from scrapesmith.induce.execute import normalize_space
+from scrapesmith.induce.execute import folded, normalize_space
 from scrapesmith.induce.fragments import value_nodes
 from scrapesmith.induce.kinds import recogniser
 from scrapesmith.induce.labels import label_of
@@ -124,7 +124,7 @@ class SeedTexts:
     def on_page(self, index: int, text: str) -> bool:
         if self._texts is None:
             self._texts = [_element_texts(root) for root in self.seeds]
-        return index < len(self._texts) and text.lower() in self._texts[index]
+        return index < len(self._texts) and folded(text) in self._texts[index]
 
 
 def _element_texts(root: etree._Element) -> set[str]:
@@ -133,9 +133,9 @@ def _element_texts(root: etree._Element) -> set[str]:
         if isinstance(element.tag, str) and len(element) <= AFFIX_CHILDREN:
             whole = normalize_space(element.text_content()) if len(element) else normalize_space(element.text or "")
             if whole and len(whole) <= 200:
-                texts.add(whole.lower())
+                texts.add(folded(whole))
         if element.tail and element.tail.strip():
-            texts.add(normalize_space(element.tail).lower())
+            texts.add(folded(normalize_space(element.tail)))
     return texts
 
 

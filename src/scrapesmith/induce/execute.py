@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import html as html_module
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -139,6 +140,13 @@ def run_actions(root: etree._Element, actions: list[str]) -> list[str]:
 
 def strip_separators(value: str) -> str:
     return value.strip(SEPARATORS)
+
+
+def folded(text: str) -> str:
+    """``text`` lower-cased without accents, for "the same words?" checks across a page ("Sacks Café" in a
+    heading, "Sacks Cafe" in the title)."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def comparable(value: str) -> str:

@@ -29,7 +29,7 @@ from scrapesmith.induce.cleaning import (
     template_affix,
 )
 from scrapesmith.induce.evidence import FieldConcept, concept_for
-from scrapesmith.induce.execute import XPathSyntaxError, normalize_space, post_process, run_actions
+from scrapesmith.induce.execute import XPathSyntaxError, folded, normalize_space, post_process, run_actions
 from scrapesmith.induce.fragments import value_nodes
 from scrapesmith.induce.labels import is_ui_text, label_candidates, text_label_candidates
 from scrapesmith.induce.regions import PageRegions, own_url
@@ -82,7 +82,7 @@ def title_fit(values: Sequence[str], title: str) -> float:
     boundary (``Name - Site``, ``Site | Name``), 0.6 when contained elsewhere, 0.3 when absent."""
     best = 0.3
     for value in values:
-        position = title.find(value.lower())
+        position = title.find(folded(value))
         if position < 0:
             continue
         before = title[:position].rstrip()
@@ -195,7 +195,7 @@ def rank_candidates(concept: FieldConcept, seeds: Sequence[etree._Element],
             support[key] = support.get(key, 0) + 1
             if key not in pool or candidate.prior > pool[key].prior:
                 pool[key] = candidate
-    titles = [page_title(root).lower() for root in seeds]
+    titles = [folded(page_title(root)) for root in seeds]
     anchors = [HeadlineAnchor.of(root, title) for root, title in zip(seeds, titles, strict=True)]
     regions = [PageRegions.of(root, anchor.heading, own_url(root, url))
                for root, anchor, url in zip(seeds, anchors, [*urls, *[""] * len(seeds)], strict=False)]
