@@ -48,7 +48,8 @@ def parse_for_replay(source: str | bytes) -> etree._Element:
 
 
 def normalize_space(text: str) -> str:
-    return _WS.sub(" ", text).strip()
+    """Runs of whitespace as one space, none at the ends (XPath's ``normalize-space``)."""
+    return " ".join(text.split())
 
 
 @lru_cache(maxsize=4096)
@@ -65,6 +66,8 @@ def node_value(item: object) -> str:
     if isinstance(item, etree._Element):
         if isinstance(item, (etree._Comment, etree._ProcessingInstruction)):
             return ""
+        if not len(item):  # a leaf: its text is its whole content
+            return normalize_space(item.text or "")
         return normalize_space(item.text_content() if isinstance(item, html.HtmlElement) else "".join(item.itertext()))
     if isinstance(item, bool):
         return ""
