@@ -41,7 +41,8 @@ CLEANED = 0.98
 TEMPLATED = 0.8
 UNCHECKED_ROLES = 0.97
 OTHER_ROLES = 0.7
-FURNITURE = 0.05
+FURNITURE = 0.0
+MIN_SCORE = 0.02
 CONSTANT_HEADLINE = 0.1
 
 
@@ -248,6 +249,13 @@ def _scoped(scored: ScoredCandidate, concept: FieldConcept, anchors: Sequence[He
     return scored
 
 
+def trusted(scored: ScoredCandidate, seeds: int) -> bool:
+    """Is the candidate worth a field: it extracts on most seed pages and its evidence is not all but gone?
+    One that works on a third of the seeds, or only by its values' look far from the record, is chance;
+    an empty field says so where a wrong value would not."""
+    return scored.score >= MIN_SCORE and sum(bool(page) for page in scored.values) * 2 > seeds
+
+
 def field_spec_from(request: FieldRequest, concept: FieldConcept, best: ScoredCandidate | None) -> FieldSpec:
     if best is None:
         return FieldSpec(name=request.name, instruction=request.instruction, actions=[],
@@ -267,6 +275,6 @@ def induce_heuristic(requests: Sequence[FieldRequest], seeds: Sequence[etree._El
     fields = []
     for request in requests:
         concept = concept_for(request.name, request.instruction)
-        ranked = rank_candidates(concept, seeds, seed_names)
+        ranked = [s for s in rank_candidates(concept, seeds, seed_names) if trusted(s, len(seeds))]
         fields.append(field_spec_from(request, concept, ranked[0] if ranked else None))
     return ScraperSpec(site=site, method="heuristic", seeds=list(seed_names), fields=fields)

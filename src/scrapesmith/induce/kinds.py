@@ -62,6 +62,11 @@ def is_isbn(value: str) -> bool:
     return is_isbn13(value) or is_isbn10(value)
 
 
+def is_measure(value: str) -> bool:
+    """A number with its unit ("205 lbs", "6-7", "3.0L 300 hp V6"), and not a date ("12/13/2010")."""
+    return bool(MEASURE.search(value)) and not DATE.search(value)
+
+
 def is_plain_number(value: str) -> bool:
     return bool(_NUMBER.match(value))
 
@@ -137,7 +142,7 @@ KINDS: tuple[ValueKind, ...] = (
               labels=("rating", "certificate", "mpaa rating", "mpaa"), max_length=200),
     ValueKind("measure", ("height", "weight", "length", "width", "depth", "size", "dimensions", "distance",
                           "mileage", "economy", "mpg", "engine", "capacity", "displacement", "horsepower", "power",
-                          "volume", "range", "resolution", "zoom", "battery"), _pattern(MEASURE),
+                          "volume", "range", "resolution", "zoom", "battery"), is_measure,
               max_length=100),
     ValueKind("count", ("pages", "count", "quantity", "rooms", "bedrooms", "bathrooms", "seats", "enrollment",
                         "employees", "students", "number of"), _pattern(COUNT), True, max_length=30),
