@@ -139,3 +139,13 @@ def test_the_main_heading_varies_across_records() -> None:
              f"<div class=\"name\">{n} #{number} {position}</div></body></html>" for n, number, position in PLAYERS]
     _, rows = induce_rows(pages, FieldRequest("name", "the name of the player"))
     assert [row["name"] for row in rows] == [f"{n} #{number} {position}" for n, number, position in PLAYERS]
+
+
+def test_a_value_whose_own_label_names_a_distractor_loses() -> None:
+    prices = [("$129.00", "$50.99"), ("$369.00", "$30.00"), ("$151.95", "$78.00"), ("$99.50", "$10.49")]
+    pages = [f"<html><head><title>Camera {i}</title></head><body><h1>Camera {i}</h1><table>"
+             f"<tr><td>You Save:</td><td class=\"price\">{saved}</td></tr>"
+             f"<tr><td>Deal of the day:</td><td><b class=\"priceLarge\">{price}</b></td></tr></table></body></html>"
+             for i, (price, saved) in enumerate(prices)]
+    _, rows = induce_rows(pages, FieldRequest("price", "the sale price of the camera"))
+    assert [row["price"] for row in rows] == [price for price, _ in prices]

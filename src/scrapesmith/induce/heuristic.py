@@ -31,7 +31,7 @@ from scrapesmith.induce.cleaning import (
 from scrapesmith.induce.evidence import FieldConcept, concept_for
 from scrapesmith.induce.execute import XPathSyntaxError, folded, normalize_space, post_process, run_actions
 from scrapesmith.induce.fragments import value_nodes
-from scrapesmith.induce.labels import is_ui_text, label_candidates, text_label_candidates
+from scrapesmith.induce.labels import MAX_LABEL_CHARS, is_ui_text, label_candidates, text_label_candidates
 from scrapesmith.induce.regions import PageRegions, own_url
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
 
@@ -43,6 +43,7 @@ UNCHECKED_ROLES = 0.97
 OTHER_ROLES = 0.7
 FURNITURE = 0.0
 MIN_SCORE = 0.02
+AVOIDED = 0.3
 CONSTANT_HEADLINE = 0.1
 
 
@@ -237,16 +238,32 @@ def _scoped(scored: ScoredCandidate, concept: FieldConcept, anchors: Sequence[He
     candidate = scored.candidate
     if candidate.evidence == "type" and not concept.headline:
         scored.score *= sum(a.closeness(candidate.xpath) for a in anchors) / len(anchors)
-    outside = []
+    outside, distractors = [], 0
     for region in regions:
         nodes = value_nodes(region.root, candidate.xpath)
         reason = region.reason(nodes[0]) if nodes else None
         if reason:
             outside.append(reason)
+        if nodes and concept.avoid and concept.avoided(label_before(nodes[0])):
+            distractors += 1
     if outside:
         scored.score *= OUTSIDE_RECORD ** (len(outside) / len(regions))
         scored.notes.append(f"outside the record: {outside[0]}")
+    if distractors:  # "You Save: $50.99", "List Price: $179.99": the page's own label names a distractor
+        scored.score *= AVOIDED ** (distractors / len(regions))
+        scored.notes.append("labelled as a distractor")
     return scored
+
+
+def label_before(node: etree._Element) -> str:
+    """The short text right before a value node, or before the cell that holds it: where its label is."""
+    for element in (node, node.getparent()):
+        previous = element.getprevious() if element is not None else None
+        if previous is not None and isinstance(previous.tag, str):
+            text = normalize_space(previous.text_content())
+            if text:
+                return text[:MAX_LABEL_CHARS]
+    return ""
 
 
 def trusted(scored: ScoredCandidate, seeds: int) -> bool:
