@@ -45,6 +45,9 @@ FURNITURE = 0.0
 MIN_SCORE = 0.02
 AVOIDED = 0.3
 CONSTANT_HEADLINE = 0.1
+# a value the same on every seed: behind a label it may be data ("Type: Private"), found by its kind alone it
+# is the site's own (its name in the banner, its head office's phone)
+CONSTANT = {"label": 0.9, "type": 0.3}
 
 
 def page_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
@@ -115,9 +118,10 @@ def score_candidate(candidate: Candidate, concept: FieldConcept, seeds: Sequence
         type_fit = 1.0
     elif concept.hard_type:
         type_fit = (0.05 + sum(bool(f) for f in fits)) / (0.05 + len(fits))
-    else:  # a soft kind (a name, a category) weighs in but never rules out
+    else:  # a soft kind (a name, a category) weighs in behind a label or a class, never rules out
         type_fit = 0.4 + 0.6 * share
-    if fits[0] is not None and concept.hard_type and not all(fits):
+    # a value found only by its kind must all be of it: one heading that reads like a name is no author list
+    if fits[0] is not None and (concept.hard_type or candidate.evidence == "type") and not all(fits):
         type_fit *= HARD_TYPE_MISS  # an ISBN-10 is not an ISBN-13, "Paperback" is not a date
     if (fits[0] is None or not concept.hard_type) and not concept.headline:
         type_fit *= other_type(flat)
@@ -128,7 +132,7 @@ def score_candidate(candidate: Candidate, concept: FieldConcept, seeds: Sequence
         cardinality = (1 + 0.05 * min(mean_count - 1, 2)) if mean_count <= 6 else 6 / mean_count
     too_long = sum(len(v) > concept.max_length for v in flat) / len(flat)
     distinct = len({tuple(page) for page in values})
-    variation = 1.0 if len(values) < 2 or distinct > 1 else (0.9 if candidate.evidence == "label" else 0.5)
+    variation = 1.0 if len(values) < 2 or distinct > 1 else CONSTANT.get(candidate.evidence, 0.5)
     if concept.headline and distinct == 1 and len(values) > 1:
         variation = CONSTANT_HEADLINE  # every page is another record: its name cannot be the same on all
     headline = 1.0

@@ -21,6 +21,7 @@ from urllib.parse import urljoin, urlsplit
 from lxml import etree
 
 CHROME_TAGS = frozenset({"nav", "footer", "aside"})
+SECTIONING = frozenset({"article", "aside", "main", "nav", "section"})
 CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar"})
 CHROME_WORDS = frozenset({
     "nav", "navbar", "navigation", "menu", "breadcrumb", "breadcrumbs", "crumbs", "footer", "sidebar",
@@ -51,6 +52,8 @@ def chrome_markup(element: etree._Element) -> str | None:
     tag = element.tag if isinstance(element.tag, str) else ""
     if tag in CHROME_TAGS:
         return tag
+    if tag == "header" and not any(a.tag in SECTIONING for a in element.iterancestors()):
+        return "header (the site's banner)"  # HTML's implicit banner role: a header outside any section
     hidden = hidden_markup(element)
     if hidden:
         return hidden
@@ -95,10 +98,12 @@ def detail_like(href: str, page_url: str) -> bool:
     same kind, another page)?"""
     target = urljoin(page_url, href.strip())
     page_parts, target_parts = urlsplit(page_url), urlsplit(target)
-    if (target_parts.path.rstrip("/"), target_parts.query) == (page_parts.path.rstrip("/"), page_parts.query):
-        return False
     page_name = page_parts.path.rstrip("/").rsplit("/", 1)[-1]
     target_name = target_parts.path.rstrip("/").rsplit("/", 1)[-1]
+    if target_parts.path.rstrip("/") == page_parts.path.rstrip("/"):
+        # the same page in another view (a tab, a sort), unless a script's query names the record
+        # (``spec.aspx?model=A6``): then another query is another record
+        return target_parts.query != page_parts.query and "." in page_name and not re.search(r"\d", page_name)
     return (_shape(target) == _shape(page_url) and bool(page_parts.path.strip("/"))
             and _same_kind_of_name(page_name, target_name))
 
