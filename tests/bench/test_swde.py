@@ -41,3 +41,24 @@ def test_instructions_are_the_papers_table_18_prompts(swde):
                                    "Please extract the isbn number of the book.")
     with pytest.raises(SwdeDataError, match="unknown attribute"):
         requests_for(site, ["colour"])
+
+
+def test_figures_are_grouped_per_vertical_and_per_site(swde) -> None:
+    from scrapesmith.bench.metrics import CaseScore
+    from scrapesmith.bench.swde import SiteRun, SwdeSite, group_rows
+    from scrapesmith.induce import ScraperSpec
+
+    def run(vertical: str, site: str, cases: list[tuple[int, int, int]]) -> SiteRun:
+        done = SiteRun(SwdeSite(vertical, site, swde), ScraperSpec())
+        done.strict = {f"a{i}": CaseScore(*case) for i, case in enumerate(cases)}
+        return done
+
+    runs = [run("book", "one", [(5, 0, 0), (0, 0, 5)]), run("book", "two", [(5, 0, 0)]), run("job", "three", [(4, 4, 0)])]
+    calls = [{"site": r.site.key, "llm_calls": n, "input_tokens": 10 * n, "output_tokens": n}
+             for r, n in zip(runs, [1, 0, 2], strict=True)]
+    verticals = {row["group"]: row for row in group_rows(runs, calls, lambda r: r.site.vertical)}
+    assert verticals["book"]["sites"] == 2 and verticals["book"]["cases"] == 3
+    assert verticals["book"]["correct_ratio"] == round(2 / 3, 4) and verticals["book"]["llm_calls"] == 1
+    assert verticals["job"]["correct_ratio"] == 0.0 and verticals["job"]["tokens"] == 22
+    per_site = group_rows(runs, calls, lambda r: r.site.key)
+    assert [row["group"] for row in per_site] == ["book-one", "book-two", "job-three"]

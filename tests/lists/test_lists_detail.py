@@ -107,3 +107,35 @@ def test_the_program_id_does_not_depend_on_when_the_detail_scraper_was_induced(m
         if step["action"] == "ScrapeFields":
             step["spec"]["created_at"] = "2001-01-01T00:00:00+00:00"
     assert ListProgram.model_validate(data).program_id == first.program.program_id
+
+
+def test_a_detail_column_given_by_example_is_learnt_from_its_value(mutable_site, site_runtimes) -> None:
+    """``--example``: the value seen on the first item's page names the node, even with no label for it."""
+    url = serve_catalog(mutable_site)
+    for key, *_ in BOOKS:  # an unlabelled shelf mark, nothing the evidence could name "shelf"
+        mutable_site.pages[f"/books/{key}"] = mutable_site.pages[f"/books/{key}"].replace(
+            "</ul></div>", f'</ul><p class="mark">QA-{key.upper()}-7</p></div>')
+    recording, result = extract_list(site_runtimes, url, "all books", ["title", "shelf"],
+                                     examples={"shelf": "QA-B1-7"})
+    (scraper,) = [a for a in recording.program.plan().detail if isinstance(a, ScrapeFields)]
+    assert "shelf" in scraper.columns and scraper.spec.field("shelf").evidence.startswith("example")
+    assert sorted(row["shelf"] for row in result.rows) == [f"QA-{key.upper()}-7" for key, *_ in BOOKS]
+
+
+def test_an_example_not_on_the_first_page_is_noted_and_the_evidence_finds_the_column(mutable_site,
+                                                                                   site_runtimes) -> None:
+    recording, result = extract_list(site_runtimes, serve_catalog(mutable_site), "all books", ["publisher"],
+                                     examples={"publisher": "Nowhere Press"})
+    assert any("Nowhere Press" in note and "found by evidence" in note for note in recording.program.notes)
+    assert sorted(row["publisher"] for row in result.rows) == sorted(b[4] for b in BOOKS)
+
+
+def test_a_bad_example_is_a_usage_error() -> None:
+    import subprocess
+    import sys
+
+    for example, says in (("shelf", "NAME=VALUE"), ("colour=red", "not one of the --columns")):
+        done = subprocess.run([sys.executable, "-m", "scrapesmith", "lists", "http://127.0.0.1:9/", "--goal", "all",
+                               "--columns", "title,shelf", "--example", example],
+                              check=False, capture_output=True, text=True)
+        assert done.returncode == 2 and says in done.stderr, done.stderr

@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lxml import html
+from rich.console import Console
 from rich.progress import Progress
+from rich.table import Table
 
 from scrapesmith.bench.frame import BenchResult, report
 from scrapesmith.bench.metrics import CaseScore, summarize
@@ -230,6 +232,32 @@ def summary_of(runs: Sequence[SiteRun]) -> dict[str, float | int]:
     }
 
 
+def group_rows(runs: Sequence[SiteRun], calls: Sequence[dict], key: Callable[[SiteRun], str]) -> list[dict]:
+    """Correct ratio, macro F1 and model use per group of sites (a vertical, or one site)."""
+    rows = []
+    for group in dict.fromkeys(key(r) for r in runs):
+        members = [r for r in runs if key(r) == group]
+        strict = summarize([c for r in members for c in r.strict.values()])
+        used = [c for c in calls if c["site"] in {r.site.key for r in members}]
+        rows.append({"group": group, "sites": len(members), "cases": strict["cases"],
+                     "correct_ratio": strict["correct_ratio"], "precision": strict["precision"],
+                     "recall": strict["recall"], "f1": strict["f1"],
+                     "llm_calls": sum(c["llm_calls"] for c in used),
+                     "tokens": sum(c["input_tokens"] + c["output_tokens"] for c in used)})
+    return rows
+
+
+def print_groups(title: str, rows: Sequence[dict]) -> None:
+    table = Table(title=title)
+    columns = {"group": "", "sites": "sites", "cases": "cases", "correct_ratio": "correct", "f1": "F1",
+               "precision": "P", "recall": "R", "llm_calls": "calls", "tokens": "tokens"}
+    for column, header in columns.items():
+        table.add_column(header, justify="left" if column == "group" else "right", no_wrap=column == "group")
+    for row in rows:
+        table.add_row(*(f"{row[c]:.3f}" if isinstance(row[c], float) else str(row[c]) for c in columns))
+    Console().print(table)
+
+
 def run_benchmark(pages: Path, groundtruth: Path, sites: str | None, attributes: str | None, seeds: int,
                   test: int, method: str, llm: LLM | None, json_out: Path | None,
                   progress_factory: Callable[[], Progress]) -> BenchResult:
@@ -258,14 +286,19 @@ def run_benchmark(pages: Path, groundtruth: Path, sites: str | None, attributes:
     summary["llm_calls"] = sum(c["llm_calls"] for c in calls)
     summary["tokens"] = sum(c["input_tokens"] + c["output_tokens"] for c in calls)
     summary["execute_llm_calls"] = sum(c["execute_llm_calls"] for c in calls)
+    verticals = group_rows(runs, calls, lambda r: r.site.vertical)
+    per_site = group_rows(runs, calls, lambda r: r.site.key)
     result = BenchResult(
         name=f"swde ({method})", summary=summary, cases=case_rows(runs),
         params={"pages": str(pages), "groundtruth": str(groundtruth), "seeds": seeds, "test": test,
-                "method": method, "llm": getattr(llm, "name", "none"), "per_site": calls,
-                "specs": {r.site.key: r.spec.model_dump() for r in runs}},
+                "method": method, "llm": getattr(llm, "name", "none"),
+                "per_site": [{**c, **figures} for c, figures in zip(calls, per_site, strict=True)],
+                "per_vertical": verticals, "specs": {r.site.key: r.spec.model_dump() for r in runs}},
     )
     report(result, json_out, case_columns=["site", "attribute", "category", "precision", "recall", "f1",
                                             "lenient_category", "lenient_f1", "xpath"])
+    print_groups(f"{result.name}: per site", per_site)
+    print_groups(f"{result.name}: per vertical", verticals)
     return result
 
 

@@ -24,6 +24,7 @@ from scrapesmith.cli.options import (
     not_blank,
     progress_bar,
     show_report,
+    usage_error,
 )
 from scrapesmith.collect.progress import live_progress
 from scrapesmith.config import get_settings
@@ -58,10 +59,19 @@ def collect_command(
     no_cache: NoCacheOption = False,
     open_: OpenOption = False,
     unsafe_no_sandbox: UnsafeNoSandboxOption = False,
+    example: Annotated[list[str], typer.Option(
+        "--example", "-e", help="COLUMN=VALUE seen on the first item's own page: learn that column from its "
+        "value on the items' pages (repeatable; no model).")] = [],  # noqa: B006
 ) -> None:
     """Turn an instruction into a validated dataset: research, blueprint, program, sandboxed test, validation."""
     from scrapesmith.collect.sandbox import SandboxLimits
     from scrapesmith.collect.service import collect
+    from scrapesmith.induce.examples import parse_example
+
+    try:
+        examples = {found.name: found.value for found in map(parse_example, example)}
+    except ScrapesmithError as exc:
+        raise usage_error(str(exc)) from exc
 
     model: LLM | None = llm_from_options(llm, no_cache)
     target = run_dir or default_run_dir(instruction)
@@ -69,7 +79,7 @@ def collect_command(
     with console.status("collecting…", spinner="dots") as status:
         result = collect(instruction, llm=model, run_dir=target, allow_hosts=hosts, seeds=seed, ablation=ablation,
                          delay=delay, progress=live_progress(console, status), always_ask=always_ask,
-                         limits=SandboxLimits(unsafe_no_sandbox=unsafe_no_sandbox))
+                         limits=SandboxLimits(unsafe_no_sandbox=unsafe_no_sandbox), examples=examples)
     if result.read_roots:
         console.print(f"local seeds read (read-only in the sandbox): {', '.join(result.read_roots)}", highlight=False)
     if result.skipped_files:

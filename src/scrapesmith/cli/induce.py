@@ -184,7 +184,8 @@ def bench_swde_command(
     no_cache: NoCacheOption = False,
     json_out: JsonOutOption = None,
 ) -> None:
-    """Induce on SWDE seed pages and score on test pages with AutoScraper's executability metric."""
+    """Induce on SWDE seed pages and score on test pages with AutoScraper's executability metric, overall,
+    per site and per vertical (model calls and tokens per site with a model)."""
     pages = pages or default_swde()
     groundtruth = groundtruth or pages / "groundtruth"
     if method not in METHODS:

@@ -26,9 +26,11 @@ from scrapesmith.cli.options import (
     progress_bar,
     show_report,
     table_path,
+    usage_error,
 )
 from scrapesmith.dom.layout import PageLayout
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.induce.examples import parse_example
 from scrapesmith.lists.dsl import describe
 from scrapesmith.lists.record import parse_columns
 from scrapesmith.lists.replay import ReplayResult
@@ -52,6 +54,9 @@ COLUMNS_OPTION = typer.Option(
     ..., "--columns", callback=not_blank, help="Comma-separated output columns, e.g. 'Job Title,Job URL'."
 )
 OUTPUT_OPTION = typer.Option(Path("list.csv"), "-o", "--output", callback=table_path, help="Rows out (.csv, .jsonl, .parquet).")
+EXAMPLE_OPTION = typer.Option(
+    None, "--example", "-e", help="COLUMN=VALUE seen on the first item's own page: learn that detail-page column "
+    "from its value (repeatable; no model).")
 PROGRAM_OUT_OPTION = typer.Option(None, "--program", help="Save the recorded program (JSON) here.")
 PROGRAM_PATH_OPTION = typer.Argument(..., help="A program saved by 'scrapesmith lists --program'.")
 START_URL_OPTION = typer.Option(None, "--start-url", help="Run on this URL instead of the recorded one.")
@@ -111,6 +116,20 @@ def _print_rows(result: ReplayResult, columns: list[str], limit: int = 10) -> No
         )
 
 
+def column_examples(texts: list[str], columns: list[str]) -> dict[str, str]:
+    """``--example COLUMN=VALUE`` options as a mapping; a malformed one or an unknown column is a usage error."""
+    examples = {}
+    for text in texts:
+        try:
+            found = parse_example(text)
+        except ScrapesmithError as exc:
+            raise usage_error(str(exc)) from exc
+        if found.name not in columns:
+            raise usage_error(f"--example '{text}': '{found.name}' is not one of the --columns ({', '.join(columns)})")
+        examples[found.name] = found.value
+    return examples
+
+
 @app.command("lists")
 def lists_command(
     url: str = URL_OPTION,
@@ -125,8 +144,11 @@ def lists_command(
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
     open_: OpenOption = False,
+    example: list[str] | None = EXAMPLE_OPTION,
 ) -> None:
     """Record a list program on URL (with the model, or heuristically with --llm none), then replay it."""
+    wanted = parse_columns(columns)
+    examples = column_examples(example or [], wanted)
     ledger = Ledger()
     model = llm_from_options(llm, no_cache, ledger=ledger)
     with (
@@ -135,7 +157,7 @@ def lists_command(
         make_runtimes(runtime or "http", allowed_hosts(allow_host), delay) as runtimes,
     ):
         recording, result = extract_from_sources(
-            runtimes, list_sources(url), goal, parse_columns(columns), model, max_pages
+            runtimes, list_sources(url), goal, wanted, model, max_pages, examples
         )
     _print_program(recording.program)
     if program_out is not None:

@@ -58,9 +58,10 @@ class Found:
         return [k for k in (self.rows[0] if self.rows else {}) if k not in ("source_url", "detail_url", "fetched_at", "program_id")]
 
 
-def list_candidate(fetcher: Fetcher, url: str, columns: list[str]) -> Found | None:
+def list_candidate(fetcher: Fetcher, url: str, columns: list[str],
+                   examples: dict[str, str] | None = None) -> Found | None:
     try:
-        recording = record_heuristic(HttpRuntime(fetcher), url, "all records", columns)
+        recording = record_heuristic(HttpRuntime(fetcher), url, "all records", columns, examples)
         result = replay(recording.program, HttpRuntime(fetcher), max_pages=1)
     except (ScrapesmithError, ValueError):
         return None
@@ -95,8 +96,9 @@ class PageTools:
     agents weigh the same pages more than once (the first search hit, the pages below the current one,
     the page finally proposed), and each try records and replays a list program."""
 
-    def __init__(self, fetcher: Fetcher) -> None:
+    def __init__(self, fetcher: Fetcher, examples: dict[str, str] | None = None) -> None:
         self.fetcher = fetcher
+        self.examples = examples or {}
         self._found: dict[tuple[str, tuple[str, ...]], list[Found]] = {}
 
     def found(self, url: str, columns: list[str]) -> list[Found]:
@@ -109,7 +111,8 @@ class PageTools:
                 self.fetcher.fetch(url)
             except FetchError:
                 return []
-            tried = (list_candidate(self.fetcher, url, columns), table_candidate(self.fetcher, url, columns))
+            tried = (list_candidate(self.fetcher, url, columns, self.examples),
+                     table_candidate(self.fetcher, url, columns))
             self._found[key] = [item for item in tried if item is not None]
         return list(self._found[key])
 

@@ -44,13 +44,15 @@ MAX_STEPS = 20
 def collect(instruction: str, *, llm: LLM | None, run_dir: Path, allow_hosts: list[str],
             progress: Progress | None = None, seeds: list[str] | None = None, ablation: str = "full",
             delay: float | None = None, limits: SandboxLimits | None = None,
-            always_ask: bool = False) -> CollectResult:
+            always_ask: bool = False, examples: dict[str, str] | None = None) -> CollectResult:
     """Run the AutoData workflow for ``instruction``; everything lands in ``run_dir``.
 
     The agents consult the model where the tools leave a choice (which page, which access path, which
     repair); ``always_ask`` consults it at every step, as the paper does (the ablations use it).
     ``seeds`` are URLs, local HTML files, ``file://`` URLs or directories of saved pages
     (:mod:`scrapesmith.collect.seeds`): the local ones are the only files the agents and the program read.
+    ``examples`` (column -> a value seen on the first item's own page) pin those columns of the items' pages
+    as ``induce --example`` does.
     """
     if ablation not in ABLATIONS:
         raise ScrapesmithError(f"unknown ablation '{ablation}' (use {', '.join(ABLATIONS)})")
@@ -76,7 +78,7 @@ def collect(instruction: str, *, llm: LLM | None, run_dir: Path, allow_hosts: li
         # the agents and their tools weigh the same pages several times: each is fetched (and archived) once
         fetcher = RememberingFetcher(ArchivingFetcher(router, warc))
         team = _team(instruction, model, run_dir, allow_hosts, ablation, fetcher,
-                     resolved, delay, limits, progress, always_ask)
+                     resolved, delay, limits, progress, always_ask, examples)
         try:
             trail, finished = _orchestrate(team)
         except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the sandbox is already stopped; say so in result.json
@@ -95,14 +97,15 @@ def _mark_interrupted(run_dir: Path, seconds: float) -> None:
 
 def _team(instruction: str, llm: LLM | None, run_dir: Path, allow_hosts: list[str], ablation: str, fetcher,
           seeds: Seeds, delay: float | None, limits: SandboxLimits | None, progress: Progress | None,
-          always_ask: bool = False) -> Team:
+          always_ask: bool = False, examples: dict[str, str] | None = None) -> Team:
     whole_off = ablation == "broadcast"  # A3 removes the entire OHCache
     team = Team(
         instruction=instruction, llm=llm, graph=MessageHypergraph(broadcast=whole_off),
         cache=ArtifactCache(run_dir / "cache", inline=whole_off or ablation == "no-cache"),
         formatter=HyperedgeFormatter(enabled=not (whole_off or ablation == "no-formatter")),
         fetcher=fetcher, search=LocalSearchIndex(), run_dir=run_dir, allow_hosts=list(allow_hosts),
-        delay=delay, seeds=seeds, limits=limits or SandboxLimits(), always_ask=always_ask)
+        delay=delay, seeds=seeds, limits=limits or SandboxLimits(), always_ask=always_ask,
+        examples=dict(examples or {}))
     if progress is not None:
         team.progress = progress
     return team

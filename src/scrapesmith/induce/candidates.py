@@ -9,18 +9,18 @@ predicates rather than positions, so they carry over to the site's other pages.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from lxml import etree
 
 from scrapesmith.induce.evidence import FieldConcept, composite_split, part_regex
-from scrapesmith.induce.execute import normalize_space
+from scrapesmith.induce.execute import folded, normalize_space
 
 _SKIP_TAGS = {"script", "style", "noscript", "head", "title", "meta", "link", "option", "select", "textarea"}
-_LABEL_STRIP = " \t\r\n:：-–—|*•»>"
 _OBFUSCATED = re.compile(r"\d{3,}|^[a-z]{1,2}\d|[A-Za-z0-9]{20,}|__|^css-|^sc-")
+_VALUE_STRIP = " \t\r\n:：-–—|*•»>"
 PRIORS = {"label": 1.0, "qualified": 0.9, "itemprop": 0.95, "class": 0.85, "headline": 0.8, "type": 0.55}
-QUALIFIER_WORDS = 2
 
 
 @dataclass(frozen=True)
@@ -105,100 +105,18 @@ def _positional_step(element: etree._Element, hashed: bool = False) -> str:
     return step if len(same) == 1 else f"{step}[{same.index(element) + 1}]"
 
 
-def visible_elements(root: etree._Element):
-    for element in root.iter():
-        if not isinstance(element.tag, str) or element.tag in _SKIP_TAGS:
-            continue
-        if any(a.tag in _SKIP_TAGS for a in element.iterancestors()):
-            continue
+def visible_elements(root: etree._Element) -> Iterator[etree._Element]:
+    """Every element in document order, except scripts, styles, the head and form options with all they
+    hold (one walk that skips those subtrees; the root itself only when it is shown)."""
+    if isinstance(root.tag, str) and root.tag in _SKIP_TAGS:
+        return
+    if any(a.tag in _SKIP_TAGS for a in root.iterancestors()):
+        return
+    stack = [root]
+    while stack:
+        element = stack.pop()
         yield element
-
-
-def label_of(text: str, labels: tuple[str, ...]) -> str | None:
-    """The label ``text`` spells (case-insensitive, trailing colon allowed), if any."""
-    plain = normalize_space(text).strip(_LABEL_STRIP).lower()
-    if plain and len(plain) <= 40 and plain in labels:
-        return plain
-    return None
-
-
-def qualified_label_of(text: str, labels: tuple[str, ...]) -> str | None:
-    """A label with a qualifier in front ("Online Price", "Club Price", "Paperback ISBN"), if ``text`` is one.
-
-    Such labels are weaker evidence than an exact one and the qualifier may name a distractor (a club
-    price), which the concept's list of distractors then catches; one-word labels shorter than four
-    letters ("by") are never qualified ("Sold by" is not an author).
-    """
-    plain = normalize_space(text).strip(_LABEL_STRIP).lower()
-    words = plain.split()
-    if not plain or len(plain) > 40:
-        return None
-    for label in labels:
-        size = len(label.split())
-        if len(label) >= 4 and 0 < len(words) - size <= QUALIFIER_WORDS and " ".join(words[-size:]) == label:
-            return label
-    return None
-
-
-def _label_evidence(text: str, concept: FieldConcept) -> str | None:
-    """``label`` for an exact label, ``qualified`` for a qualified one, None when ``text`` is no label."""
-    if label_of(text, concept.labels) is not None:
-        return "label"
-    return "qualified" if qualified_label_of(text, concept.labels) is not None else None
-
-
-def _is_link(element: etree._Element) -> bool:
-    """A label is never a link: a linked "Publisher" is a navigation or filter entry, not a record's label."""
-    return element.tag == "a" or any(a.tag == "a" for a in element.iterancestors())
-
-
-def label_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
-    """Values next to a label: the label's tail text, its next sibling, or the next cell after it."""
-    found: list[Candidate] = []
-    for element in visible_elements(root):
-        own = normalize_space(element.text or "")
-        if not own or len(element) > 1 or _label_evidence(own, concept) is None or _is_link(element):
-            continue
-        whole = normalize_space(element.text_content())
-        evidence = _label_evidence(whole, concept)
-        if evidence is None:
-            continue
-        predicate = f"[normalize-space()={xpath_literal(whole)}]"
-        anchor = f"//{element.tag}{predicate}"
-        if normalize_space(element.tail or "").strip(_LABEL_STRIP):
-            found.append(Candidate(f"{anchor}/following-sibling::text()[1]", evidence))
-        sibling = element.getnext()
-        if sibling is not None and isinstance(sibling.tag, str):
-            found.append(Candidate(f"{anchor}/following-sibling::{sibling.tag}[1]", evidence))
-            if len(sibling) and all(c.tag == sibling[0].tag for c in sibling):
-                found.append(Candidate(f"{anchor}/following-sibling::{sibling.tag}[1]/{sibling[0].tag}", evidence))
-        parent = element.getparent()
-        if parent is not None and normalize_space(parent.text_content()) == whole:
-            after = parent.getnext()
-            if after is not None and isinstance(after.tag, str):
-                found.append(Candidate(
-                    f"//{parent.tag}[normalize-space()={xpath_literal(whole)}]/following-sibling::{after.tag}[1]",
-                    evidence))
-    found.extend(_inline_label_candidates(root, concept))
-    return found
-
-
-def _inline_label_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
-    """``<li>Publisher: Foo</li>``: the label and the value share one text node; a regex splits them."""
-    found = []
-    for element in visible_elements(root):
-        text = normalize_space(element.text or "")
-        if len(element) or ":" not in text or len(text) > concept.max_length + 40:
-            continue
-        head, _, tail = text.partition(":")
-        evidence = _label_evidence(head, concept)
-        if evidence is None or not tail.strip() or _is_link(element):
-            continue
-        prefix = normalize_space(head) + ":"
-        regex = re.escape(prefix) + r"\s*(.+)"
-        found.append(Candidate(f"//{element.tag}[starts-with(normalize-space(), {xpath_literal(prefix)})]",
-                               evidence, regex))
-    return found
+        stack.extend(reversed([c for c in element if isinstance(c.tag, str) and c.tag not in _SKIP_TAGS]))
 
 
 def attribute_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
@@ -250,7 +168,7 @@ def page_title(root: etree._Element) -> str:
 
 def headline_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
     """Headings and title-like elements whose text (or own text) the page title contains."""
-    title = page_title(root).lower()
+    title = folded(page_title(root))
     if not title:
         return []
     found: list[Candidate] = []
@@ -263,9 +181,9 @@ def headline_candidates(root: etree._Element, concept: FieldConcept) -> list[Can
         whole = normalize_space(element.text_content())
         own = normalize_space(element.text or "")
         for path in anchored_path(element):
-            if 3 <= len(whole) <= concept.max_length and whole.lower() in title:
+            if 3 <= len(whole) <= concept.max_length and folded(whole) in title:
                 found.append(Candidate(path, "headline"))
-            if own and own != whole and 3 <= len(own) and own.lower() in title:
+            if own and own != whole and 3 <= len(own) and folded(own) in title:
                 found.append(Candidate(f"{path}/text()", "headline"))
     return found
 
@@ -283,11 +201,11 @@ def _typed(text: str, concept: FieldConcept) -> tuple[bool, str | None]:
 
 def type_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
     """Short text nodes whose value has the field's type (an ISBN, a price, a date, a person's name …)."""
-    if concept.kind is None:
+    if not concept.finds_values:
         return []
     found: list[Candidate] = []
     for element in visible_elements(root):
-        tail = normalize_space(element.tail or "").strip(_LABEL_STRIP)
+        tail = normalize_space(element.tail or "").strip(_VALUE_STRIP)
         whole = normalize_space(element.text_content())
         if tail and len(tail) <= concept.max_length and 0 < len(whole) <= 40 and not len(element):
             typed, regex = _typed(tail, concept)  # "<b>Publisher:</b> Adams Media / 2007": after any label
@@ -306,33 +224,3 @@ def type_candidates(root: etree._Element, concept: FieldConcept) -> list[Candida
         if len(found) > 80:
             break
     return found
-
-
-def text_label_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
-    """A label that is bare text before an element: ``Our price: <span>$9.99</span>``."""
-    found: list[Candidate] = []
-    for element in visible_elements(root):
-        pairs = [(element.text, element[0] if len(element) else None), (element.tail, element.getnext())]
-        for text, following in pairs:
-            if text and following is not None and isinstance(following.tag, str):
-                label = normalize_space(text)
-                if label_of(label, concept.labels) is not None:
-                    anchor = f"//text()[normalize-space()={xpath_literal(label)}]/following-sibling::{following.tag}"
-                    found.append(Candidate(f"{anchor}[1]", "label"))
-                    if concept.multiple:
-                        found.append(Candidate(anchor, "label"))
-    return found
-
-
-def page_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
-    """Every candidate the evidence proposes for ``concept`` on one page (duplicates removed)."""
-    found = label_candidates(root, concept) + text_label_candidates(root, concept) + attribute_candidates(root, concept)
-    if concept.headline:
-        found += headline_candidates(root, concept)
-    found += type_candidates(root, concept)
-    seen: dict[tuple[str, str | None, str | None], Candidate] = {}
-    for candidate in found:
-        key = candidate.key
-        if key not in seen or candidate.prior > seen[key].prior:
-            seen[key] = candidate
-    return list(seen.values())

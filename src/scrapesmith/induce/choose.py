@@ -19,7 +19,7 @@ from lxml import etree
 from scrapesmith.induce.evidence import FieldConcept
 from scrapesmith.induce.execute import normalize_space
 from scrapesmith.induce.fragments import value_nodes
-from scrapesmith.induce.heuristic import ScoredCandidate
+from scrapesmith.induce.heuristic import MIN_SCORE, ScoredCandidate, trusted
 from scrapesmith.induce.views import FieldRequest
 from scrapesmith.llm.structured import ask_json
 from scrapesmith.llm.templates import render_prompt
@@ -27,7 +27,6 @@ from scrapesmith.llm.types import LLM, LLMError
 
 SHOWN = 5
 CLEAR_LEAD = 2.0
-MIN_SCORE = 0.02
 CONTEXT_CHARS = 120
 VALUE_CHARS = 60
 REJECT = -1
@@ -79,7 +78,7 @@ def describe(options: Sequence[ScoredCandidate], seeds: Sequence[etree._Element]
 def choose_candidate(llm: LLM, request: FieldRequest, concept: FieldConcept, ranked: Sequence[ScoredCandidate],
                      seeds: Sequence[etree._Element]) -> Choice:
     """The model's choice among ``ranked`` for ``request`` (see the module docstring)."""
-    options = distinct_options(ranked)
+    options = distinct_options([s for s in ranked if trusted(s, len(seeds))])
     if not options:
         return Choice(None, False, "no candidate passes the checks")
     if len(options) == 1 or options[0].score >= CLEAR_LEAD * options[1].score:

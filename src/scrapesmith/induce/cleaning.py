@@ -17,10 +17,27 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from scrapesmith.induce.candidates import Candidate
-from scrapesmith.induce.evidence import COMPOSITE_SEPARATORS, MAX_PARTS, FieldConcept, part_regex, recogniser
+from lxml import etree
 
-OTHER_KINDS = ("isbn", "price", "date", "url", "phone")
+from scrapesmith.induce.candidates import Candidate, xpath_literal
+from scrapesmith.induce.evidence import (
+    COMPOSITE_SEPARATORS,
+    MAX_PARTS,
+    FieldConcept,
+    composite_split,
+    part_regex,
+)
+from scrapesmith.induce.execute import folded, normalize_space
+from scrapesmith.induce.fragments import value_nodes
+from scrapesmith.induce.kinds import recogniser
+from scrapesmith.induce.labels import label_of
+
+OTHER_KINDS = ("isbn", "money", "date", "url", "phone")
+_TRAILING_EXTRA = re.compile(r"^(.*?\S)\s*\(([^()]+)\)\s*$")
+HEAD_REGEX = r"^\s*([^;(]*[^;(\s])"
+EXTRA_REGEX = r"\(([^()]+)\)\s*$"
+AFFIX_CHILDREN = 3
+FUNCTION_WORDS = frozenset({"the", "a", "an", "of", "and", "or", "in", "on", "at", "to", "for", "by", "with", "from"})
 _NUMBER = re.compile(r"^\s*[\d.,]+\s*$")
 OTHER_TYPE = 0.3
 LIST_SEPARATOR = re.compile(r"\s*(?:;|,|&|\band\b)\s+")
@@ -61,7 +78,8 @@ def composite_parts(values: Sequence[Sequence[str]]) -> tuple[str, int] | None:
     return None
 
 
-def cleaning_variants(candidate: Candidate, values: Sequence[Sequence[str]], concept: FieldConcept) -> list[Candidate]:
+def cleaning_variants(candidate: Candidate, values: Sequence[Sequence[str]], concept: FieldConcept,
+                      texts: SeedTexts | None = None) -> list[Candidate]:
     """The cleaned versions of ``candidate`` its values call for (none when they are clean already)."""
     flat = _flat(values)
     if candidate.split is not None:
@@ -77,12 +95,101 @@ def cleaning_variants(candidate: Candidate, values: Sequence[Sequence[str]], con
     if composite:
         separator, count = composite
         variants += [Candidate(candidate.xpath, candidate.evidence, part_regex(separator, i)) for i in range(count)]
+    if not concept.multiple and any(holds_other_fields(v, concept) for v in flat):
+        # "Anchor (May 19, 2009)", "Knopf; First Edition (May 25, 2010)": the head, and the extra when it is
+        # of the field's own kind (the date for a date; never the year for a title)
+        variants.append(Candidate(candidate.xpath, candidate.evidence, HEAD_REGEX))
+        extras = [value_parts(v)[-1] for v in flat if len(value_parts(v)) > 1]
+        if concept.kind is not None and any(concept.matches_type(e) for e in extras):
+            variants.append(Candidate(candidate.xpath, candidate.evidence, EXTRA_REGEX))
+    affix = template_affix(values, concept, texts) if texts is not None else None
+    if affix:
+        variants.append(Candidate(candidate.xpath, candidate.evidence, affix))
     if concept.multiple and any(LIST_SEPARATOR.search(v) for v in flat):
         # "Glenn Beck and Kevin Balfe": a list of values in one text; the split variant is scored on its
         # parts (a part that is no person's name loses), with or without the label prefix cleaned away
         variants += [Candidate(candidate.xpath, candidate.evidence, r, LIST_SEPARATOR.pattern) for r in (None, regex)
                      if r is None or r]
     return variants
+
+
+class SeedTexts:
+    """The whole texts of the small elements of each seed page, computed on first use: where a value
+    minus a constant affix can be looked up as a text the page also prints on its own."""
+
+    def __init__(self, seeds: Sequence[etree._Element]) -> None:
+        self.seeds = seeds
+        self._texts: list[set[str]] | None = None
+
+    def on_page(self, index: int, text: str) -> bool:
+        if self._texts is None:
+            self._texts = [_element_texts(root) for root in self.seeds]
+        return index < len(self._texts) and folded(text) in self._texts[index]
+
+
+def _element_texts(root: etree._Element) -> set[str]:
+    texts = set()
+    for element in root.iter():
+        if isinstance(element.tag, str) and len(element) <= AFFIX_CHILDREN:
+            whole = normalize_space(element.text_content()) if len(element) else normalize_space(element.text or "")
+            if whole and len(whole) <= 200:
+                texts.add(folded(whole))
+        if element.tail and element.tail.strip():
+            texts.add(folded(normalize_space(element.tail)))
+    return texts
+
+
+def template_affix(values: Sequence[Sequence[str]], concept: FieldConcept, texts: SeedTexts) -> str | None:
+    """A regex dropping the words every seed's value shares at its start or end ("Glacier BrewHouse *Review*"),
+    when they are template and not data: the values differ, the shared words are no function words and no
+    words of the field's own description ("University" in a university's name), and on every seed the rest
+    is also printed on its own somewhere on the page (the breadcrumb's "Glacier BrewHouse")."""
+    firsts = [page[0] for page in values if page]
+    if len(firsts) < 2 or len(firsts) < len(values) or len(set(firsts)) < 2:
+        return None
+    split = [v.split() for v in firsts]
+    prefix = _common(split)
+    suffix = _common([list(reversed(words)) for words in split])[::-1]
+    if any(len(words) <= len(prefix) + len(suffix) for words in split):
+        return None
+    shared = [w.lower().strip(".,:;!?") for w in prefix + suffix]
+    if not shared or all(w in FUNCTION_WORDS for w in shared) or set(shared) & set(concept.asked):
+        return None
+    rests = [" ".join(words[len(prefix):len(words) - len(suffix)]) for words in split]
+    if not all(texts.on_page(i, rest) for i, rest in enumerate(rests)):
+        return None
+    head = re.escape(" ".join(prefix)) + r"\s*" if prefix else ""
+    tail = r"\s*" + re.escape(" ".join(suffix)) if suffix else ""
+    return rf"^\s*{head}(.+?){tail}\s*$"
+
+
+def role_variant(candidate: Candidate, seeds: Sequence[etree._Element], concept: FieldConcept) -> Candidate | None:
+    """``<a>Naomi Novik</a> (Author), <a>Dominic Harman</a> (Illustrator)``: when every value of a list is
+    followed by its role in parentheses and some role is the field's own word, keep the values with that role."""
+    if not concept.multiple or candidate.regex or candidate.xpath.endswith(")") or "/text()" in candidate.xpath:
+        return None
+    roles: list[str] = []
+    for root in seeds:
+        nodes = value_nodes(root, candidate.xpath)
+        tails = [normalize_space(n.tail or "") for n in nodes]
+        if not nodes or not all(t.startswith("(") and ")" in t for t in tails):
+            return None
+        roles += [t[1:t.index(")")].strip() for t in tails]
+    named = [r for r in roles if label_of(r, concept.labels)]
+    if not named:
+        return None
+    role = xpath_literal("(" + named[0])
+    return Candidate(f"{candidate.xpath}[starts-with(normalize-space(following-sibling::text()[1]), {role})]",
+                     candidate.evidence)
+
+
+def _common(lists: Sequence[Sequence[str]]) -> list[str]:
+    common: list[str] = []
+    for words in zip(*lists, strict=False):
+        if len(set(words)) != 1:
+            break
+        common.append(words[0])
+    return common
 
 
 def is_other_type(value: str) -> bool:
@@ -97,12 +204,29 @@ def other_type(values: Sequence[str]) -> float:
     return OTHER_TYPE if values and all(is_other_type(v) for v in values) else 1.0
 
 
-def composite_whole(values: Sequence[str]) -> float:
-    """A value made of parts, one of them a date or number, holds several fields: a part is better."""
-    for value in values:
-        for separator in COMPOSITE_SEPARATORS:
-            parts = [p.strip() for p in value.split(separator)]
-            if len(parts) >= 2 and all(parts) and any(is_other_type(p) for p in parts) and not all(
-                    is_other_type(p) for p in parts):
-                return COMPOSITE
-    return 1.0
+def value_parts(value: str) -> list[str]:
+    """The parts of a composite value: split on a spaced separator (" / ", " | ", "; "), else a trailing
+    parenthesised extra ("Anchor (May 19, 2009)", "Pulp Fiction (1994)"); one part when it is neither."""
+    split = composite_split(value)
+    if split:
+        return split[1]
+    match = _TRAILING_EXTRA.match(value)
+    return [match.group(1), match.group(2)] if match else [value]
+
+
+def holds_other_fields(value: str, concept: FieldConcept) -> bool:
+    """Is ``value`` made of parts of which some are the field's kind and some not (or, for a field with no
+    hard kind, some a date, number or price and some not)?"""
+    parts = value_parts(value)
+    if len(parts) < 2:
+        return False
+    marks = [bool(concept.matches_type(p)) for p in parts] if concept.hard_type else [is_other_type(p) for p in parts]
+    return any(marks) and not all(marks)
+
+
+def composite_whole(values: Sequence[str], concept: FieldConcept) -> float:
+    """A value made of parts, one of them another kind (a date beside a publisher), holds several fields:
+    a part is better."""
+    if concept.multiple:
+        return 1.0
+    return COMPOSITE if any(holds_other_fields(v, concept) for v in values) else 1.0

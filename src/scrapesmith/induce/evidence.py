@@ -1,46 +1,32 @@
-"""What a field *is*, read from its name and instruction: label synonyms, value-type recognisers, hints.
+"""What a field *is*, read from its name and instruction: its value kind, the labels pages print for it.
 
-These are general facts about detail pages (a publisher is labelled "Publisher" or "Imprint", an ISBN-13
-is 13 digits starting 978/979, a phone number has ten digits), not rules for one site. The heuristic
-inducer uses them to find value nodes; the LLM path uses the candidates they produce.
+The kind (``kinds.py``) comes from the ordinary words of the field's name, else of its description; the
+labels are the field's own words (``publication_date`` is labelled "Publication Date", "Publication" or
+"Date"), the phrase the instruction asks for ("the *online price* of the book"), and the kind's usual
+labels ("Tel" for a phone). Nothing here names a site or a benchmark's attributes: a field nobody
+foresaw still gets its own words as labels, and the pages do the rest.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
-_MONTHS = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-_PATTERNS: dict[str, re.Pattern[str]] = {
-    "date": re.compile(
-        rf"\b{_MONTHS}\s+(\d{{1,2}},?\s+)?\d{{4}}\b|\b\d{{1,2}}\s+{_MONTHS}\s+\d{{4}}\b"
-        r"|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|^\s*(19|20)\d{2}\s*$",
-        re.IGNORECASE,
-    ),
-    "price": re.compile(r"([$£€¥]|\busd\b|\beur\b)\s?\d[\d,]*(\.\d\d)?|\b\d[\d,]*\.\d\d\b", re.IGNORECASE),
-    "phone": re.compile(r"(\+?1[\s.-]?)?\(?\b\d{3}\)?[\s.-]?\d{3}[\s.-]\d{4}\b"),
-    "url": re.compile(r"https?://|\bwww\.|\b[\w-]+\.(com|edu|org|net|gov|us|uk)\b", re.IGNORECASE),
-    "height": re.compile(r"\b\d\s*(-|'|’|ft|feet)\s*\d{1,2}\b|\b\d(\.\d+)?\s*m\b|\b\d{3}\s*cm\b", re.IGNORECASE),
-    "weight": re.compile(r"\b\d{2,3}\s*(lbs?|pounds|kg)\b|^\s*\d{3}\s*$", re.IGNORECASE),
-    "mpaa": re.compile(r"^\s*(rated\s+)?(G|PG|PG-13|R|NC-17|NR|Not Rated|Unrated|TV-\w+)\b"),
-    "mpg": re.compile(r"\b\d{1,3}\s*(mpg|miles per gallon)|\b\d{1,3}\s*/\s*\d{1,3}\b", re.IGNORECASE),
-    "person": re.compile(r"^([A-Z][\w'.-]*\.?\s+){1,4}[A-Z][\w'.-]+$"),
-    "count": re.compile(r"^\s*\d[\d,]*\s*([a-z]+)?\s*$", re.IGNORECASE),
-    "engine": re.compile(r"\b\d\.\d\s*l\b|\bv\d{1,2}\b|\b\d+\s*cyl|\bcylinder|\bhp\b|\bturbo|\belectric", re.IGNORECASE),
-    "address": re.compile(r"\d+\s+\w+.*\b(st|street|ave|avenue|rd|road|blvd|dr|drive|ln|way|pl|ct)\b", re.IGNORECASE),
-}
+from scrapesmith.induce.kinds import BY_NAME, ValueKind, instruction_label, kind_asked, recogniser
 
-
-COMPOSITE_SEPARATORS = "/|·•"
+COMPOSITE_SEPARATORS = "/|·•;"
 MAX_PARTS = 5
+_HEADLINE_TRIGGERS = ("title", "name", "model", "headline", "heading")
+_STOP_WORDS = frozenset({"the", "a", "an", "of", "and", "or", "for", "to", "in", "on", "at", "by", "that", "is"})
 
 
 def composite_split(value: str) -> tuple[str, list[str]] | None:
     """(separator, parts) of a value made of several fields ("Adams Media / 2007 / Paperback"), if it is one."""
     for separator in COMPOSITE_SEPARATORS:
         parts = [p.strip() for p in value.split(separator)]
-        if 2 <= len(parts) <= MAX_PARTS and all(parts) and f" {separator} " in value:
+        spaced = f" {separator} " in value or (separator == ";" and "; " in value)
+        if 2 <= len(parts) <= MAX_PARTS and all(parts) and spaced:
             return separator, parts
     return None
 
@@ -49,35 +35,6 @@ def part_regex(separator: str, index: int) -> str:
     """Group 1 is the ``index``-th part (from 0) of a value split on ``separator``."""
     sep = re.escape(separator)
     return rf"^(?:[^{sep}]*{sep}){{{index}}}\s*([^{sep}]*?)\s*(?:{sep}.*)?$"
-
-
-def _isbn(value: str) -> bool:
-    digits = re.sub(r"[^0-9Xx]", "", value)
-    return bool(re.fullmatch(r"97[89]\d{10}", digits) or re.fullmatch(r"\d{9}[\dXx]", digits))
-
-
-def _isbn13(value: str) -> bool:
-    return bool(re.fullmatch(r"97[89]\d{10}", re.sub(r"[^0-9]", "", value)))
-
-
-def _isbn10(value: str) -> bool:
-    return bool(re.fullmatch(r"\d{9}[\dXx]", re.sub(r"[^0-9Xx]", "", value)))
-
-
-def recogniser(kind: str | None) -> Callable[[str], bool] | None:
-    """A predicate that says whether a value looks like ``kind`` (None when the field has no type)."""
-    if kind is None:
-        return None
-    if kind == "isbn":
-        return _isbn
-    if kind == "isbn13":
-        return _isbn13
-    if kind == "isbn10":
-        return _isbn10
-    pattern = _PATTERNS[kind]
-    if kind == "person":
-        return lambda value: len(value) <= 60 and bool(pattern.search(value.strip(" ,;:")))
-    return lambda value: bool(pattern.search(value))
 
 
 @dataclass(frozen=True)
@@ -92,6 +49,8 @@ class FieldConcept:
     class_words: tuple[str, ...] = field(default_factory=tuple)
     max_length: int = 200
     avoid: str | None = None
+    words: tuple[str, ...] = ()
+    asked: tuple[str, ...] = ()
 
     def avoided(self, text: str) -> bool:
         """Is this a known distractor for the field (a list price next to a sale price …)?"""
@@ -99,99 +58,74 @@ class FieldConcept:
 
     @property
     def hard_type(self) -> bool:
-        """Is the type a hard check (every value must have it), not a hint (person names vary)?"""
-        return self.kind in HARD_KINDS
+        """Is the kind a hard check (every value must have it), not a hint (person names vary)?"""
+        kind = BY_NAME.get(self.kind or "")
+        return bool(kind and kind.hard)
+
+    @property
+    def finds_values(self) -> bool:
+        """Is the kind's recogniser specific enough to propose values by itself?"""
+        kind = BY_NAME.get(self.kind or "")
+        return bool(kind and kind.finds)
 
     def matches_type(self, value: str) -> bool | None:
-        check = recogniser(self.kind)
+        check: Callable[[str], bool] | None = recogniser(self.kind)
         return None if check is None else check(value)
 
 
-# (trigger words in name/instruction, labels, type, multiple, headline, class words, max length)
-_CONCEPTS: list[tuple[tuple[str, ...], tuple[str, ...], str | None, bool, bool, tuple[str, ...], int]] = [
-    (("isbn",), ("isbn-13", "isbn13", "isbn 13", "isbn", "ean", "isbn-10"), "isbn", False, False, ("isbn",), 40),
-    (("author", "writer"), ("author", "authors", "by", "written by", "author(s)"), "person", True, False,
-     ("author", "contributor"), 120),
-    (("pages", "page_count", "pagecount"), ("pages", "page count", "number of pages", "print length", "length"),
-     "count", False, False, ("pages", "pagecount"), 30),
-    (("publisher", "imprint"), ("publisher", "published by", "imprint", "publisher name"), None, False, False,
-     ("publisher", "imprint"), 120),
-    (("publication", "pub_date", "published"), ("publication date", "pub date", "pub. date", "published",
-     "publish date", "date published", "release date", "date", "on sale date", "publication"), "date", False,
-     False, ("pubdate", "publication", "date"), 60),
-    (("date_posted", "post the job", "posted"), ("date posted", "posted", "posted on", "post date", "date",
-     "posting date"), "date", False, False, ("date", "posted"), 60),
-    (("price",), ("price", "our price", "sale price", "your price", "list price", "msrp", "cost"), "price",
-     False, False, ("price", "saleprice"), 40),
-    (("phone", "telephone"), ("phone", "telephone", "tel", "phone number", "contact"), "phone", False, False,
-     ("phone", "tel", "telephone"), 40),
-    (("website", "url"), ("website", "web site", "url", "homepage", "web"), "url", False, False,
-     ("website", "url", "web"), 120),
-    (("height",), ("height", "ht", "ht."), "height", False, False, ("height",), 30),
-    (("weight",), ("weight", "wt", "wt."), "weight", False, False, ("weight",), 30),
-    (("director",), ("director", "directed by", "directors"), "person", True, False, ("director",), 120),
-    (("genre",), ("genre", "genres", "category"), None, True, False, ("genre",), 80),
-    (("mpaa",), ("mpaa rating", "rated", "rating", "mpaa", "certificate"), "mpaa", False, False,
-     ("mpaa", "rating"), 40),
-    (("team",), ("team", "current team"), None, False, False, ("team",), 80),
-    (("address",), ("address", "location", "street address"), "address", False, False, ("address", "adr"), 160),
-    (("cuisine",), ("cuisine", "cuisines", "food", "food type", "cuisine type"), None, True, False,
-     ("cuisine",), 80),
-    (("engine",), ("engine", "engine type", "motor"), "engine", False, False, ("engine",), 100),
-    (("fuel",), ("fuel economy", "mpg", "fuel efficiency", "gas mileage", "city/hwy"), "mpg", False, False,
-     ("mpg", "fuel"), 60),
-    (("manufacturer", "brand", "make"), ("manufacturer", "brand", "make", "maker", "mfr"), None, False, False,
-     ("brand", "manufacturer", "mfr"), 60),
-    (("company",), ("company", "employer", "company name", "hiring company"), None, False, False,
-     ("company", "employer"), 100),
-    (("location", "working location"), ("location", "job location", "city", "where"), None, False, False,
-     ("location", "city"), 100),
-    (("type",), ("type", "institution type", "school type", "control", "type of school"), None, False, False,
-     ("type",), 80),
-]
-# distractors that sit next to the real value on many sites: struck-through, list and "was" prices
-AVOID = {"price": r"\b(list|was|rrp|msrp|retail|original|regular|old|save|savings|compare|club|member|members)\b"
-                  r"|/(s|del|strike)\b"}
-HARD_KINDS = frozenset({"isbn", "isbn13", "isbn10", "price", "date", "url", "phone", "count"})
-_HEADLINE_TRIGGERS = ("title", "name", "model")
+def _own_labels(name: str) -> tuple[str, ...]:
+    """The field's name as labels: the whole ("publication date") and each content word alone."""
+    words = [w for w in re.findall(r"[a-z0-9]+", name.lower().replace("_", " "))]
+    whole = " ".join(words)
+    singles = [w for w in words if len(words) > 1 and w not in _STOP_WORDS and not w.isdigit() and len(w) > 2]
+    return tuple(dict.fromkeys([whole, *singles]))
 
 
-def _words(text: str) -> set[str]:
-    return set(re.findall(r"[a-z0-9]+", text.lower().replace("_", " ")))
+# words pages use for the same field, as a thesaurus groups them: a field named by one is labelled by any
+SYNONYMS: tuple[tuple[str, ...], ...] = (
+    ("manufacturer", "brand", "brand name", "make", "maker", "mfr"),
+    ("company", "employer", "company name", "organisation", "organization", "firm", "business"),
+    ("location", "city", "place", "locale"),
+    ("type", "kind", "category", "class"),
+    ("website", "web site", "homepage", "url", "web address"),
+    ("phone", "telephone", "tel", "phone number"),
+    ("salary", "pay", "compensation", "wage"),
+    ("genre", "category"),
+    ("height", "ht"),
+    ("weight", "wt"),
+)
 
 
-_TARGET_PHRASE = re.compile(r"\bthe\s+(?:\w+'s\s+)?([a-z0-9][\w()\-/ ]{0,30}?)(?:\s+(?:of|that|for|on|in)\b|\s*[.?!]|$)")
-
-
-def instruction_label(instruction: str) -> str | None:
-    """The phrase an instruction asks for ("the *online price* of the book"): often the page's own label."""
-    match = _TARGET_PHRASE.search(instruction.lower())
-    return match.group(1).strip() if match else None
+def _synonyms(labels: list[str]) -> list[str]:
+    found = []
+    for group in SYNONYMS:
+        if any(label in group for label in labels):
+            found += [word for word in group if word not in labels and word not in found]
+    return found
 
 
 def concept_for(name: str, instruction: str = "") -> FieldConcept:
-    """The field's concept, plus the instruction's own target phrase as the first label to look for."""
-    concept = _base_concept(name, instruction)
+    """The field's concept: its kind, its labels (own words, the instruction's phrase, the kind's), hints."""
+    kind: ValueKind | None = kind_asked(name, instruction)
+    name_words = set(re.findall(r"[a-z0-9]+", name.lower().replace("_", " ")))
+    headline = bool(name_words & set(_HEADLINE_TRIGGERS)) and (kind is None or kind.name in (
+        "organisation", "person", "location", "class", "category"))
+    if kind is None and not headline:  # "the product name of the camera" for a field called "product"
+        headline = bool(set(re.findall(r"[a-z]+", instruction.lower())) & set(_HEADLINE_TRIGGERS)) \
+            and "of the" in instruction.lower()
+    labels = list(_own_labels(name))
+    labels += _synonyms(labels)
     phrase = instruction_label(instruction)
-    if phrase and phrase not in concept.labels:
-        concept = replace(concept, labels=(phrase, *concept.labels))
-    return concept
-
-
-def _base_concept(name: str, instruction: str = "") -> FieldConcept:
-    """Read a field's concept from its name first, then its instruction; fall back to its own words."""
-    for source in (name.lower(), instruction.lower()):
-        words = _words(source)
-        for triggers, labels, kind, multiple, headline, class_words, max_length in _CONCEPTS:
-            if any((t in words) or (" " in t or "_" in t) and t in source for t in triggers):
-                if kind == "isbn" and "13" in (name + instruction):
-                    kind = "isbn13"
-                elif kind == "isbn" and "10" in (name + instruction):
-                    kind = "isbn10"
-                return FieldConcept(name, labels, kind, multiple, headline, class_words, max_length,
-                                    AVOID.get(kind or ""))
-        if words & set(_HEADLINE_TRIGGERS) and source == name.lower():
-            return FieldConcept(name, (name.lower().replace("_", " "),), None, False, True, ("title", "name"), 300)
-    plain = name.lower().replace("_", " ").strip()
-    headline = bool(_words(instruction) & set(_HEADLINE_TRIGGERS)) and "of the" in instruction.lower()
-    return FieldConcept(name, (plain,), None, False, headline, tuple(_words(name)), 300 if headline else 200)
+    if phrase and phrase not in labels:
+        labels.insert(0, phrase)
+    if kind is not None:
+        labels += [label for label in kind.labels if label not in labels]
+    words = tuple(w for w in name_words if not w.isdigit())
+    joined = "".join(w for w in re.findall(r"[a-z]+", name.lower()))
+    class_words = tuple(dict.fromkeys([*words, joined, *(("title", "name") if headline else ())]))
+    asked = tuple(sorted(set(re.findall(r"[a-z0-9]+", f"{name} {instruction}".lower().replace("_", " ")))))
+    if headline:
+        return FieldConcept(name, tuple(labels), kind.name if kind else None, False, True, class_words, 300,
+                            words=words, asked=asked)
+    return FieldConcept(name, tuple(labels), kind.name if kind else None, bool(kind and kind.multiple), False,
+                        class_words, kind.max_length if kind else 200, kind.avoid if kind else None, words, asked)

@@ -17,13 +17,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.induce.candidates import (
-    Candidate,
-    anchored_path,
-    label_candidates,
-    visible_elements,
-    xpath_literal,
-)
+from scrapesmith.induce.candidates import Candidate, anchored_path, visible_elements, xpath_literal
 from scrapesmith.induce.evidence import FieldConcept, recogniser
 from scrapesmith.induce.execute import (
     XPathSyntaxError,
@@ -32,9 +26,10 @@ from scrapesmith.induce.execute import (
     run_actions,
     strip_separators,
 )
+from scrapesmith.induce.labels import label_candidates
 from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
 
-TYPED_KINDS = ("isbn13", "isbn", "price", "date", "url", "phone")
+TYPED_KINDS = ("isbn13", "isbn", "money", "date", "url", "phone")
 MAX_LABEL = 40
 
 

@@ -13,17 +13,54 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from scrapesmith.induce.candidates import Candidate, page_candidates, page_title
-from scrapesmith.induce.cleaning import cleaning_variants, composite_whole, other_type
+from scrapesmith.induce.candidates import (
+    Candidate,
+    attribute_candidates,
+    headline_candidates,
+    page_title,
+    type_candidates,
+)
+from scrapesmith.induce.cleaning import (
+    SeedTexts,
+    cleaning_variants,
+    composite_whole,
+    other_type,
+    role_variant,
+    template_affix,
+)
 from scrapesmith.induce.evidence import FieldConcept, concept_for
-from scrapesmith.induce.execute import XPathSyntaxError, normalize_space, post_process, run_actions
+from scrapesmith.induce.execute import XPathSyntaxError, folded, normalize_space, post_process, run_actions
 from scrapesmith.induce.fragments import value_nodes
+from scrapesmith.induce.labels import MAX_LABEL_CHARS, is_ui_text, label_candidates, text_label_candidates
 from scrapesmith.induce.regions import PageRegions, own_url
+from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
 
 OUTSIDE_RECORD = 0.1
 HARD_TYPE_MISS = 0.05
 CLEANED = 0.98
-from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
+TEMPLATED = 0.8
+UNCHECKED_ROLES = 0.97
+OTHER_ROLES = 0.7
+FURNITURE = 0.0
+MIN_SCORE = 0.02
+AVOIDED = 0.3
+CONSTANT_HEADLINE = 0.1
+# a value the same on every seed: behind a label it may be data ("Type: Private"), found by its kind alone it
+# is the site's own (its name in the banner, its head office's phone)
+CONSTANT = {"label": 0.9, "type": 0.3}
+
+
+def page_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
+    """Every candidate the evidence proposes for ``concept`` on one page (duplicates removed)."""
+    found = label_candidates(root, concept) + text_label_candidates(root, concept) + attribute_candidates(root, concept)
+    if concept.headline:
+        found += headline_candidates(root, concept)
+    found += type_candidates(root, concept)
+    seen: dict[tuple[str, str | None, str | None], Candidate] = {}
+    for candidate in found:
+        if candidate.key not in seen or candidate.prior > seen[candidate.key].prior:
+            seen[candidate.key] = candidate
+    return list(seen.values())
 
 
 @dataclass
@@ -50,7 +87,7 @@ def title_fit(values: Sequence[str], title: str) -> float:
     boundary (``Name - Site``, ``Site | Name``), 0.6 when contained elsewhere, 0.3 when absent."""
     best = 0.3
     for value in values:
-        position = title.find(value.lower())
+        position = title.find(folded(value))
         if position < 0:
             continue
         before = title[:position].rstrip()
@@ -76,18 +113,28 @@ def score_candidate(candidate: Candidate, concept: FieldConcept, seeds: Sequence
         return scored
     coverage = sum(bool(page) for page in values) / len(values)
     fits = [concept.matches_type(v) for v in flat]
-    type_fit = 1.0 if fits[0] is None else (0.05 + sum(bool(f) for f in fits)) / (0.05 + len(fits))
-    if fits[0] is not None and concept.hard_type and not all(fits):
+    share = sum(bool(f) for f in fits) / len(fits)
+    if fits[0] is None:
+        type_fit = 1.0
+    elif concept.hard_type:
+        type_fit = (0.05 + sum(bool(f) for f in fits)) / (0.05 + len(fits))
+    else:  # a soft kind (a name, a category) weighs in behind a label or a class, never rules out
+        type_fit = 0.4 + 0.6 * share
+    # a value found only by its kind must all be of it: one heading that reads like a name is no author list
+    if fits[0] is not None and (concept.hard_type or candidate.evidence == "type") and not all(fits):
         type_fit *= HARD_TYPE_MISS  # an ISBN-10 is not an ISBN-13, "Paperback" is not a date
-    if fits[0] is None and not concept.headline:
-        type_fit *= other_type(flat) * composite_whole(flat)
+    if (fits[0] is None or not concept.hard_type) and not concept.headline:
+        type_fit *= other_type(flat)
+    type_fit *= composite_whole(flat, concept)
     mean_count = len(flat) / max(1, sum(bool(page) for page in values))
     cardinality = 1.0 / mean_count
     if concept.multiple:  # several values are expected, but a list of dozens is a page section
         cardinality = (1 + 0.05 * min(mean_count - 1, 2)) if mean_count <= 6 else 6 / mean_count
     too_long = sum(len(v) > concept.max_length for v in flat) / len(flat)
     distinct = len({tuple(page) for page in values})
-    variation = 1.0 if len(values) < 2 or distinct > 1 else (0.9 if candidate.evidence == "label" else 0.5)
+    variation = 1.0 if len(values) < 2 or distinct > 1 else CONSTANT.get(candidate.evidence, 0.5)
+    if concept.headline and distinct == 1 and len(values) > 1:
+        variation = CONSTANT_HEADLINE  # every page is another record: its name cannot be the same on all
     headline = 1.0
     if concept.headline:
         fits = [title_fit(page, t) for page, t in zip(values, titles, strict=True) if page]
@@ -98,8 +145,9 @@ def score_candidate(candidate: Candidate, concept: FieldConcept, seeds: Sequence
     scan = 0.8 if candidate.xpath.startswith(("//text()", "//*")) else 1.0
     # "Posted June 5, 2024": the value still carries its label, so a path to the bare value is better
     labelled = 0.8 if all(_starts_with_label(v, concept.labels) for v in flat) else 1.0
+    furniture = FURNITURE if all(is_ui_text(v) for v in flat) else 1.0  # "(more)", "See all": links, not values
     scored.score = (candidate.prior * coverage**2 * type_fit * cardinality * (1 - too_long) * variation
-                    * headline * avoided * scan * labelled)
+                    * headline * avoided * scan * labelled * furniture)
     scored.notes = [f"coverage={coverage:.2f}", f"type={type_fit:.2f}", f"per-page={mean_count:.1f}",
                     f"varies={distinct > 1}"]
     return scored
@@ -153,15 +201,26 @@ def rank_candidates(concept: FieldConcept, seeds: Sequence[etree._Element],
             support[key] = support.get(key, 0) + 1
             if key not in pool or candidate.prior > pool[key].prior:
                 pool[key] = candidate
-    titles = [page_title(root).lower() for root in seeds]
+    titles = [folded(page_title(root)) for root in seeds]
     anchors = [HeadlineAnchor.of(root, title) for root, title in zip(seeds, titles, strict=True)]
     regions = [PageRegions.of(root, anchor.heading, own_url(root, url))
                for root, anchor, url in zip(seeds, anchors, [*urls, *[""] * len(seeds)], strict=False)]
     ranked = []
+    texts = SeedTexts(seeds)
     for key, candidate in list(pool.items()):
         scored = score_candidate(candidate, concept, seeds, titles)
         scored.support = support[key]
-        for variant in cleaning_variants(candidate, scored.values, concept):
+        if candidate.regex is None and template_affix(scored.values, concept, texts):
+            scored.score *= TEMPLATED  # "Glacier BrewHouse Review": the shared word is the template's
+        role = role_variant(candidate, seeds, concept)
+        if role is not None and role.key not in pool:
+            pool[role.key] = role
+            checked = score_candidate(role, concept, seeds, titles)
+            checked.support = scored.support
+            ranked.append(_scoped(checked, concept, anchors, regions))
+            # the same values without the check that their role is the field; values of other roles on the seeds
+            scored.score *= UNCHECKED_ROLES if checked.values == scored.values else OTHER_ROLES
+        for variant in cleaning_variants(candidate, scored.values, concept, texts):
             if variant.key not in pool:
                 pool[variant.key] = variant
                 cleaned = score_candidate(variant, concept, seeds, titles)
@@ -183,16 +242,39 @@ def _scoped(scored: ScoredCandidate, concept: FieldConcept, anchors: Sequence[He
     candidate = scored.candidate
     if candidate.evidence == "type" and not concept.headline:
         scored.score *= sum(a.closeness(candidate.xpath) for a in anchors) / len(anchors)
-    outside = []
+    outside, distractors = [], 0
     for region in regions:
         nodes = value_nodes(region.root, candidate.xpath)
         reason = region.reason(nodes[0]) if nodes else None
         if reason:
             outside.append(reason)
+        if nodes and concept.avoid and concept.avoided(label_before(nodes[0])):
+            distractors += 1
     if outside:
         scored.score *= OUTSIDE_RECORD ** (len(outside) / len(regions))
         scored.notes.append(f"outside the record: {outside[0]}")
+    if distractors:  # "You Save: $50.99", "List Price: $179.99": the page's own label names a distractor
+        scored.score *= AVOIDED ** (distractors / len(regions))
+        scored.notes.append("labelled as a distractor")
     return scored
+
+
+def label_before(node: etree._Element) -> str:
+    """The short text right before a value node, or before the cell that holds it: where its label is."""
+    for element in (node, node.getparent()):
+        previous = element.getprevious() if element is not None else None
+        if previous is not None and isinstance(previous.tag, str):
+            text = normalize_space(previous.text_content())
+            if text:
+                return text[:MAX_LABEL_CHARS]
+    return ""
+
+
+def trusted(scored: ScoredCandidate, seeds: int) -> bool:
+    """Is the candidate worth a field: it extracts on most seed pages and its evidence is not all but gone?
+    One that works on a third of the seeds, or only by its values' look far from the record, is chance;
+    an empty field says so where a wrong value would not."""
+    return scored.score >= MIN_SCORE and sum(bool(page) for page in scored.values) * 2 > seeds
 
 
 def field_spec_from(request: FieldRequest, concept: FieldConcept, best: ScoredCandidate | None) -> FieldSpec:
@@ -214,6 +296,6 @@ def induce_heuristic(requests: Sequence[FieldRequest], seeds: Sequence[etree._El
     fields = []
     for request in requests:
         concept = concept_for(request.name, request.instruction)
-        ranked = rank_candidates(concept, seeds, seed_names)
+        ranked = [s for s in rank_candidates(concept, seeds, seed_names) if trusted(s, len(seeds))]
         fields.append(field_spec_from(request, concept, ranked[0] if ranked else None))
     return ScraperSpec(site=site, method="heuristic", seeds=list(seed_names), fields=fields)

@@ -21,6 +21,7 @@ from urllib.parse import urljoin, urlsplit
 from lxml import etree
 
 CHROME_TAGS = frozenset({"nav", "footer", "aside"})
+SECTIONING = frozenset({"article", "aside", "main", "nav", "section"})
 CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar"})
 CHROME_WORDS = frozenset({
     "nav", "navbar", "navigation", "menu", "breadcrumb", "breadcrumbs", "crumbs", "footer", "sidebar",
@@ -35,11 +36,27 @@ def _words(value: str) -> set[str]:
     return {w for w in re.split(r"[^a-zA-Z]+", spaced.lower()) if w}
 
 
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+
+
+def hidden_markup(element: etree._Element) -> str | None:
+    """Why ``element`` is not shown at all: a ``hidden`` attribute, ``aria-hidden``, or an inline style that
+    hides it. Hidden blocks hold pop-ups and templates for other records (another edition's publisher)."""
+    if element.get("hidden") is not None or (element.get("aria-hidden") or "").lower() == "true":
+        return "hidden"
+    return "hidden by style" if _HIDDEN_STYLE.search(element.get("style") or "") else None
+
+
 def chrome_markup(element: etree._Element) -> str | None:
-    """Why ``element`` itself is page chrome by its markup, or None."""
+    """Why ``element`` itself is page chrome (or hidden) by its markup, or None."""
     tag = element.tag if isinstance(element.tag, str) else ""
     if tag in CHROME_TAGS:
         return tag
+    if tag == "header" and not any(a.tag in SECTIONING for a in element.iterancestors()):
+        return "header (the site's banner)"  # HTML's implicit banner role: a header outside any section
+    hidden = hidden_markup(element)
+    if hidden:
+        return hidden
     role = (element.get("role") or "").lower()
     if role in CHROME_ROLES:
         return f"role={role}"
@@ -64,12 +81,31 @@ def _shape(url: str) -> tuple[str, tuple[str, ...]]:
     return parts.netloc, tuple(segments[:-1]) if segments else ("",)
 
 
+def _same_kind_of_name(page: str, target: str) -> bool:
+    """Is ``target`` (a last path segment) a name of the same kind as ``page``'s? ``review-158174.html`` and
+    ``review-99.html`` are; ``restaurants-cuisine-32820.html`` is a listing beside them, not another review.
+    A script name without digits (``spec.aspx``) names a kind of page: its records differ by query."""
+    page, target = page.lower(), target.lower()
+    if re.search(r"\d", page):
+        return re.sub(r"\d+", "#", page) == re.sub(r"\d+", "#", target)
+    if "." in page:
+        return page == target
+    return "." not in target
+
+
 def detail_like(href: str, page_url: str) -> bool:
-    """Does ``href`` point to another page shaped like ``page_url`` (same host and folder, another name)?"""
+    """Does ``href`` point to another page shaped like ``page_url`` (same host and folder, a name of the
+    same kind, another page)?"""
     target = urljoin(page_url, href.strip())
-    if urlsplit(target).path.rstrip("/") == urlsplit(page_url).path.rstrip("/"):
-        return False
-    return _shape(target) == _shape(page_url) and bool(urlsplit(page_url).path.strip("/"))
+    page_parts, target_parts = urlsplit(page_url), urlsplit(target)
+    page_name = page_parts.path.rstrip("/").rsplit("/", 1)[-1]
+    target_name = target_parts.path.rstrip("/").rsplit("/", 1)[-1]
+    if target_parts.path.rstrip("/") == page_parts.path.rstrip("/"):
+        # the same page in another view (a tab, a sort), unless a script's query names the record
+        # (``spec.aspx?model=A6``): then another query is another record
+        return target_parts.query != page_parts.query and "." in page_name and not re.search(r"\d", page_name)
+    return (_shape(target) == _shape(page_url) and bool(page_parts.path.strip("/"))
+            and _same_kind_of_name(page_name, target_name))
 
 
 @dataclass

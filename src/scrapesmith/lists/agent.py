@@ -14,6 +14,7 @@ page's structure, never on how many rows or pages the list has.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from lxml import etree
@@ -84,6 +85,7 @@ class AgentContext:
     columns: list[str]
     notes: list[str]
     calls: int = 0
+    examples: Mapping[str, str] | None = None
 
     def ask(self, prompt: str, model: type[BaseModel], stage: str, max_tokens: int = 256) -> BaseModel:
         self.calls += 1
@@ -103,10 +105,11 @@ class AgentContext:
 
 
 def record_with_llm(
-    runtime: PageRuntime, start_url: str, goal: str, columns: list[str], llm: LLM
+    runtime: PageRuntime, start_url: str, goal: str, columns: list[str], llm: LLM,
+    examples: Mapping[str, str] | None = None,
 ) -> Recording:
     """Record a program with ``llm`` choosing among algorithmic candidates (see the module docstring)."""
-    context = AgentContext(llm, goal, columns, notes=[])
+    context = AgentContext(llm, goal, columns, notes=[], examples=examples)
     tree = runtime.open(start_url)
     setup = apply_goal_filter(runtime, tree, goal, context.notes)
     layout = page_layout(runtime)  # first: a runtime that measures the page reads its tree again
@@ -178,7 +181,7 @@ def _program_for(
             item_selector, items = selector, select_in(tree, selector)
     actions = [_column_action(context, column, items) for column in context.columns]
     asked = [a.column for a in actions if isinstance(a, AnswerQuestion)]
-    detail = record_detail_pass(runtime, items, asked, context.notes)  # the item's own page, before a model per row
+    detail = record_detail_pass(runtime, items, asked, context.notes, examples=context.examples)  # the item's own page, before a model per row
     actions = [a for a in actions if not (isinstance(a, AnswerQuestion) and a.column in detail.found)]
     context.notes.append(f"list: {len(items)} items ({item_selector})")
     steps = [

@@ -11,14 +11,15 @@ luck does not survive three. The program then says ``Click(item link)``, ``Scrap
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import urljoin
 
 from lxml import etree
 
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.induce import CompiledSpec, FieldRequest, ScraperSpec, induce_scraper
+from scrapesmith.induce import CompiledSpec, Example, FieldRequest, FieldSpec, ScraperSpec, induce_scraper
+from scrapesmith.induce.examples import generalise
 from scrapesmith.lists.columns import main_link
 from scrapesmith.lists.dsl import Action, Click, GoBack, ScrapeFields
 from scrapesmith.lists.runtime import PageRuntime
@@ -67,9 +68,26 @@ def agreeing_fields(spec: ScraperSpec, trees: Sequence[etree._Element]) -> Scrap
     return spec.model_copy(update={"fields": kept})
 
 
+def learnt_fields(examples: Mapping[str, str], columns: Sequence[str], trees: Sequence[etree._Element],
+                  notes: list[str]) -> dict[str, FieldSpec]:
+    """The columns given by an example value (``--example NAME=VALUE``, seen on the first item's page), each
+    learnt from its value as ``induce --example`` learns it; one whose value is not there is noted and left
+    to the evidence."""
+    learnt = {}
+    for column in columns:
+        if column in examples:
+            try:
+                learnt[column] = generalise(Example(column, examples[column]), trees)
+            except ScrapesmithError as exc:
+                notes.append(f"{exc}; '{column}' is found by evidence instead")
+    return learnt
+
+
 def record_detail_pass(runtime: PageRuntime, items: Sequence[etree._Element], columns: Sequence[str],
-                       notes: list[str], seeds: int = DETAIL_SEEDS) -> DetailPass:
-    """Induce the ``columns`` over the first ``seeds`` items' pages; return to the list page afterwards."""
+                       notes: list[str], seeds: int = DETAIL_SEEDS,
+                       examples: Mapping[str, str] | None = None) -> DetailPass:
+    """Induce the ``columns`` over the first ``seeds`` items' pages (a column with an example value learnt
+    from it); return to the list page afterwards."""
     outcome = DetailPass(missing=list(columns))
     if not columns or not items:
         return outcome
@@ -87,7 +105,13 @@ def record_detail_pass(runtime: PageRuntime, items: Sequence[etree._Element], co
     runtime.open(list_url)
     if not trees:
         return outcome
-    spec = induce_scraper([field_request(c) for c in columns], trees, method="heuristic", seed_names=urls)
+    learnt = learnt_fields(examples or {}, columns, trees, notes)
+    asked = [field_request(c) for c in columns if c not in learnt]
+    spec = induce_scraper(asked, trees, method="heuristic", seed_names=urls) if asked else ScraperSpec(
+        method="examples", seeds=urls)
+    if learnt:
+        by_name = {f.name: f for f in spec.fields} | learnt
+        spec = spec.model_copy(update={"fields": [by_name[c] for c in columns if c in by_name]})
     spec = agreeing_fields(spec, trees)
     outcome.found = [f.name for f in spec.fields]
     outcome.missing = [c for c in columns if c not in outcome.found]

@@ -14,6 +14,7 @@ Two recorders produce the same :class:`ListProgram`:
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
@@ -75,8 +76,10 @@ def parse_columns(text: str) -> list[str]:
     return columns
 
 
-def record_heuristic(runtime: PageRuntime, start_url: str, goal: str, columns: list[str]) -> Recording:
-    """Record a program without a model (see the module docstring for the steps)."""
+def record_heuristic(runtime: PageRuntime, start_url: str, goal: str, columns: list[str],
+                     examples: Mapping[str, str] | None = None) -> Recording:
+    """Record a program without a model (see the module docstring for the steps); ``examples`` are values
+    of detail-page columns seen on the first item's page."""
     notes: list[str] = []
     tree = runtime.open(start_url)
     setup = apply_goal_filter(runtime, tree, goal, notes)
@@ -95,7 +98,7 @@ def record_heuristic(runtime: PageRuntime, start_url: str, goal: str, columns: l
     item_selector = list_item_selectors(items)
     actions, missing = column_actions(columns, items[0], items[1:])
     weak = link_text_columns(items, actions)
-    detail = record_detail_pass(runtime, items, [*missing, *weak], notes)
+    detail = record_detail_pass(runtime, items, [*missing, *weak], notes, examples=examples)
     actions = [a for a in actions if getattr(a, "column", None) not in detail.found]
     missing = [c for c in detail.missing if c not in weak]
     pagination = pagination_selector(tree, runtime.url, notes)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 
@@ -25,14 +25,16 @@ RUNTIMES = ("http", "browser", "auto")
 
 
 def record_program(
-    runtime: PageRuntime, start_url: str, goal: str, columns: list[str], llm: LLM | None = None
+    runtime: PageRuntime, start_url: str, goal: str, columns: list[str], llm: LLM | None = None,
+    examples: Mapping[str, str] | None = None,
 ) -> Recording:
-    """Record with the BardeenAgent loop when a model is given, else heuristically."""
+    """Record with the BardeenAgent loop when a model is given, else heuristically; ``examples`` (column ->
+    a value seen on the first item's own page) pin detail-page columns as ``induce --example`` does."""
     if llm is None:
-        return record_heuristic(runtime, start_url, goal, columns)
+        return record_heuristic(runtime, start_url, goal, columns, examples)
     from scrapesmith.lists.agent import record_with_llm
 
-    return record_with_llm(runtime, start_url, goal, columns, llm)
+    return record_with_llm(runtime, start_url, goal, columns, llm, examples)
 
 
 def http_runtimes(fetcher: Fetcher) -> RuntimeFactory:
@@ -86,6 +88,7 @@ def extract_list(
     columns: list[str],
     llm: LLM | None = None,
     max_pages: int | None = None,
+    examples: Mapping[str, str] | None = None,
 ) -> tuple[Recording, ReplayResult]:
     """Record on one runtime, replay on a fresh one: the replay sees the site as a new visitor does.
 
@@ -93,7 +96,7 @@ def extract_list(
     how it behaved when it was made.
     """
     with make_runtime() as runtime:
-        recording = record_program(runtime, start_url, goal, columns, llm)
+        recording = record_program(runtime, start_url, goal, columns, llm, examples)
         if getattr(runtime, "choice", ""):
             _note(recording, [f"runtime auto: {runtime.choice}"])
     with make_runtime() as runtime:
@@ -110,9 +113,10 @@ def extract_from_sources(
     columns: list[str],
     llm: LLM | None = None,
     max_pages: int | None = None,
+    examples: Mapping[str, str] | None = None,
 ) -> tuple[Recording, ReplayResult]:
     """Record on the first source, then run the program on every other one (a directory of saved pages)."""
-    recording, result = extract_list(make_runtime, sources[0], goal, columns, llm, max_pages)
+    recording, result = extract_list(make_runtime, sources[0], goal, columns, llm, max_pages, examples)
     for source in sources[1:]:
         with make_runtime() as runtime:
             result.merge(replay(recording.program, runtime, llm=llm, start_url=source, max_pages=max_pages))

@@ -55,11 +55,13 @@ class Team:
     program_hosts: list[str] = field(default_factory=list)
     #: the local roots (from the seeds) the sandboxed program may read, mounted read-only
     program_roots: list[str] = field(default_factory=list)
+    #: columns of the items' own pages given by a value seen on the first one (``--example``)
+    examples: dict[str, str] = field(default_factory=dict)
     #: the list and table tools over ``fetcher``, remembering what they found on each page
     tools: PageTools = field(init=False)
 
     def __post_init__(self) -> None:
-        self.tools = PageTools(self.fetcher)
+        self.tools = PageTools(self.fetcher, self.examples)
 
 
 class Agent:

@@ -1,0 +1,210 @@
+"""Value kinds: what sort of value a field holds, read from the words of its name and description.
+
+A field a user names ("salary", "birthplace", "release_date", "studio") is matched to a *kind* by the
+ordinary English words that ask for it, never by a list of benchmark attributes. Each kind brings
+
+* a recogniser, used as a hard check (an ISBN, a price, a date, a phone number, a URL: every value must
+  have the shape) or as soft evidence (a person's name, an organisation, a short category);
+* the labels pages print for it beyond the field's own words ("Tel" for a phone, "by" for a creator);
+* whether a record usually has several (creators, genres) and how long a value may be;
+* whether its recogniser is specific enough to *find* values by itself (a phone number is; "a short
+  capitalised name" is not, so an organisation is found by labels and headings and only checked by it).
+
+The words a kind answers to are about the language of fields, so a field no kind knows still gets its own
+words as labels and no type: the evidence then comes from labels, headings and the pages themselves.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+_MONTHS = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+DATE = re.compile(
+    rf"\b{_MONTHS}\s+(\d{{1,2}}(st|nd|rd|th)?,?\s+)?\d{{4}}\b|\b\d{{1,2}}\s+{_MONTHS},?\s+\d{{4}}\b"
+    r"|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|^\s*(19|20)\d{2}\s*$",
+    re.IGNORECASE,
+)
+MONEY = re.compile(r"([$£€¥₹]|\b(usd|eur|gbp|cad|aud)\b)\s?\d[\d,]*(\.\d\d)?|\b\d[\d,]*\.\d\d\b", re.IGNORECASE)
+PHONE = re.compile(r"(\+?\d{1,3}[\s.-]?)?\(?\b\d{3}\)?[\s./-]?\d{3}[\s.-]\d{4}\b|\+\d[\d\s().-]{7,16}\d")
+URL = re.compile(r"https?://|\bwww\.|\b[\w-]+\.(com|edu|org|net|gov|io|co|us|uk|de|fr|ca|au|info|biz)\b",
+                 re.IGNORECASE)
+_UNITS = (r"ft|feet|foot|in|inch|inches|cm|mm|m|km|mi|miles?|lbs?|pounds?|kg|g|oz|ounces?|mpg|mph|kph|km/h"
+          r"|hp|bhp|kw|l|liters?|litres?|cc|gb|mb|tb|mp|megapixels?|x|yds?|yards?|sq\.? ?ft|acres?")
+MEASURE = re.compile(rf"\b\d+(\.\d+)?\s*(-\s*\d+(\.\d+)?\s*)?-?\s*({_UNITS})\b\.?|\b\d\s*['’]\s*\d{{1,2}}\b|\b\d-\d{{1,2}}\b"
+                     r"|\b\d{1,3}\s*/\s*\d{1,3}\b", re.IGNORECASE)
+RATING_CODE = re.compile(r"^\s*([Rr]ated\s+)?(G|PG|PG-13|R|NC-17|NR|X|Not Rated|Unrated|Approved|TV-(Y7?|G|PG|14|MA)"
+                         r"|E10\+|EC|AO|RP|U|12A?|15|18)\b")
+COUNT = re.compile(r"^\s*\d[\d,]*\s*([a-z]+)?\s*$", re.IGNORECASE)
+PERSON = re.compile(r"^([A-Z][\w'.-]*\.?\s+){1,4}[A-Z][\w'.-]+$")
+ADDRESS = re.compile(r"\d+\s+\w+.*\b(st|street|ave|avenue|rd|road|blvd|boulevard|dr|drive|ln|lane|way|pl|place|ct"
+                     r"|court|hwy|highway|pkwy|parkway|sq|square|ter|terrace)\b|\b[A-Z]{2},?\s+\d{5}\b", re.IGNORECASE)
+IDENTIFIER = re.compile(r"^\s*(?=[\w./-]*\d)[A-Za-z0-9][\w./-]{2,30}\s*$")
+_NUMBER = re.compile(r"^\s*[\d.,/%+-]+\s*$")
+CATEGORY_WORDS = 5
+CATEGORY_CHARS = 50
+
+
+def _digits(value: str, keep: str = "0-9") -> str:
+    return re.sub(f"[^{keep}]", "", value)
+
+
+def is_isbn13(value: str) -> bool:
+    return bool(re.fullmatch(r"97[89]\d{10}", _digits(value)))
+
+
+def is_isbn10(value: str) -> bool:
+    return bool(re.fullmatch(r"\d{9}[\dXx]", _digits(value, "0-9Xx")))
+
+
+def is_isbn(value: str) -> bool:
+    return is_isbn13(value) or is_isbn10(value)
+
+
+def is_measure(value: str) -> bool:
+    """A number with its unit ("205 lbs", "6-7", "3.0L 300 hp V6"), and not a date ("12/13/2010")."""
+    return bool(MEASURE.search(value)) and not DATE.search(value)
+
+
+def is_plain_number(value: str) -> bool:
+    return bool(_NUMBER.match(value))
+
+
+def is_person(value: str) -> bool:
+    return len(value) <= 60 and bool(PERSON.search(value.strip(" ,;:")))
+
+
+def is_short_name(value: str) -> bool:
+    """An organisation or a place: a short capitalised name, not a number, date, price or sentence."""
+    text = value.strip()
+    return (0 < len(text) <= 80 and len(text.split()) <= 8 and (text[0].isupper() or text[0].isdigit())
+            and not is_plain_number(text) and not DATE.search(text) and not MONEY.search(text)
+            and not text.endswith((".", "!", "?")))
+
+
+def is_category(value: str) -> bool:
+    """A short categorical value ("Drama", "Private", "Point Guard"): a few words, no digits-only value."""
+    text = value.strip()
+    return (0 < len(text) <= CATEGORY_CHARS and len(text.split()) <= CATEGORY_WORDS and not is_plain_number(text)
+            and not DATE.search(text) and not MONEY.search(text) and not URL.search(text))
+
+
+def _pattern(pattern: re.Pattern[str]) -> Callable[[str], bool]:
+    return lambda value: bool(pattern.search(value))
+
+
+@dataclass(frozen=True)
+class ValueKind:
+    """One kind of value (see the module docstring)."""
+
+    name: str
+    words: tuple[str, ...]
+    check: Callable[[str], bool] | None
+    hard: bool = False
+    labels: tuple[str, ...] = ()
+    multiple: bool = False
+    max_length: int = 200
+    avoid: str | None = None
+    finds: bool = True
+
+    def asked_by(self, words: set[str], text: str) -> bool:
+        """Do the words of a field's name or description ask for this kind?"""
+        return any((w in words) if " " not in w else (w in text) for w in self.words)
+
+
+# distractors that sit next to a real price on many pages: struck-through, list, "was" and club prices
+_OTHER_PRICES = (r"\b(list|was|rrp|retail|original|regular|old|save|savings|compare|club|member|members|invoice)\b"
+                 r"|/(s|del|strike)\b")
+
+# first match wins, name before description: an "isbn" beats a generic "number", a "phone" a generic "contact"
+KINDS: tuple[ValueKind, ...] = (
+    ValueKind("isbn13", ("isbn13", "isbn 13", "ean"), is_isbn13, True, ("isbn-13", "isbn13", "isbn", "ean"),
+              max_length=40),
+    ValueKind("isbn10", ("isbn10", "isbn 10"), is_isbn10, True, ("isbn-10", "isbn10", "isbn"), max_length=40),
+    ValueKind("isbn", ("isbn",), is_isbn, True, ("isbn-13", "isbn13", "isbn", "isbn-10"), max_length=40),
+    ValueKind("money", ("price", "cost", "fee", "fees", "salary", "pay", "msrp", "fare", "rent", "wage", "tuition",
+                        "charge", "budget", "amount"), _pattern(MONEY), True,
+              ("price", "our price", "sale price", "your price", "cost", "msrp"), max_length=40, avoid=_OTHER_PRICES),
+    ValueKind("phone", ("phone", "telephone", "tel", "fax", "mobile"), _pattern(PHONE), True,
+              ("phone", "telephone", "tel", "phone number", "contact", "call"), max_length=40),
+    ValueKind("url", ("website", "url", "homepage", "web"), _pattern(URL), True,
+              ("website", "web site", "url", "homepage", "web", "site"), max_length=120),
+    ValueKind("address", ("address", "street"), _pattern(ADDRESS), labels=("address", "street address", "location"),
+              max_length=160),
+    ValueKind("date", ("date", "posted", "published", "publication", "released", "release", "founded", "born",
+                       "updated", "deadline", "expires", "opened", "issued", "when"), _pattern(DATE), True,
+              ("date",), max_length=60),
+    ValueKind("year", ("year",), lambda v: bool(re.search(r"\b(1[6-9]|20)\d\d\b", v)), True, ("year",),
+              max_length=30),
+    ValueKind("rating code", ("mpaa", "certificate", "certification", "esrb", "classification", "content rating",
+                              "age rating", "parental"), _pattern(RATING_CODE),
+              labels=("rating", "certificate", "mpaa rating", "mpaa"), max_length=200),
+    ValueKind("measure", ("height", "weight", "length", "width", "depth", "size", "dimensions", "distance",
+                          "mileage", "economy", "mpg", "engine", "capacity", "displacement", "horsepower", "power",
+                          "volume", "range", "resolution", "zoom", "battery"), is_measure,
+              max_length=100),
+    ValueKind("count", ("pages", "count", "quantity", "rooms", "bedrooms", "bathrooms", "seats", "enrollment",
+                        "employees", "students", "number of"), _pattern(COUNT), True, max_length=30),
+    ValueKind("person", ("author", "authors", "director", "directors", "actor", "actors", "actress", "writer",
+                         "writers", "artist", "artists", "composer", "creator", "editor", "illustrator", "producer",
+                         "cast", "stars", "singer", "photographer", "designer", "architect", "coach", "chef",
+                         "founder", "inventor", "narrator", "translator", "speaker", "host", "contributors"),
+              is_person, labels=("by", "written by", "directed by", "created by", "produced by"), multiple=True,
+              max_length=120),
+    ValueKind("identifier", ("sku", "upc", "asin", "mpn", "serial", "model number", "part number", "item number",
+                             "product code", "reference", "code"), _pattern(IDENTIFIER), True,
+              ("sku", "model", "item", "part number", "model number", "code"), max_length=40),
+    ValueKind("category", ("genre", "genres", "tags", "tag", "keywords", "categories", "cuisine", "cuisines",
+                           "subjects", "topics", "features", "amenities", "skills", "languages", "styles"),
+              is_category, multiple=True, max_length=80, finds=False),
+    ValueKind("class", ("type", "kind", "category", "status", "condition", "format", "gender", "level", "position",
+                        "class", "department", "industry", "sector", "style", "color", "colour", "material",
+                        "subject", "topic", "specialty"),
+              is_category, max_length=80, finds=False),
+    ValueKind("organisation", ("company", "employer", "publisher", "manufacturer", "brand", "make", "maker", "label",
+                               "studio", "team", "club", "franchise", "school", "university", "college",
+                               "organisation", "organization", "agency", "firm", "network", "store", "seller",
+                               "vendor", "airline", "imprint", "hotel", "restaurant", "venue", "institution"),
+              is_short_name, max_length=100, finds=False),
+    ValueKind("location", ("location", "city", "place", "where", "region", "country", "state", "town",
+                           "neighborhood", "neighbourhood", "hometown", "birthplace", "destination", "origin"),
+              is_short_name, labels=("location", "city", "where"), max_length=100, finds=False),
+)
+BY_NAME = {kind.name: kind for kind in KINDS}
+
+
+def words_of(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", text.lower().replace("_", " ")))
+
+
+_TARGET_PHRASE = re.compile(r"\bthe\s+(?:\w+'s\s+)?([a-z0-9][\w()\-/ ]{0,30}?)(?:\s+(?:of|that|for|on|in)\b|\s*[.?!]|$)")
+
+
+def instruction_label(instruction: str) -> str | None:
+    """The phrase an instruction asks for ("the *online price* of the book"): often the page's own label."""
+    match = _TARGET_PHRASE.search(instruction.lower())
+    return match.group(1).strip() if match else None
+
+
+def kind_asked(name: str, description: str = "") -> ValueKind | None:
+    """The kind a field's name asks for, else the kind its description asks for (the phrase it asks for,
+    "the *age rating* of the film", when it has one: "the school's motto" asks for no school), else None."""
+    for source in (name, instruction_label(description) or description):
+        plain = " ".join(re.findall(r"[a-z0-9]+", source.lower().replace("_", " ")))
+        words = set(plain.split())
+        for kind in KINDS:
+            if kind.asked_by(words, plain):
+                return kind
+    return None
+
+
+def recogniser(kind: str | None) -> Callable[[str], bool] | None:
+    """The recogniser of the kind called ``kind`` (None for no kind or an unknown one)."""
+    found = BY_NAME.get(kind or "")
+    return found.check if found else None
+
+
+def kind_of_value(value: str, kinds: tuple[str, ...] = ("isbn13", "isbn", "money", "date", "url", "phone")) -> str | None:
+    """The first of ``kinds`` whose hard recogniser ``value`` passes (an example value's kind)."""
+    return next((k for k in kinds if (check := recogniser(k)) and check(value)), None)

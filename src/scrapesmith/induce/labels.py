@@ -1,0 +1,174 @@
+"""Labels: the text a page prints in front of a value ("Publisher:", "Directors:", "Motion Picture Rating (MPAA)").
+
+A label names the field in the page's own words. It may be the field's words exactly, in the plural when
+the record has several values ("Director:" on one page, "Directors:" on the next), with a qualifier in
+front ("Online Price", "Paperback ISBN"), or a longer phrase holding every word of the field's name
+("Motion Picture Rating (MPAA)" for an ``mpaa_rating``). The value sits after it: in the label's tail
+text, its next sibling (every next sibling of one tag for a field with several values), or the next cell.
+A label is never a link (a linked "Publisher" is a filter or navigation entry, not a record's label).
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from scrapesmith.induce.candidates import Candidate, visible_elements, xpath_literal
+from scrapesmith.induce.evidence import FieldConcept
+from scrapesmith.induce.execute import normalize_space
+
+LABEL_STRIP = " \t\r\n:：-–—|*•»>"
+MAX_LABEL_CHARS = 40
+QUALIFIER_WORDS = 2
+PHRASE_WORDS = 6
+# link texts that are page furniture, not values: "See more", "and 2 more credits", "View all"
+UI_TEXT = r"(?i)^(?!(?:and\s+\d+\s+)?more\b|see\s+(?:all|more)\b|view\s+(?:all|more)\b|show\s+(?:all|more)\b)(.+)$"
+
+
+def is_ui_text(value: str) -> bool:
+    """Is ``value`` the text of a page control ("(more)", "See all certifications", "and 1 more credit")?"""
+    return re.match(UI_TEXT, value.strip(" ()[]»«›‹")) is None
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _same_words(a: list[str], b: list[str]) -> bool:
+    return len(a) == len(b) and all(_singular(x) == _singular(y) for x, y in zip(a, b, strict=True))
+
+
+def label_of(text: str, labels: tuple[str, ...]) -> str | None:
+    """The label ``text`` spells (case and a plural aside, trailing colon allowed), if any."""
+    plain = normalize_space(text).strip(LABEL_STRIP).lower()
+    if not plain or len(plain) > MAX_LABEL_CHARS:
+        return None
+    if plain in labels:
+        return plain
+    words = _words(plain)
+    return next((label for label in labels if _same_words(words, _words(label))), None)
+
+
+def qualified_label_of(text: str, concept: FieldConcept) -> str | None:
+    """A label with a qualifier in front ("Online Price", "Paperback ISBN"), or a short phrase that holds
+    every word of a several-word field name ("Motion Picture Rating (MPAA)" for ``mpaa_rating``).
+
+    Weaker evidence than an exact label, and the qualifier may name a distractor (a club price), which the
+    concept's distractors then catch; one-word labels shorter than four letters ("by") are never qualified
+    ("Sold by" is not an author).
+    """
+    plain = normalize_space(text).strip(LABEL_STRIP).lower()
+    words = _words(plain)
+    if not plain or len(plain) > MAX_LABEL_CHARS:
+        return None
+    for label in concept.labels:
+        size = len(_words(label))
+        if len(label) >= 4 and 0 < len(words) - size <= QUALIFIER_WORDS and _same_words(words[-size:], _words(label)):
+            return label
+    named = [w for w in concept.words if len(w) > 2]
+    if len(named) >= 2 and len(words) <= PHRASE_WORDS and all(
+            any(_singular(w) == _singular(x) for x in words) for w in named):
+        return " ".join(named)
+    return None
+
+
+def label_evidence(text: str, concept: FieldConcept) -> str | None:
+    """``label`` for an exact label, ``qualified`` for a qualified one, None when ``text`` is no label."""
+    if label_of(text, concept.labels) is not None:
+        return "label"
+    return "qualified" if qualified_label_of(text, concept) is not None else None
+
+
+def _is_link(element: etree._Element) -> bool:
+    return element.tag == "a" or any(a.tag == "a" for a in element.iterancestors())
+
+
+def _predicate(whole: str, concept: FieldConcept) -> str:
+    """``[normalize-space()='Director:']``, also accepting the plural (or singular) for a field with several
+    values, whose label follows the count ("Director:" on one page, "Directors:" on the next)."""
+    forms = [whole]
+    if concept.multiple:
+        core = whole.rstrip(LABEL_STRIP)
+        if core and core[-1].isalpha():
+            other = core[:-1] if core.endswith("s") and not core.endswith("ss") else core + "s"
+            forms.append(other + whole[len(core):])
+    return "[" + " or ".join(f"normalize-space()={xpath_literal(f)}" for f in forms) + "]"
+
+
+def _sibling_candidates(anchor: str, sibling: etree._Element, evidence: str,
+                        concept: FieldConcept) -> list[Candidate]:
+    found = [Candidate(f"{anchor}/following-sibling::{sibling.tag}[1]", evidence)]
+    if len(sibling) and all(c.tag == sibling[0].tag for c in sibling):
+        found.append(Candidate(f"{anchor}/following-sibling::{sibling.tag}[1]/{sibling[0].tag}", evidence))
+    if concept.multiple:  # "Genres: <a>Crime</a> | <a>Drama</a>": every link after the label, furniture aside
+        found.append(Candidate(f"{anchor}/following-sibling::{sibling.tag}", evidence, UI_TEXT))
+    return found
+
+
+def label_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
+    """Values next to a label: the label's tail text, its next sibling(s), or the next cell after it."""
+    found: list[Candidate] = []
+    for element in visible_elements(root):
+        own = normalize_space(element.text or "")
+        if not own or len(element) > 2 or _is_link(element):
+            continue
+        whole = normalize_space(element.text_content())
+        if len(whole) > MAX_LABEL_CHARS + 5:
+            continue
+        evidence = label_evidence(whole, concept)
+        if evidence is None:
+            continue
+        anchor = f"//{element.tag}{_predicate(whole, concept)}"
+        if normalize_space(element.tail or "").strip(LABEL_STRIP):
+            found.append(Candidate(f"{anchor}/following-sibling::text()[1]", evidence))
+        sibling = element.getnext()
+        if sibling is not None and isinstance(sibling.tag, str):
+            found.extend(_sibling_candidates(anchor, sibling, evidence, concept))
+        parent = element.getparent()
+        if parent is not None and normalize_space(parent.text_content()) == whole:
+            after = parent.getnext()
+            if after is not None and isinstance(after.tag, str):
+                found.append(Candidate(
+                    f"//{parent.tag}[normalize-space()={xpath_literal(whole)}]/following-sibling::{after.tag}[1]",
+                    evidence))
+    found.extend(_inline_label_candidates(root, concept))
+    return found
+
+
+def _inline_label_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
+    """``<li>Publisher: Foo</li>``: the label and the value share one text node; a regex splits them."""
+    found = []
+    for element in visible_elements(root):
+        text = normalize_space(element.text or "")
+        if len(element) or ":" not in text or len(text) > concept.max_length + 40:
+            continue
+        head, _, tail = text.partition(":")
+        evidence = label_evidence(head, concept)
+        if evidence is None or not tail.strip() or _is_link(element):
+            continue
+        prefix = normalize_space(head) + ":"
+        regex = re.escape(prefix) + r"\s*(.+)"
+        found.append(Candidate(f"//{element.tag}[starts-with(normalize-space(), {xpath_literal(prefix)})]",
+                               evidence, regex))
+    return found
+
+
+def text_label_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
+    """A label that is bare text before an element: ``Our price: <span>$9.99</span>``."""
+    found: list[Candidate] = []
+    for element in visible_elements(root):
+        pairs = [(element.text, element[0] if len(element) else None), (element.tail, element.getnext())]
+        for text, following in pairs:
+            if text and following is not None and isinstance(following.tag, str):
+                label = normalize_space(text)
+                if label_of(label, concept.labels) is not None:
+                    anchor = f"//text()[normalize-space()={xpath_literal(label)}]/following-sibling::{following.tag}"
+                    found.append(Candidate(f"{anchor}[1]", "label"))
+                    if concept.multiple:
+                        found.append(Candidate(anchor, "label"))
+    return found
