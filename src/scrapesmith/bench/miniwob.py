@@ -48,6 +48,15 @@ DEFAULT_TASKS = (
     "social-media", "social-media-some", "social-media-all", "email-inbox", "email-inbox-delete",
     "search-engine", "unicode-test", "use-autocomplete-nodelay",
 )
+#: A second development list (issue 35): widgets (date pickers, sliders, a spinner, a custom dropdown, a text area to
+#: scroll), read-then-act (text to copy, numbers to classify, feedback to follow) and multi-step mail and form flows.
+WIDGET_TASKS = (
+    "choose-date", "choose-date-medium", "choose-date-nodelay", "use-slider", "use-slider-2", "use-spinner",
+    "copy-paste-2", "form-sequence-3", "email-inbox-forward", "email-inbox-star-reply", "email-inbox-nl-turk",
+    "email-inbox-forward-nl-turk", "book-flight", "guess-number", "scroll-text-2", "odd-or-even",
+)
+#: Names ``--tasks`` takes for a whole list.
+TASK_LISTS = {"default": DEFAULT_TASKS, "widget": WIDGET_TASKS}
 
 HOOK = """<script>(function () {
   var meta = document.createElement('meta'); meta.name = '%(meta)s'; document.head.appendChild(meta);
@@ -89,10 +98,12 @@ def available_tasks() -> list[str]:
 
 
 def resolve_tasks(names: list[str] | None) -> list[str]:
+    """Task names as given; ``all``; or a list's name (``default``, ``widget``) in their place."""
     if not names:
         return list(DEFAULT_TASKS)
     if names == ["all"]:
         return available_tasks()
+    names = [task for name in names for task in TASK_LISTS.get(name, (name,))]
     known = set(available_tasks())
     unknown = [name for name in names if name not in known]
     if unknown:
@@ -151,9 +162,11 @@ def read_state(html: str) -> EpisodeState:
     if not content:
         return EpisodeState()
     data = json.loads(content)
+    utterance = data.get("utterance") or ""
+    if isinstance(utterance, dict):  # tasks with natural-language variants add the answer's fields: never shown
+        utterance = utterance.get("utterance") or ""
     return EpisodeState(done=bool(data.get("done")), raw_reward=float(data.get("raw_reward") or 0.0),
-                        started=bool(data.get("started")), utterance=str(data.get("utterance") or ""),
-                        reason=data.get("reason"))
+                        started=bool(data.get("started")), utterance=str(utterance), reason=data.get("reason"))
 
 
 class MiniwobEnv(BrowserEnv):

@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass, field
 
 from scrapesmith.dom.selectors import normalize_text
+from scrapesmith.insta.fields import read_value_candidates, scroll_candidates, value_candidates
+from scrapesmith.insta.values import task_values
 from scrapesmith.insta.views import Action, Candidate, Element
 
 MAX_CANDIDATES = 30
@@ -75,7 +77,16 @@ class Grounding:
         key = _norm(phrase)
         if any(_norm(value) == key for value in self.quoted):
             return 2.5 + self.order(phrase)
-        return 2.0 + self.order(phrase) if len(key) <= 80 and mentions(self.task, phrase) else 0.0
+        return 2.0 + self.order(phrase) if len(key) <= 80 and mentions(self.named, phrase) else 0.0
+
+    @property
+    def named(self) -> str:
+        """The task without its dates and times: "12" in "12/17/2016" names no element "12" (a calendar's day)."""
+        text = self.task
+        for value in task_values(self.task):
+            if value.kind != "number":
+                text = text.replace(value.text, " ")
+        return text
 
     def order(self, phrase: str) -> float:
         """1 for a phrase at the start of the task, falling to 0 at its end."""
@@ -210,8 +221,9 @@ def _element_candidates(element: Element, grounding: Grounding, out: list[Candid
 
 
 def candidate_actions(task: str, elements: list[Element], *, can_go_back: bool = False, truncated: bool = False,
-                      limit: int = MAX_CANDIDATES) -> list[Candidate]:
-    """Every grounded action for ``elements``, best first, numbered ``c1`` … (at most ``limit``)."""
+                      limit: int = MAX_CANDIDATES, read: list[tuple[str, int | None]] | None = None) -> list[Candidate]:
+    """Every grounded action for ``elements``, best first, numbered ``c1`` … (at most ``limit``); ``read``: the
+    values read earlier in the episode, with the element each came from (``insta.fields``)."""
     grounding = ground_task(task, elements)
     hover = mentions(task, "hover") or "hover" in _norm(task)
     out: list[Candidate] = []
@@ -228,6 +240,8 @@ def candidate_actions(task: str, elements: list[Element], *, can_go_back: bool =
     covered = {_norm(phrase) for c in out for phrase in c.grounded if c.action.target_element_id not in plain}
     out = [c for c in out if not (c.action.target_element_id in plain and c.grounded
                                   and _norm(c.grounded[0]) in covered)]
+    out += value_candidates(task, elements, 1.0) + scroll_candidates(task, elements, 1.0) + \
+        read_value_candidates(read or [], elements)
     _add(out, Action(action_key="scroll", action_kwargs={"delta_x": 0, "delta_y": 600}), "scroll down",
          0.05 if truncated else -0.5)
     _add(out, Action(action_key="scroll", action_kwargs={"delta_x": 0, "delta_y": -600}), "scroll up", -0.6)

@@ -32,6 +32,7 @@ TEXT_INPUTS = frozenset({"text", "search", "email", "password", "tel", "url", "n
 BUTTON_INPUTS = frozenset({"submit", "button", "reset", "image"})
 MAX_TEXT = 80
 _ID = re.compile(r"\[id: (\d+)\]")
+_SPLIT = re.compile(r"[-_\s]+")
 
 
 def role_of(element: HtmlElement) -> str:
@@ -52,6 +53,19 @@ def role_of(element: HtmlElement) -> str:
     if tag == "button" or role == "button":
         return "button"
     return role or ("summary" if tag == "summary" else "clickable")
+
+
+def widget_kind(element: HtmlElement) -> str | None:
+    """``slider`` or ``spinbutton`` by ARIA role or input type, else ``slider`` for a control whose classes (or its
+    parent's) say so: widget libraries mark a slider's handle that way even when they expose no role."""
+    role = (element.get("role") or "").lower()
+    if role in ("slider", "spinbutton"):
+        return role
+    if element.tag == "input" and (element.get("type") or "").lower() == "range":
+        return "slider"
+    parent = element.getparent()
+    classes = f"{element.get('class') or ''} {parent.get('class') or '' if parent is not None else ''}"
+    return "slider" if "slider" in _SPLIT.split(classes.casefold()) and is_interactive(element) else None
 
 
 def describe(element: HtmlElement, ident: int, shown: bool = True, role: str | None = None) -> Element:
@@ -77,7 +91,8 @@ def describe(element: HtmlElement, ident: int, shown: bool = True, role: str | N
     if role == "textbox" and not label:
         label = normalize_text(element.get("placeholder") or "")
     return Element(
-        id=ident, tag=str(element.tag), role=role, label=label, text=text, value=value,
+        id=ident, tag=str(element.tag), role=role, label=label, text=text, value=value, widget=widget_kind(element),
+        readonly=element.get("readonly") is not None and role == "textbox",
         input_type=(element.get("type") or "text").lower() if element.tag == "input" else None,
         hint=" ".join(filter(None, (element.get("id"), element.get("name"), element.get("placeholder")))),
         options=options, checked=is_checked(element) if role in ("checkbox", "radio") else None,
@@ -97,7 +112,6 @@ def _visible(element: HtmlElement) -> bool:
     return not any(is_hidden(node) for node in (element, *element.iterancestors()))
 
 
-_SPLIT = re.compile(r"[-_\s]+")
 MAX_CONTEXT = 100
 
 

@@ -17,11 +17,18 @@ from scrapesmith.dom.parse import parse_html
 from scrapesmith.dom.tokens import estimate_tokens
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.insta.elements import actionable_elements
-from scrapesmith.insta.views import Action, Observation, StepOutcome
+from scrapesmith.insta.views import Action, Element, Observation, StepOutcome
+from scrapesmith.insta.widgets import set_value
 from scrapesmith.web.page import FetchError
 
 OBSERVATION_TOKENS = 2048
 DEFAULT_SCROLL = 600
+#: A scroll with a target and ``to`` scrolls that element (a text area, a list) to its ``top`` or ``bottom``.
+SCROLL_TO_END_JS = """(el, to) => {
+  el.scrollTop = to === 'top' ? 0 : el.scrollHeight;
+  el.dispatchEvent(new Event('scroll'));
+  return el.scrollTop;
+}"""
 
 
 class Browser(Protocol):
@@ -35,6 +42,8 @@ class Browser(Protocol):
     def set_checked(self, target: int | str, checked: bool = True) -> None: ...
     def hover(self, target: int | str) -> None: ...
     def scroll(self, target: int | str | None = None, pixels: int = 600) -> None: ...
+    def press(self, key: str, target: int | str | None = None, times: int = 1) -> None: ...
+    def evaluate(self, script: str, arg: Any = None, target: int | str | None = None) -> Any: ...
     def snapshot(self, screenshot: bool = False, max_tokens: int | None = 4000) -> Any: ...
     def screenshot(self, full_page: bool = False) -> bytes: ...
 
@@ -88,6 +97,7 @@ class BrowserEnv:
         self.screenshots = screenshots
         self.relative_to = relative_to
         self._ids: set[int] = set()
+        self._elements: dict[int, Element] = {}
         self._shots = 0
         self.last_html = ""
 
@@ -103,6 +113,7 @@ class BrowserEnv:
         nodes = getattr(snapshot.markdown, "nodes", None) or {}
         observation = Observation(url=snapshot.url, markdown=text, truncated=truncated, screenshot=self._screenshot(),
                                   elements=actionable_elements(nodes, text))
+        self._elements = {element.id: element for element in observation.elements}
         observation.attach_tree(next(iter(nodes.values())).getroottree().getroot() if nodes
                                 else (parse_html(snapshot.html, url=snapshot.url) if snapshot.html else None))
         return observation
@@ -143,11 +154,17 @@ class BrowserEnv:
         elif key == "hover":
             self.browser.hover(target)
         elif key == "fill":
-            self.browser.fill(target, str(kwargs["value"]))
+            element = self._elements.get(target) if target is not None else None
+            if element is None:
+                self.browser.fill(target, str(kwargs["value"]))
+            else:
+                set_value(self.browser, element, str(kwargs["value"]))
         elif key == "select_option":
             self.browser.select(target, str(kwargs["label"]))
         elif key == "set_checked":
             self.browser.set_checked(target, _as_bool(kwargs["checked"]))
+        elif key == "scroll" and target in self._ids and kwargs.get("to"):
+            self.browser.evaluate(SCROLL_TO_END_JS, str(kwargs.get("to", "bottom")), target)
         elif key == "scroll":
             self.browser.scroll(pixels=int(float(kwargs.get("delta_y", DEFAULT_SCROLL) or 0)))
         elif key == "go_back":

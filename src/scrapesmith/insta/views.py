@@ -67,6 +67,9 @@ class Element(BaseModel):
     focused: bool = False
     shown: bool = True
     context: str = Field(default="", description="text around it, for elements whose name repeats (rows, icons)")
+    widget: str | None = Field(default=None, description="slider or spinbutton: a control set by stepping, by "
+                               "its role, input type or classes (insta.widgets)")
+    readonly: bool = False
 
     @property
     def name(self) -> str:

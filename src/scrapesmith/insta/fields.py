@@ -1,0 +1,124 @@
+"""Candidates that set a field to a value of a kind, scroll a box to its end, or read a value off the page.
+
+``insta.candidates`` grounds what the task quotes and names. This module adds what it says in other ways:
+
+- a value of a kind (``insta.values``: a date, a time, a number) goes to the fields that take that kind — a
+  date field or a read-only field that opens a picker, a time field, a number field, a slider, a spin button
+  (``Element.widget``). When the task lists as many values of a kind as the page has such fields ("the
+  sliders to [3, 15, 7]"), they pair up in order;
+- "scroll the text area to the bottom": the element the task names by kind is scrolled to that end;
+- a value read earlier in the episode (``insta.reading``) goes into the field the task puts it in.
+
+Nothing here names a page: only kinds of values, kinds of fields and the task's own words.
+"""
+
+from __future__ import annotations
+
+import re
+
+from scrapesmith.dom.selectors import normalize_text
+from scrapesmith.insta.values import Value, same_value, task_values
+from scrapesmith.insta.views import Action, Candidate, Element
+
+DATE_TYPES = frozenset({"date", "datetime-local", "month", "week"})
+_WORD = re.compile(r"\w+")
+_SCROLL_TO = re.compile(r"\bscroll\w*\b.*?\b(?:to|at)\s+the\s+(bottom|top|end|beginning|start)\b", re.IGNORECASE)
+#: Words a task names a scrollable box by, and what each matches: a tag, or any element that is not a control.
+BOX_NOUNS = {"textarea": "textarea", "text area": "textarea", "text box": "textarea", "list": "*", "box": "*",
+             "area": "*", "panel": "*", "pane": "*"}
+
+
+def _words(element: Element) -> set[str]:
+    return set(_WORD.findall(f"{element.label} {element.hint} {element.context}".casefold()))
+
+
+def takes(element: Element, value: Value) -> bool:
+    """Whether ``element`` is a field for a value of ``value``'s kind (never a plain text box for a number)."""
+    if value.kind == "number":
+        return element.widget in ("slider", "spinbutton") or element.input_type in ("number", "range")
+    if element.role != "textbox" and element.input_type not in DATE_TYPES | {"time"}:
+        return False
+    if value.kind == "date":
+        return element.input_type in DATE_TYPES or element.readonly or "date" in _words(element) \
+            or any("date" in word for word in _words(element))
+    return element.input_type == "time" or "time" in _words(element)
+
+
+def _describe(element: Element) -> str:
+    kind = element.widget or (f"{element.input_type} field" if element.input_type not in (None, "text") else "field")
+    name = element.label or element.hint
+    now = element.value if not element.value or len(element.value) <= 30 else element.value[:27] + "..."
+    return f'[id: {element.id}] {kind}{f" {name!r}" if name else ""}' + (f' (now "{now}")' if now else "")
+
+
+def value_candidates(task: str, elements: list[Element], order: float) -> list[Candidate]:
+    """Fill candidates for the task's dates, times and numbers, each on the fields that take its kind; ``order``
+    is the task-order bonus of the first value (``Grounding.order``), the rest fall off from it."""
+    values = [value for value in task_values(task) if value.kind != "number" or not _is_position(task, value)]
+    out: list[Candidate] = []
+    for kind in ("date", "time", "number"):
+        of_kind = [value for value in values if value.kind == kind]
+        fields = [element for element in elements if of_kind and takes(element, of_kind[0])]
+        if not of_kind or not fields:
+            continue
+        paired = len(of_kind) == len(fields) > 1
+        for number, value in enumerate(of_kind):
+            phrase = value.text if [v.text for v in of_kind].count(value.text) == 1 else \
+                f"{value.text} ({number + 1} of {len(of_kind)})"
+            bonus = order * (1 - value.at / max(1, len(task)))
+            for position, field in enumerate(fields):
+                if paired and position != number:
+                    continue
+                if field.value and same_value(field.value, value.for_field(field.input_type)):
+                    continue  # it holds the value already
+                shown = value.for_field(field.input_type)
+                out.append(Candidate(id="", action=Action(action_key="fill", action_kwargs={"value": shown},
+                                                          target_element_id=field.id),
+                                     text=f'set {_describe(field)} to "{shown}"', score=3.0 + bonus + paired * 0.5,
+                                     grounded=[phrase], element=field))
+    return out
+
+
+def _is_position(task: str, value: Value) -> bool:
+    """A number that counts or orders ("1 post", "the 3 boxes") rather than a value to set: followed by a noun
+    it counts. Only numbers a field of a number kind can take are offered at all, so this stays narrow."""
+    after = task[value.at + len(value.text):].lstrip()
+    return bool(re.match(r"(?:of|out of)\b", after))
+
+
+def scroll_candidates(task: str, elements: list[Element], order: float) -> list[Candidate]:
+    """"Scroll the text area to the bottom": scroll each element the task names by kind to that end."""
+    match = _SCROLL_TO.search(task)
+    if match is None:
+        return []
+    to = "top" if match.group(1).casefold() in ("top", "beginning", "start") else "bottom"
+    text = normalize_text(task).casefold()
+    wanted = {tag for noun, tag in BOX_NOUNS.items() if re.search(rf"\b{noun}s?\b", text)}
+    out = []
+    for element in elements:
+        fits = element.tag in wanted or ("*" in wanted and element.role not in ("button", "link", "checkbox", "radio"))
+        if not fits:
+            continue
+        out.append(Candidate(id="", action=Action(action_key="scroll", action_kwargs={"to": to},
+                                                  target_element_id=element.id),
+                             text=f"scroll {_describe(element)} to the {to}", score=3.0 + order,
+                             grounded=[match.group(0)], element=element))
+    return out
+
+
+def read_value_candidates(values: list[tuple[str, int | None]], elements: list[Element]) -> list[Candidate]:
+    """Each value read earlier (and the element it came from) into every other empty text field."""
+    out = []
+    for value, source in values:
+        for element in elements:
+            if element.role != "textbox" or element.id == source or element.widget or element.readonly:
+                continue
+            if element.value and same_value(element.value, value):
+                continue
+            shown = value if len(value) <= 40 else value[:37] + "..."
+            out.append(Candidate(id="", action=Action(action_key="fill", action_kwargs={"value": value},
+                                                      target_element_id=element.id),
+                                 text=f'fill {_describe(element)} with the value read: "{shown}"',
+                                 score=3.5 - 0.5 * bool(element.value), grounded=[f"(read) {shown}"],
+                                 element=element))
+    return out
