@@ -251,9 +251,14 @@ def candidate_actions(task: str, elements: list[Element], *, can_go_back: bool =
     ranked.append(Candidate(id="", action=Action(action_key="stop", action_kwargs={"answer": ""}),
                             text="stop: the task is done (put any answer the task asks for in \"value\")",
                             score=0.0, free=True))
-    for number, candidate in enumerate(ranked, start=1):
+    return renumber(ranked)
+
+
+def renumber(candidates: list[Candidate]) -> list[Candidate]:
+    """Number ``candidates`` ``c1``, ``c2``, … in their order (the ids the model answers with)."""
+    for number, candidate in enumerate(candidates, start=1):
         candidate.id = f"c{number}"
-    return ranked
+    return candidates
 
 
 def action_signature(action: Action | None) -> str:

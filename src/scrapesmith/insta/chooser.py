@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scrapesmith.insta.agent import HISTORY_STEPS
-from scrapesmith.insta.candidates import Grounding, action_signature, candidate_actions, ground_task
+from scrapesmith.insta.candidates import Grounding, action_signature, candidate_actions, ground_task, renumber
 from scrapesmith.insta.elements import pointer_targets, text_targets, with_context
+from scrapesmith.insta.reading import read_candidate, read_values
 from scrapesmith.insta.views import Action, Candidate, Observation, Step
 from scrapesmith.llm.structured import ask_json, with_schema_instruction
 from scrapesmith.llm.templates import render_prompt as render
@@ -108,8 +109,10 @@ def candidates_for(task: str, history: list[Step], observation: Observation, lim
         elements += text_targets(observation.tree, lambda text: grounding.match(text) > 0, known,
                                  skip_within=grounding.restates)
         elements = with_context(elements, observation.tree)
-    return candidate_actions(task, elements, can_go_back=any(step.action is not None for step in history),
-                             truncated=observation.truncated, limit=limit)
+    candidates = candidate_actions(task, elements, can_go_back=any(step.action is not None for step in history),
+                                   truncated=observation.truncated, limit=limit, read=read_values(history))
+    read = read_candidate(task, observation.tree, history, Grounding(task=task).restates)
+    return candidates if read is None else renumber([read, *candidates][:limit])
 
 
 class CandidatePolicy:

@@ -17,6 +17,7 @@ from scrapesmith.dom.parse import parse_html
 from scrapesmith.dom.tokens import estimate_tokens
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.insta.elements import actionable_elements
+from scrapesmith.insta.reading import READ_JS
 from scrapesmith.insta.views import Action, Element, Observation, StepOutcome
 from scrapesmith.insta.widgets import set_value
 from scrapesmith.web.page import FetchError
@@ -137,15 +138,17 @@ class BrowserEnv:
         return str(path.relative_to(self.relative_to)) if self.relative_to else str(path)
 
     def step(self, action: Action) -> StepOutcome:
+        value = None
         try:
-            self.execute(action)
+            value = self.execute(action)
             error = None
         except (ScrapesmithError, FetchError) as exc:
             error = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
-        return StepOutcome(observation=self.observe(), error=error)
+        return StepOutcome(observation=self.observe(), error=error, value=value)
 
-    def execute(self, action: Action) -> None:
-        """Run one action; raise a ``ScrapesmithError`` describing why it could not be done."""
+    def execute(self, action: Action) -> str | None:
+        """Run one action (a ``read`` returns what it read); raise a ``ScrapesmithError`` saying why it could not
+        be done."""
         key, kwargs, target = action.action_key, action.action_kwargs, action.target_element_id
         if target is not None and key != "scroll" and target not in self._ids:
             raise ScrapesmithError(f"there is no element with id {target} on the current page")
@@ -153,6 +156,8 @@ class BrowserEnv:
             self.browser.click(target)
         elif key == "hover":
             self.browser.hover(target)
+        elif key == "read":
+            return str(self.browser.evaluate(READ_JS, kwargs.get("word"), target) or "")
         elif key == "fill":
             element = self._elements.get(target) if target is not None else None
             if element is None:
@@ -173,3 +178,4 @@ class BrowserEnv:
             self.browser.goto(str(kwargs["url"]))
         else:
             raise ScrapesmithError(f"action '{key}' cannot be executed by the browser")
+        return None

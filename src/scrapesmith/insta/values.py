@@ -131,3 +131,11 @@ def same_value(typed: str, wanted: str) -> bool:
     if left is not None and right is not None:
         return left == right
     return typed.strip() == wanted.strip()
+
+
+def same_date_or_value(held: str, value: str) -> bool:
+    """:func:`same_value`, or the same date written two ways (a picker writes its own format; ISO for inputs)."""
+    if same_value(held, value):
+        return True
+    dates = [[found.date for found in task_values(text) if found.date] for text in (held, value)]
+    return bool(dates[0]) and dates[0][:1] == dates[1][:1]

@@ -13,11 +13,13 @@ from pydantic import BaseModel, Field, PrivateAttr
 
 from scrapesmith.insta.safety.views import SafetyVerdict
 
-#: The seed's action set (section 3, Appendix G); ``select`` is accepted as an alias of ``select_option``.
-ACTION_KEYS = ("click", "hover", "scroll", "fill", "select_option", "set_checked", "go_back", "goto", "stop")
+#: The seed's action set (section 3, Appendix G), plus ``read`` (a value off the page for the next steps,
+#: ``insta.reading``); ``select`` is accepted as an alias of ``select_option``.
+ACTION_KEYS = ("click", "hover", "scroll", "fill", "select_option", "set_checked", "go_back", "goto", "stop",
+               "read")
 ACTION_ALIASES = {"select": "select_option", "check": "set_checked", "back": "go_back", "navigate": "goto"}
 #: Actions that operate on an element of the current observation and therefore need ``target_element_id``.
-TARGETED_ACTIONS = ("click", "hover", "fill", "select_option", "set_checked")
+TARGETED_ACTIONS = ("click", "hover", "fill", "select_option", "set_checked", "read")
 #: Keyword arguments each action needs (others are ignored).
 REQUIRED_KWARGS: dict[str, tuple[str, ...]] = {
     "fill": ("value",),
@@ -239,6 +241,7 @@ class StepOutcome(BaseModel):
     observation: Observation
     error: str | None = None
     done: bool = False
+    value: str | None = Field(default=None, description="what a ``read`` step read off the page")
 
 
 @dataclass

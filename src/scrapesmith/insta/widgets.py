@@ -22,7 +22,7 @@ import datetime as dt
 from typing import Any, Protocol
 
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.insta.values import as_number, same_value, task_values
+from scrapesmith.insta.values import as_number, same_date_or_value, task_values
 from scrapesmith.insta.views import Element
 
 NATIVE_TYPES = frozenset({"date", "time", "datetime-local", "month", "week", "number", "range", "color"})
@@ -221,13 +221,5 @@ def set_value(browser: WidgetBrowser, element: Element, value: str) -> None:
     else:
         browser.fill(target, value)
         return
-    if not _holds(str(held or ""), value):
+    if not same_date_or_value(str(held or ""), value):
         raise WidgetError(f"the field holds {held!r}, not {value!r}")
-
-
-def _holds(held: str, value: str) -> bool:
-    """The same value, or the same date written the field's way (a picker writes its own format)."""
-    if same_value(held, value):
-        return True
-    dates = [[found.date for found in task_values(text) if found.date] for text in (held, value)]
-    return bool(dates[0]) and dates[0][:1] == dates[1][:1]
