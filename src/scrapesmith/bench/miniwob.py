@@ -262,6 +262,8 @@ def _one_case(env: MiniwobEnv, policy: Policy, base_url: str, task: str, seed: i
         case.update(reward=state.raw_reward if state.done else 0.0, done=state.done,
                     steps=len(trajectory.steps), invalid_steps=trajectory.invalid_steps,
                     asked_steps=sum(1 for step in trajectory.steps if step.asked),
+                    paths=[step.path for step in trajectory.steps if step.path],
+                    confidence=[step.confidence for step in trajectory.steps if step.confidence is not None],
                     stop_reason=trajectory.stop_reason, utterance=trajectory.task,
                     actions=[step.action.model_dump() if step.action else {"invalid": step.error}
                              for step in trajectory.steps])
@@ -294,6 +296,7 @@ def summarise(cases: list[dict[str, Any]]) -> dict[str, Any]:
         "errors": sum(1 for case in cases if case.get("error")),
         "seconds": round(sum(case["seconds"] for case in cases), 1),
     }
+    summary["paths"] = path_scores(cases)
     judged = [case for case in cases if "judge_success" in case]
     if judged:
         agree = [(case["judge_success"] > 0.5) == (case["reward"] > 0) for case in judged]
@@ -322,3 +325,19 @@ def judge_scores(said: list[bool], true: list[bool]) -> dict[str, float]:
             "judge_specificity": specificity,
             "judge_balanced_accuracy": (recall + specificity) / 2 if tp + fn and tn + fp else nan,
             "judge_tp": tp, "judge_fp": fp, "judge_fn": fn, "judge_tn": tn}
+
+
+def path_scores(cases: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """Per decision path (``Step.path``: program, model:tie, model:unsure, …): how many steps took it, in how
+    many episodes, and the success rate of those episodes (an episode with several paths counts for each)."""
+    scores: dict[str, dict[str, float]] = {}
+    for case in cases:
+        for path in set(case.get("paths") or []):
+            entry = scores.setdefault(path, {"steps": 0, "episodes": 0, "successes": 0})
+            entry["episodes"] += 1
+            entry["successes"] += case["reward"] > 0
+        for path in case.get("paths") or []:
+            scores[path]["steps"] += 1
+    for entry in scores.values():
+        entry["success_rate"] = round(entry["successes"] / entry["episodes"], 3)
+    return dict(sorted(scores.items()))

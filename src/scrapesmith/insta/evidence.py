@@ -31,8 +31,10 @@ from scrapesmith.llm.types import LLM, ChatMessage
 JUDGE_KINDS = ("evidence", "paper")
 MAX_CRITERIA = 6
 CHARS_PER_TOKEN = 4
-_CLAUSES = re.compile(r"(?:[.;!?]\s+|,\s*(?:and\s+|then\s+)?|\s+and\s+then\s+|\s+then\s+|\s+and\s+(?=[a-z]+\s))",
-                      re.IGNORECASE)
+#: Clause boundaries: sentences, commas, "then", "and" before a word; and a click verb that starts a clause of
+#: its own with no "and" ("... to the bottom of the text hit submit").
+_CLAUSES = re.compile(r"(?:[.;!?]\s+|,\s*(?:and\s+|then\s+)?|\s+and\s+then\s+|\s+then\s+|\s+and\s+(?=[a-z]+\b)"
+                      r"|(?<=\w)\s+(?=(?:hit|press|click|tap)\s))", re.IGNORECASE)
 _WORD = re.compile(r"\w+", re.UNICODE)
 _QUOTES = "\"'“”‘’`"
 

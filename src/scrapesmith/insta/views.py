@@ -101,6 +101,12 @@ class Step(BaseModel):
                                    "(its name, role, label, context): what the evidence judge matches criteria to")
     asked: bool | None = Field(default=None, description="candidate policy: the model chose (a tie, a value to "
                                "write, an answer) rather than the grounding alone; None for the paper policy")
+    path: str | None = Field(default=None, description="candidate policy: who chose and why — program (the "
+                             "evidence decided), model:<why> (asked: tie, value, answer, unsure) or program:<why> "
+                             "(the model would have been asked, there was none)")
+    confidence: float | None = Field(default=None, description="the evidence's confidence in the program's pick "
+                                     "(insta.decide.confidence)")
+    clause: str | None = Field(default=None, description="the task's clause (checklist item) this step serves")
 
 
 class Trajectory(BaseModel):
