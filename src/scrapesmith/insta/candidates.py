@@ -18,7 +18,12 @@ import re
 from dataclasses import dataclass, field
 
 from scrapesmith.dom.selectors import normalize_text
-from scrapesmith.insta.fields import read_value_candidates, scroll_candidates, value_candidates
+from scrapesmith.insta.fields import (
+    name_candidates,
+    read_value_candidates,
+    scroll_candidates,
+    value_candidates,
+)
 from scrapesmith.insta.values import task_values
 from scrapesmith.insta.views import Action, Candidate, Element
 
@@ -36,6 +41,14 @@ STOPWORDS = frozenset({
     "she", "his", "her", "click", "select", "enter", "type", "press", "choose", "find", "open", "go",
     "page",
 })
+
+
+#: What common icons show, and the words a task uses for what they do.
+ICON_WORDS: dict[str, tuple[str, ...]] = {
+    "trash": ("delete", "remove", "discard"), "bin": ("delete", "remove"), "star": ("important", "favorite"),
+    "heart": ("like", "favorite"), "pencil": ("edit",), "magnifier": ("search",), "cross": ("close",),
+    "plus": ("add",), "gear": ("settings",), "cog": ("settings",),
+}
 
 
 def _norm(text: str) -> str:
@@ -78,6 +91,14 @@ class Grounding:
         if any(_norm(value) == key for value in self.quoted):
             return 2.5 + self.order(phrase)
         return 2.0 + self.order(phrase) if len(key) <= 80 and mentions(self.named, phrase) else 0.0
+
+    def said_as(self, name: str) -> str | None:
+        """The task's word for what an icon ``name`` shows (:data:`ICON_WORDS`: "delete" for a trash can)."""
+        for word in _WORD.findall(_norm(name)):
+            for said in ICON_WORDS.get(word, ()):
+                if mentions(self.named, said):
+                    return said
+        return None
 
     @property
     def named(self) -> str:
@@ -197,6 +218,10 @@ def _element_candidates(element: Element, grounding: Grounding, out: list[Candid
         return
     name_score = max(grounding.match(element.name), grounding.match(element.label))
     grounded = [element.name] if name_score else []
+    if not name_score and element.role in ("icon", "clickable", "button") and len(element.name.split()) <= 2:
+        said = grounding.said_as(element.name)  # an icon named "trash" for a task that says "delete"
+        if said:
+            name_score, grounded = grounding.match(said) - 0.25, [said]
     if name_score and element.context:
         name_score += grounding.context_bonus(element.context, element.name)
     elif not name_score and len(element.name.split()) > 2:
@@ -221,9 +246,11 @@ def _element_candidates(element: Element, grounding: Grounding, out: list[Candid
 
 
 def candidate_actions(task: str, elements: list[Element], *, can_go_back: bool = False, truncated: bool = False,
-                      limit: int = MAX_CANDIDATES, read: list[tuple[str, int | None]] | None = None) -> list[Candidate]:
+                      limit: int = MAX_CANDIDATES, read: list[tuple[str, int | None]] | None = None,
+                      page: str | None = None) -> list[Candidate]:
     """Every grounded action for ``elements``, best first, numbered ``c1`` … (at most ``limit``); ``read``: the
-    values read earlier in the episode, with the element each came from (``insta.fields``)."""
+    values read earlier in the episode, with the element each came from; ``page``: the page's text without the
+    task, where names the task gives to type are not (``insta.fields``)."""
     grounding = ground_task(task, elements)
     hover = mentions(task, "hover") or "hover" in _norm(task)
     out: list[Candidate] = []
@@ -241,7 +268,7 @@ def candidate_actions(task: str, elements: list[Element], *, can_go_back: bool =
     out = [c for c in out if not (c.action.target_element_id in plain and c.grounded
                                   and _norm(c.grounded[0]) in covered)]
     out += value_candidates(task, elements, 1.0) + scroll_candidates(task, elements, 1.0) + \
-        read_value_candidates(read or [], elements)
+        read_value_candidates(read or [], elements) + (name_candidates(task, elements, page) if page is not None else [])
     _add(out, Action(action_key="scroll", action_kwargs={"delta_x": 0, "delta_y": 600}), "scroll down",
          0.05 if truncated else -0.5)
     _add(out, Action(action_key="scroll", action_kwargs={"delta_x": 0, "delta_y": -600}), "scroll up", -0.6)

@@ -20,6 +20,7 @@ from scrapesmith.insta.agent import HISTORY_STEPS
 from scrapesmith.insta.candidates import Grounding, candidate_actions, ground_task, renumber
 from scrapesmith.insta.decide import Decision, decide
 from scrapesmith.insta.elements import pointer_targets, text_targets, with_context
+from scrapesmith.insta.evidence import without_task
 from scrapesmith.insta.reading import read_candidate, read_values
 from scrapesmith.insta.views import Action, Candidate, Observation, Step
 from scrapesmith.llm.structured import ask_json, with_schema_instruction
@@ -104,13 +105,16 @@ def candidates_for(task: str, history: list[Step], observation: Observation, lim
     if observation.tree is not None:
         grounding = ground_task(task, elements)
         known = {element.id for element in elements}
-        elements += pointer_targets(observation.tree, known)
-        known |= {element.id for element in elements}
-        elements += text_targets(observation.tree, lambda text: grounding.match(text) > 0, known,
+        pointers = pointer_targets(observation.tree, known)
+        elements += pointers
+        # text inside a script-made container is still a target of its own ("Reply" and "Forward" in one box)
+        elements += text_targets(observation.tree, lambda text: grounding.match(text) > 0,
+                                 known | {element.id for element in elements if element not in pointers},
                                  skip_within=grounding.restates)
         elements = with_context(elements, observation.tree)
     candidates = candidate_actions(task, elements, can_go_back=any(step.action is not None for step in history),
-                                   truncated=observation.truncated, limit=limit, read=read_values(history))
+                                   truncated=observation.truncated, limit=limit, read=read_values(history),
+                                   page=without_task(observation.markdown, task))
     read = read_candidate(task, observation.tree, history, Grounding(task=task).restates)
     return candidates if read is None else renumber([read, *candidates][:limit])
 

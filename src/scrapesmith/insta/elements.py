@@ -127,12 +127,16 @@ def _unclaimed_id(element: HtmlElement, known: Container[int]) -> int | None:
 
 
 def icon_name(element: HtmlElement) -> str:
-    """What names an element without text: aria-label, title, alt, else its class words (``icon-star``)."""
+    """What names an element without text: aria-label, title, alt, else its class words (``icon-star``), else
+    its id's words (``send-forward``)."""
     for attribute in ("aria-label", "title", "alt"):
         if normalize_text(element.get(attribute)):
             return normalize_text(element.get(attribute))
-    words = [w for cls in (element.get("class") or "").split() for w in _SPLIT.split(cls) if w.isalpha()]
-    return " ".join(dict.fromkeys(words))
+    for attribute in ("class", "id"):
+        words = [w for value in (element.get(attribute) or "").split() for w in _SPLIT.split(value) if w.isalpha()]
+        if words:
+            return " ".join(dict.fromkeys(words))
+    return ""
 
 
 def context_of(element: HtmlElement, own: str) -> str:

@@ -122,3 +122,25 @@ def read_value_candidates(values: list[tuple[str, int | None]], elements: list[E
                                  score=3.5 - 0.5 * bool(element.value), grounded=[f"(read) {shown}"],
                                  element=element))
     return out
+
+
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\b")
+
+
+def name_candidates(task: str, elements: list[Element], page: str) -> list[Candidate]:
+    """A name the task gives (a capitalised word inside a sentence: "forward that email to Theresita") that the
+    page does not show is a value to type: offered for every empty text field, behind quoted values."""
+    shown = {word.casefold() for word in _WORD.findall(page)}
+    names = list(dict.fromkeys(match.group(1) for match in _NAME.finditer(task)
+                               if match.group(1).casefold() not in shown and match.group(1) != "I"))
+    out = []
+    for name in names:
+        order = 1 - task.find(name) / max(1, len(task))
+        for element in elements:
+            if element.role != "textbox" or element.value or element.readonly or element.widget:
+                continue
+            out.append(Candidate(id="", action=Action(action_key="fill", action_kwargs={"value": name},
+                                                      target_element_id=element.id),
+                                 text=f'fill {_describe(element)} with "{name}"', score=2.25 + order,
+                                 grounded=[name], element=element))
+    return out
