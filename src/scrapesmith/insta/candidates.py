@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from scrapesmith.dom.selectors import normalize_text
 from scrapesmith.insta.fields import (
     name_candidates,
+    property_candidates,
     read_value_candidates,
     scroll_candidates,
     value_candidates,
@@ -269,6 +270,8 @@ def candidate_actions(task: str, elements: list[Element], *, can_go_back: bool =
                                   and _norm(c.grounded[0]) in covered)]
     out += value_candidates(task, elements, 1.0) + scroll_candidates(task, elements, 1.0) + \
         read_value_candidates(read or [], elements) + (name_candidates(task, elements, page) if page is not None else [])
+    decided = property_candidates(task, elements)  # what arithmetic decides replaces the by-name candidates
+    out = [c for c in out if c.action.target_element_id not in {d.action.target_element_id for d in decided}] + decided
     _add(out, Action(action_key="scroll", action_kwargs={"delta_x": 0, "delta_y": 600}), "scroll down",
          0.05 if truncated else -0.5)
     _add(out, Action(action_key="scroll", action_kwargs={"delta_x": 0, "delta_y": -600}), "scroll up", -0.6)

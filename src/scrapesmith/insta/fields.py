@@ -144,3 +144,31 @@ def name_candidates(task: str, elements: list[Element], page: str) -> list[Candi
                                  text=f'fill {_describe(element)} with "{name}"', score=2.25 + order,
                                  grounded=[name], element=element))
     return out
+
+
+#: Properties of a number a program decides (never the model): the word a control shows, and the test.
+NUMBER_PROPERTIES = {
+    "odd": lambda n: n == int(n) and int(n) % 2 != 0, "even": lambda n: n == int(n) and int(n) % 2 == 0,
+    "positive": lambda n: n > 0, "negative": lambda n: n < 0, "zero": lambda n: n == 0,
+}
+
+
+def property_candidates(task: str, elements: list[Element]) -> list[Candidate]:
+    """"Mark the numbers as odd or even": a control named by a property of numbers the task names, in a row
+    holding one number, is clicked when the number has that property — decided by arithmetic, not a guess."""
+    named = {word for word in NUMBER_PROPERTIES if re.search(rf"\b{word}\b", task, re.IGNORECASE)}
+    out = []
+    for element in elements:
+        word = element.name.strip().casefold()
+        if word not in named or element.role in ("textbox", "select"):
+            continue
+        numbers = [float(n) for n in re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", element.context)]
+        if len(numbers) != 1:
+            continue
+        holds = NUMBER_PROPERTIES[word](numbers[0])
+        out.append(Candidate(id="", action=Action(action_key="click", target_element_id=element.id),
+                             text=f'click [id: {element.id}] "{element.name}" for {numbers[0]:g} '
+                                  f"({'it is' if holds else 'it is not'} {word})",
+                             score=3.5 if holds else -1.0, grounded=[f"{element.name} ({numbers[0]:g})"] if holds else [],
+                             element=element))
+    return out
