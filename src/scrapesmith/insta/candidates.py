@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from scrapesmith.dom.selectors import normalize_text
 from scrapesmith.insta.fields import (
+    guess_candidates,
     name_candidates,
     property_candidates,
     read_value_candidates,
@@ -248,10 +249,10 @@ def _element_candidates(element: Element, grounding: Grounding, out: list[Candid
 
 def candidate_actions(task: str, elements: list[Element], *, can_go_back: bool = False, truncated: bool = False,
                       limit: int = MAX_CANDIDATES, read: list[tuple[str, int | None]] | None = None,
-                      page: str | None = None) -> list[Candidate]:
+                      page: str | None = None, seen: list[str] | None = None) -> list[Candidate]:
     """Every grounded action for ``elements``, best first, numbered ``c1`` … (at most ``limit``); ``read``: the
     values read earlier in the episode, with the element each came from; ``page``: the page's text without the
-    task, where names the task gives to type are not (``insta.fields``)."""
+    task, where names the task gives to type are not; ``seen``: the pages of the steps so far (``insta.fields``)."""
     grounding = ground_task(task, elements)
     hover = mentions(task, "hover") or "hover" in _norm(task)
     out: list[Candidate] = []
@@ -268,7 +269,10 @@ def candidate_actions(task: str, elements: list[Element], *, can_go_back: bool =
     covered = {_norm(phrase) for c in out for phrase in c.grounded if c.action.target_element_id not in plain}
     out = [c for c in out if not (c.action.target_element_id in plain and c.grounded
                                   and _norm(c.grounded[0]) in covered)]
-    out += value_candidates(task, elements, 1.0) + scroll_candidates(task, elements, 1.0) + \
+    guesses = guess_candidates(task, elements, [*(seen or []), page or ""])
+    searched = {c.action.target_element_id for c in guesses}  # a bounded search replaces the bounds as values
+    out += [c for c in value_candidates(task, elements, 1.0) if c.action.target_element_id not in searched] + guesses
+    out += scroll_candidates(task, elements, 1.0) + \
         read_value_candidates(read or [], elements) + (name_candidates(task, elements, page) if page is not None else [])
     decided = property_candidates(task, elements)  # what arithmetic decides replaces the by-name candidates
     out = [c for c in out if c.action.target_element_id not in {d.action.target_element_id for d in decided}] + decided

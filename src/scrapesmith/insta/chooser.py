@@ -114,7 +114,8 @@ def candidates_for(task: str, history: list[Step], observation: Observation, lim
         elements = with_context(elements, observation.tree)
     candidates = candidate_actions(task, elements, can_go_back=any(step.action is not None for step in history),
                                    truncated=observation.truncated, limit=limit, read=read_values(history),
-                                   page=without_task(observation.markdown, task))
+                                   page=without_task(observation.markdown, task),
+                                   seen=[step.observation for step in history])
     read = read_candidate(task, observation.tree, history, Grounding(task=task).restates)
     return candidates if read is None else renumber([read, *candidates][:limit])
 

@@ -51,12 +51,12 @@ def heuristic_choice(candidates: list[Candidate], history: list[Step], page: str
     if not any(previous.grounded for previous in history) and fresh and fresh[0].score > 0 \
             and fresh[0].action.action_key != "scroll":
         return fresh[0], "best candidate, nothing grounded (program)", None
-    last = next((previous for previous in reversed(history) if previous.action and not previous.error), None)
-    submit = next((c for c in fresh if c.element is not None and c.action.action_key == "click"
+    last = history[-1] if history and history[-1].action and not history[-1].error else None
+    submit = next((c for c in candidates if c.element is not None and c.action.action_key == "click"
                    and SUBMIT_WORDS & set(re.findall(r"\w+", f"{c.element.name} {c.element.hint}".casefold()))), None)
     if last is not None and last.action.action_key == "fill" and submit is not None \
             and (checklist is None or not checklist.done):
-        return submit, "a field was filled: its form's submit control (program)", None
+        return submit, "a field was filled: its form's submit control, again if need be (program)", None
     return stop, "no grounded candidate left (program)", _first_heading(page)
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from scrapesmith.dom.selectors import normalize_text
-from scrapesmith.insta.values import Value, same_value, task_values
+from scrapesmith.insta.values import Value, number_range, same_value, task_values
 from scrapesmith.insta.views import Action, Candidate, Element
 
 DATE_TYPES = frozenset({"date", "datetime-local", "month", "week"})
@@ -172,3 +172,35 @@ def property_candidates(task: str, elements: list[Element]) -> list[Candidate]:
                              score=3.5 if holds else -1.0, grounded=[f"{element.name} ({numbers[0]:g})"] if holds else [],
                              element=element))
     return out
+
+
+_ABOVE = re.compile(r"\b(?:higher|greater|more|larger|bigger|above|over)\s+than\s+(-?\d+)", re.IGNORECASE)
+_BELOW = re.compile(r"\b(?:lower|less|smaller|fewer|below|under)\s+than\s+(-?\d+)", re.IGNORECASE)
+
+
+def guess_candidates(task: str, elements: list[Element], pages: list[str]) -> list[Candidate]:
+    """A number the task bounds ("between 0-9") and the page answers guesses about ("higher than 4"): the
+    middle of what the task's bounds and every answer so far (``pages``: what each step saw, then the page
+    now) leave open, for each number field — a search the program runs, not the model."""
+    undated = task
+    for value in task_values(task):
+        if value.kind != "number":  # "2016-05-12" states no range
+            undated = undated.replace(value.text, " ")
+    bounds = number_range(undated)
+    fields = [e for e in elements if e.widget in ("slider", "spinbutton") or e.input_type in ("number", "range")
+              or (e.role == "textbox" and not e.readonly)]
+    if bounds is None or not fields:
+        return []
+    low, high = bounds
+    for page in pages:
+        for match in _ABOVE.finditer(page):
+            low = max(low, float(match.group(1)) + 1)
+        for match in _BELOW.finditer(page):
+            high = min(high, float(match.group(1)) - 1)
+    if low > high:
+        return []
+    guess = f"{(low + high) // 2:g}"
+    return [Candidate(id="", action=Action(action_key="fill", action_kwargs={"value": guess},
+                                           target_element_id=field.id),
+                      text=f'set {_describe(field)} to "{guess}" (the middle of {low:g}-{high:g}, still open)',
+                      score=3.2, grounded=[f"guess {guess}"], element=field) for field in fields[:1]]
