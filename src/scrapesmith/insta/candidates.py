@@ -194,7 +194,8 @@ def _element_candidates(element: Element, grounding: Grounding, out: list[Candid
     target = element.id
     penalty = 0.0 if element.shown else -0.25
     if element.role == "textbox":
-        holds_task_value = element.value is not None and _norm(element.value) in {_norm(v) for v in typed}
+        holds_task_value = element.value is not None and (_norm(element.value) in {_norm(v) for v in typed} or (
+            len(grounding.to_type) > 1 and all(_norm(v) in _norm(element.value) for v in grounding.to_type)))
         for value in grounding.to_type:
             if holds_task_value:
                 continue  # this field holds a value of the task already
@@ -220,6 +221,9 @@ def _element_candidates(element: Element, grounding: Grounding, out: list[Candid
         return
     name_score = max(grounding.match(element.name), grounding.match(element.label))
     grounded = [element.name] if name_score else []
+    if element.role == "option" and not name_score and grounding.quoted and \
+            all(_norm(value) in _norm(element.name) for value in grounding.quoted):
+        name_score, grounded = 3.5, [f"(suggestion) {element.name}"]  # holds every value the task quotes
     if not name_score and element.role in ("icon", "clickable", "button") and len(element.name.split()) <= 2:
         said = grounding.said_as(element.name)  # an icon named "trash" for a task that says "delete"
         if said:

@@ -19,7 +19,7 @@ from typing import Any
 from scrapesmith.insta.agent import HISTORY_STEPS
 from scrapesmith.insta.candidates import Grounding, candidate_actions, ground_task, renumber
 from scrapesmith.insta.decide import Decision, decide
-from scrapesmith.insta.elements import pointer_targets, text_targets, with_context
+from scrapesmith.insta.elements import pointer_targets, suggestion_targets, text_targets, with_context
 from scrapesmith.insta.evidence import without_task
 from scrapesmith.insta.reading import read_candidate, read_values
 from scrapesmith.insta.views import Action, Candidate, Observation, Step
@@ -111,6 +111,7 @@ def candidates_for(task: str, history: list[Step], observation: Observation, lim
         elements += text_targets(observation.tree, lambda text: grounding.match(text) > 0,
                                  known | {element.id for element in elements if element not in pointers},
                                  skip_within=grounding.restates)
+        elements += suggestion_targets(observation.tree, grounding.quoted, {element.id for element in elements})
         elements = with_context(elements, observation.tree)
     candidates = candidate_actions(task, elements, can_go_back=any(step.action is not None for step in history),
                                    truncated=observation.truncated, limit=limit, read=read_values(history),

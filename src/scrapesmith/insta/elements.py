@@ -223,3 +223,37 @@ def text_targets(root: HtmlElement, named: Callable[[str], bool], known: set[int
         if len(found) >= limit:
             break
     return list(found.values())
+
+
+SUGGESTION_TAGS = frozenset({"li", "option"})
+SUGGESTION_ROLES = frozenset({"option", "menuitem"})
+
+
+def suggestion_targets(root: HtmlElement, wanted: list[str], known: set[int], limit: int = 20) -> list[Element]:
+    """Visible list items (``li``, ``option``, ``role=option|menuitem``) whose text holds every one of ``wanted``
+    (the task's quoted values) and is more than any one of them: the suggestion an autocomplete list offers for
+    what was typed ("San Marino" for "Sa" ... "ino"). The innermost such element, inside a known one or not."""
+    if not wanted:
+        return []
+    found: list[Element] = []
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        if element.tag not in SUGGESTION_TAGS and (element.get("role") or "").lower() not in SUGGESTION_ROLES:
+            continue
+        text = node_text(element)
+        low = text.casefold()
+        if not text or len(text) > MAX_TEXT or any(low == w.casefold() for w in wanted) \
+                or not all(w.casefold() in low for w in wanted):
+            continue
+        while len(element) == 1 and isinstance(element[0].tag, str) and node_text(element[0]) == text:
+            element = element[0]  # the innermost element with that text is what a user clicks
+        ident = element.get("data-ss-id")
+        if not (ident or "").isdigit() or int(ident) in known or not _visible(element):
+            continue
+        item = describe(element, int(ident), role="option")
+        item.text = text
+        found.append(item)
+        if len(found) >= limit:
+            break
+    return found
