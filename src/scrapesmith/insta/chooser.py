@@ -107,10 +107,13 @@ def candidates_for(task: str, history: list[Step], observation: Observation, lim
         known = {element.id for element in elements}
         pointers = pointer_targets(observation.tree, known)
         elements += pointers
-        # text inside a script-made container is still a target of its own ("Reply" and "Forward" in one box)
-        elements += text_targets(observation.tree, lambda text: grounding.match(text) > 0,
-                                 known | {element.id for element in elements if element not in pointers},
-                                 skip_within=grounding.restates)
+        # text inside a script-made container is still a target of its own ("Reply" and "Forward" in one box),
+        # unless it is all the container says (then the container is the target)
+        said = {pointer.name.casefold() for pointer in pointers}
+        elements += [text for text in text_targets(observation.tree, lambda text: grounding.match(text) > 0,
+                                                   known | {element.id for element in elements if element not in pointers},
+                                                   skip_within=grounding.restates)
+                     if text.name.casefold() not in said]
         elements += suggestion_targets(observation.tree, grounding.quoted, {element.id for element in elements})
         elements = with_context(elements, observation.tree)
     candidates = candidate_actions(task, elements, can_go_back=any(step.action is not None for step in history),
