@@ -2,9 +2,13 @@
 
 The observation is the page's markdown view, where interactive elements read ``[id: N] ...``, capped at
 2,048 tokens (section 3 of the seed), showing the live state (typed values, chosen options, ticked boxes,
-focus), plus the actionable elements behind it (``insta.elements``) for the candidate policy; an action is the seed's JSON function call, executed on the element
-with that id. Anything the browser refuses or cannot do (unknown id, hidden element, a navigation the
-address guard or robots.txt refuses) becomes an error string fed back to the agent: the episode goes on.
+focus), plus the actionable elements behind it (``insta.elements``) for the candidate policy; an action is the
+seed's JSON function call, executed on the element with that id: a ``fill`` through what the field exposes
+(``insta.widgets``: native inputs by value, sliders and spin buttons by keys, a read-only field through its
+calendar), a ``scroll`` with a target to that element's end, a ``read`` returning the element's value
+(``StepOutcome.value``). Anything the browser refuses or cannot do (unknown id, hidden element, a widget that
+does not take the value, a navigation the address guard or robots.txt refuses) becomes an error string fed
+back to the agent: the episode goes on.
 The environment knows nothing about the agent (BrowserGym's task/env split).
 """
 
