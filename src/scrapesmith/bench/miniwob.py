@@ -268,9 +268,14 @@ def _one_case(env: MiniwobEnv, policy: Policy, base_url: str, task: str, seed: i
                     actions=[step.action.model_dump() if step.action else {"invalid": step.error}
                              for step in trajectory.steps])
         if judge is not None:
-            judged = judge.judge(trajectory.task, trajectory)
-            record.judgement = judged
-            case.update(judge_success=judged.success, judge_confidence=judged.confidence, judge_kind=judged.kind)
+            try:
+                judged = judge.judge(trajectory.task, trajectory)
+            except ScrapesmithError as exc:  # the episode and its reward stand; the judge's failure is counted
+                case["judge_error"] = str(exc).splitlines()[0]
+            else:
+                record.judgement = judged
+                case.update(judge_success=judged.success, judge_confidence=judged.confidence,
+                            judge_kind=judged.kind)
     except ScrapesmithError as exc:
         case.update(reward=0.0, done=False, steps=0, error=str(exc).splitlines()[0])
         record.error = case["error"]
@@ -294,6 +299,7 @@ def summarise(cases: list[dict[str, Any]]) -> dict[str, Any]:
         "invalid_steps": sum(case.get("invalid_steps", 0) for case in cases),
         "asked_steps": sum(case.get("asked_steps", 0) for case in cases),
         "errors": sum(1 for case in cases if case.get("error")),
+        "judge_errors": sum(1 for case in cases if case.get("judge_error")),
         "seconds": round(sum(case["seconds"] for case in cases), 1),
     }
     summary["paths"] = path_scores(cases)
