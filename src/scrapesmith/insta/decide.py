@@ -53,7 +53,7 @@ def heuristic_choice(candidates: list[Candidate], history: list[Step], page: str
         return fresh[0], "best candidate, nothing grounded (program)", None
     last = history[-1] if history and history[-1].action and not history[-1].error else None
     submit = next((c for c in candidates if c.element is not None and c.action.action_key == "click"
-                   and SUBMIT_WORDS & set(re.findall(r"\w+", f"{c.element.name} {c.element.hint}".casefold()))), None)
+                   and SUBMIT_WORDS & set(_WORDS.findall(f"{c.element.name} {c.element.hint}".casefold()))), None)
     chose = last is not None and any(phrase.startswith("(suggestion)") for phrase in last.grounded or [])
     if last is not None and (last.action.action_key == "fill" or chose) and submit is not None \
             and (checklist is None or not checklist.done):
