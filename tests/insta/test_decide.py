@@ -7,7 +7,7 @@ import json
 
 from scrapesmith.bench.miniwob import path_scores
 from scrapesmith.insta.candidates import candidate_actions
-from scrapesmith.insta.chooser import CandidatePolicy
+from scrapesmith.insta.chooser import CandidatePolicy, ChooserConfig
 from scrapesmith.insta.decide import ASK_BELOW, CALIBRATION, checklist, confidence, decide, evidence_of
 from scrapesmith.insta.views import Action, Element, Observation, Step
 from scrapesmith.llm.scripted import ScriptedLLM
@@ -54,10 +54,11 @@ def _unsure_setup():
 
 def test_a_pick_below_the_confidence_threshold_goes_to_the_model():
     task, observation = _unsure_setup()
-    decision = decide(task, candidate_actions(task, BUTTONS), [], observation.markdown)
+    decision = decide(task, candidate_actions(task, BUTTONS), [], observation.markdown, ASK_BELOW)
     assert decision.confidence < ASK_BELOW and decision.why == "unsure"
     assert decision.offer[0] is decision.chosen and len(decision.offer) > 1
     assert decision.chosen.action.target_element_id == 2
+    assert not decide(task, candidate_actions(task, BUTTONS), [], observation.markdown).offer  # off by default
 
 
 def test_the_model_chooses_when_the_program_is_unsure_and_the_step_records_the_path():
@@ -69,13 +70,13 @@ def test_the_model_chooses_when_the_program_is_unsure_and_the_step_records_the_p
         return json.dumps({"reason": "cancel first", "candidate": "c2"})
 
     llm = ScriptedLLM(choose_second)
-    step = CandidatePolicy(llm).act(task, [], observation)
+    step = CandidatePolicy(llm, ChooserConfig(ask_below=ASK_BELOW)).act(task, [], observation)
     assert llm.calls == 1 and step.asked and step.path == "model:unsure" and step.confidence < ASK_BELOW
     assert step.candidates == offered[: len(step.candidates)] and step.candidates[0].startswith("c1: click [id: 2]")
     chosen_line = next(line for line in step.candidates if line.startswith("c2:"))
     assert f"[id: {step.action.target_element_id}]" in chosen_line  # the model's choice is what is done
 
-    without = CandidatePolicy(None).act(task, [], observation)
+    without = CandidatePolicy(None, ChooserConfig(ask_below=ASK_BELOW)).act(task, [], observation)
     assert without.path == "program:unsure" and without.action.target_element_id == 2 and not without.asked
 
 

@@ -58,7 +58,9 @@ def test_embedded_model_chooses_when_the_program_is_unsure() -> None:
     observation = Observation(url="http://127.0.0.1/", markdown="# Form\n\n[id: 1] Open button [id: 2] Save button "
                               "[id: 3] Cancel button", elements=buttons)
     llm = resolve_llm("local", cache=False, ledger=Ledger())
-    step = CandidatePolicy(llm).act('Enter "kim" and click "Save".', [], observation)
+    from scrapesmith.insta.chooser import ChooserConfig
+
+    step = CandidatePolicy(llm, ChooserConfig(ask_below=ASK_BELOW)).act('Enter "kim" and click "Save".', [], observation)
     assert step.path == "model:unsure" and step.asked and step.confidence < ASK_BELOW
     assert step.action is not None and step.action.target_element_id in {1, 2, 3}
     assert any(line.split(": ", 1)[1] == step.candidate for line in step.candidates)

@@ -40,6 +40,7 @@ class ChooserConfig:
     max_candidates: int = 30
     max_tokens: int = 256  # a reason of ~30 words, then the id (a reply cut short is retried once)
     temperature: float = 0.0
+    ask_below: float = 0.0  # the model also chooses when the pick's confidence is below this (decide.ASK_BELOW)
 
 
 def chooser_system_prompt(config: ChooserConfig) -> str:
@@ -137,7 +138,7 @@ class CandidatePolicy:
         candidates = candidates_for(task, history, observation, self.config.max_candidates)
         lines = [f"{candidate.id}: {candidate.text}" for candidate in candidates]
         step = Step(url=observation.url, observation=observation.markdown, candidates=lines, asked=False)
-        decision = decide(task, candidates, history, observation.markdown)
+        decision = decide(task, candidates, history, observation.markdown, self.config.ask_below)
         step.confidence, step.clause = decision.confidence, decision.clause
         step.path = "program" if not decision.offer else f"{'program' if self.llm is None else 'model'}:{decision.why}"
         if self.llm is None or not decision.offer:
@@ -191,13 +192,15 @@ class CandidatePolicy:
         return step
 
 
-def make_policy(kind: str, llm: LLM | None, reasoning_words: int = 30, max_tokens: int = 256) -> Any:
-    """``candidates`` (default) or ``paper`` (the seed's free-form agent, which needs a model)."""
+def make_policy(kind: str, llm: LLM | None, reasoning_words: int = 30, max_tokens: int = 256,
+                ask_below: float = 0.0) -> Any:
+    """``candidates`` (default; ``ask_below``: see :class:`ChooserConfig`) or ``paper`` (the seed's free-form
+    agent, which needs a model)."""
     from scrapesmith.errors import ScrapesmithError
     from scrapesmith.insta.agent import Agent, AgentConfig
 
     if kind == "candidates":
-        return CandidatePolicy(llm, ChooserConfig(reasoning_words=reasoning_words))
+        return CandidatePolicy(llm, ChooserConfig(reasoning_words=reasoning_words, ask_below=ask_below))
     if kind == "paper":
         if llm is None:
             raise ScrapesmithError("--policy paper needs a language model")

@@ -7,8 +7,8 @@ verified is the one the next step serves (candidates grounding it come first), a
 verified the episode stops. The pick gets a **confidence** (:func:`confidence`): the success rate, on the
 development list, of picks with the same evidence — it grounds a task phrase, it serves the current clause,
 the last step changed the page without an error. The model is asked (:func:`decide`) on
-a tie, for a value no element holds, for an answer — and, with this issue, whenever the confidence is below
-:data:`ASK_BELOW`; every step records which path it took (``Step.path``) so a run can report each path's
+a tie, for a value no element holds, for an answer — and, when the caller sets ``ask_below`` (e.g.
+:data:`ASK_BELOW`), whenever the confidence is below it; every step records which path it took (``Step.path``) so a run can report each path's
 success.
 """
 
@@ -130,7 +130,9 @@ _WORDS = re.compile(r"\w+")
 #: Words that name the control that submits a form ("Submit", a "send" icon, "OK").
 SUBMIT_WORDS = frozenset({"submit", "send", "save", "ok", "done", "go", "post", "apply", "confirm"})
 _QUALIFIER = re.compile(r"\s*(?:for|in|on|with|from|by|at|of|about|under|inside)\b", re.IGNORECASE)
-#: Below this confidence the program's pick goes to the model, with the best other candidates (``unsure``).
+#: Below this confidence the program's pick goes to the model, with the best other candidates (``unsure``), when
+#: the caller asks for it (``decide(ask_below=…)``, ``--ask-below``). Off by default: on ``WIDGET_TASKS`` the
+#: embedded model made the episodes of this path worse than the program's own pick (BENCHMARKS.md, issue 35).
 ASK_BELOW = 0.5
 #: How often an episode succeeded when the program's pick had this evidence, (steps, successes) per
 #: (grounds a task phrase, serves the checklist's current clause, the last step changed the page without an
@@ -166,7 +168,7 @@ def _phrases(candidate: Candidate) -> set[str]:
     return {phrase.casefold() for phrase in candidate.grounded}
 
 
-def decide(task: str, candidates: list[Candidate], history: list[Step], page: str) -> Decision:
+def decide(task: str, candidates: list[Candidate], history: list[Step], page: str, ask_below: float = 0.0) -> Decision:
     """Where the grounding decides, and where the model must.
 
     The program's pick is :func:`heuristic_choice`. The model is asked only when (1) *a value no element
@@ -175,7 +177,7 @@ def decide(task: str, candidates: list[Candidate], history: list[Step], page: st
     :data:`TIE_MARGIN` of the pick that ground the same task phrase, or, when the pick grounds nothing,
     that ground nothing either (offered: the pick and those rivals, best first); (3) *an answer*: the
     program stops and the task asks a question (offered: stop, with a value). Otherwise the pick is taken
-    without a call — unless (4) *unsure*: the pick's :func:`confidence` is below :data:`ASK_BELOW` (offered: the
+    without a call — unless (4) *unsure*: the pick's :func:`confidence` is below ``ask_below`` (offered: the
     pick and the best other untried candidates)."""
     plan = checklist(task, history, page)
     chosen, reason, value = heuristic_choice(candidates, history, page, task, plan)
@@ -207,7 +209,7 @@ def decide(task: str, candidates: list[Candidate], history: list[Step], page: st
         if question:
             decision.offer.append(stop)
         decision.why = "tie"
-    elif decision.confidence < ASK_BELOW:
+    elif decision.confidence < ask_below:
         others = [c for c in untried if c is not chosen and not c.free and c.action.target_element_id is not None]
         decision.offer = [chosen, *sorted(others, key=lambda c: -c.score)[: MAX_OFFERED - 1]]
         decision.why = "unsure"
