@@ -13,4 +13,5 @@ from scrapesmith.cli import (
     llm,  # noqa: F401
     report,  # noqa: F401
     sites,  # noqa: F401
+    workflow,  # noqa: F401
 )

@@ -65,6 +65,20 @@ class EpisodeStep:
     action: str
     reason: str
     error: str | None
+    path: str | None = None
+
+
+@dataclass
+class WorkflowCard:
+    """One workflow compiled from the run's judged-successful episodes (a forged program): its id, family, the
+    task template it binds, its steps as readable lines and the episodes it came from."""
+
+    id: str
+    family: str
+    template: str
+    steps: list[str]
+    parameters: list[str]
+    episodes: list[str]
 
 
 @dataclass
@@ -110,6 +124,7 @@ class Report:
     notes: list[str] = field(default_factory=list)
     dataset_name: str = ""
     episodes: list[Episode] = field(default_factory=list)
+    workflows: list[WorkflowCard] = field(default_factory=list)
 
     @property
     def row_count(self) -> int:

@@ -119,12 +119,16 @@ def merge_templates(token_lists: Iterable[list[str]]) -> list[str]:
 
 
 def render_template(tokens: list[str]) -> str:
-    """Tokens as one readable line (a space between words; none before closing punctuation)."""
-    text = ""
+    """Tokens as one readable line: a space between words, none before closing punctuation or inside quotes."""
+    text, open_quote, after_open = "", False, False
     for token in tokens:
-        if text and not (re.match(r"^[.,;:!?)\]]$", token) or text.endswith(("(", "["))):
+        quote = token in ('"', "'")
+        glued = after_open or (quote and open_quote) or re.match(r"^[.,;:!?)\]]$", token) or text.endswith(("(", "["))
+        if text and not glued:
             text += " "
         text += token
+        after_open = quote and not open_quote
+        open_quote = open_quote != quote
     return text
 
 

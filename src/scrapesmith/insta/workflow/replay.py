@@ -42,9 +42,12 @@ def pick_workflow(workflows: list[Workflow], task: str, url: str | None = None) 
     """The workflow for ``task`` on ``url``'s family, its binding, and why none fits (empty when one does).
 
     Among the workflows whose template the task matches, the most specific (most fixed words), then the one
-    compiled from most episodes; with no match, a family with a single workflow binds by kind and ordinal."""
+    compiled from most episodes; with no match, a family with a single workflow binds by kind and ordinal.
+    Workflows all of one family are used on any page (the caller chose them: a page that moved)."""
     family = family_of(url) if url else None
     pool = [w for w in workflows if family is None or w.family == family]
+    if not pool and len({w.family for w in workflows}) == 1:
+        pool = list(workflows)
     if not pool:
         return None, {}, f"no workflow for {family or 'this page'} ({len(workflows)} workflows of other pages)"
     matched = []
