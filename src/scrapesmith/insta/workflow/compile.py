@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 from scrapesmith.insta.evidence import task_criteria
 from scrapesmith.insta.values import same_value
 from scrapesmith.insta.verify import verify_criteria
-from scrapesmith.insta.views import SiteResult, Step
+from scrapesmith.insta.views import SiteResult, Step, Trajectory
 from scrapesmith.insta.workflow.align import (
     ITEM_SEPARATOR,
     Span,
@@ -152,15 +152,31 @@ def draft_of(result: SiteResult) -> Draft | None:
             reads.append((str(kwargs["value"]), len(steps)))
         steps.append(workflow_step)
         at[index] = len(steps) - 1
-    criteria = task_criteria(trajectory.task)
-    for number, verdict in enumerate(verify_criteria(trajectory.task, criteria, trajectory)):
-        if verdict.status == "verified" and verdict.at in at:
-            steps[at[verdict.at]].checks.append(number)
-            steps[at[verdict.at]].check_texts.append(verdict.criterion)
+    for number, criterion, index in _proofs(trajectory):
+        if index in at:
+            steps[at[index]].checks.append(number)
+            steps[at[index]].check_texts.append(criterion)
     draft = Draft(result=result, task=trajectory.task, steps=steps, slots=namer.slots)
     _collapse_lists(draft)
     _renumber(draft)
     return draft
+
+
+def _proofs(trajectory: Trajectory) -> list[tuple[int, str, int]]:
+    """Each criterion the judge's program pass verifies on the whole episode, with the first step after which it
+    holds (a criterion on "both fields" holds only after the second one): where its check goes."""
+    criteria = task_criteria(trajectory.task)
+    verdicts = verify_criteria(trajectory.task, criteria, trajectory)
+    proofs = []
+    for number, verdict in enumerate(verdicts):
+        if verdict.status != "verified" or verdict.at < 0:
+            continue
+        for end in range(verdict.at, len(trajectory.steps)):
+            prefix = trajectory.model_copy(update={"steps": trajectory.steps[:end + 1]})
+            if verify_criteria(trajectory.task, criteria, prefix)[number].status == "verified":
+                proofs.append((number, verdict.criterion, end))
+                break
+    return proofs
 
 
 def _item_param(step: WorkflowStep) -> str | None:

@@ -151,11 +151,21 @@ def describe_id(ident: int, observation: Observation) -> Element | None:
     return element
 
 
+def _shows(element: Element, name: str) -> bool:
+    """The element bears ``name`` (its name, label, text or value holds it, case and spacing aside)."""
+    wanted = _norm(name)
+    return any(wanted in _norm(text) for text in (element.name, element.label, element.text, element.value or ""))
+
+
 def resolve(locators: list[Locator], observation: Observation,
             bind: Callable[[str], str | None]) -> tuple[Located | None, list[str]]:
     """The first locator (in order) that finds exactly one visible element, and why each one before it did not;
-    ``bind`` fills a locator's ``{parameter}`` s (None: one is unbound, the locator is skipped)."""
+    ``bind`` fills a locator's ``{parameter}`` s (None: one is unbound, the locator is skipped). When the task names
+    the element (the role locator's name is a parameter), an element another locator finds must bear that name: a
+    selector finds a place, and in another instance the place may hold something else."""
     tried: list[str] = []
+    named = next((lo for lo in locators if lo.kind == "role" and "{" in lo.value), None)
+    must_show = bind(named.value) if named is not None else None
     for locator in locators:
         value = bind(locator.value)
         context = bind(locator.context) if locator.context else None
@@ -165,6 +175,10 @@ def resolve(locators: list[Locator], observation: Observation,
         ids = list(dict.fromkeys(find_ids(locator, value, context, observation)))
         if len(ids) == 1:
             element = describe_id(ids[0], observation)
+            if element is not None and must_show and locator.kind not in ("role", "source") \
+                    and not _shows(element, must_show):
+                tried.append(f"{locator.kind} {value!r}: an element that does not show {must_show!r}")
+                continue
             if element is not None:
                 if locator.kind in ("role", "label") and not element.name and not element.label:
                     element.text = value
