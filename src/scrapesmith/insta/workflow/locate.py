@@ -161,8 +161,9 @@ def resolve(locators: list[Locator], observation: Observation,
             bind: Callable[[str], str | None]) -> tuple[Located | None, list[str]]:
     """The first locator (in order) that finds exactly one visible element, and why each one before it did not;
     ``bind`` fills a locator's ``{parameter}`` s (None: one is unbound, the locator is skipped). When the task names
-    the element (the role locator's name is a parameter), an element another locator finds must bear that name: a
-    selector finds a place, and in another instance the place may hold something else."""
+    the element (the role locator's name is a parameter), an element a CSS selector or XPath finds must bear that
+    name: a selector finds a place, and in another instance the place may hold something else (an id or a name
+    attribute names the element itself)."""
     tried: list[str] = []
     named = next((lo for lo in locators if lo.kind == "role" and "{" in lo.value), None)
     must_show = bind(named.value) if named is not None else None
@@ -175,7 +176,7 @@ def resolve(locators: list[Locator], observation: Observation,
         ids = list(dict.fromkeys(find_ids(locator, value, context, observation)))
         if len(ids) == 1:
             element = describe_id(ids[0], observation)
-            if element is not None and must_show and locator.kind not in ("role", "source") \
+            if element is not None and must_show and locator.kind in ("css", "xpath") \
                     and not _shows(element, must_show):
                 tried.append(f"{locator.kind} {value!r}: an element that does not show {must_show!r}")
                 continue
