@@ -249,14 +249,15 @@ def _renumber(draft: Draft) -> None:
 
 def _constants(drafts: list[Draft]) -> dict[str, str]:
     """Parameters whose words were the same in every episode (two or more) and that name what to click or choose:
-    part of the template, not a parameter. A value to type stays a parameter."""
+    part of the template, not a parameter. A value to type and a quoted phrase (quotes mark a value) stay
+    parameters."""
     if len(drafts) < 2:
         return {}
     typed = {s.value.parameter for s in drafts[0].steps if s.action == "fill" and s.value and s.value.parameter}
     out = {}
     for name, span in drafts[0].slots.items():
         values = {d.slots[name].text.casefold() for d in drafts if name in d.slots}
-        if len(values) == 1 and name not in typed and name not in drafts[0].items and \
+        if len(values) == 1 and name not in typed and name not in drafts[0].items and span.kind != "quoted" and \
                 all(name in d.slots for d in drafts):
             out[name] = span.text
     return out

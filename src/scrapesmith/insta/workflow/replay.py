@@ -38,12 +38,15 @@ LOCATE_RETRIES = 4
 LOCATE_WAIT = 0.3
 
 
-def pick_workflow(workflows: list[Workflow], task: str, url: str | None = None) -> tuple[Workflow | None, Binding, str]:
+def pick_workflow(workflows: list[Workflow], task: str, url: str | None = None,
+                  by_kind: bool = False) -> tuple[Workflow | None, Binding, str]:
     """The workflow for ``task`` on ``url``'s family, its binding, and why none fits (empty when one does).
 
     Among the workflows whose template the task matches, the most specific (most fixed words), then the one
-    compiled from most episodes; with no match, a family with a single workflow binds by kind and ordinal.
-    Workflows all of one family are used on any page (the caller chose them: a page that moved)."""
+    compiled from most episodes. With no match and ``by_kind`` (the caller named the workflow to run), a family
+    with a single workflow binds by kind and ordinal; without it, a task the template does not fit is no task of
+    the workflow's (another clause, another field). Workflows all of one family are used on any page (the caller
+    chose them: a page that moved)."""
     family = family_of(url) if url else None
     pool = [w for w in workflows if family is None or w.family == family]
     if not pool and len({w.family for w in workflows}) == 1:
@@ -59,12 +62,12 @@ def pick_workflow(workflows: list[Workflow], task: str, url: str | None = None) 
     if matched:
         _, _, workflow, binding = max(matched, key=lambda entry: (entry[0], entry[1]))
         return workflow, binding, ""
-    if len(pool) == 1:
+    if len(pool) == 1 and by_kind:
         binding_by_kind, why = bind_by_kind(pool[0].parameters, task)
         if binding_by_kind is not None:
             return pool[0], binding_by_kind, ""
         return None, {}, f"the task does not match {pool[0].workflow_id}'s template and {why}"
-    return None, {}, f"the task matches none of the {len(pool)} workflows' templates for {pool[0].family}"
+    return None, {}, f"the task matches none of the {len(pool)} workflow templates for {pool[0].family}"
 
 
 @dataclass
@@ -85,8 +88,12 @@ class WorkflowPolicy:
     name = "workflow"
 
     def __init__(self, workflows: list[Workflow], fallback: Policy | None = None,
-                 observe: Callable[[], Observation] | None = None, wait: float = LOCATE_WAIT) -> None:
+                 observe: Callable[[], Observation] | None = None, wait: float = LOCATE_WAIT,
+                 by_kind: bool = False) -> None:
+        """``by_kind``: the workflows were named outright, so a task their template does not fit may still bind
+        by kind and ordinal (``pick_workflow``)."""
         self.workflows = workflows
+        self.by_kind = by_kind
         self.fallback = fallback
         self.observe = observe
         self.wait = wait
@@ -111,7 +118,7 @@ class WorkflowPolicy:
     def act(self, task: str, history: list[Step], observation: Observation) -> Step:
         if not history:
             self._reset()
-            self.workflow, self.binding, why = pick_workflow(self.workflows, task, observation.url)
+            self.workflow, self.binding, why = pick_workflow(self.workflows, task, observation.url, self.by_kind)
             if self.workflow is None:
                 return self._broke(0, why, task, history, observation)
         if self.handed_over:

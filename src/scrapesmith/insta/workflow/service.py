@@ -47,9 +47,10 @@ class ReplayResult:
 
 def replay_task(session: Any, workflows: list[Workflow], task: str, url: str, fallback: Policy | None = None,
                 max_actions: int = 30) -> ReplayResult:
-    """Replay ``task`` from ``url`` with ``workflows`` (the family's are picked by ``url``) in ``session``."""
+    """Replay ``task`` from ``url`` with ``workflows`` (the family's are picked by ``url``) in ``session``; named
+    outright, a single workflow also binds a task its template does not fit by kind and ordinal."""
     env = BrowserEnv(session)
-    policy = WorkflowPolicy(workflows, fallback=fallback, observe=env.observe)
+    policy = WorkflowPolicy(workflows, fallback=fallback, observe=env.observe, by_kind=len(workflows) == 1)
     trajectory = run_episode(env, policy, task, url, max_actions=max_actions)
     judgement = EvidenceJudge(None).judge(task, trajectory)
     return ReplayResult(trajectory=trajectory, judgement=judgement, workflow=policy.report())
