@@ -227,6 +227,15 @@ def _rename(text: str | None, names: dict[str, str]) -> str | None:
     return None if text is None else _PARAM.sub(lambda m: "{" + names.get(m.group(1), m.group(1)) + "}", text)
 
 
+def _rename_step(step: WorkflowStep, names: dict[str, str]) -> None:
+    for locator in step.locators:
+        locator.value = _rename(locator.value, names) or ""
+        locator.context = _rename(locator.context, names)
+    if step.value and step.value.parameter:
+        step.value.parameter = names.get(step.value.parameter, step.value.parameter)
+    step.repeat = names.get(step.repeat, step.repeat) if step.repeat else None
+
+
 def _renumber(draft: Draft) -> None:
     """Parameters named p1, p2, … in the order the steps first use them (so equal shapes use equal names)."""
     order: list[str] = []
@@ -237,12 +246,7 @@ def _renumber(draft: Draft) -> None:
         order += [name for name in dict.fromkeys(used) if name not in order]
     names = {old: f"p{number}" for number, old in enumerate(order, start=1)}
     for step in draft.steps:
-        for locator in step.locators:
-            locator.value = _rename(locator.value, names) or ""
-            locator.context = _rename(locator.context, names)
-        if step.value and step.value.parameter:
-            step.value.parameter = names[step.value.parameter]
-        step.repeat = names.get(step.repeat) if step.repeat else None
+        _rename_step(step, names)
     draft.slots = {names[old]: span for old, span in draft.slots.items() if old in names}
     draft.items = {names[old] for old in draft.items if old in names}
 
@@ -301,6 +305,12 @@ def merge(drafts: list[Draft], run: str = "") -> Workflow:
     for step in steps:
         if step.repeat and any(p.name == step.repeat for p in parameters):
             next(p for p in parameters if p.name == step.repeat).items = True
+    names = {p.name: f"p{number}" for number, p in enumerate(parameters, start=1)}  # p1, p2, … once more
+    for parameter in parameters:
+        parameter.name = names[parameter.name]
+    for step in steps:
+        _rename_step(step, names)
+    tokens = [_rename(token, names) or "" for token in tokens]
     trajectory = first.result.trajectory
     assert trajectory is not None
     return Workflow(family=first.family, start_url=trajectory.start_url, template=render_template(tokens),
