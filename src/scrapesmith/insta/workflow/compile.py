@@ -33,6 +33,7 @@ from scrapesmith.insta.workflow.align import (
     template_tokens,
 )
 from scrapesmith.insta.workflow.locate import locators_for
+from scrapesmith.insta.workflow.reveal import add_reveals
 from scrapesmith.insta.workflow.views import Locator, Parameter, Provenance, ValueRef, Workflow, WorkflowStep
 
 _PARAM = re.compile(r"\{(p\d+)\}")
@@ -361,6 +362,7 @@ def compile_workflows(results: Iterable[SiteResult], run: str = "") -> CompileRe
         report.compiled += 1
         groups.setdefault((draft.family, draft.signature()), []).append(draft)
     report.workflows = [merge(drafts, run) for drafts in groups.values()]
+    add_reveals(report.workflows)
     return report
 
 

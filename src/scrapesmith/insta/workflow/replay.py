@@ -107,6 +107,7 @@ class WorkflowPolicy:
         self.broken: tuple[int, str] | None = None
         self.handed_over = False
         self.located: list[str] = []
+        self.revealed: set[int] = set()  # reveal controls clicked for the current step
 
     def report(self) -> dict[str, Any]:
         """Which workflow ran, which step broke and why, whether the agent took over, which locators found what."""
@@ -127,6 +128,7 @@ class WorkflowPolicy:
         why = self._check(task, history, observation)
         if why:
             return self._broke(self.issued.index + 1 if self.issued else 0, why, task, history, observation)
+        self.issued = None  # checked: a reveal click before the next step is not checked against it
         step = self._next_step()
         if step is None:
             return self._stop(observation, None, "every step of the workflow is done")
@@ -138,7 +140,9 @@ class WorkflowPolicy:
             return self._stop(observation, answer, f"workflow step {index + 1}: stop")
         located, observation, why = self._locate(workflow_step, item, observation)
         if why:
-            return self._broke(index + 1, why, task, history, observation)
+            reveal = self._reveal(index, workflow_step, observation)
+            return reveal or self._broke(index + 1, why, task, history, observation)
+        self.revealed = set()
         value, why = self._value(workflow_step, item, history, located)
         if why:
             return self._broke(index + 1, why, task, history, observation)
@@ -159,6 +163,22 @@ class WorkflowPolicy:
             if self.item == 0:
                 return self.cursor, step, None
             self.cursor, self.item = self.cursor + 1, 0
+        return None
+
+    def _reveal(self, index: int, step: WorkflowStep, observation: Observation) -> Step | None:
+        """A click on the next reveal control of ``step`` not clicked yet that is on the page (None: none left)."""
+        for number, control in enumerate(step.reveal):
+            if number in self.revealed:
+                continue
+            self.revealed.add(number)
+            located, _ = resolve(control, observation, lambda text: text)
+            if located is None:
+                continue
+            return Step(url=observation.url, observation=observation.markdown, target=located.element,
+                        action=Action(action_key="click", target_element_id=located.id), asked=False,
+                        candidate=f"click [id: {located.id}] {located.element.name!r} (to reveal step {index + 1}'s element)",
+                        path=f"workflow:{index + 1}:reveal", reason=f"workflow step {index + 1}: its element is not on "
+                        "the page; a control that revealed such elements in other episodes")
         return None
 
     def _bind(self, item: str | None) -> Callable[[str], str | None]:

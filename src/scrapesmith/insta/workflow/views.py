@@ -97,6 +97,8 @@ class WorkflowStep(BaseModel):
     repeat: str | None = None
     checks: list[int] = Field(default_factory=list)
     check_texts: list[str] = Field(default_factory=list, description="the checked criteria, as compiled")
+    reveal: list[list[Locator]] = Field(default_factory=list, description="controls to click, one by one, when the "
+                                        "element is not on the page (tabs, sections: insta.workflow.reveal)")
 
     def describe(self) -> str:
         what = {"select_option": "select", "set_checked": "check" if self.options.get("checked", True) else "uncheck",
@@ -113,6 +115,9 @@ class WorkflowStep(BaseModel):
             text = f"{what}{where}"
         if self.repeat:
             text = f"for each item of {{{self.repeat}}}: {text}"
+        if self.reveal:
+            shown = ", ".join(next((lo.value for lo in control if lo.kind == "role"), "?") for control in self.reveal)
+            text += f" (not there: reveal it with {shown})"
         if self.check_texts:
             text += " — then check: " + "; ".join(self.check_texts)
         return text
