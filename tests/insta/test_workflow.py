@@ -130,7 +130,8 @@ def test_workflows_compiled_from_recorded_miniwob_episodes_earn_the_reward_on_ne
     workflows = load_workflows(tmp_path / "workflows")
     login = next(w for w in workflows if w.family.endswith("login-user.html"))
     assert [p.kind for p in login.parameters] == ["quoted", "quoted"] and len(login.provenance) == 2
-    assert "workflows" in (tmp_path / "report.html").read_text(encoding="utf-8")
+    report = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert all(f'data-workflow="{w.workflow_id}"' in report for w in workflows)  # listed as forged programs
     replayed = evaluate_miniwob(browser_session, lambda env: WorkflowPolicy(workflows, observe=env.observe), tasks,
                                 episodes=2, seed=100, max_actions=8)
     assert [case["reward"] for case in replayed.cases] == [1.0, 1.0, 1.0, 1.0], replayed.cases

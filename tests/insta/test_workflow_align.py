@@ -57,3 +57,20 @@ def test_binding_by_kind_takes_the_nth_span_of_the_kind_or_says_what_is_missing(
     assert binding == {"p1": "pw9", "p2": "3/4/2021"} and not why
     binding, why = bind_by_kind(parameters, 'Log in as "ann" on 3/4/2021 at noon.')
     assert binding is None and "2nd quoted" in why and "'UT'" in why
+
+
+def test_controls_that_revealed_a_named_element_in_any_episode_are_pooled_for_every_path():
+    from scrapesmith.insta.workflow.reveal import add_reveals
+    from scrapesmith.insta.workflow.views import Locator, Workflow, WorkflowStep
+
+    def path(*tabs: str) -> Workflow:
+        clicks = [WorkflowStep(action="click", locators=[Locator(kind="role", role="tab", value=t)]) for t in tabs]
+        link = WorkflowStep(action="click", locators=[Locator(kind="role", role="link", value="{p1}"),
+                                                      Locator(kind="css", value="span.alink")])
+        return Workflow(family="h/tabs.html", start_url="http://h/tabs.html", steps=[*clicks, link],
+                        template='Find and click on the link "{p1}".')
+
+    first, second = path("Tab #2"), path("Tab #3", "Tab #2")
+    add_reveals([first, second])
+    assert [control[0].value for control in first.steps[-1].reveal] == ["Tab #2", "Tab #3"]
+    assert first.steps[0].reveal == [] and second.steps[-1].reveal == first.steps[-1].reveal

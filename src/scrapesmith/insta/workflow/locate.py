@@ -183,6 +183,8 @@ def resolve(locators: list[Locator], observation: Observation,
             if element is not None:
                 if locator.kind in ("role", "label") and not element.name and not element.label:
                     element.text = value
+                if locator.kind == "source":
+                    element.context = value  # the ordinal the task used: what the judge checks a read by
                 return Located(ids[0], element, locator), tried
         tried.append(f"{locator.kind} {value!r}: {'nothing' if not ids else f'{len(ids)} elements'}")
     return None, tried
