@@ -11,12 +11,22 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterable, Mapping
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.io.schema import column_order, conform, infer_schema, order_columns, text_value
+from scrapesmith.io.schema import (
+    column_order,
+    conform,
+    infer_schema,
+    is_empty,
+    order_columns,
+    text_value,
+    widest_type,
+)
 
 FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".parquet": "parquet"}
 
@@ -40,32 +50,78 @@ def typed_rows(rows: Iterable[Mapping[str, Any]], schema: Mapping[str, str] | No
 
 def write_rows(rows: Iterable[Mapping[str, Any]], path: Path, schema: Mapping[str, str] | None = None) -> Path:
     """Write ``rows`` to ``path``; the format follows the suffix (.csv, .jsonl, .parquet)."""
+    rows = list(rows)
+    return write_row_chunks(lambda: [rows], path, schema)[0]
+
+
+RowChunks = Callable[[], Iterable[Sequence[Mapping[str, Any]]]]
+
+
+def write_row_chunks(chunks: RowChunks, path: Path, schema: Mapping[str, str] | None = None) -> tuple[Path, int]:
+    """Write a dataset too large for memory one chunk at a time; return the path and the number of rows.
+
+    ``chunks()`` is called twice: once to learn the columns and the one type of each over every chunk (a
+    column typed differently in two chunks widens, as :func:`~scrapesmith.io.schema.widest_type` says), then
+    to write. The file appears whole or not at all: it is written beside ``path`` and renamed onto it.
+    """
     path = Path(path)
     fmt = FORMATS.get(path.suffix.lower())
     if fmt is None:
         raise ScrapesmithError(f"unsupported output format '{path.suffix}' (use .csv, .jsonl or .parquet)")
-    rows, columns, applied = typed_rows(rows, schema)
+    columns, applied = _chunk_schema(chunks, schema)
     path.parent.mkdir(parents=True, exist_ok=True)
-    if fmt == "csv":
-        with path.open("w", newline="", encoding="utf-8") as handle:
-            writer = csv.DictWriter(handle, fieldnames=columns)
-            writer.writeheader()
-            for row in rows:
-                writer.writerow({key: _csv_cell(row.get(key)) for key in columns})
-    elif fmt == "jsonl":
-        with path.open("w", encoding="utf-8") as handle:
-            for row in rows:
-                handle.write(json.dumps({k: text_value(row.get(k)) for k in columns}, ensure_ascii=False) + "\n")
-    else:
+    partial = path.with_name(f".{path.name}.partial")
+    written = 0
+    with _chunk_writer(fmt, partial, columns, applied) as write:
+        for chunk in chunks():
+            typed, _ = conform(chunk, applied)
+            write(typed)
+            written += len(typed)
+    os.replace(partial, path)
+    return path, written
+
+
+def _chunk_schema(chunks: RowChunks, declared: Mapping[str, str] | None) -> tuple[list[str], dict[str, str]]:
+    """Every column in the one order, and its type: what each chunk's filled values make of it, widened."""
+    seen: dict[str, None] = dict.fromkeys(declared or {})
+    votes: dict[str, set[str]] = {}
+    for chunk in chunks():
+        _typed, _columns, applied = typed_rows(chunk, declared)
+        for column in column_order(chunk):
+            seen.setdefault(column, None)
+            if any(not is_empty(row.get(column)) for row in chunk):
+                votes.setdefault(column, set()).add(applied[column])
+    columns = order_columns(list(seen))
+    fallback = {**infer_schema([], columns), **(declared or {})}
+    return columns, {c: widest_type(votes[c]) if c in votes else fallback[c] for c in columns}
+
+
+@contextmanager
+def _chunk_writer(fmt: str, path: Path, columns: list[str], schema: dict[str, str],
+                  ) -> Iterator[Callable[[list[dict[str, Any]]], None]]:
+    if fmt == "parquet":
         import pyarrow as pa
         import pyarrow.parquet as pq
 
         from scrapesmith.io.schema import arrow_schema
 
-        table = pa.Table.from_pylist([{k: row.get(k) for k in columns} for row in rows],
-                                     schema=arrow_schema(applied, columns))
-        pq.write_table(table, path)
-    return path
+        arrow = arrow_schema(schema, columns)
+        with pq.ParquetWriter(path, arrow) as writer:
+            def write_table(rows: list[dict[str, Any]]) -> None:
+                writer.write_table(pa.Table.from_pylist([{k: row.get(k) for k in columns} for row in rows],
+                                                        schema=arrow))
+
+            write_table([])  # a dataset with no rows still has its columns
+            yield write_table
+        return
+    with path.open("w", newline="" if fmt == "csv" else None, encoding="utf-8") as handle:
+        if fmt == "csv":
+            writer = csv.DictWriter(handle, fieldnames=columns)
+            writer.writeheader()
+            yield lambda rows: writer.writerows({k: _csv_cell(row.get(k)) for k in columns} for row in rows)
+        else:
+            yield lambda rows: handle.writelines(
+                json.dumps({k: text_value(row.get(k)) for k in columns}, ensure_ascii=False) + "\n" for row in rows)
 
 
 def read_json_lines(path: Path) -> tuple[list[dict[str, Any]], int]:
