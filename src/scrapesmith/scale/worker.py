@@ -75,9 +75,10 @@ def worker_name() -> str:
 def process_batch(job: BatchJob) -> BatchOutcome:
     """Every page of ``job``, its rows in one shard; the records say what became of each URL."""
     fetcher = _worker_fetcher(job)
-    with ThreadPoolExecutor(max_workers=max(1, job.options.concurrency), thread_name_prefix="page") as pool:
-        done = list(pool.map(lambda task: _process_page(job, fetcher, task), job.tasks))
-    return finish_batch(job, done)
+    if job.options.concurrency <= 1:
+        return finish_batch(job, [_process_page(job, fetcher, task) for task in job.tasks])
+    with ThreadPoolExecutor(max_workers=job.options.concurrency, thread_name_prefix="page") as pool:
+        return finish_batch(job, list(pool.map(lambda task: _process_page(job, fetcher, task), job.tasks)))
 
 
 def finish_batch(job: BatchJob, done: list[tuple[PageRecord, list[Entry]]]) -> BatchOutcome:
