@@ -169,7 +169,8 @@ def run_command(
     run = run_at_scale(SpecPages(spec), sources, output, choices, allow_host=allow_host, delay=delay,
                        respect_robots=not no_robots, concurrency=concurrency)
     failed = run.counts.get("failed", 0)
-    report_file = write_spec_record(spec, target, output, run.pages, run.failures, time.monotonic() - started)
+    report_file = write_spec_record(spec, target, output, run.pages, run.failures, time.monotonic() - started,
+                                    {"scale": run.describe()})
     if run.pages and failed == run.pages:  # nothing scraped is a failed run; the error rows stay written
         raise ScrapesmithError(f"all {run.pages} pages failed (first: {run.failures[0][1]}); "
                                f"the error rows are in {output}, the report in {report_file}")

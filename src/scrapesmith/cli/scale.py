@@ -1,17 +1,17 @@
 """Options and glue for runs over many pages (``run`` with a spec, ``replay`` over many start pages):
-resumable, incremental, on a local pool or Ray (:mod:`scrapesmith.scale`)."""
+resumable, incremental, on a local pool or Ray (:mod:`scrapesmith.scale`); and ``bench scale``."""
 
 from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from scrapesmith.cli import console
-from scrapesmith.cli.options import allowed_hosts, progress_bar, usage_error
+from scrapesmith.cli import bench_app, console
+from scrapesmith.cli.options import JsonOutOption, allowed_hosts, bounded, progress_bar, usage_error
 from scrapesmith.scale.manifest import run_dir_for
 from scrapesmith.scale.runner import InlineRunner, LocalPoolRunner, Runner, make_runner
 from scrapesmith.scale.service import DEFAULT_BATCH_SIZE, RunPlan, assemble, run_pages
@@ -50,6 +50,15 @@ class ScaledRun:
     @property
     def pages(self) -> int:
         return sum(self.counts.values())
+
+    def describe(self) -> dict[str, Any]:
+        """How the run went, for its record: the runner, this session's pages and time, what was resumed."""
+        summary = self.summary
+        return {"runner": summary.runner, "workers": summary.workers, "seconds": summary.seconds,
+                "pages_fetched": summary.fetched, "pages_per_second": summary.pages_per_second,
+                "batches": summary.batches, "batches_resumed": summary.batches_resumed,
+                "pages_resumed": summary.pages_resumed, "unchanged": summary.unchanged, "kept": summary.kept,
+                "counts": self.counts, "rows": self.rows}
 
 
 @dataclass(frozen=True)
@@ -110,3 +119,43 @@ def run_at_scale(program: PageProgram, sources: list[str], output: Path, choices
         console.print(f"{summary.pages_resumed} pages done before this run; {summary.unchanged} unchanged (304), "
                       f"{summary.kept} kept without fetching", highlight=False)
     return ScaledRun(summary, rows, counts, failures)
+
+
+@bench_app.command("scale")
+def bench_scale_command(
+    sizes: Annotated[str, typer.Option("--sizes", help="Run sizes (pages) for the memory figures, "
+                                                       "comma-separated.")] = "10000,200000",
+    workers: Annotated[str, typer.Option("--workers", help="Worker counts, comma-separated.")] = "1,2",
+    runners: Annotated[str, typer.Option("--runners", help="local and/or ray, comma-separated.")] = "local,ray",
+    throughput_pages: Annotated[int, typer.Option("--throughput-pages", min=1,
+                                                  help="Pages per throughput run.")] = 20_000,
+    resume_pages: Annotated[int, typer.Option("--resume-pages", min=2, help="Pages of the run killed at "
+                                                                            "half way and resumed.")] = 20_000,
+    batch_size: BatchSizeOption = DEFAULT_BATCH_SIZE,
+    delay: Annotated[float, typer.Option("--delay", callback=bounded(0), help="Politeness delay per host "
+                                                                               "(0: off).")] = 0.0,
+    json_out: JsonOutOption = None,
+) -> None:
+    """A spec over a synthetic shop on 127.0.0.1: pages/s and peak memory for each runner and worker count,
+    memory against run size, and the cost of a resume after kill -9 at half way."""
+    from scrapesmith.bench.frame import report
+    from scrapesmith.bench.scale import ScaleSettings, run_benchmark
+
+    def numbers(option: str, text: str) -> tuple[int, ...]:
+        try:
+            values = tuple(int(part) for part in text.split(",") if part.strip())
+        except ValueError:
+            raise usage_error(f"{option} takes whole numbers separated by commas, not {text!r}") from None
+        if not values or min(values) < 1:
+            raise usage_error(f"{option} takes positive whole numbers, not {text!r}")
+        return values
+
+    kinds = tuple(part.strip() for part in runners.split(",") if part.strip())
+    if not kinds or set(kinds) - {"local", "ray"}:
+        raise usage_error(f"--runners takes local and/or ray, not {runners!r}")
+    settings = ScaleSettings(numbers("--sizes", sizes), numbers("--workers", workers), kinds, throughput_pages,
+                             resume_pages, batch_size, delay)
+    result = run_benchmark(settings, progress=lambda line: console.print(line, highlight=False))
+    report(result, json_out, case_columns=["runner", "workers", "pages", "pages_per_s", "run_seconds",
+                                           "driver_peak_mb", "worker_peak_mb", "tree_peak_mb", "lost",
+                                           "duplicated", "wrong", "failed"])

@@ -29,6 +29,7 @@ from scrapesmith.io.schema import (
 )
 
 FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".parquet": "parquet"}
+ROW_GROUP = 10_000  # Parquet rows written at once: few row groups, and memory bounded whatever the dataset
 
 
 def _csv_cell(value: Any) -> Any:
@@ -106,13 +107,21 @@ def _chunk_writer(fmt: str, path: Path, columns: list[str], schema: dict[str, st
         from scrapesmith.io.schema import arrow_schema
 
         arrow = arrow_schema(schema, columns)
-        with pq.ParquetWriter(path, arrow) as writer:
-            def write_table(rows: list[dict[str, Any]]) -> None:
-                writer.write_table(pa.Table.from_pylist([{k: row.get(k) for k in columns} for row in rows],
-                                                        schema=arrow))
+        pending: list[dict[str, Any]] = []
 
-            write_table([])  # a dataset with no rows still has its columns
-            yield write_table
+        def flush() -> None:
+            writer.write_table(pa.Table.from_pylist([{k: row.get(k) for k in columns} for row in pending],
+                                                    schema=arrow))
+            pending.clear()
+
+        def add(rows: list[dict[str, Any]]) -> None:
+            pending.extend(rows)
+            if len(pending) >= ROW_GROUP:
+                flush()
+
+        with pq.ParquetWriter(path, arrow) as writer:
+            yield add
+            flush()  # the last rows (a dataset with none still gets an empty table: its columns)
         return
     with path.open("w", newline="" if fmt == "csv" else None, encoding="utf-8") as handle:
         if fmt == "csv":

@@ -4,7 +4,8 @@
 knows (their XPaths: :data:`ITEM_FIELDS`), inside the navigation, breadcrumbs and related links a real shop page has (about 8 KB). Pages carry
 an ``ETag`` and a ``Last-Modified`` and answer a matching conditional request with 304; :meth:`change`
 makes a page new. ``/robots.txt`` allows everything. ``/__stats`` answers JSON counts (requests, items
-fetched more than once, robots.txt fetches, 304s), so a benchmark in another process can read them.
+fetched more than once, robots.txt fetches, 304s; ``/__stats?reset`` then forgets them), so a benchmark
+in another process can read them.
 
 The server is one asyncio loop (a thread, or a process of its own for benchmarks: :func:`serve_in_process`)
 answering HTTP/1.1 with keep-alive from a template: cheap enough that the clients, not the server, are what
@@ -91,6 +92,12 @@ class SyntheticSite:
         """Item ``number`` is edited: a new ETag and Last-Modified, a different page."""
         self.versions[number] = self.versions.get(number, 0) + 1
 
+    def reset(self) -> None:
+        """Forget what was asked so far (pages keep their versions)."""
+        self.fetches = array("H", bytes(2 * self.pages))
+        self.log.clear()
+        self.requests = self.robots = self.not_modified = 0
+
     def stats(self) -> dict[str, int]:
         fetched = sum(1 for count in self.fetches if count)
         return {"requests": self.requests, "robots": self.robots, "not_modified": self.not_modified,
@@ -103,8 +110,11 @@ class SyntheticSite:
         if target == "/robots.txt":
             self.robots += 1
             return _response(200, b"User-agent: *\nAllow: /\n", "text/plain")
-        if target == "/__stats":
-            return _response(200, json.dumps(self.stats()).encode(), "application/json")
+        if target in ("/__stats", "/__stats?reset"):
+            body = json.dumps(self.stats()).encode()
+            if target.endswith("?reset"):
+                self.reset()
+            return _response(200, body, "application/json")
         number = _item_number(target)
         if number is None or not 0 <= number < self.pages:
             return _response(404, b"<h1>Not found</h1>", "text/html")
