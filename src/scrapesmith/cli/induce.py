@@ -40,13 +40,14 @@ from scrapesmith.cli.scale import (
     SinceOption,
     WorkersOption,
     run_at_scale,
+    write_run_record,
 )
 from scrapesmith.config import get_settings
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.examples import parse_example
 from scrapesmith.induce.execute import CompiledSpec
 from scrapesmith.induce.pages import SpecPages
-from scrapesmith.induce.service import METHODS, FetchProgress, induce_from_sources, write_spec_record
+from scrapesmith.induce.service import METHODS, FetchProgress, induce_from_sources
 from scrapesmith.induce.views import FieldRequest, ScraperSpec
 from scrapesmith.llm.types import LLM
 from scrapesmith.scale.service import DEFAULT_BATCH_SIZE
@@ -169,8 +170,10 @@ def run_command(
     run = run_at_scale(SpecPages(spec), sources, output, choices, allow_host=allow_host, delay=delay,
                        respect_robots=not no_robots, concurrency=concurrency)
     failed = run.counts.get("failed", 0)
-    report_file = write_spec_record(spec, target, output, run.pages, run.failures, time.monotonic() - started,
-                                    {"scale": run.describe()})
+    report_file = write_run_record(
+        output, run, kind="run", title=f"{spec.spec_id} ({spec.site or 'scraper spec'}) on {run.pages} pages",
+        program=target, steps=[f"{field.name}: {field.actions!r}" for field in spec.fields],
+        seconds=time.monotonic() - started)
     if run.pages and failed == run.pages:  # nothing scraped is a failed run; the error rows stay written
         raise ScrapesmithError(f"all {run.pages} pages failed (first: {run.failures[0][1]}); "
                                f"the error rows are in {output}, the report in {report_file}")

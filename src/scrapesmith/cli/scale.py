@@ -4,6 +4,7 @@ resumable, incremental, on a local pool or Ray (:mod:`scrapesmith.scale`); and `
 from __future__ import annotations
 
 import itertools
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -12,6 +13,7 @@ import typer
 
 from scrapesmith.cli import bench_app, console
 from scrapesmith.cli.options import JsonOutOption, allowed_hosts, bounded, progress_bar, usage_error
+from scrapesmith.report import write_report
 from scrapesmith.scale.manifest import run_dir_for
 from scrapesmith.scale.runner import InlineRunner, LocalPoolRunner, Runner, make_runner
 from scrapesmith.scale.service import DEFAULT_BATCH_SIZE, RunPlan, assemble, run_pages
@@ -81,6 +83,21 @@ class ScaleChoices:
         if self.ray or self.ray_address:
             return make_runner(self.workers, use_ray=True, ray_address=self.ray_address)
         return InlineRunner() if self.workers == 1 else LocalPoolRunner(self.workers, in_flight=2 * self.workers)
+
+
+def write_run_record(output: Path, run: ScaledRun, *, kind: str, title: str, program: Path, steps: list[str],
+                     seconds: float) -> Path:
+    """A ``<name>.run.json`` record beside the dataset (what ``report`` draws), and the report; return it."""
+    output = Path(output)
+    record = {
+        "kind": kind, "title": title, "dataset": output.name, "program": str(Path(program).resolve()),
+        "seconds": seconds, "steps": steps,
+        "failures": [{"url": url, "item": "", "error": error} for url, error in run.failures],
+        "ledger": {"totals": {"calls": 0}, "by_stage": {}}, "scale": run.describe(),
+    }
+    record_path = output.with_name(f"{output.stem}.run.json")
+    record_path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return write_report(record_path)
 
 
 def run_at_scale(program: PageProgram, sources: list[str], output: Path, choices: ScaleChoices, *,

@@ -203,23 +203,12 @@ def save_spec_run(spec: ScraperSpec, spec_path: Path, rows: list[dict[str, Any]]
     """Write the rows, a ``<name>.run.json`` record beside them and ``<name>.report.html``; return the report."""
     output = Path(output)
     write_rows(rows, output)
-    failures = [(row["source_url"], row["error"]) for row in rows if row.get("error")]
-    return write_spec_record(spec, spec_path, output, len(rows), failures, seconds)
-
-
-def write_spec_record(spec: ScraperSpec, spec_path: Path, output: Path, pages: int,
-                      failures: Sequence[tuple[str, str]], seconds: float,
-                      extra: dict[str, Any] | None = None) -> Path:
-    """The ``<name>.run.json`` record of a spec's run beside its dataset (with ``extra`` entries, e.g. how
-    the run was spread), and its report; return the report."""
-    output = Path(output)
     record = {
-        "kind": "run", "title": f"{spec.spec_id} ({spec.site or 'scraper spec'}) on {pages} pages",
+        "kind": "run", "title": f"{spec.spec_id} ({spec.site or 'scraper spec'}) on {len(rows)} pages",
         "dataset": output.name, "program": str(Path(spec_path).resolve()), "seconds": seconds,
         "steps": [f"{field.name}: {field.actions!r}" for field in spec.fields],
-        "failures": [{"url": url, "item": "", "error": error} for url, error in failures],
+        "failures": [{"url": row["source_url"], "item": "", "error": row["error"]} for row in rows if row.get("error")],
         "ledger": {"totals": {"calls": 0}, "by_stage": {}},
-        **(extra or {}),
     }
     record_path = output.with_name(f"{output.stem}.run.json")
     record_path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

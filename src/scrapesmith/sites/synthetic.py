@@ -1,9 +1,10 @@
 """A synthetic catalogue of any size on 127.0.0.1, every page made on the fly (``bench scale``, tests).
 
 ``/item/N`` (``0 <= N < pages``) is a product page with a name, a SKU and a price that :func:`item_truth`
-knows (their XPaths: :data:`ITEM_FIELDS`), inside the navigation, breadcrumbs and related links a real shop page has (about 8 KB). Pages carry
-an ``ETag`` and a ``Last-Modified`` and answer a matching conditional request with 304; :meth:`change`
-makes a page new. ``/robots.txt`` allows everything. ``/__stats`` answers JSON counts (requests, items
+knows (their XPaths: :data:`ITEM_FIELDS`), inside the navigation, breadcrumbs and related links a real
+shop page has (about 5 KB); ``/category/C`` lists 25 items of category ``C`` (for list programs).
+Item pages carry an ``ETag`` and a ``Last-Modified`` and answer a matching conditional request with 304;
+:meth:`change` makes a page new. ``/robots.txt`` allows everything. ``/__stats`` answers JSON counts (requests, items
 fetched more than once, robots.txt fetches, 304s; ``/__stats?reset`` then forgets them), so a benchmark
 in another process can read them.
 
@@ -50,6 +51,26 @@ _EPOCH = 1_700_000_000
 ITEM_FIELDS = {"name": "//h1[@class='product-name']/text()", "sku": "//dd[@class='sku']/text()",
                "price": "//dd[@class='price']/text()"}
 """The XPath of each field of :func:`item_truth` on an item page (what a forged spec for it would hold)."""
+
+
+CATEGORIES = 40
+CATEGORY_ITEMS = 25
+_CATEGORY = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Category {category} | Synthetic Shop</title></head>
+<body><header><a class="logo" href="/">Synthetic Shop</a><nav><ul class="menu">{nav}</ul></nav></header>
+<main><h1>Category {category}</h1><ul class="products">{cards}</ul></main>
+<footer><p>Synthetic Shop. <a href="/about">About</a> <a href="/contact">Contact</a></p></footer></body></html>"""
+
+
+def category_items(category: int, pages: int) -> list[int]:
+    """The items ``/category/C`` lists, in order."""
+    return [n for n in range(category, category + CATEGORIES * CATEGORY_ITEMS, CATEGORIES) if n < pages]
+
+
+def category_page(category: int, pages: int) -> bytes:
+    cards = "".join(f'<li class="card"><a class="title" href="/item/{n}">{item_truth(n)["name"]}</a>'
+                    f'<span class="price">{item_truth(n)["price"]}</span></li>' for n in category_items(category, pages))
+    return _CATEGORY.format(nav=_NAV, category=category, cards=cards).encode()
 
 
 class SyntheticSiteError(ScrapesmithError):
@@ -115,7 +136,10 @@ class SyntheticSite:
             if target.endswith("?reset"):
                 self.reset()
             return _response(200, body, "application/json")
-        number = _item_number(target)
+        category = _number_after(target, "/category/")
+        if category is not None and 0 <= category < CATEGORIES:
+            return _response(200, category_page(category, self.pages), "text/html; charset=utf-8")
+        number = _number_after(target, "/item/")
         if number is None or not 0 <= number < self.pages:
             return _response(404, b"<h1>Not found</h1>", "text/html")
         if self.fetches[number] < 65_535:
@@ -131,8 +155,8 @@ class SyntheticSite:
         return _response(200, item_page(number, version), "text/html; charset=utf-8", extra)
 
 
-def _item_number(target: str) -> int | None:
-    prefix, _, rest = target.partition("/item/")
+def _number_after(target: str, path: str) -> int | None:
+    prefix, _, rest = target.partition(path)
     if prefix or not rest.isdigit():
         return None
     return int(rest)
