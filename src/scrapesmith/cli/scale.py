@@ -3,7 +3,6 @@ resumable, incremental, on a local pool or Ray (:mod:`scrapesmith.scale`); and `
 
 from __future__ import annotations
 
-import itertools
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -126,8 +125,7 @@ def run_at_scale(program: PageProgram, sources: list[str], output: Path, choices
     try:
         _path, rows, torn = assemble(state, output, program.schema)
         counts = state.counts(generation)
-        failed = (record for record in state.records(generation) if record.status == "failed")
-        failures = [(record.url, record.error or "") for record in itertools.islice(failed, FAILURES_KEPT)]
+        failures = state.failures(generation, FAILURES_KEPT)
     finally:
         state.close()
     if torn:

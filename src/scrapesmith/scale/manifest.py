@@ -28,7 +28,7 @@ from pathlib import Path
 
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.io import timestamp
-from scrapesmith.scale.views import ROW_STATUSES, BatchOutcome, PageRecord, Validators
+from scrapesmith.scale.views import ROW_STATUSES, BatchOutcome, Validators
 
 MANIFEST = "manifest.sqlite"
 SHARDS = "shards"
@@ -173,10 +173,12 @@ class RunState:
         return dict(self._db.execute("SELECT status, COUNT(*) FROM pages WHERE generation = ? GROUP BY status",
                                      (generation,)))
 
-    def records(self, generation: int) -> Iterator[PageRecord]:
-        for row in self._db.execute("SELECT position, url, status, rows, etag, last_modified, error FROM pages "
-                                    "WHERE generation = ? ORDER BY batch, position", (generation,)):
-            yield PageRecord(*row)
+    def failures(self, generation: int, limit: int) -> list[tuple[str, str]]:
+        """The first ``limit`` failed URLs of ``generation`` and why, in list order (all are counted in
+        :meth:`counts` and kept as error rows in the dataset)."""
+        return [(url, error or "") for url, error in self._db.execute(
+            "SELECT url, error FROM pages WHERE generation = ? AND status = 'failed' ORDER BY batch, position "
+            "LIMIT ?", (generation, limit))]
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
