@@ -10,6 +10,7 @@ and Parquet carry the types (numbers, dates, timestamps, lists); CSV carries tex
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -155,22 +156,38 @@ def read_json_lines(path: Path) -> tuple[list[dict[str, Any]], int]:
     return records, torn
 
 
-def read_rows(path: Path, schema: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+def read_rows(path: Path, schema: Mapping[str, str] | None = None, limit: int | None = None) -> list[dict[str, Any]]:
     """Read back a dataset written by :func:`write_rows`; with ``schema``, values come back typed (CSV and
-    JSONL dates, CSV numbers and lists). Without it, CSV cells are text."""
-    path = Path(path)
-    fmt = FORMATS.get(path.suffix.lower())
-    if fmt == "csv":
-        with path.open(newline="", encoding="utf-8") as handle:
-            rows: list[dict[str, Any]] = list(csv.DictReader(handle))
-    elif fmt == "jsonl":
-        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    elif fmt == "parquet":
-        import pyarrow.parquet as pq
-
-        rows = pq.read_table(path).to_pylist()
-    else:
-        raise ScrapesmithError(f"unsupported dataset format '{path.suffix}'")
+    JSONL dates, CSV numbers and lists). Without it, CSV cells are text. With ``limit``, only the first
+    ``limit`` rows are read (the rest of a large file is never loaded)."""
+    rows = list(itertools.islice(_iter_rows(Path(path)), limit))
     if schema:
         rows, _applied = conform(rows, {k: v for k, v in schema.items()})
     return rows
+
+
+def count_rows(path: Path) -> int:
+    """How many rows a dataset holds, read without loading them."""
+    path = Path(path)
+    if FORMATS.get(path.suffix.lower()) == "parquet":
+        import pyarrow.parquet as pq
+
+        return pq.ParquetFile(path).metadata.num_rows
+    return sum(1 for _ in _iter_rows(path))
+
+
+def _iter_rows(path: Path) -> Iterator[dict[str, Any]]:
+    fmt = FORMATS.get(path.suffix.lower())
+    if fmt == "csv":
+        with path.open(newline="", encoding="utf-8") as handle:
+            yield from csv.DictReader(handle)
+    elif fmt == "jsonl":
+        with path.open(encoding="utf-8") as handle:
+            yield from (json.loads(line) for line in handle if line.strip())
+    elif fmt == "parquet":
+        import pyarrow.parquet as pq
+
+        for batch in pq.ParquetFile(path).iter_batches(batch_size=1_000):
+            yield from batch.to_pylist()
+    else:
+        raise ScrapesmithError(f"unsupported dataset format '{path.suffix}'")
