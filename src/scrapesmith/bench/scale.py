@@ -192,6 +192,7 @@ def _committed_pages(manifest: Path) -> int:
 
 def run_benchmark(settings: ScaleSettings, progress: Any = print) -> BenchResult:
     cases = []
+    load_before = [round(load, 2) for load in os.getloadavg()]
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as folder, \
             serve_in_process(max(settings.sizes) + settings.resume_pages) as host:
         workdir = Path(folder)
@@ -206,7 +207,7 @@ def run_benchmark(settings: ScaleSettings, progress: Any = print) -> BenchResult
         progress(f"resume after kill -9 at 50 % of {settings.resume_pages} pages")
         resume = measure_resume(workdir, host, settings)
     return BenchResult(name="scale", summary=_summary(cases, resume, settings), cases=cases,
-                       params={**settings.__dict__, "resume": resume, "load_before": os.getloadavg()})
+                       params={**settings.__dict__, "resume": resume, "load_before": load_before})
 
 
 def _summary(cases: list[dict[str, Any]], resume: dict[str, Any], settings: ScaleSettings) -> dict[str, Any]:
