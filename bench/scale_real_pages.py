@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parents[1]
-PAGES = HERE / "../shared/data/swde/book/book-booksamillion"
+SITE = "book/book-booksamillion"
 FIELDS = ("title=the title of the book", "isbn_13=the ISBN-13 of the book", "author=the author",
           "publisher=the publisher")
 
@@ -51,13 +51,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", type=Path, required=True, help="src/ of the checkout to compare against")
     parser.add_argument("--pages", type=int, default=400)
+    parser.add_argument("--swde", type=Path, default=HERE / "../shared/data/swde", help="the SWDE data directory")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     here = HERE / "src"
     with tempfile.TemporaryDirectory(prefix="scale-real-") as folder:
         workdir = Path(folder)
         server = subprocess.Popen([sys.executable, "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory",
-                                   str(PAGES.resolve())], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                                   str((args.swde / SITE).resolve())], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         try:
             port = int((server.stdout.readline() if server.stdout else "").split("port ")[1].split()[0])
             urls = [f"http://127.0.0.1:{port}/{n:04d}.htm" for n in range(args.pages)]
