@@ -6,7 +6,9 @@ pool for more; ``ray``: a local Ray), each worker count and each run size, the r
 three-field spec over the first N items from scratch: ``scrapesmith run spec.json urls.txt -o out.parquet``.
 Measured per configuration, from outside the command: pages/s over the run (the run's own clock, in its
 record), the peak resident memory of the driver, of the largest worker and of the whole process tree
-(sampled every 0.2 s), and the dataset checked against the site's truth (rows lost, duplicated, wrong).
+(sampled every 0.2 s), the CPU time per page of the driver (start-up, batching, manifest, assembly,
+report) and of every other process of the run (workers; for Ray also its own services), and the dataset
+checked against the site's truth (rows lost, duplicated, wrong). The site's own CPU is not counted.
 
 Then the resume: a run of ``resume_pages`` items with two local workers is killed (``kill -9`` on its
 process group) once half its pages are committed, and run again with ``--resume``: the server counts how
@@ -51,13 +53,15 @@ class ScaleSettings:
 
 
 class MemorySampler:
-    """Peak resident memory of a process and its descendants, sampled from a thread."""
+    """Peak resident memory of a process and its descendants, sampled from a thread; and the CPU time each
+    used (the last sample of each process: a worker's time up to its last 0.2 s)."""
 
     def __init__(self, pid: int) -> None:
         self.root = psutil.Process(pid)
         self.driver = 0
         self.worker = 0
         self.tree = 0
+        self.cpu: dict[int, float] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
 
@@ -73,12 +77,23 @@ class MemorySampler:
         while not self._stop.wait(SAMPLE_SECONDS):
             try:
                 driver = self.root.memory_info().rss
-                children = [_rss(child) for child in self.root.children(recursive=True)]
+                descendants = self.root.children(recursive=True)
+                children = [_rss(child) for child in descendants]
+                for process in (self.root, *descendants):
+                    self.cpu[process.pid] = _cpu(process, self.cpu.get(process.pid, 0.0))
             except psutil.Error:
                 continue
             self.driver = max(self.driver, driver)
             self.worker = max(self.worker, *children, 0)
             self.tree = max(self.tree, driver + sum(children))
+
+
+def _cpu(process: psutil.Process, known: float) -> float:
+    try:
+        times = process.cpu_times()
+    except psutil.Error:
+        return known
+    return times.user + times.system
 
 
 def _rss(process: psutil.Process) -> int:
@@ -148,6 +163,9 @@ def measure_run(workdir: Path, host: str, runner: str, workers: int, pages: int,
             "pages_per_s": round(record["pages_per_second"], 1), "run_seconds": round(record["seconds"], 2),
             "command_seconds": round(time.monotonic() - started, 2),
             "driver_peak_mb": round(memory.driver / 2**20, 1), "worker_peak_mb": round(memory.worker / 2**20, 1),
+            "driver_cpu_ms_per_page": round(1000 * memory.cpu.get(process.pid, 0.0) / pages, 3),
+            "others_cpu_ms_per_page": round(1000 * sum(t for pid, t in memory.cpu.items() if pid != process.pid)
+                                            / pages, 3),
             "tree_peak_mb": round(memory.tree / 2**20, 1), **check_dataset(workdir / output, 0, pages)}
 
 
