@@ -12,6 +12,7 @@ from scrapesmith.cli import (
     lists,  # noqa: F401
     llm,  # noqa: F401
     report,  # noqa: F401
+    scale,  # noqa: F401
     sites,  # noqa: F401
     workflow,  # noqa: F401
 )

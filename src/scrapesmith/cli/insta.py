@@ -92,8 +92,8 @@ def insta_run(
     from scrapesmith.insta.chooser import POLICIES
     from scrapesmith.insta.evidence import JUDGE_KINDS
     from scrapesmith.insta.pipeline import PipelineConfig, read_sites, run_pipeline
-    from scrapesmith.insta.runner import make_runner
     from scrapesmith.insta.store import ResultStore
+    from scrapesmith.scale.runner import make_runner
 
     _check_choice("--policy", policy, POLICIES)
     _check_choice("--judge-kind", judge_kind, JUDGE_KINDS)
