@@ -272,6 +272,7 @@ def _one_case(env: MiniwobEnv, policy: Policy, base_url: str, task: str, seed: i
                     paths=[step.path for step in trajectory.steps if step.path],
                     confidence=[step.confidence for step in trajectory.steps if step.confidence is not None],
                     stop_reason=trajectory.stop_reason, utterance=trajectory.task,
+                    policy_seconds=round(trajectory.seconds, 2),  # the policy's steps alone: no page load, no judge
                     actions=[step.action.model_dump() if step.action else {"invalid": step.error}
                              for step in trajectory.steps])
         if hasattr(policy, "report"):  # a workflow: which one ran, which step broke, whether the agent took over
