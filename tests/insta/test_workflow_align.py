@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from scrapesmith.insta.views import Element, Observation
 from scrapesmith.insta.workflow.align import (
     bind_by_kind,
     bind_template,
@@ -10,7 +11,8 @@ from scrapesmith.insta.workflow.align import (
     render_template,
     template_tokens,
 )
-from scrapesmith.insta.workflow.views import Parameter
+from scrapesmith.insta.workflow.locate import resolve
+from scrapesmith.insta.workflow.views import Locator, Parameter
 
 LOGIN = 'Enter the username "thaddeus" and the password "UT" into the text fields and press login.'
 
@@ -74,3 +76,15 @@ def test_controls_that_revealed_a_named_element_in_any_episode_are_pooled_for_ev
     add_reveals([first, second])
     assert [control[0].value for control in first.steps[-1].reveal] == ["Tab #2", "Tab #3"]
     assert first.steps[0].reveal == [] and second.steps[-1].reveal == first.steps[-1].reveal
+
+
+def test_of_two_elements_named_alike_case_aside_the_one_written_as_the_task_writes_it_is_found():
+    buttons = [Element(id=1, tag="button", role="button", text="Yes"), Element(id=2, tag="button", role="button",
+                                                                                text="yes")]
+    observation = Observation(url="http://127.0.0.1/", markdown="", elements=buttons)
+    locators = [Locator(kind="role", role="button", value="{p1}")]
+    for name, wanted in (("yes", 2), ("Yes", 1)):
+        located, _ = resolve(locators, observation, lambda text, name=name: text.replace("{p1}", name))
+        assert located is not None and located.id == wanted
+    located, tried = resolve(locators, observation, lambda text: text.replace("{p1}", "YES"))
+    assert located is None and tried == ["role 'YES': 2 elements"]

@@ -99,7 +99,17 @@ def _by_role(locator: Locator, value: str, context: str | None, observation: Obs
     if context and len(ids) != 1 and observation.tree is not None:
         nodes = {int(n.get("data-ss-id")): n for n in _stamped(observation.tree.xpath("//*[@data-ss-id]"))}
         ids = [i for i in ids if i in nodes and _norm(context) in _norm(context_of(nodes[i], value))]
-    return ids
+    return _same_case_first(ids, value, observation)
+
+
+def _same_case_first(ids: list[int], value: str, observation: Observation) -> list[int]:
+    """Of several elements named ``value`` case aside ("Yes" and "yes"), the ones written as the task writes it."""
+    if len(ids) < 2:
+        return ids
+    wanted = normalize_text(value)
+    exact = [i for i in ids if (e := describe_id(i, observation)) is not None
+             and wanted in (normalize_text(element_name(e)), normalize_text(e.text))]
+    return exact or ids
 
 
 def _by_selector(expression: str, observation: Observation) -> list[int]:
