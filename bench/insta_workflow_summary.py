@@ -5,7 +5,8 @@ without ``--fallback``) and compares them on the (task, seed) episodes every run
 subset of seeds (the model's, which is slow) is compared on that subset only. Also splits the workflow run's
 failures into "no workflow for the task" (nothing verified to compile from) and "a step broke". Time is given
 twice: the whole episode (page load, policy, judge) and the policy's steps alone (``policy_seconds``; for a run
-made before the bench recorded it, ``NAME=JSON@RUN_DIR`` reads it from the run's stored trajectories):
+made before the bench recorded it, ``NAME=JSON@RUN_DIR`` reads it from the run's stored trajectories; runs on
+different tasks join as ``NAME=A.json+B.json``):
 
     python bench/insta_workflow_summary.py agent-local=bench/results/miniwob-issue31-agent-default-local-100.json \
         workflow=bench/results/miniwob-issue31-workflow-default-100.json --json OUT
@@ -35,6 +36,12 @@ def load(path: Path, run_dir: Path | None) -> dict[tuple[str, int], dict[str, An
     return cases
 
 
+def _model_calls(paths: list[Path]) -> int | None:
+    """The runs' model calls (None when a run stopped before it counted them: a partial run's file)."""
+    counts = [json.loads(path.read_text())["summary"].get("model_calls") for path in paths]
+    return None if None in counts else sum(counts)
+
+
 def describe(cases: list[dict[str, Any]], model_calls: int | None) -> dict[str, Any]:
     """Success (reward > 0), time per episode, and for workflow runs what broke and why."""
     seconds = [float(case.get("seconds") or 0.0) for case in cases]
@@ -59,12 +66,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+", help="NAME=PATH of a bench miniwob JSON")
     parser.add_argument("--json", type=Path, help="write the table here")
+    parser.add_argument("--covered-by", metavar="NAME", help="only the tasks that run NAME had a workflow for")
     args = parser.parse_args()
-    specs = {name: spec.partition("@") for name, spec in (item.split("=", 1) for item in args.runs)}
-    runs = {name: Path(path) for name, (path, _, _) in specs.items()}
-    cases = {name: load(Path(path), Path(run_dir) if run_dir else None) for name, (path, _, run_dir) in specs.items()}
-    calls = {name: json.loads(path.read_text())["summary"].get("model_calls") for name, path in runs.items()}
+    specs = {name: [part.partition("@") for part in spec.split("+")]
+             for name, spec in (item.split("=", 1) for item in args.runs)}
+    runs = {name: [Path(path) for path, _, _ in parts] for name, parts in specs.items()}
+    cases = {name: {key: case for path, _, run_dir in parts
+                    for key, case in load(Path(path), Path(run_dir) if run_dir else None).items()}
+             for name, parts in specs.items()}
+    calls = {name: _model_calls(paths) for name, paths in runs.items()}
     shared = sorted(set.intersection(*(set(by_key) for by_key in cases.values())))
+    if args.covered_by:
+        covered = {task for (task, _), case in cases[args.covered_by].items() if case.get("workflow")}
+        shared = [key for key in shared if key[0] in covered]
     table = {name: describe([by_key[key] for key in shared], calls[name]) for name, by_key in cases.items()}
     tasks = sorted({task for task, _ in shared})
     seeds = sorted({seed for _, seed in shared})
@@ -73,7 +87,7 @@ def main() -> None:
     for name, row in table.items():
         print(f"{name:>24}: " + ", ".join(f"{key} {value}" for key, value in row.items()))
     if args.json:
-        args.json.write_text(json.dumps({"runs": {name: str(path) for name, path in runs.items()},
+        args.json.write_text(json.dumps({"runs": {name: [str(p) for p in paths] for name, paths in runs.items()},
                                          "tasks": tasks, "seeds": seeds, "table": table}, indent=2) + "\n")
 
 
