@@ -6,6 +6,7 @@ from scrapesmith.cli import (
     collect,  # noqa: F401
     crawl,  # noqa: F401
     demo,  # noqa: F401
+    drift,  # noqa: F401
     fetch,  # noqa: F401
     induce,  # noqa: F401
     insta,  # noqa: F401

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from scrapesmith.bench.swde import run_benchmark
 from scrapesmith.cli import app, bench_app, console
+from scrapesmith.cli.drift import exit_on_drift, show_drift
 from scrapesmith.cli.options import (
     AllowHostOption,
     ConcurrencyOption,
@@ -47,6 +48,7 @@ from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.examples import parse_example
 from scrapesmith.induce.execute import CompiledSpec
 from scrapesmith.induce.pages import SpecPages
+from scrapesmith.induce.profile import check_dataset
 from scrapesmith.induce.service import METHODS, FetchProgress, induce_from_sources
 from scrapesmith.induce.views import FieldRequest, ScraperSpec
 from scrapesmith.llm.types import LLM
@@ -170,16 +172,19 @@ def run_command(
     run = run_at_scale(SpecPages(spec), sources, output, choices, allow_host=allow_host, delay=delay,
                        respect_robots=not no_robots, concurrency=concurrency)
     failed = run.counts.get("failed", 0)
+    drift = check_dataset(spec, output)
     report_file = write_run_record(
         output, run, kind="run", title=f"{spec.spec_id} ({spec.site or 'scraper spec'}) on {run.pages} pages",
         program=target, steps=[f"{field.name}: {field.actions!r}" for field in spec.fields],
-        seconds=time.monotonic() - started)
+        seconds=time.monotonic() - started, drift=drift)
     if run.pages and failed == run.pages:  # nothing scraped is a failed run; the error rows stay written
         raise ScrapesmithError(f"all {run.pages} pages failed (first: {run.failures[0][1]}); "
                                f"the error rows are in {output}, the report in {report_file}")
     console.print(f"{run.rows - failed} rows written to {output}"
                   + (f"; {failed} pages failed (see the error column)" if failed else ""), highlight=False)
+    show_drift(drift)
     show_report(report_file, open_)
+    exit_on_drift(drift)
 
 
 def load_runnable(target: Path) -> ScraperSpec:

@@ -1,0 +1,208 @@
+"""``heal``: mend a scraper spec whose site changed, from the seed values its profile kept. No model.
+
+A spec forged with a profile remembers what each field read on each seed page. On the seed pages as they
+are now, a field is *broken* when its seed value is still on a page but the old selector no longer gives
+it. Each broken field is found again by the same engine that learns a field from an example
+(:func:`examples.example_candidates`: the value's element, its label, its stable classes), with every seed
+value as an example on its own page: the candidate that gives back the seed values on the most pages, with
+the strongest anchor and the shortest path, wins. A field whose seed values are no longer on any page is
+left as it was and said so (the evidence is gone; a model would have to guess).
+
+The result is a new version of the spec (the old one is never overwritten) with a diff of its selectors
+and a validation: the new spec's output on the pages checked against the old profile.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lxml import etree
+
+from scrapesmith.drift import DriftReport, compare
+from scrapesmith.errors import ScrapesmithError
+from scrapesmith.induce.candidates import Candidate, xpath_literal
+from scrapesmith.induce.examples import MAX_LABEL, Example, example_candidates, kind_of
+from scrapesmith.induce.execute import (
+    XPathSyntaxError,
+    normalize_space,
+    parse_for_replay,
+    post_process,
+    run_actions,
+)
+from scrapesmith.induce.profile import seed_rows
+from scrapesmith.induce.scope import with_scope
+from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
+from scrapesmith.web.page import FetchError, Page
+
+_VERSION = re.compile(r"\.v(\d+)$")
+SEVERAL = 0.7
+"""A selector that reads several values where the field had one is worth this much of one that reads one."""
+
+
+class HealError(ScrapesmithError):
+    """A spec that cannot be healed (no profile, no pages)."""
+
+
+@dataclass
+class FieldHeal:
+    """What happened to one field: kept (still reads its seed values), healed (new selector), or not."""
+
+    name: str
+    outcome: str  # "kept" | "healed" | "lost"
+    before: list[str]
+    after: list[str]
+    detail: str = ""
+
+
+@dataclass
+class HealResult:
+    spec: ScraperSpec
+    fields: list[FieldHeal] = field(default_factory=list)
+    validation: DriftReport | None = None
+
+    @property
+    def healed(self) -> list[str]:
+        return [f.name for f in self.fields if f.outcome == "healed"]
+
+    @property
+    def lost(self) -> list[str]:
+        return [f.name for f in self.fields if f.outcome == "lost"]
+
+    def diff(self) -> list[str]:
+        """The selector changes, one readable line each (``-`` old, ``+`` new)."""
+        lines = []
+        for heal in self.fields:
+            if heal.outcome == "healed":
+                lines += [f"{heal.name}:", f"- {' ⟶ '.join(heal.before)}", f"+ {' ⟶ '.join(heal.after)}"]
+            elif heal.outcome == "lost":
+                lines.append(f"{heal.name}: not healed ({heal.detail})")
+        return lines
+
+
+def _values(root: etree._Element, actions: list[str], post: PostProcess) -> list[str]:
+    try:
+        return post_process(run_actions(root, actions), post)
+    except XPathSyntaxError:
+        return []
+
+
+def _present(root: etree._Element, value: str) -> bool:
+    return bool(value) and value in normalize_space(" ".join(root.itertext()))
+
+
+def _broken(spec_field: FieldSpec, seeds: Sequence[str], pages: Sequence[etree._Element]) -> bool:
+    """The field no longer gives its seed value on a page where that value still is."""
+    return any(_present(root, value) and (_values(root, spec_field.actions, spec_field.post)[:1] != [value])
+               for root, value in zip(pages, seeds, strict=False))
+
+
+def _label_text_candidates(root: etree._Element, value: str) -> list[Candidate]:
+    """A text right after a short label element that *contains* the value (``Knopf (May 2010)`` after
+    ``<b>Publisher:</b>``): the old field's regex may still cut the value out of it."""
+    found = []
+    for element in root.iter(etree.Element):
+        if value in (element.tail or "") and 0 < len(label := normalize_space(element.text_content())) <= MAX_LABEL:
+            found.append(Candidate(f"//{element.tag}[normalize-space()={xpath_literal(label)}]"
+                                   "/following-sibling::text()[1]", "label"))
+    return found
+
+
+def _relocate(spec_field: FieldSpec, seeds: Sequence[str],
+              pages: Sequence[etree._Element]) -> tuple[Candidate, int] | None:
+    """The candidate that gives back the seed values on most pages, one value each, with the strongest
+    anchor and the shortest path (as :func:`examples.generalise` ranks); and on how many pages it did."""
+    pairs = [(root, value) for root, value in zip(pages, seeds, strict=False) if _present(root, value)]
+    pool: dict[tuple, Candidate] = {}
+    for root, value in pairs:
+        found = [*example_candidates(root, Example(spec_field.name, value)), *_label_text_candidates(root, value)]
+        for candidate in found:
+            for regex in dict.fromkeys((candidate.regex, spec_field.post.regex)):
+                pool.setdefault((candidate.xpath, regex), Candidate(candidate.xpath, candidate.evidence, regex))
+    scored = []
+    for candidate in pool.values():
+        post = PostProcess(regex=candidate.regex, multiple=True)
+        results = [_values(root, [candidate.xpath], post) for root, _ in pairs]
+        hits = sum(got[:1] == [value] for got, (_, value) in zip(results, pairs, strict=True))
+        if hits:
+            single = 1.0 if all(len(got) <= 1 for got in results) else SEVERAL
+            score = round(hits / len(pairs) * candidate.prior * single, 6)
+            scored.append((-score, len(candidate.xpath), candidate.xpath, str(candidate.regex), candidate, hits))
+    if not scored:
+        return None
+    best = min(scored)
+    return best[4], best[5]
+
+
+def _heal_field(spec_field: FieldSpec, seeds: Sequence[str],
+                pages: Sequence[etree._Element]) -> tuple[FieldSpec, FieldHeal]:
+    present = sum(_present(root, value) for root, value in zip(pages, seeds, strict=False))
+    if not present:
+        return spec_field, FieldHeal(spec_field.name, "lost" if any(seeds) else "kept", spec_field.actions,
+                                     spec_field.actions, "its seed values are not on the pages")
+    if not _broken(spec_field, seeds, pages):
+        return spec_field, FieldHeal(spec_field.name, "kept", spec_field.actions, spec_field.actions)
+    found = _relocate(spec_field, seeds, pages)
+    if found is None:
+        return spec_field, FieldHeal(spec_field.name, "lost", spec_field.actions, spec_field.actions,
+                                     "no selector gives its seed values back")
+    candidate, hits = found
+    post = spec_field.post.model_copy(update={"regex": candidate.regex})
+    healed = spec_field.model_copy(update={
+        "actions": [candidate.xpath], "post": post,
+        "evidence": f"healed: seed values found again on {hits} of {present} pages via {candidate.evidence}"})
+    return healed, FieldHeal(spec_field.name, "healed", spec_field.actions, healed.actions,
+                             f"{hits} of {present} seed values")
+
+
+def heal_spec(spec: ScraperSpec, pages: Sequence[etree._Element]) -> HealResult:
+    """A new version of ``spec`` for ``pages`` (the seed pages as they are now, in the spec's seed order)."""
+    if spec.profile is None:
+        raise HealError("this spec has no output profile (saved before profiles), so it keeps no seed values "
+                        "to heal from: induce it again")
+    if not pages:
+        raise HealError("heal needs the seed pages as they are now")
+    fields, heals = [], []
+    for spec_field in spec.fields:
+        column = spec.profile.column(spec_field.name)
+        seeds = column.seed_values if column is not None else []
+        healed, heal = _heal_field(spec_field, seeds, pages)
+        fields.append(healed)
+        heals.append(heal)
+    new = spec.model_copy(update={"fields": fields, "method": spec.method if not any(
+        h.outcome == "healed" for h in heals) else f"{spec.method}+healed", "scope": None})
+    new = with_scope(new, pages).model_copy(update={"healed_from": spec.spec_id})
+    validation = compare(spec.profile, seed_rows(new, pages), kind_of)
+    return HealResult(new, heals, validation)
+
+
+def next_version_path(path: Path) -> Path:
+    """``spec.json`` -> ``spec.v2.json``, ``spec.v2.json`` -> ``spec.v3.json``: never the file itself."""
+    path = Path(path)
+    stem = path.name[: -len(path.suffix)] if path.suffix else path.name
+    match = _VERSION.search(stem)
+    version = int(match.group(1)) + 1 if match else 2
+    base = stem[: match.start()] if match else stem
+    candidate = path.with_name(f"{base}.v{version}{path.suffix}")
+    while candidate.exists():
+        version += 1
+        candidate = path.with_name(f"{base}.v{version}{path.suffix}")
+    return candidate
+
+
+def heal_from_sources(spec: ScraperSpec, sources: Sequence[str], allow_hosts: Sequence[str]) -> HealResult:
+    """``scrapesmith heal``: fetch ``sources`` (default: the spec's own seeds, as they are now) and heal."""
+    from scrapesmith.induce.service import fetch_sources
+
+    sources = list(sources) or list(spec.seeds)
+    if not sources:
+        raise HealError("this spec names no seed pages: give the pages to heal on")
+    fetched = fetch_sources(sources, allow_hosts)
+    failed = [(source, page) for source, page in fetched if isinstance(page, FetchError)]
+    if len(failed) == len(fetched):
+        raise HealError(f"none of the {len(fetched)} pages could be fetched (first: {failed[0][1]})")
+    trees = [parse_for_replay(page.text) if isinstance(page, Page) else etree.Element("html")
+             for _, page in fetched]  # a page that failed keeps its place, so pages and seed values stay paired
+    return heal_spec(spec, trees)
