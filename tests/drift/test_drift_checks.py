@@ -16,7 +16,7 @@ def _profile(items_per_page=()):
 def test_profile_keeps_fill_kinds_lengths_numbers_and_seed_values():
     price = _profile().column("price")
     assert (price.filled, price.pages, price.main_kind) == (3, 3, "money")
-    assert price.numbers == [10.99, 7.5, 12.0] and price.seed_values == ["$10.99", "$7.50", "$12.00"]
+    assert price.numbers == [10.99, 7.5, 12.0] and price.seed_values == [["$10.99"], ["$7.50"], ["$12.00"]]
 
 
 def test_unchanged_output_raises_no_alarm():

@@ -7,7 +7,7 @@ page, so a program that read them before can be mended from its seed values:
 
 * ``classes`` — every class and id obfuscated (``price`` -> ``c-1f3a9b``);
 * ``wrappers`` — the content of some kinds of element (by tag and class) wrapped in an extra ``<span>``;
-* ``reorder`` — the element children of block containers put in another (fixed) order;
+* ``reorder`` — the element children of some kinds of block container (by tag and class) reversed;
 * ``labels`` — label texts (short texts ending in ``:``, table and definition headers) renamed;
 * ``combined`` — all four.
 """
@@ -15,7 +15,6 @@ page, so a program that read them before can be mended from its seed values:
 from __future__ import annotations
 
 import hashlib
-import random
 from collections.abc import Callable
 
 from lxml import etree, html
@@ -26,6 +25,7 @@ WRAPPED = ("div", "td", "li", "span", "p", "dd", "b", "strong", "h1", "h2", "h3"
 LABEL_TAGS = ("th", "dt", "label")
 MAX_LABEL = 40
 WRAP_SHARE = 0.5
+REORDER_SHARE = 0.5
 
 
 def _token(seed: int, *parts: str) -> str:
@@ -59,17 +59,18 @@ def add_wrappers(root: etree._Element, seed: int) -> None:
 
 
 def reorder_blocks(root: etree._Element, seed: int) -> None:
-    """The element children of block containers in a new order, fixed by the seed and the child count."""
+    """The element children of half of the kinds of block container (by tag and class) in reverse order: a
+    label cell after its value, the last box of a column first, on every page alike."""
     for parent in list(root.iter(*BLOCKS)):
         children = [c for c in parent if isinstance(c.tag, str)]
         if len(children) < 2 or len(children) != len(parent):  # text between children would move too
             continue
-        order = list(range(len(children)))
-        random.Random(f"{seed}:{parent.tag}:{len(children)}").shuffle(order)
+        if _chance(seed, "reorder", parent.tag, parent.get("class") or "") >= REORDER_SHARE:
+            continue
         for child in children:
             parent.remove(child)
-        for index in order:
-            parent.append(children[index])
+        for child in reversed(children):
+            parent.append(child)
 
 
 def _renamed(text: str, seed: int) -> str:

@@ -8,6 +8,7 @@ from scrapesmith.cli import (
     demo,  # noqa: F401
     drift,  # noqa: F401
     fetch,  # noqa: F401
+    heal,  # noqa: F401
     induce,  # noqa: F401
     insta,  # noqa: F401
     lists,  # noqa: F401

@@ -43,17 +43,21 @@ SAMPLE = 200
 _NUMBER = re.compile(r"[$£€¥₹]?\s?(-?\d[\d,]*(?:\.\d+)?)\s?%?")
 
 
-def cell_text(value: Any) -> str:
-    """A cell as one string: the first of several values, '' for an empty cell. A CSV cell holding a JSON
-    list (how ``io`` writes several values) counts as that list."""
+def cell_values(value: Any) -> list[str]:
+    """A cell's values: one for a single value, several for a list, none for an empty cell. A CSV cell
+    holding a JSON list (how ``io`` writes several values) counts as that list."""
     if isinstance(value, str) and value.startswith("["):
         try:
             value = json.loads(value)
         except ValueError:
             pass
-    if isinstance(value, list | tuple):
-        value = next((v for v in value if not is_empty(v)), None)
-    return "" if is_empty(value) else str(value).strip()
+    values = value if isinstance(value, list | tuple) else [value]
+    return [str(v).strip() for v in values if not is_empty(v) and str(v).strip()]
+
+
+def cell_text(value: Any) -> str:
+    """A cell as one string: its first value, '' for an empty cell."""
+    return next(iter(cell_values(value)), "")
 
 
 def number_in(text: str) -> float | None:
@@ -75,7 +79,7 @@ def profile_column(name: str, values: Sequence[Any], kind_of: KindOf, *, seed: b
     numbers = [n for n in (number_in(t) for t in filled[:SAMPLE]) if n is not None]
     return ColumnProfile(name=name, pages=len(texts), filled=len(filled), kinds=dict(kinds),
                          lengths=[len(t) for t in filled[:SAMPLE]], numbers=numbers,
-                         seed_values=texts if seed else [])
+                         seed_values=[cell_values(v) for v in values] if seed else [])
 
 
 def profile_rows(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], kind_of: KindOf, *,

@@ -24,7 +24,8 @@ class ColumnProfile(BaseModel):
     kinds: dict[str, int] = Field(default_factory=dict, description="filled values per value kind ('text': none)")
     lengths: list[int] = Field(default_factory=list, description="characters of each filled value (a sample)")
     numbers: list[float] = Field(default_factory=list, description="the numeric reading of each value that has one")
-    seed_values: list[str] = Field(default_factory=list, description="the value on each seed page ('' if none)")
+    seed_values: list[list[str]] = Field(default_factory=list, description="the values on each seed page "
+                                         "(one for a single-valued column, none when empty)")
 
     @property
     def fill_rate(self) -> float:

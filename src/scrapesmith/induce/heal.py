@@ -39,6 +39,7 @@ from scrapesmith.web.page import FetchError, Page
 
 _VERSION = re.compile(r"\.v(\d+)$")
 SEVERAL = 0.7
+_LAST_POSITION = re.compile(r"\[\d+\](?=(/text\(\))?$)")
 """A selector that reads several values where the field had one is worth this much of one that reads one."""
 
 
@@ -82,6 +83,10 @@ class HealResult:
         return lines
 
 
+SeedValues = Sequence[Sequence[str]]
+"""Per seed page, the values a field read there (one for a single-valued field, none when it read nothing)."""
+
+
 def _values(root: etree._Element, actions: list[str], post: PostProcess) -> list[str]:
     try:
         return post_process(run_actions(root, actions), post)
@@ -89,14 +94,19 @@ def _values(root: etree._Element, actions: list[str], post: PostProcess) -> list
         return []
 
 
-def _present(root: etree._Element, value: str) -> bool:
-    return bool(value) and value in normalize_space(" ".join(root.itertext()))
+def _gives(spec_field: FieldSpec, got: list[str], want: Sequence[str]) -> bool:
+    """A field's values on a page are its seed values there (the first one, for a single-valued field)."""
+    return got == list(want) if spec_field.post.multiple else got[:1] == list(want[:1])
 
 
-def _broken(spec_field: FieldSpec, seeds: Sequence[str], pages: Sequence[etree._Element]) -> bool:
-    """The field no longer gives its seed value on a page where that value still is."""
-    return any(_present(root, value) and (_values(root, spec_field.actions, spec_field.post)[:1] != [value])
-               for root, value in zip(pages, seeds, strict=False))
+def _present(root: etree._Element, values: Sequence[str]) -> bool:
+    text = normalize_space(" ".join(root.itertext()))
+    return bool(values) and all(value in text for value in values)
+
+
+def _pairs(pages: Sequence[etree._Element], seeds: SeedValues) -> list[tuple[etree._Element, Sequence[str]]]:
+    """The pages on which the field's seed values still are, each with those values."""
+    return [(root, values) for root, values in zip(pages, seeds, strict=False) if _present(root, values)]
 
 
 def _label_text_candidates(root: etree._Element, value: str) -> list[Candidate]:
@@ -110,51 +120,63 @@ def _label_text_candidates(root: etree._Element, value: str) -> list[Candidate]:
     return found
 
 
-def _relocate(spec_field: FieldSpec, seeds: Sequence[str],
-              pages: Sequence[etree._Element]) -> tuple[Candidate, int] | None:
-    """The candidate that gives back the seed values on most pages, one value each, with the strongest
-    anchor and the shortest path (as :func:`examples.generalise` ranks); and on how many pages it did."""
-    pairs = [(root, value) for root, value in zip(pages, seeds, strict=False) if _present(root, value)]
+def _every_sibling(candidate: Candidate) -> Candidate | None:
+    """``…/a[1]`` -> ``…/a``: the first of several values generalised to all its like siblings."""
+    widened = _LAST_POSITION.sub("", candidate.xpath)
+    return Candidate(widened, candidate.evidence, candidate.regex) if widened != candidate.xpath else None
+
+
+def _candidates(spec_field: FieldSpec, pairs: Sequence[tuple[etree._Element, Sequence[str]]]) -> list[Candidate]:
     pool: dict[tuple, Candidate] = {}
-    for root, value in pairs:
-        found = [*example_candidates(root, Example(spec_field.name, value)), *_label_text_candidates(root, value)]
+    for root, values in pairs:
+        found = [*example_candidates(root, Example(spec_field.name, values[0])),
+                 *_label_text_candidates(root, values[0])]
+        if spec_field.post.multiple:
+            found += [w for w in map(_every_sibling, found) if w is not None]
         for candidate in found:
             for regex in dict.fromkeys((candidate.regex, spec_field.post.regex)):
                 pool.setdefault((candidate.xpath, regex), Candidate(candidate.xpath, candidate.evidence, regex))
+    return list(pool.values())
+
+
+def _relocate(spec_field: FieldSpec, seeds: SeedValues, pages: Sequence[etree._Element]) -> tuple[FieldSpec, int] | None:
+    """The field with the selector that gives back its seed values on most pages, one value each where it
+    had one, with the strongest anchor and the shortest path (as :func:`examples.generalise` ranks); and on
+    how many pages it did."""
+    pairs = _pairs(pages, seeds)
     scored = []
-    for candidate in pool.values():
-        post = PostProcess(regex=candidate.regex, multiple=True)
+    for candidate in _candidates(spec_field, pairs):
+        post = spec_field.post.model_copy(update={"regex": candidate.regex})
         results = [_values(root, [candidate.xpath], post) for root, _ in pairs]
-        hits = sum(got[:1] == [value] for got, (_, value) in zip(results, pairs, strict=True))
+        hits = sum(_gives(spec_field, got, want) for got, (_, want) in zip(results, pairs, strict=True))
         if hits:
-            single = 1.0 if all(len(got) <= 1 for got in results) else SEVERAL
+            single = 1.0 if spec_field.post.multiple or all(len(got) <= 1 for got in results) else SEVERAL
             score = round(hits / len(pairs) * candidate.prior * single, 6)
             scored.append((-score, len(candidate.xpath), candidate.xpath, str(candidate.regex), candidate, hits))
     if not scored:
         return None
-    best = min(scored)
-    return best[4], best[5]
+    *_, best, hits = min(scored)
+    post = spec_field.post.model_copy(update={"regex": best.regex})
+    return spec_field.model_copy(update={
+        "actions": [best.xpath], "post": post,
+        "evidence": f"healed: seed values found again on {hits} of {len(pairs)} pages via {best.evidence}"}), hits
 
 
-def _heal_field(spec_field: FieldSpec, seeds: Sequence[str],
+def _heal_field(spec_field: FieldSpec, seeds: SeedValues,
                 pages: Sequence[etree._Element]) -> tuple[FieldSpec, FieldHeal]:
-    present = sum(_present(root, value) for root, value in zip(pages, seeds, strict=False))
-    if not present:
+    pairs = _pairs(pages, seeds)
+    if not pairs:
         return spec_field, FieldHeal(spec_field.name, "lost" if any(seeds) else "kept", spec_field.actions,
                                      spec_field.actions, "its seed values are not on the pages")
-    if not _broken(spec_field, seeds, pages):
+    if all(_gives(spec_field, _values(root, spec_field.actions, spec_field.post), want) for root, want in pairs):
         return spec_field, FieldHeal(spec_field.name, "kept", spec_field.actions, spec_field.actions)
     found = _relocate(spec_field, seeds, pages)
     if found is None:
         return spec_field, FieldHeal(spec_field.name, "lost", spec_field.actions, spec_field.actions,
                                      "no selector gives its seed values back")
-    candidate, hits = found
-    post = spec_field.post.model_copy(update={"regex": candidate.regex})
-    healed = spec_field.model_copy(update={
-        "actions": [candidate.xpath], "post": post,
-        "evidence": f"healed: seed values found again on {hits} of {present} pages via {candidate.evidence}"})
+    healed, hits = found
     return healed, FieldHeal(spec_field.name, "healed", spec_field.actions, healed.actions,
-                             f"{hits} of {present} seed values")
+                             f"{hits} of {len(pairs)} seed pages")
 
 
 def heal_spec(spec: ScraperSpec, pages: Sequence[etree._Element]) -> HealResult:
