@@ -53,9 +53,10 @@ class DriftSettings:
 
 
 def _cell(value: Any) -> tuple[str, ...]:
+    """A cell as comparable values: a list in any order (a redesign may list genres the other way round)."""
     if value is None:
         return ()
-    return tuple(value) if isinstance(value, list) else (value,)
+    return tuple(sorted(value)) if isinstance(value, list) else (value,)
 
 
 def agreement_f1(rows: Sequence[dict], reference: Sequence[dict], name: str) -> float | None:

@@ -39,6 +39,12 @@ from scrapesmith.web.page import FetchError, Page
 
 _VERSION = re.compile(r"\.v(\d+)$")
 SEVERAL = 0.7
+"""A selector that reads several values where the field had one is worth this much of one that reads one."""
+NARROW_FIRST = 0.99
+"""A selector generalised from the first value to all its siblings wins only by giving back more values."""
+NEW_CONDITIONS = 0.995
+"""A selector that keeps the old one's conditions on its nodes wins over one without them, all else equal."""
+_LABEL_STEP = re.compile(r"//[\w-]+\[normalize-space\(\)\s*=[^\]]*\](?=/)")
 _LAST_POSITION = re.compile(r"\[\d+\](?=(/text\(\))?$)")
 """A selector that reads several values where the field had one is worth this much of one that reads one."""
 
@@ -95,8 +101,9 @@ def _values(root: etree._Element, actions: list[str], post: PostProcess) -> list
 
 
 def _gives(spec_field: FieldSpec, got: list[str], want: Sequence[str]) -> bool:
-    """A field's values on a page are its seed values there (the first one, for a single-valued field)."""
-    return got == list(want) if spec_field.post.multiple else got[:1] == list(want[:1])
+    """A field's values on a page are its seed values there: the first one for a single-valued field, all of
+    them in any order for a multi-valued one (a redesign may list a movie's genres the other way round)."""
+    return sorted(got) == sorted(want) if spec_field.post.multiple else got[:1] == list(want[:1])
 
 
 def _present(root: etree._Element, values: Sequence[str]) -> bool:
@@ -120,22 +127,87 @@ def _label_text_candidates(root: etree._Element, value: str) -> list[Candidate]:
     return found
 
 
+def _label_after_candidates(root: etree._Element, value: str, several: bool) -> list[Candidate]:
+    """An element holding the value with its label *after* it (a row whose cells were swapped): anchored on
+    that label, ``//td[normalize-space()='Height']/preceding-sibling::td[1]``."""
+    found = []
+    for element in root.iter(etree.Element):
+        following = element.getnext()
+        if following is None or not isinstance(following.tag, str) or normalize_space(element.text_content()) != value:
+            continue
+        label = normalize_space(following.text_content())
+        if 0 < len(label) <= MAX_LABEL and label != value:
+            path = f"//{following.tag}[normalize-space()={xpath_literal(label)}]/preceding-sibling::{element.tag}"
+            found.append(Candidate(path if several else f"{path}[1]", "label"))
+    return found
+
+
 def _every_sibling(candidate: Candidate) -> Candidate | None:
     """``…/a[1]`` -> ``…/a``: the first of several values generalised to all its like siblings."""
     widened = _LAST_POSITION.sub("", candidate.xpath)
     return Candidate(widened, candidate.evidence, candidate.regex) if widened != candidate.xpath else None
 
 
-def _candidates(spec_field: FieldSpec, pairs: Sequence[tuple[etree._Element, Sequence[str]]]) -> list[Candidate]:
-    pool: dict[tuple, Candidate] = {}
+def _conditions(xpath: str) -> list[str]:
+    """The predicates on the last step of ``xpath`` that name no class, id or position (``[starts-with(
+    following-sibling::text()[1], '(Author')]``): what the forged program asked of its nodes beyond where
+    they were, which a redesign that kept the records usually keeps too."""
+    depth, start, groups, last_slash = 0, 0, [], 0
+    for index, char in enumerate(xpath):
+        if char == "[":
+            depth += 1
+            if depth == 1:
+                start = index
+        elif char == "]":
+            depth -= 1
+            if depth == 0:
+                groups.append((start, xpath[start: index + 1]))
+        elif char == "/" and depth == 0:
+            last_slash = index
+    return [group for at, group in groups if at > last_slash and "@class" not in group and "@id" not in group
+            and not group[1:-1].strip().isdigit()]
+
+
+def _label_step(xpath: str) -> str | None:
+    """The first step of a label-anchored XPath (``//h4[normalize-space()='Director:' or …]``), if it is one."""
+    match = _LABEL_STEP.match(xpath)
+    return match.group(0) if match else None
+
+
+def _with_old_label(candidate: Candidate, old_step: str | None) -> Candidate | None:
+    """The candidate anchored on the old field's label step instead of its own (every spelling the forged
+    program knew: 'Director:' and 'Directors:'), when both anchor on a label."""
+    new_step = _label_step(candidate.xpath)
+    if old_step is None or new_step is None or new_step == old_step:
+        return None
+    return Candidate(old_step + candidate.xpath[len(new_step):], candidate.evidence, candidate.regex)
+
+
+def _with_conditions(candidate: Candidate, conditions: Sequence[str]) -> Candidate | None:
+    if not conditions or candidate.xpath.endswith(")"):  # text() or a function: no element step to qualify
+        return None
+    return Candidate(candidate.xpath + "".join(conditions), candidate.evidence, candidate.regex)
+
+
+def _candidates(spec_field: FieldSpec,
+                pairs: Sequence[tuple[etree._Element, Sequence[str]]]) -> list[tuple[Candidate, float]]:
+    """Every way to the seed values on their pages, each with its weight (widened ones a little less)."""
+    pool: dict[tuple, tuple[Candidate, float]] = {}
     for root, values in pairs:
-        found = [*example_candidates(root, Example(spec_field.name, values[0])),
-                 *_label_text_candidates(root, values[0])]
+        found = [(c, 1.0) for c in (*example_candidates(root, Example(spec_field.name, values[0])),
+                                    *_label_text_candidates(root, values[0]),
+                                    *_label_after_candidates(root, values[0], spec_field.post.multiple))]
         if spec_field.post.multiple:
-            found += [w for w in map(_every_sibling, found) if w is not None]
-        for candidate in found:
+            found += [(w, NARROW_FIRST) for w in (_every_sibling(c) for c, _ in found) if w is not None]
+        kept = _conditions(spec_field.actions[-1]) if spec_field.actions else []
+        old_label = _label_step(spec_field.actions[-1]) if spec_field.actions else None
+        found = [(c, w * NEW_CONDITIONS) for c, w in found] + [
+            (q, w) for c, w in found for q in (_with_conditions(c, kept), _with_old_label(c, old_label))
+            if q is not None]
+        for candidate, weight in found:
             for regex in dict.fromkeys((candidate.regex, spec_field.post.regex)):
-                pool.setdefault((candidate.xpath, regex), Candidate(candidate.xpath, candidate.evidence, regex))
+                pool.setdefault((candidate.xpath, regex),
+                                (Candidate(candidate.xpath, candidate.evidence, regex), weight))
     return list(pool.values())
 
 
@@ -145,13 +217,13 @@ def _relocate(spec_field: FieldSpec, seeds: SeedValues, pages: Sequence[etree._E
     how many pages it did."""
     pairs = _pairs(pages, seeds)
     scored = []
-    for candidate in _candidates(spec_field, pairs):
+    for candidate, weight in _candidates(spec_field, pairs):
         post = spec_field.post.model_copy(update={"regex": candidate.regex})
         results = [_values(root, [candidate.xpath], post) for root, _ in pairs]
         hits = sum(_gives(spec_field, got, want) for got, (_, want) in zip(results, pairs, strict=True))
         if hits:
             single = 1.0 if spec_field.post.multiple or all(len(got) <= 1 for got in results) else SEVERAL
-            score = round(hits / len(pairs) * candidate.prior * single, 6)
+            score = round(hits / len(pairs) * candidate.prior * single * weight, 6)
             scored.append((-score, len(candidate.xpath), candidate.xpath, str(candidate.regex), candidate, hits))
     if not scored:
         return None
