@@ -13,6 +13,7 @@ from rich.table import Table
 
 from scrapesmith.bench.frame import report
 from scrapesmith.cli import app, bench_app, console
+from scrapesmith.cli.drift import exit_on_drift, show_drift
 from scrapesmith.cli.options import (
     AllowHostOption,
     DelayOption,
@@ -46,6 +47,7 @@ from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.examples import parse_example
 from scrapesmith.lists.dsl import describe
 from scrapesmith.lists.pages import ListPages
+from scrapesmith.lists.profile import check_dataset, check_replay
 from scrapesmith.lists.record import parse_columns
 from scrapesmith.lists.replay import ReplayResult
 from scrapesmith.lists.service import (
@@ -235,12 +237,15 @@ def replay_command(
         progress.update(task, completed=result.pages, total=result.pages)
     _print_rows(result, program.columns)
     _print_accounting(result)
-    report_file = save_run("replay", program, result, output, ledger, program_path)
+    drift = check_replay(program, result)
+    report_file = save_run("replay", program, result, output, ledger, program_path, drift)
     console.print(
         f"wrote {len(result.rows)} rows to {output} ({result.pages} pages, "
         f"{result.rows_per_s:.1f} rows/s, {ledger.totals().calls} LLM calls)"
     )
+    show_drift(drift)
     show_report(report_file, open_)
+    exit_on_drift(drift)
 
 
 def _replay_many(program: ListProgram, program_path: Path, start_urls: list[str], output: Path,
@@ -249,13 +254,16 @@ def _replay_many(program: ListProgram, program_path: Path, start_urls: list[str]
     started = time.monotonic()
     run = run_at_scale(ListPages(program, max_pages), start_urls, output, choices, allow_host=allow_host,
                        delay=delay, respect_robots=True, concurrency=1)
+    drift = check_dataset(program, output)
     report_file = write_run_record(output, run, kind="replay", title=f"{program.goal} ({run.pages} start pages)",
                                    program=program_path, steps=[describe(step) for step in program.steps],
-                                   seconds=time.monotonic() - started)
+                                   seconds=time.monotonic() - started, drift=drift)
     failed = run.counts.get("failed", 0)
     console.print(f"wrote {run.rows} rows to {output} from {run.pages} start pages"
                   + (f"; {failed} failed (see the error column)" if failed else ""), highlight=False)
+    show_drift(drift)
     show_report(report_file, open_)
+    exit_on_drift(drift)
 
 
 @bench_app.command("nexteval")

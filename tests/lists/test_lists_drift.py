@@ -1,0 +1,49 @@
+"""A list program records its output profile on its first run; a replay on the site as it was raises no
+alarm, one after a redesign that breaks the list says which check failed; a program without one still runs."""
+
+from __future__ import annotations
+
+from scrapesmith.bench.mutations import mutate_page
+from scrapesmith.lists.profile import check_replay
+from scrapesmith.lists.service import extract_list, replay_program
+from scrapesmith.lists.views import ListProgram
+
+
+def shop(count: int) -> str:
+    items = "".join(f"<li class='product'><h3 class='name'><a href='/p/{i}'>Lamp model {i}</a></h3>"
+                    f"<span class='price'>${i}.99</span></li>" for i in range(1, count + 1))
+    return f"<html><body><nav><a href='/'>Home</a></nav><ul class='products'>{items}</ul></body></html>"
+
+
+def test_profile_records_columns_and_items_per_page(mutable_site, site_runtimes) -> None:
+    mutable_site.pages["/list"] = shop(24)
+    recording, result = extract_list(site_runtimes, mutable_site.url("/list"), "products", ["Name", "Price"])
+    profile = recording.program.profile
+    assert profile is not None and profile.items_per_page == [len(result.rows)] == [24]
+    assert profile.column("Price").main_kind == "money"
+
+
+def test_unchanged_replay_raises_no_alarm(mutable_site, site_runtimes) -> None:
+    mutable_site.pages["/list"] = shop(24)
+    recording, _ = extract_list(site_runtimes, mutable_site.url("/list"), "products", ["Name", "Price"])
+    mutable_site.pages["/list"] = shop(23)  # one product sold out: the same site
+    report = check_replay(recording.program, replay_program(site_runtimes, recording.program))
+    assert report.checked and not report.drifted
+
+
+def test_redesigned_list_is_drift(mutable_site, site_runtimes) -> None:
+    mutable_site.pages["/list"] = shop(24)
+    recording, _ = extract_list(site_runtimes, mutable_site.url("/list"), "products", ["Name", "Price"])
+    mutable_site.pages["/list"] = mutate_page(shop(24), "classes", 0)
+    report = check_replay(recording.program, replay_program(site_runtimes, recording.program))
+    assert [d.evidence for d in report.drifts] == ["items per page 0, was 24±0"]
+
+
+def test_program_saved_before_profiles_still_replays(mutable_site, site_runtimes) -> None:
+    mutable_site.pages["/list"] = shop(5)
+    recording, _ = extract_list(site_runtimes, mutable_site.url("/list"), "products", ["Name", "Price"])
+    data = recording.program.model_dump(mode="json")
+    del data["profile"]
+    old = ListProgram.model_validate(data)
+    result = replay_program(site_runtimes, old)
+    assert len(result.rows) == 5 and not check_replay(old, result).checked
