@@ -86,3 +86,20 @@ def test_heal_command_writes_a_new_version_and_the_old_still_runs(forged, tmp_pa
     assert scrapesmith("run", "spec.v2.json", *pages, "-o", "new.csv").returncode == 0
     old = scrapesmith("run", "spec.json", *pages, "-o", "old.csv")
     assert old.returncode == 3 and json.loads((tmp_path / "old.run.json").read_text())["drift"]["drifts"]
+
+
+def test_run_heal_mends_and_reruns_on_drift(forged, tmp_path):
+    spec, texts = forged
+    for index, text in enumerate(texts):
+        (tmp_path / f"{index}.htm").write_text(mutate_page(text, "labels", seed=3), encoding="utf-8")
+    spec.model_copy(update={"seeds": ["0.htm", "1.htm", "2.htm"]}).save(tmp_path / "spec.json")
+    env = {**os.environ, "SCRAPESMITH_LLM": "none", "COLUMNS": "200"}
+    pages = [f"{i}.htm" for i in range(3, len(texts))]
+    done = subprocess.run([sys.executable, "-m", "scrapesmith", "run", "spec.json", *pages, "-o", "out.jsonl",
+                           "--heal"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "drift" in done.stderr and "spec.v2.json" in done.stderr and "no drift" in done.stderr
+    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    expected = _rows(spec, texts[3:])
+    assert [{f.name: r[f.name] for f in spec.fields} for r in rows] == expected
+    assert json.loads((tmp_path / "out.run.json").read_text())["program"].endswith("spec.v2.json")

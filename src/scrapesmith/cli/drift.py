@@ -3,10 +3,14 @@ status (``heal`` and ``bench drift`` are in ``cli/heal.py``)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import typer
+from rich.markup import escape
 
 from scrapesmith.cli import console
 from scrapesmith.drift import DriftReport
+from scrapesmith.induce.heal import HealResult, next_version_path
 
 DRIFT_EXIT = 3
 """The exit status of a run that finished but whose output drifted from its program's profile."""
@@ -31,3 +35,22 @@ def exit_on_drift(report: DriftReport) -> None:
     """End a finished run with :data:`DRIFT_EXIT` when its output drifted, so a scheduler can act on it."""
     if report.drifted:
         raise typer.Exit(DRIFT_EXIT)
+
+
+def save_healed(result: HealResult, program: Path, output: Path | None = None) -> Path | None:
+    """Print the selector diff; save the healed version beside ``program`` (never over it) and return its
+    path, or None when nothing was healed."""
+    for line in result.diff():
+        console.print(escape(line), highlight=False)
+    if not result.healed:
+        console.print("nothing to heal: every field still reads its seed values" if not result.lost
+                      else "no field could be healed; the spec is unchanged", highlight=False)
+        return None
+    target = output or next_version_path(program)
+    result.spec.save(target)
+    validation = result.validation
+    verdict = ("its output on the seed pages matches the old profile" if validation and not validation.drifted
+               else "still drifted: " + "; ".join(d.evidence for d in validation.drifts) if validation else "")
+    console.print(f"healed {', '.join(result.healed)}: {result.spec.spec_id} written to {target} "
+                  f"(the old spec {result.spec.healed_from} is unchanged); {verdict}", highlight=False)
+    return target

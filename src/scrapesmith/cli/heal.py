@@ -6,14 +6,13 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
 from scrapesmith.bench.mutations import MUTATIONS
 from scrapesmith.cli import app, bench_app, console
-from scrapesmith.cli.drift import DRIFT_EXIT
+from scrapesmith.cli.drift import DRIFT_EXIT, save_healed
 from scrapesmith.cli.induce import default_swde
 from scrapesmith.cli.options import AllowHostOption, JsonOutOption, allowed_hosts, usage_error
-from scrapesmith.induce.heal import heal_from_sources, next_version_path
+from scrapesmith.induce.heal import heal_from_sources
 from scrapesmith.induce.views import ScraperSpec
 
 
@@ -33,21 +32,7 @@ def heal_command(
         raise usage_error(f"{program}: heal takes a scraper spec (.json)")
     spec = ScraperSpec.load(program)
     result = heal_from_sources(spec, pages or [], allowed_hosts(allow_host))
-    for line in result.diff():
-        console.print(escape(line), highlight=False)
-    if not result.healed:
-        console.print("nothing to heal: every field still reads its seed values" if not result.lost
-                      else "no field could be healed; the spec is unchanged", highlight=False)
-        if result.lost:
-            raise typer.Exit(DRIFT_EXIT)
-        return
-    target = output or next_version_path(program)
-    result.spec.save(target)
-    validation = result.validation
-    verdict = ("its output on these pages matches the old profile" if validation and not validation.drifted
-               else "still drifted: " + "; ".join(d.evidence for d in validation.drifts) if validation else "")
-    console.print(f"healed {', '.join(result.healed)}: {result.spec.spec_id} written to {target} "
-                  f"(the old spec {spec.spec_id} is unchanged); {verdict}", highlight=False)
+    save_healed(result, program, output)
     if result.lost:
         raise typer.Exit(DRIFT_EXIT)
 
