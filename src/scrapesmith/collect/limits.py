@@ -21,6 +21,7 @@ import os
 import re
 import stat
 import threading
+import time
 from pathlib import Path
 from typing import BinaryIO
 
@@ -83,10 +84,20 @@ class MemoryCgroup:
                     return int(value)
         return 0
 
-    def remove(self) -> None:
-        """Remove the cgroup (its processes are gone by now; the kernel refuses while any is left)."""
-        with contextlib.suppress(OSError):
-            self.path.rmdir()
+    def remove(self, patience: float = 5.0) -> None:
+        """Remove the cgroup. The sandbox has ended, but the kernel refuses (EBUSY) until the last of its
+        killed processes has left, a moment later: ask again for up to ``patience`` seconds."""
+        deadline = time.monotonic() + patience
+        while True:
+            try:
+                self.path.rmdir()
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    return
+                time.sleep(0.05)
 
 
 def _own_memory_cgroup() -> tuple[Path, tuple] | None:

@@ -124,7 +124,7 @@ def run_in_sandbox(program: Path, run_dir: Path, allow_hosts: list[str], limits:
     writable = [root for root in roots if is_within(root, str(run_dir))]
     if writable:  # the program's outputs land in the run directory: pages in there would not stay as they are
         raise ScrapesmithError(f"the local pages {', '.join(writable)} are inside the run directory {run_dir}, "
-                               "where the program may write; use a run directory outside them")
+                               "where the program's outputs land; use a run directory outside them")
     with NetworkGate(allow_hosts) as gate:
         folder = fresh_program_folder(run_dir)
         try:
