@@ -22,6 +22,7 @@ import json
 import os
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import textwrap
@@ -1105,3 +1106,18 @@ def test_a_dataset_that_ends_the_parent_with_a_traceback(arena, content):
     assert error is not None and "\n" not in str(error) and "dataset" in str(error)
     records = list(run_dir.glob("reruns/*/rerun.run.json"))
     assert len(records) == 1 and json.loads(records[0].read_text())["failed"] is True
+
+
+def test_a_set_user_id_output_left_for_the_caller(arena, listeners):
+    """An output made set-user-ID by its owner, the caller (root here): moved as it was into the run
+    directory, any local user could run it as the caller."""
+    run_dir, _outside = arena
+    result = attack(arena, listeners, """
+        import os, shutil, sys
+        shutil.copyfile(sys.executable, "dataset.csv")
+        os.chmod("dataset.csv", 0o6755)
+        raise SystemExit("left dataset.csv set-user-ID")
+    """)
+    assert (run_dir / "dataset.csv").exists(), result.stderr
+    mode = (run_dir / "dataset.csv").stat().st_mode
+    assert not mode & (stat.S_ISUID | stat.S_ISGID | 0o111), oct(mode)

@@ -4,8 +4,9 @@ The program controls every entry of its folder: a ``dataset.csv`` may be a symbo
 a FIFO that blocks whoever opens it, a hard link or a file far larger than any dataset. So the program gets a
 fresh folder of its own (:func:`fresh_program_folder`) inside the run directory, and once it has ended, and
 no process of it is left to swap an entry, :func:`harvest` moves the regular files it was expected to write
-(:data:`scrapesmith.collect.runtime.OUTPUT_FILES`) up into the run directory and removes the folder. Every
-other entry is refused or left out, each named in one line. The run directory itself, where the parent
+(:data:`scrapesmith.collect.runtime.OUTPUT_FILES`) up into the run directory, as plain readable data files
+(mode 0644: a program could make one set-user-ID to the caller, perhaps root), and removes the folder.
+Every other entry is refused or left out, each named in one line. The run directory itself, where the parent
 writes its records and reports, is never the program's to write.
 
 :func:`open_regular` and :func:`read_regular` are how the parent reads such a file afterwards: opened
@@ -28,6 +29,7 @@ from scrapesmith.collect.runtime import OUTPUT_FILES
 from scrapesmith.errors import ScrapesmithError
 
 PROGRAM_FOLDER_PREFIX = ".program-"
+OUTPUT_MODE = 0o644
 _SHOWN = 5
 
 
@@ -72,6 +74,7 @@ def harvest(folder: Path, run_dir: Path) -> Harvest:
         for name in OUTPUT_FILES:
             with contextlib.suppress(FileNotFoundError, IsADirectoryError):
                 os.unlink(name, dir_fd=run_fd)
+        os.chmod(folder, 0o700)  # the program may have locked its folder (a mount point it cannot replace)
         folder_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
         try:
             for name in sorted(os.listdir(folder_fd)):
@@ -82,6 +85,8 @@ def harvest(folder: Path, run_dir: Path) -> Harvest:
                 if problem:
                     outcome.refused.append(f"{name}: {problem}")
                     continue
+                # a plain data file: never set-user-ID (to the caller, perhaps root), executable or unreadable
+                os.chmod(name, OUTPUT_MODE, dir_fd=folder_fd)
                 os.replace(name, name, src_dir_fd=folder_fd, dst_dir_fd=run_fd)
                 outcome.kept.append(name)
         finally:
@@ -105,9 +110,10 @@ def _not_own_regular(info: os.stat_result) -> str:
 
 def _remove(folder: Path, outcome: Harvest) -> None:
     """Remove the program's folder without following anything in it (``rmtree`` does not follow links)."""
-    with contextlib.suppress(OSError):
-        for directory, _names, _files in os.walk(folder):  # a folder the program made unwritable
-            os.chmod(directory, 0o700)
+    for directory, folders, _files in os.walk(folder):  # folders the program made unreadable or unwritable
+        for name in folders:  # before the walk lists them; os.walk never descends into a link
+            with contextlib.suppress(OSError):
+                os.chmod(os.path.join(directory, name), 0o700)
     shutil.rmtree(folder, ignore_errors=True)
     if folder.exists():
         outcome.refused.append(f"{folder.name}: the program's folder could not be removed")
