@@ -263,7 +263,7 @@ def rerun_program(program: Path, allow_hosts: list[str] | None = None, output: P
     rows: list[dict[str, Any]] = []
     if failure is None and os.path.lexists(produced):
         try:
-            rows = dataset_rows(produced, limits.max_file_mb * 2**20)
+            rows = dataset_rows(produced, limits.dataset_mb * 2**20)
         except UnsafeOutput as exc:
             failure = f"{program}: {exc}"
     report = save_rerun(program, result, rerun_dir, failure)

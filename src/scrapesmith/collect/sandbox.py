@@ -63,6 +63,7 @@ class SandboxLimits:
     max_files: int = 10_000  # files and folders in the program's folder
     scratch_mb: int = 64  # the TMPDIR tmpfs
     output_kb: int = 256  # how much of the end of stdout, and of stderr, is kept
+    dataset_mb: int = 64  # the largest dataset.csv the caller reads back into memory (a rerun's rows, -o)
     max_processes: int = 256  # RLIMIT_NPROC (threads count too); root ignores it, the seccomp filter does not
     unsafe_no_sandbox: bool = False  # run without bubblewrap: audit hook, rlimits, parent's limits and proxy only
 
