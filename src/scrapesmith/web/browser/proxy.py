@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from scrapesmith.web.page import FetchError
-from scrapesmith.web.safety import REFUSED_HEADER, AddressGuard, origin_of, resolve_host
+from scrapesmith.web.safety import REFUSED_HEADER, AddressGuard, origin_of, redact_url, resolve_host
 
 __all__ = ["REFUSED_HEADER", "GuardProxy", "Refusal", "Target", "is_browser_service_host", "parse_target"]
 _HOP_BY_HOP = {"proxy-connection", "proxy-authorization", "connection", "keep-alive", "te", "upgrade"}
@@ -164,7 +164,7 @@ class GuardProxy:
         method, raw_target, _version = (lines[0].split(" ", 2) + ["", ""])[:3]
         target = parse_target(method, raw_target)
         if target is None:
-            shown = repr(raw_target[:200])
+            shown = repr(redact_url(raw_target)[:200])  # never a user:password@ in the log
             self._refuse(Refusal(shown, "invalid-url", f"{shown}: not a plain host:port or http:// URL"))
             writer.write(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             return
