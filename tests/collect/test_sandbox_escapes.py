@@ -5,6 +5,11 @@ the attempt does not succeed (the program never prints ``ESCAPED``), the run is 
 (not ``ok``), nothing changes outside the run directory, no connection or datagram reaches a real
 loopback server the run did not allow, and no process of the run is alive afterwards.
 
+Attacks on the caller instead (links, FIFOs and files it meets after the program ended; issue 29) run the
+way ``scrapesmith run program.py`` does (``rerun_attack``): nothing outside the run directory changes, the
+caller neither hangs nor reads an outside secret into what it writes, and a dataset it cannot read is one
+line and a rerun marked failed.
+
 Every attack must stay harmless should the sandbox ever regress: nothing here signals processes it
 cannot see or forks without bound. (``kill(-1, SIGKILL)`` as root outside a PID namespace ends every
 process on the machine; it is deliberately not among the attacks.)
