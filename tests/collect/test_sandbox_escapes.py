@@ -795,8 +795,8 @@ def rerun_attack(arena, body: str, output: str | None = None, **names: str) -> S
 @pytest.mark.parametrize("name", ["rerun.run.json", "rerun.report.html"])
 def test_a_link_the_parent_writes_its_record_or_report_through(arena, name):
     rerun_attack(arena, """
-        import os
-        os.symlink("{outside}/victim.txt", "{name}")
+        import ctypes
+        ctypes.CDLL(None).symlink(b"{outside}/victim.txt", b"{name}")  # past the audit hook
         open("dataset.csv", "w").write("title\\nplanted\\n")
     """, name=name)
 
@@ -806,9 +806,9 @@ def test_a_link_to_a_pth_file_turning_the_report_into_code(arena, tmp_path):
     starting with ``import`` runs in every later Python that reads that folder."""
     _run_dir, outside = arena
     rerun_attack(arena, f"""
-        import os
+        import ctypes
         import os; os.environ.get({_chars("PTH_PROBE")}) and print({_chars("ESCAPED")})
-        os.symlink("{{outside}}/planted.pth", "rerun.report.html")
+        ctypes.CDLL(None).symlink(b"{{outside}}/planted.pth", b"rerun.report.html")
         open("dataset.csv", "w").write("title\\nplanted\\n")
     """)
     probe = subprocess.run([sys.executable, "-c", f"import site; site.addsitedir({str(outside)!r})"], check=False,
@@ -821,8 +821,8 @@ def test_a_dataset_linked_to_an_outside_file_read_into_the_output(arena):
     _run_dir, outside = arena
     (outside / "secret.csv").write_text(f"title\n{SECRET}\n")
     rerun_attack(arena, """
-        import os
-        os.symlink("{outside}/secret.csv", "dataset.csv")
+        import ctypes
+        ctypes.CDLL(None).symlink(b"{outside}/secret.csv", b"dataset.csv")
     """, output="out.jsonl")
 
 
@@ -830,8 +830,8 @@ def test_failures_linked_to_an_outside_file_read_into_the_record(arena):
     _run_dir, outside = arena
     (outside / "secret.json").write_text(f'[{{"url": "{SECRET}", "item": "", "error": "x"}}]')
     rerun_attack(arena, """
-        import os
-        os.symlink("{outside}/secret.json", "failures.json")
+        import ctypes
+        ctypes.CDLL(None).symlink(b"{outside}/secret.json", b"failures.json")
         open("dataset.csv", "w").write("title\\nplanted\\n")
     """)
 
@@ -861,9 +861,9 @@ def test_a_reruns_link_planted_by_the_first_run(arena):
     run_dir, outside = arena
     program = run_dir / "program.py"
     program.write_text(textwrap.dedent(f"""
-        import os
+        import ctypes, os
         if not os.path.lexists("reruns") and not os.path.lexists({str(run_dir / "reruns")!r}):
-            os.symlink({str(outside)!r}, "reruns")
+            ctypes.CDLL(None).symlink({str(outside).encode()!r}, b"reruns")
         open("dataset.csv", "w").write("title\\nplanted\\n")
     """))
     before = _snapshot(run_dir.parent, run_dir)
@@ -892,9 +892,9 @@ def test_a_collect_report_written_through_a_planted_link(arena):
     run_dir, outside = arena
     program = run_dir / "program.py"
     program.write_text(textwrap.dedent(f"""
-        import json, os
+        import ctypes, json
         json.dump({{"rows": 0, "finished": True}}, open("result.json", "w"))
-        os.symlink({str(outside / "victim.txt")!r}, "report.html")
+        ctypes.CDLL(None).symlink({str(outside / "victim.txt").encode()!r}, b"report.html")
     """))
     before = _snapshot(run_dir.parent, run_dir)
     run_in_sandbox(program, run_dir, [])
@@ -904,25 +904,31 @@ def test_a_collect_report_written_through_a_planted_link(arena):
     assert _snapshot(run_dir.parent, run_dir) == before
 
 
+# 400 MB written with libc's open and write (Python's open would stop at the audit hook, the second layer).
+HOARD = """
+    import ctypes, os
+    libc = ctypes.CDLL(None, use_errno=True)
+    place = {place}
+    fd = libc.open(place.encode(), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    if fd < 0:
+        raise SystemExit(f"open refused, errno {{ctypes.get_errno()}}")
+    chunk = b"x" * 2**20
+    for _ in range(400):
+        if libc.write(fd, chunk, len(chunk)) != len(chunk):
+            raise SystemExit(f"write stopped, errno {{ctypes.get_errno()}}")
+    print("ESCAPED 400 MB in", place)
+"""
+
+
 @pytest.mark.parametrize("place", ["/dev/shm/hoard", "/dev/hoard"])
 def test_memory_hoarded_in_a_dev_tmpfs_past_the_limit(arena, listeners, place):
     """tmpfs pages are no process's address space: 400 MB there passed a 200 MB memory limit."""
-    attack(arena, listeners, """
-        with open("{place}", "wb") as hoard:
-            for _ in range(400):
-                hoard.write(b"x" * 2**20)
-        print("ESCAPED 400 MB in {place}")
-    """, limits=_limits(memory_mb=200, wall_seconds=20, cpu_seconds=30), place=place)
+    attack(arena, listeners, HOARD, limits=_limits(memory_mb=200, wall_seconds=20, cpu_seconds=30), place=repr(place))
 
 
 def test_memory_hoarded_in_the_scratch_tmpfs_past_the_limit(arena, listeners):
-    attack(arena, listeners, """
-        import os, tempfile
-        with open(os.path.join(tempfile.gettempdir(), "hoard"), "wb") as hoard:
-            for _ in range(400):
-                hoard.write(b"x" * 2**20)
-        print("ESCAPED 400 MB in", tempfile.gettempdir())
-    """, limits=_limits(memory_mb=200, wall_seconds=20, cpu_seconds=30))
+    attack(arena, listeners, HOARD, limits=_limits(memory_mb=200, wall_seconds=20, cpu_seconds=30),
+           place='os.environ["TMPDIR"] + "/hoard"')
 
 
 def test_memory_hoarded_in_a_memfd_past_the_limit(arena, listeners):
@@ -1056,18 +1062,22 @@ def test_escape_sequences_in_the_error_line_the_caller_prints(arena, listeners):
 
 def test_writing_beside_the_proxy_socket(arena, listeners):
     attack(arena, listeners, """
-        import os
+        import ctypes, os
         folder = os.path.dirname(os.environ["SCRAPESMITH_SANDBOX_PROXY"].removeprefix("unix:"))
-        open(os.path.join(folder, "planted"), "w").write("x")
-        print("ESCAPED wrote in", folder)
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.open(os.path.join(folder, "planted").encode(), os.O_WRONLY | os.O_CREAT, 0o600) >= 0:
+            print("ESCAPED wrote in", folder)
+        raise SystemExit(f"refused, errno {{ctypes.get_errno()}}")
     """)
 
 
 def test_removing_the_proxy_socket(arena, listeners):
     attack(arena, listeners, """
-        import os
-        os.unlink(os.environ["SCRAPESMITH_SANDBOX_PROXY"].removeprefix("unix:"))
-        print("ESCAPED removed the socket")
+        import ctypes, os
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.unlink(os.environ["SCRAPESMITH_SANDBOX_PROXY"].removeprefix("unix:").encode()) == 0:
+            print("ESCAPED removed the socket")
+        raise SystemExit(f"refused, errno {{ctypes.get_errno()}}")
     """)
 
 
