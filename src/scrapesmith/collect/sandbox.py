@@ -27,6 +27,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -207,25 +208,22 @@ _POLL_SECONDS = 0.2
 
 
 def _wait(child: subprocess.Popen, quota: DiskQuota, deadline: float) -> tuple[str, str] | None:
-    """Wait for ``child``; ``(reason, detail)`` when the parent had to stop it (wall time, disk quota)."""
+    """Wait for ``child``, checking the wall time and the disk quota five times a second (a thread
+    reaps it, so its end is seen at once); ``(reason, detail)`` when the parent had to stop it."""
+    ended = threading.Event()
+    threading.Thread(target=lambda: (child.wait(), ended.set()), name="sandbox-reaper", daemon=True).start()
     try:
-        while True:
-            try:
-                child.wait(timeout=_POLL_SECONDS)
-            except subprocess.TimeoutExpired:
-                stop = ("wall-limit", "") if time.monotonic() > deadline else None
-                over = None if stop else quota.exceeded(child.pid)
-                stop = stop or (("disk-limit", over) if over else None)
-                if stop is not None:
-                    _kill(child)
-                    child.wait()
-                    return stop
-                continue
-            over = quota.exceeded(child.pid)  # a program that wrote past the quota and ended at once
-            return ("disk-limit", over) if over else None
+        while not ended.wait(_POLL_SECONDS):
+            over = None if time.monotonic() > deadline else quota.exceeded(child.pid)
+            if time.monotonic() > deadline or over:
+                _kill(child)
+                ended.wait()
+                return ("disk-limit", over) if over else ("wall-limit", "")
+        over = quota.exceeded(child.pid)  # a program that wrote past the quota and ended at once
+        return ("disk-limit", over) if over else None
     except BaseException:  # Ctrl-C, SIGTERM turned into KeyboardInterrupt, anything: nothing may outlive us
         _kill(child)
-        child.wait()
+        ended.wait()
         raise
 
 
