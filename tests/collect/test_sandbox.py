@@ -106,3 +106,21 @@ def test_without_bubblewrap_generated_code_does_not_run_unless_asked_to(tmp_path
     assert not (tmp_path / "dataset.csv").exists()
     result = run_in_sandbox(program, tmp_path, [], SandboxLimits(unsafe_no_sandbox=True))
     assert result.ok and not result.isolated and (tmp_path / "dataset.csv").exists()
+
+
+def test_a_memory_cgroup_left_by_a_killed_caller_is_removed_by_the_next_run(tmp_path):
+    import subprocess
+
+    from scrapesmith.collect.limits import MemoryCgroup, _own_memory_cgroup
+
+    probe = MemoryCgroup.create(2**30)
+    if probe is None:
+        pytest.skip("this machine gives this process no memory cgroup to make")
+    probe.remove()
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    orphan = _own_memory_cgroup()[0] / f"scrapesmith-sandbox-{gone.pid}-0"  # as a SIGKILLed caller leaves it
+    orphan.mkdir()
+    result = run_in_sandbox(_program(tmp_path, "print('ok')\n"), tmp_path, [])
+    assert result.ok, result.stderr
+    assert not orphan.exists()

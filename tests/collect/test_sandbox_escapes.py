@@ -949,7 +949,7 @@ def _memory_cgroup_possible() -> bool:
         from scrapesmith.collect.limits import MemoryCgroup
     except ImportError:  # before issue 29 there was none to make: run the attack
         return True
-    cgroup = MemoryCgroup.create(2**30, f"scrapesmith-probe-{os.getpid()}")
+    cgroup = MemoryCgroup.create(2**30)
     if cgroup is not None:
         cgroup.remove()
     return cgroup is not None

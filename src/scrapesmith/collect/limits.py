@@ -17,6 +17,7 @@ size; they do not bound what a program can park elsewhere. Three things close th
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import re
 import stat
@@ -26,6 +27,8 @@ from pathlib import Path
 from typing import BinaryIO
 
 _CGROUP_ROOTS = "/proc/self/mountinfo"
+_CGROUP_PREFIX = "scrapesmith-sandbox-"  # then the caller's pid and a serial number
+_cgroup_serials = itertools.count()
 _OWN_CGROUPS = "/proc/self/cgroup"
 # (limit files, OOM-kill counter file, its key): v1 with swap accounting caps memory+swap too; v2 has no swap.
 _V1 = (("memory.limit_in_bytes", "memory.memsw.limit_in_bytes"), "memory.oom_control", "oom_kill")
@@ -48,14 +51,16 @@ class MemoryCgroup:
         return self.path / "cgroup.procs"
 
     @classmethod
-    def create(cls, limit_bytes: int, name: str) -> MemoryCgroup | None:
-        """The run's cgroup under this process's memory cgroup, or ``None`` where none can be made."""
+    def create(cls, limit_bytes: int) -> MemoryCgroup | None:
+        """The run's cgroup under this process's memory cgroup, or ``None`` where none can be made.
+        Cgroups left by callers that were killed outright (SIGKILL: no cleanup) are removed first."""
         parent = _own_memory_cgroup()
         if parent is None:
             return None
         path, layout = parent
         limits, counter_file, key = layout
-        child = path / name
+        _remove_orphans(path)
+        child = path / f"{_CGROUP_PREFIX}{os.getpid()}-{next(_cgroup_serials)}"
         try:
             child.mkdir()
         except OSError:
@@ -98,6 +103,15 @@ class MemoryCgroup:
                 if time.monotonic() > deadline:
                     return
                 time.sleep(0.05)
+
+
+def _remove_orphans(parent: Path) -> None:
+    """Remove the empty run cgroups whose caller (the pid in their name) is gone."""
+    for child in parent.glob(f"{_CGROUP_PREFIX}*"):
+        pid = child.name.removeprefix(_CGROUP_PREFIX).partition("-")[0]
+        if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
+            with contextlib.suppress(OSError):  # still busy, or another caller's sweep was first
+                child.rmdir()
 
 
 def _own_memory_cgroup() -> tuple[Path, tuple] | None:

@@ -22,7 +22,6 @@ caller.
 from __future__ import annotations
 
 import contextlib
-import itertools
 import os
 import signal
 import subprocess
@@ -170,15 +169,12 @@ def _run_confined(program: Path, folder: Path, gate: NetworkGate, limits: Sandbo
     return result
 
 
-_cgroup_names = itertools.count()
-
-
 def _supervise(command: list[str], folder: Path, env: dict[str, str], fds: tuple[int, ...],
                limits: SandboxLimits) -> SandboxResult:
     """Start ``command`` in its own session (and memory cgroup), stdin from /dev/null, keeping the tails
     of its output; stop it at the wall limit or the disk quota; kill the session on any way out."""
     quota = DiskQuota(folder, limits.disk_mb * 2**20, limits.max_files)
-    cgroup = MemoryCgroup.create(limits.memory_mb * 2**20, f"scrapesmith-sandbox-{os.getpid()}-{next(_cgroup_names)}")
+    cgroup = MemoryCgroup.create(limits.memory_mb * 2**20)
     if cgroup is not None:  # the shell moves itself in, then becomes the sandbox: nothing of it runs outside
         command = ["/bin/sh", "-c", 'echo 0 > "$0" && exec "$@"', str(cgroup.procs), *command]
     started = time.monotonic()
