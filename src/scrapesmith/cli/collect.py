@@ -111,6 +111,8 @@ def run_collection_program(program: Path, allow_host: list[str] | None, output: 
         console.print(f"interrupted: the sandbox was stopped; rows so far are in {stopped.rerun_dir / PARTIAL_DATASET} "
                       f"(partial; marked in {stopped.rerun_dir / 'rerun.run.json'})", highlight=False)
         raise
+    for note in rerun.result.notes:  # what of the program's folder was not kept, and why
+        console.print(note, highlight=False, markup=False)
     if rerun.dataset is None:
         console.print(f"{program} finished ({rerun.result.seconds:.1f}s) but wrote no dataset.csv", highlight=False)
     else:
