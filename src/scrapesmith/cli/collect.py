@@ -190,11 +190,11 @@ def bench_collect_pages_command(
 ) -> None:
     """collect over a paginated links-only catalog of real SWDE book pages: row recall and cell accuracy."""
     from scrapesmith.bench.collect_pages import run_collect_pages
-    from scrapesmith.cli.induce import default_swde
+    from scrapesmith.bench.swde import default_swde_dir
 
     if count < 1 or offset < 0:
         raise typer.BadParameter("--count must be at least 1 and --offset at least 0")
-    pages = pages or default_swde()
+    pages = pages or default_swde_dir()
     model = llm_from_options(llm, no_cache)
     target = run_dir or Path("runs") / f"collect-pages-{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}"
     with console.status("collecting…", spinner="dots") as status:
