@@ -8,9 +8,9 @@ from typing import Annotated
 import typer
 
 from scrapesmith.bench.mutations import MUTATIONS
+from scrapesmith.bench.swde import default_swde_dir
 from scrapesmith.cli import app, bench_app, console
 from scrapesmith.cli.drift import DRIFT_EXIT, save_healed
-from scrapesmith.cli.induce import default_swde
 from scrapesmith.cli.options import AllowHostOption, JsonOutOption, allowed_hosts, usage_error
 from scrapesmith.induce.heal import heal_from_sources
 from scrapesmith.induce.views import ScraperSpec
@@ -62,5 +62,5 @@ def bench_drift_command(
         raise usage_error(f"--mutation-seeds takes whole numbers separated by commas, not {mutation_seeds!r}") from None
     if not numbers:
         raise usage_error("--mutation-seeds needs at least one seed")
-    settings = DriftSettings(pages or default_swde(), sites, chosen, numbers, seeds, test)
+    settings = DriftSettings(pages or default_swde_dir(), sites, chosen, numbers, seeds, test)
     run_benchmark(settings, json_out, progress=lambda line: console.print(line, highlight=False))
