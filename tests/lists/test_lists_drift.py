@@ -1,9 +1,17 @@
 """A list program records its output profile on its first run; a replay on the site as it was raises no
-alarm, one after a redesign that breaks the list says which check failed; a program without one still runs."""
+alarm, one after a redesign that breaks the list says which check failed; a program without one still runs;
+heal records the list again as a new version that reads the same rows."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
+import pytest
+
 from scrapesmith.bench.mutations import mutate_page
+from scrapesmith.lists.heal import ListHealError, heal_list_program
 from scrapesmith.lists.profile import check_replay
 from scrapesmith.lists.service import extract_list, replay_program
 from scrapesmith.lists.views import ListProgram
@@ -47,3 +55,41 @@ def test_program_saved_before_profiles_still_replays(mutable_site, site_runtimes
     old = ListProgram.model_validate(data)
     result = replay_program(site_runtimes, old)
     assert len(result.rows) == 5 and not check_replay(old, result).checked
+
+
+def test_heal_records_a_changed_list_again_as_a_new_version(mutable_site, site_runtimes) -> None:
+    mutable_site.pages["/list"] = shop(24)
+    recording, before = extract_list(site_runtimes, mutable_site.url("/list"), "products", ["Name", "Price"])
+    for mutation in ("classes", "wrappers", "combined"):
+        mutable_site.pages["/list"] = mutate_page(shop(24), mutation, 5)
+        healed = heal_list_program(recording.program, site_runtimes)
+        assert healed.healed, (mutation, healed.validation.drifts)
+        assert healed.rows_found_again == healed.rows_kept == 24
+        assert healed.needed == (healed.program.program_id != recording.program.program_id)
+        if mutation == "classes":
+            assert healed.needed
+        rows = replay_program(site_runtimes, healed.program).rows
+        assert [(r["Name"], r["Price"]) for r in rows] == [(r["Name"], r["Price"]) for r in before.rows]
+
+
+def test_heal_refuses_a_program_without_profile(mutable_site, site_runtimes) -> None:
+    mutable_site.pages["/list"] = shop(5)
+    recording, _ = extract_list(site_runtimes, mutable_site.url("/list"), "products", ["Name", "Price"])
+    with pytest.raises(ListHealError, match="no output profile"):
+        heal_list_program(recording.program.model_copy(update={"profile": None}), site_runtimes)
+
+
+def test_heal_command_writes_the_list_program_beside_the_old(mutable_site, site_runtimes, tmp_path) -> None:
+    mutable_site.pages["/list"] = shop(12)
+    recording, _ = extract_list(site_runtimes, mutable_site.url("/list"), "products", ["Name", "Price"])
+    recording.program.save(tmp_path / "shop.json")
+    before = (tmp_path / "shop.json").read_text()
+    mutable_site.pages["/list"] = mutate_page(shop(12), "classes", 1)
+    done = subprocess.run([sys.executable, "-m", "scrapesmith", "heal", "shop.json", "--allow-host",
+                           f"{mutable_site.host}:{mutable_site.port}", "--delay", "0"], cwd=tmp_path,
+                          env={**os.environ, "SCRAPESMITH_LLM": "none", "COLUMNS": "200"}, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "12 of the 12 rows" in done.stderr and (tmp_path / "shop.json").read_text() == before
+    healed = ListProgram.load(tmp_path / "shop.v2.json")
+    assert len(replay_program(site_runtimes, healed).rows) == 12

@@ -6,35 +6,67 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from scrapesmith.bench.mutations import MUTATIONS
 from scrapesmith.bench.swde import default_swde_dir
 from scrapesmith.cli import app, bench_app, console
 from scrapesmith.cli.drift import DRIFT_EXIT, save_healed
-from scrapesmith.cli.options import AllowHostOption, JsonOutOption, allowed_hosts, usage_error
-from scrapesmith.induce.heal import heal_from_sources
+from scrapesmith.cli.options import AllowHostOption, DelayOption, JsonOutOption, allowed_hosts, usage_error
+from scrapesmith.induce.heal import heal_from_sources, next_version_path
 from scrapesmith.induce.views import ScraperSpec
+from scrapesmith.lists.heal import heal_list_program
+from scrapesmith.lists.service import make_runtimes
+from scrapesmith.lists.views import ListProgram
 
 
 @app.command("heal")
 def heal_command(
-    program: Annotated[Path, typer.Argument(help="A scraper spec (.json) whose site changed.")],
-    pages: Annotated[list[str] | None, typer.Argument(help="The seed pages as they are now, in the spec's seed "
-                                                           "order (default: fetch the spec's seeds again).")] = None,
+    program: Annotated[Path, typer.Argument(help="A scraper spec or a list program (.json) whose site changed.")],
+    pages: Annotated[list[str] | None, typer.Argument(help="A spec's seed pages as they are now, in its seed order "
+                                                           "(default: fetch them again); a list program's start "
+                                                           "page (default: its own).")] = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Where to write the new version "
-                                                "(default: beside the spec, as NAME.v2.json).")] = None,
+                                                "(default: beside the program, as NAME.v2.json).")] = None,
     allow_host: AllowHostOption = None,
+    delay: DelayOption = None,
 ) -> None:
-    """Mend a spec whose site changed: find each broken field again from the seed values it kept, and
-    write a new version beside the old (never over it), with the selector diff and a check of the new
-    output against the old profile. No model. Exit status 3 when a field could not be healed."""
+    """Mend a program whose site changed, with no model, as a new version beside the old (never over it).
+
+    A spec: each broken field is found again from the seed values it kept; the selector diff and a check of
+    the new output against the old profile are printed. A list program: recorded again on its start page,
+    accepted when its replay looks like the old profile. Exit status 3 when something could not be healed."""
     if program.suffix.lower() != ".json":
-        raise usage_error(f"{program}: heal takes a scraper spec (.json)")
-    spec = ScraperSpec.load(program)
-    result = heal_from_sources(spec, pages or [], allowed_hosts(allow_host))
+        raise usage_error(f"{program}: heal takes a scraper spec or a list program (.json)")
+    if '"steps"' in program.read_text(encoding="utf-8", errors="replace"):
+        _heal_list(ListProgram.load(program), program, pages or [], output, allow_host, delay)
+        return
+    result = heal_from_sources(ScraperSpec.load(program), pages or [], allowed_hosts(allow_host))
     save_healed(result, program, output)
     if result.lost:
         raise typer.Exit(DRIFT_EXIT)
+
+
+def _heal_list(old: ListProgram, path: Path, pages: list[str], output: Path | None, allow_host: list[str] | None,
+               delay: float | None) -> None:
+    if len(pages) > 1:
+        raise usage_error("a list program heals on one start page")
+    with make_runtimes("http", allowed_hosts(allow_host), delay) as runtimes:
+        result = heal_list_program(old, runtimes, pages[0] if pages else None)
+    if not result.needed:
+        console.print("nothing to heal: the program's replay still looks as when it was recorded", highlight=False)
+        return
+    for line in result.diff(old):
+        console.print(escape(line), highlight=False)
+    found = f"{result.rows_found_again} of the {result.rows_kept} rows it was recorded with read again"
+    if not result.healed:
+        console.print("not healed: the list recorded again does not look like the old one either ("
+                      + "; ".join(d.evidence for d in result.validation.drifts) + f"); {found}", highlight=False)
+        raise typer.Exit(DRIFT_EXIT)
+    target = output or next_version_path(path)
+    result.program.save(target)
+    console.print(f"healed: program {result.program.program_id} written to {target} (the old program "
+                  f"{old.program_id} is unchanged); its replay matches the old profile; {found}", highlight=False)
 
 
 @bench_app.command("drift")

@@ -79,7 +79,7 @@ def profile_column(name: str, values: Sequence[Any], kind_of: KindOf, *, seed: b
     numbers = [n for n in (number_in(t) for t in filled[:SAMPLE]) if n is not None]
     return ColumnProfile(name=name, pages=len(texts), filled=len(filled), kinds=dict(kinds),
                          lengths=[len(t) for t in filled[:SAMPLE]], numbers=numbers,
-                         seed_values=[cell_values(v) for v in values] if seed else [])
+                         seed_values=[cell_values(v) for v in values[:SAMPLE]] if seed else [])
 
 
 def profile_rows(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], kind_of: KindOf, *,
