@@ -1,4 +1,5 @@
-"""`bench drift` on one real SWDE site: the command runs, writes its JSON, and its figures add up."""
+"""`bench drift` on one real SWDE site and two NEXT-EVAL pages: the command runs, writes its JSON, and its
+figures add up."""
 
 from __future__ import annotations
 
@@ -30,7 +31,8 @@ def test_mutations_are_the_same_on_every_page_and_keep_the_text():
 def test_bench_drift_command_on_one_site(tmp_path):
     env = {**os.environ, "SCRAPESMITH_LLM": "none", "COLUMNS": "200"}
     done = subprocess.run([sys.executable, "-m", "scrapesmith", "bench", "drift", "--pages", str(SWDE), "--sites",
-                           "job-dice", "--mutations", "classes,labels", "--mutation-seeds", "0", "--json", "d.json"],
+                           "job-dice", "--mutations", "classes,labels", "--mutation-seeds", "0", "--lists", "2", "--json",
+                           "d.json"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     result = json.loads((tmp_path / "d.json").read_text())
@@ -39,6 +41,10 @@ def test_bench_drift_command_on_one_site(tmp_path):
     assert summary["false_alarms_unchanged"] == 0 and summary["unchanged_runs"] == 1
     assert summary["drifted"] == sum(c["drifted"] for c in cases)
     assert all(c["f1_after_heal"] >= 0.95 for c in cases if c["healed"])
+    lists = result["params"]["lists"]
+    assert summary["list_pages"] == 2 and summary["list_unchanged_runs"] + len(lists["unrecorded"]) == 2
+    assert summary["list_false_alarms_unchanged"] == 0 and summary["list_model_calls"] == 0
+    assert summary["list_programs"] == sum(c["mutation"] != "none" for c in lists["cases"])
 
 
 def test_bench_drift_refuses_an_unknown_mutation(tmp_path):

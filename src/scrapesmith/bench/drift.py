@@ -15,7 +15,8 @@ of the site the same way and measure:
 
 The reference is the forged program's own output, not SWDE's ground truth: heal must give back what the
 program did, right or wrong. The operators keep every value on the page, so no model is needed; the model
-calls are counted (always 0 here) so the figure stays honest when that changes.
+calls are counted (always 0 here) so the figure stays honest when that changes. With ``list_pages``, list
+programs on NEXT-EVAL pages go through the same mutations (:mod:`scrapesmith.bench.drift_lists`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from scrapesmith.bench.drift_lists import run_lists
 from scrapesmith.bench.frame import BenchResult, report
 from scrapesmith.bench.mutations import MUTATIONS, mutate_page
 from scrapesmith.bench.swde import SwdeSite, discover_sites, parse_list, read_page, requests_for
@@ -50,6 +52,7 @@ class DriftSettings:
     mutation_seeds: tuple[int, ...] = (0, 1, 2)
     seeds: int = 3
     test: int = 200
+    list_pages: tuple[Path, ...] = ()
 
 
 def _cell(value: Any) -> tuple[str, ...]:
@@ -164,11 +167,18 @@ def run_benchmark(settings: DriftSettings, json_out: Path | None, progress: Prog
         progress(f"{site.key}: {sum(c['drifted'] for c in done)} of {len(done)} drifted, "
                  f"{sum(c['detected'] for c in done if c['drifted'])} detected, "
                  f"{sum(c['healed'] for c in done)} healed; unchanged alarms: {len(unchanged[-1]['evidence'])}")
+    summary: dict[str, Any] = dict(summarise(cases, unchanged))
+    lists: dict[str, Any] = {}
+    if settings.list_pages:
+        list_cases, lists = run_lists(settings.list_pages, settings.mutations, settings.mutation_seeds, progress)
+        summary.update(lists["summary"])
+        lists["cases"] = list_cases
     result = BenchResult(
-        name="drift (SWDE, heuristic specs)", summary=summarise(cases, unchanged), cases=cases,
+        name="drift (SWDE specs" + (", NEXT-EVAL lists)" if lists else ")"), summary=summary, cases=cases,
         params={"pages": str(settings.pages), "sites": [s.key for s in sites], "mutations": list(settings.mutations),
                 "mutation_seeds": list(settings.mutation_seeds), "seeds": settings.seeds, "test": settings.test,
-                "unchanged": unchanged, "per_mutation": group(cases, "mutation"), "per_site": group(cases, "site")})
+                "unchanged": unchanged, "per_mutation": group(cases, "mutation"), "per_site": group(cases, "site"),
+                "lists": lists})
     report(result, json_out, case_columns=["site", "mutation", "seed", "drifted", "detected", "f1_before",
                                             "f1_after_heal", "healed", "broken_fields", "lost_fields"])
     return result

@@ -78,11 +78,15 @@ def bench_drift_command(
                                                                          "comma-separated.")] = "0,1,2",
     seeds: Annotated[int, typer.Option(min=1, help="Seed pages per site (the first N).")] = 3,
     test: Annotated[int, typer.Option(min=1, help="Test pages per site (the next N).")] = 200,
+    lists: Annotated[int, typer.Option("--lists", min=0, help="Also record list programs on this many NEXT-EVAL "
+                                                               "pages and mutate them (0: off).")] = 0,
+    nexteval: Annotated[Path | None, typer.Option(help="NEXT-EVAL html directory (default: beside SWDE, "
+                                                       "next-eval/html).")] = None,
     json_out: JsonOutOption = None,
 ) -> None:
     """Specs forged on SWDE sites, replayed after seeded layout mutations: drift detection recall, false
     alarms on unchanged pages, share healed to F1 >= 0.95 against the forged output, model calls, seconds
-    per heal."""
+    per heal; with --lists, the same for list programs recorded on NEXT-EVAL pages."""
     from scrapesmith.bench.drift import DriftSettings, run_benchmark
 
     chosen = tuple(m.strip() for m in mutations.split(",") if m.strip())
@@ -94,5 +98,12 @@ def bench_drift_command(
         raise usage_error(f"--mutation-seeds takes whole numbers separated by commas, not {mutation_seeds!r}") from None
     if not numbers:
         raise usage_error("--mutation-seeds needs at least one seed")
-    settings = DriftSettings(pages or default_swde_dir(), sites, chosen, numbers, seeds, test)
+    pages = pages or default_swde_dir()
+    list_pages: tuple[Path, ...] = ()
+    if lists:
+        html = nexteval or pages.parent / "next-eval" / "html"
+        list_pages = tuple(sorted(html.glob("*.html"), key=lambda p: (len(p.stem), p.stem))[:lists])
+        if not list_pages:
+            raise usage_error(f"--lists: no NEXT-EVAL pages in {html} (give --nexteval DIR)")
+    settings = DriftSettings(pages, sites, chosen, numbers, seeds, test, list_pages)
     run_benchmark(settings, json_out, progress=lambda line: console.print(line, highlight=False))
