@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from scrapesmith.bench.mutations import MUTATIONS, mutate_page
+from scrapesmith.dom.mutate import MUTATIONS, mutate_page
 
 SWDE = Path(__file__).resolve().parents[2] / "../shared/data/swde"
 

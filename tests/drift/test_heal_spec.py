@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from scrapesmith.bench.mutations import MUTATIONS, mutate_page
 from scrapesmith.bench.swde import read_page
+from scrapesmith.dom.mutate import MUTATIONS, mutate_page
 from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
 from scrapesmith.induce.heal import heal_spec, next_version_path
 from scrapesmith.induce.profile import with_profile

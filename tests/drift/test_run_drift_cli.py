@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from scrapesmith.bench.mutations import mutate_page
 from scrapesmith.bench.swde import read_page
+from scrapesmith.dom.mutate import mutate_page
 
 SITE = Path(__file__).resolve().parents[2] / "../shared/data/swde/book/book-amazon"
 pytestmark = pytest.mark.skipif(not SITE.is_dir(), reason="SWDE pages not present")

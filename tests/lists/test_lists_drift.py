@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from scrapesmith.bench.mutations import mutate_page
+from scrapesmith.dom.mutate import mutate_page
 from scrapesmith.lists.heal import ListHealError, heal_list_program
 from scrapesmith.lists.profile import check_replay
 from scrapesmith.lists.service import extract_list, replay_program

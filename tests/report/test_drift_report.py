@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from scrapesmith.bench.mutations import mutate_page
 from scrapesmith.bench.swde import read_page
+from scrapesmith.dom.mutate import mutate_page
 from scrapesmith.induce.execute import parse_for_replay
 from scrapesmith.induce.profile import with_profile
 from scrapesmith.induce.service import induce_scraper

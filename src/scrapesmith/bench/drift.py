@@ -2,7 +2,7 @@
 
 For every site: forge a spec on the first ``seeds`` pages with the heuristic (no model) and record its
 output profile; its output on the next pages, as they are, is the *reference*. Then, for every mutation
-operator (:mod:`scrapesmith.bench.mutations`, generic and seeded) and every mutation seed, change all pages
+operator (:mod:`scrapesmith.dom.mutate`, generic and seeded) and every mutation seed, change all pages
 of the site the same way and measure:
 
 * **detection** — a program is *drifted* when some field's output on the changed test pages differs from
@@ -29,8 +29,8 @@ from typing import Any
 
 from scrapesmith.bench.drift_lists import run_lists
 from scrapesmith.bench.frame import BenchResult, report
-from scrapesmith.bench.mutations import MUTATIONS, mutate_page
 from scrapesmith.bench.swde import SwdeSite, discover_sites, parse_list, read_page, requests_for
+from scrapesmith.dom.mutate import MUTATIONS, mutate_page
 from scrapesmith.drift import compare
 from scrapesmith.induce.examples import kind_of
 from scrapesmith.induce.execute import CompiledSpec, parse_for_replay

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from scrapesmith.bench.mutations import mutate_page
+from scrapesmith.dom.mutate import mutate_page
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.heal import heal_list_program
 from scrapesmith.lists.profile import check_replay

@@ -8,11 +8,11 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from scrapesmith.bench.mutations import MUTATIONS
 from scrapesmith.bench.swde import default_swde_dir
 from scrapesmith.cli import app, bench_app, console
 from scrapesmith.cli.drift import DRIFT_EXIT, save_healed
 from scrapesmith.cli.options import AllowHostOption, DelayOption, JsonOutOption, allowed_hosts, usage_error
+from scrapesmith.dom.mutate import MUTATIONS
 from scrapesmith.induce.heal import heal_from_sources, next_version_path
 from scrapesmith.induce.views import ScraperSpec
 from scrapesmith.lists.heal import heal_list_program

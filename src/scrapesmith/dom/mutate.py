@@ -1,4 +1,5 @@
-"""Seeded, generic changes to a page's layout that keep its records: what a site redesign does to a scraper.
+"""Seeded, generic changes to a page's layout that keep its records: what a site redesign does to a scraper
+(``bench drift`` measures drift and heal with them; the demo web's layout versions are drawn with them).
 
 Each operator is a DOM operation on any page, never written for one page or site, and deterministic for a
 seed: the same decisions are taken on every page of a site (they depend on the seed and on an element's
@@ -110,3 +111,16 @@ def mutate_page(text: str, mutation: str, seed: int = 0) -> str:
     root = html.document_fromstring(text)
     MUTATIONS[mutation](root, seed)
     return html.tostring(root, encoding="unicode", doctype="<!DOCTYPE html>")
+
+
+LAYOUT_VERSIONS = ("classes", "wrappers", "reorder", "labels", "combined")
+"""Layout version N (1-based) of a site is its pages under this mutation, seeded with N."""
+
+
+def layout_version(text: str, version: int) -> str:
+    """The page as layout ``version`` draws it (0: as it is)."""
+    if version == 0:
+        return text
+    if not 1 <= version <= len(LAYOUT_VERSIONS):
+        raise ValueError(f"layout version {version} does not exist (0 to {len(LAYOUT_VERSIONS)})")
+    return mutate_page(text, LAYOUT_VERSIONS[version - 1], seed=version)
