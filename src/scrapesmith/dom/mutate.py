@@ -117,10 +117,12 @@ LAYOUT_VERSIONS = ("classes", "wrappers", "reorder", "labels", "combined")
 """Layout version N (1-based) of a site is its pages under this mutation, seeded with N."""
 
 
+def check_layout_version(version: int) -> None:
+    if not 0 <= version <= len(LAYOUT_VERSIONS):
+        raise ValueError(f"layout version {version} does not exist (0 to {len(LAYOUT_VERSIONS)})")
+
+
 def layout_version(text: str, version: int) -> str:
     """The page as layout ``version`` draws it (0: as it is)."""
-    if version == 0:
-        return text
-    if not 1 <= version <= len(LAYOUT_VERSIONS):
-        raise ValueError(f"layout version {version} does not exist (0 to {len(LAYOUT_VERSIONS)})")
-    return mutate_page(text, LAYOUT_VERSIONS[version - 1], seed=version)
+    check_layout_version(version)
+    return mutate_page(text, LAYOUT_VERSIONS[version - 1], seed=version) if version else text
