@@ -37,7 +37,7 @@ from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
 from scrapesmith.induce.heal import heal_spec
 from scrapesmith.induce.profile import with_profile
 from scrapesmith.induce.service import induce_scraper
-from scrapesmith.induce.views import ScraperSpec
+from scrapesmith.induce.views import FieldRequest, ScraperSpec
 from scrapesmith.llm.ledger import Ledger, use_ledger
 
 HEALED_F1 = 0.95
@@ -53,6 +53,7 @@ class DriftSettings:
     seeds: int = 3
     test: int = 200
     list_pages: tuple[Path, ...] = ()
+    demo: bool = False
 
 
 def _cell(value: Any) -> tuple[str, ...]:
@@ -74,7 +75,7 @@ def agreement_f1(rows: Sequence[dict], reference: Sequence[dict], name: str) -> 
     return 0.0 if not correct else 2 * precision * recall / (precision + recall)
 
 
-def _rows(spec: ScraperSpec, texts: Sequence[str]) -> list[dict]:
+def rows_of(spec: ScraperSpec, texts: Sequence[str]) -> list[dict]:
     compiled = CompiledSpec(spec)
     return [compiled.row(text) for text in texts]
 
@@ -88,17 +89,20 @@ def _worst(scores: dict[str, float | None]) -> float:
     return min(known) if known else 1.0
 
 
+def forge_on(requests: Sequence[FieldRequest], seed_texts: Sequence[str], site: str) -> ScraperSpec:
+    """A heuristic spec (no model) with its profile, as ``scrapesmith induce`` forges it."""
+    trees = [parse_for_replay(t) for t in seed_texts]
+    return with_profile(induce_scraper(requests, trees, method="heuristic", site=site), trees)
+
+
 def forge(site: SwdeSite, texts: Sequence[str], seeds: int) -> ScraperSpec:
-    trees = [parse_for_replay(t) for t in texts[:seeds]]
-    spec = induce_scraper(requests_for(site), trees, method="heuristic", site=site.key)
-    return with_profile(spec, trees)
+    return forge_on(requests_for(site), texts[:seeds], site.key)
 
 
-def run_case(site: SwdeSite, spec: ScraperSpec, texts: Sequence[str], reference: Sequence[dict],
+def run_case(site: str, spec: ScraperSpec, changed: Sequence[str], reference: Sequence[dict],
              mutation: str, seed: int, seeds: int) -> dict[str, Any]:
-    """One site under one mutation: detection, heal and what each field reads afterwards."""
-    changed = [mutate_page(t, mutation, seed) for t in texts]
-    rows = _rows(spec, changed[seeds:])
+    """One site's ``changed`` pages (seed pages first): detection, heal and what each field reads afterwards."""
+    rows = rows_of(spec, changed[seeds:])
     before = _field_f1(spec, rows, reference)
     check = compare(spec.profile, rows, kind_of)
     drifted = _worst(before) < HEALED_F1
@@ -106,9 +110,9 @@ def run_case(site: SwdeSite, spec: ScraperSpec, texts: Sequence[str], reference:
     with use_ledger(Ledger()) as ledger:
         healed = heal_spec(spec, [parse_for_replay(t) for t in changed[:seeds]])
     heal_seconds = time.perf_counter() - started
-    after = _field_f1(healed.spec, _rows(healed.spec, changed[seeds:]), reference)
+    after = _field_f1(healed.spec, rows_of(healed.spec, changed[seeds:]), reference)
     broken = [name for name, f1 in before.items() if f1 is not None and f1 < HEALED_F1]
-    return {"site": site.key, "mutation": mutation, "seed": seed, "drifted": drifted, "detected": check.drifted,
+    return {"site": site, "mutation": mutation, "seed": seed, "drifted": drifted, "detected": check.drifted,
             "broken_fields": broken, "flagged_fields": check.columns,
             "evidence": [d.evidence for d in check.drifts], "f1_before": round(_worst(before), 4),
             "f1_after_heal": round(_worst(after), 4), "healed": drifted and _worst(after) >= HEALED_F1,
@@ -157,16 +161,23 @@ def run_benchmark(settings: DriftSettings, json_out: Path | None, progress: Prog
         paths = site.page_paths()[: settings.seeds + settings.test]
         texts = [read_page(p) for p in paths]
         spec = forge(site, texts, settings.seeds)
-        reference = _rows(spec, texts[settings.seeds:])
+        reference = rows_of(spec, texts[settings.seeds:])
         check = compare(spec.profile, reference, kind_of)
         unchanged.append({"site": site.key, "pages": len(reference), "evidence": [d.evidence for d in check.drifts]})
         for mutation in settings.mutations:
             for seed in settings.mutation_seeds:
-                cases.append(run_case(site, spec, texts, reference, mutation, seed, settings.seeds))
+                changed = [mutate_page(t, mutation, seed) for t in texts]
+                cases.append(run_case(site.key, spec, changed, reference, mutation, seed, settings.seeds))
         done = [c for c in cases if c["site"] == site.key]
         progress(f"{site.key}: {sum(c['drifted'] for c in done)} of {len(done)} drifted, "
                  f"{sum(c['detected'] for c in done if c['drifted'])} detected, "
                  f"{sum(c['healed'] for c in done)} healed; unchanged alarms: {len(unchanged[-1]['evidence'])}")
+    if settings.demo:
+        from scrapesmith.bench.drift_demo import run_demo
+
+        demo_cases, demo_unchanged = run_demo(settings.seeds, progress)
+        cases += demo_cases
+        unchanged += demo_unchanged
     summary: dict[str, Any] = dict(summarise(cases, unchanged))
     lists: dict[str, Any] = {}
     if settings.list_pages:

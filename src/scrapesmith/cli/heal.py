@@ -82,6 +82,8 @@ def bench_drift_command(
                                                                "pages and mutate them (0: off).")] = 0,
     nexteval: Annotated[Path | None, typer.Option(help="NEXT-EVAL html directory (default: beside SWDE, "
                                                        "next-eval/html).")] = None,
+    demo: Annotated[bool, typer.Option("--demo", help="Also forge specs on the demo web's book sites and replay "
+                                                      "them on its layout versions 1-5.")] = False,
     json_out: JsonOutOption = None,
 ) -> None:
     """Specs forged on SWDE sites, replayed after seeded layout mutations: drift detection recall, false
@@ -105,5 +107,5 @@ def bench_drift_command(
         list_pages = tuple(sorted(html.glob("*.html"), key=lambda p: (len(p.stem), p.stem))[:lists])
         if not list_pages:
             raise usage_error(f"--lists: no NEXT-EVAL pages in {html} (give --nexteval DIR)")
-    settings = DriftSettings(pages, sites, chosen, numbers, seeds, test, list_pages)
+    settings = DriftSettings(pages, sites, chosen, numbers, seeds, test, list_pages, demo)
     run_benchmark(settings, json_out, progress=lambda line: console.print(line, highlight=False))
