@@ -93,3 +93,17 @@ def test_heal_command_writes_the_list_program_beside_the_old(mutable_site, site_
     assert "12 of the 12 rows" in done.stderr and (tmp_path / "shop.json").read_text() == before
     healed = ListProgram.load(tmp_path / "shop.v2.json")
     assert len(replay_program(site_runtimes, healed).rows) == 12
+
+
+def test_replay_heal_records_again_and_replays_the_new_version(mutable_site, site_runtimes, tmp_path) -> None:
+    mutable_site.pages["/list"] = shop(12)
+    recording, _ = extract_list(site_runtimes, mutable_site.url("/list"), "products", ["Name", "Price"])
+    recording.program.save(tmp_path / "shop.json")
+    mutable_site.pages["/list"] = mutate_page(shop(12), "combined", 2)
+    done = subprocess.run([sys.executable, "-m", "scrapesmith", "replay", "shop.json", "-o", "out.jsonl", "--heal",
+                           "--allow-host", f"{mutable_site.host}:{mutable_site.port}", "--delay", "0"], cwd=tmp_path,
+                          env={**os.environ, "SCRAPESMITH_LLM": "none", "COLUMNS": "200"}, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "items per page 0, was 12±0" in done.stderr and "shop.v2.json" in done.stderr
+    assert len((tmp_path / "out.jsonl").read_text().splitlines()) == 12

@@ -15,7 +15,9 @@ of the site the same way and measure:
 
 The reference is the forged program's own output, not SWDE's ground truth: heal must give back what the
 program did, right or wrong. The operators keep every value on the page, so no model is needed; the model
-calls are counted (always 0 here) so the figure stays honest when that changes. With ``list_pages``, list
+calls are counted (always 0 here) so the figure stays honest when that changes. With ``demo``, specs forged
+on the demo web's book sites meet its layout versions (:func:`scrapesmith.sites.build_sites` with
+``layout``): the same records drawn differently, so every case has a known answer. With ``list_pages``, list
 programs on NEXT-EVAL pages go through the same mutations (:mod:`scrapesmith.bench.drift_lists`).
 """
 
@@ -30,7 +32,7 @@ from typing import Any
 from scrapesmith.bench.drift_lists import run_lists
 from scrapesmith.bench.frame import BenchResult, report
 from scrapesmith.bench.swde import SwdeSite, discover_sites, parse_list, read_page, requests_for
-from scrapesmith.dom.mutate import MUTATIONS, mutate_page
+from scrapesmith.dom.mutate import LAYOUT_VERSIONS, MUTATIONS, mutate_page
 from scrapesmith.drift import compare
 from scrapesmith.induce.examples import kind_of
 from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
@@ -39,6 +41,7 @@ from scrapesmith.induce.profile import with_profile
 from scrapesmith.induce.service import induce_scraper
 from scrapesmith.induce.views import FieldRequest, ScraperSpec
 from scrapesmith.llm.ledger import Ledger, use_ledger
+from scrapesmith.sites import build_sites
 
 HEALED_F1 = 0.95
 Progress = Callable[[str], None]
@@ -120,6 +123,34 @@ def run_case(site: str, spec: ScraperSpec, changed: Sequence[str], reference: Se
             "model_calls": len(ledger), "fields_before": before, "fields_after": after}
 
 
+DEMO_SITES = ("bookshelf", "pagecraft")
+DEMO_FIELDS = [FieldRequest("title", "the title of the book"), FieldRequest("author", "the author(s) of the book"),
+          FieldRequest("isbn_13", "the ISBN-13 of the book"), FieldRequest("publisher", "the publisher"),
+          FieldRequest("price", "the sale price")]
+
+
+def run_demo(seeds: int, progress: Callable[[str], None]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Cases (site × layout version) and the unchanged checks, one per site."""
+    original = build_sites(7)
+    layouts = {version: build_sites(7, version) for version in range(1, len(LAYOUT_VERSIONS) + 1)}
+    cases, unchanged = [], []
+    for name in DEMO_SITES:
+        paths = original.urls(name, kind="detail")
+        texts = [original.respond(p).body.decode("utf-8") for p in paths]
+        spec = forge_on(DEMO_FIELDS, texts[:seeds], f"demo-{name}")
+        reference = rows_of(spec, texts[seeds:])
+        check = compare(spec.profile, reference, kind_of)
+        unchanged.append({"site": f"demo-{name}", "pages": len(reference),
+                          "evidence": [d.evidence for d in check.drifts]})
+        for version, drawn in layouts.items():
+            changed = [drawn.respond(p).body.decode("utf-8") for p in paths]
+            cases.append(run_case(f"demo-{name}", spec, changed, reference, f"layout {version} "
+                                  f"({LAYOUT_VERSIONS[version - 1]})", version, seeds))
+        progress(f"demo-{name}: {sum(c['drifted'] for c in cases[-len(layouts):])} of {len(layouts)} layouts "
+                 "drifted")
+    return cases, unchanged
+
+
 def _share(part: int, whole: int) -> float:
     return round(part / whole, 4) if whole else 1.0
 
@@ -173,8 +204,6 @@ def run_benchmark(settings: DriftSettings, json_out: Path | None, progress: Prog
                  f"{sum(c['detected'] for c in done if c['drifted'])} detected, "
                  f"{sum(c['healed'] for c in done)} healed; unchanged alarms: {len(unchanged[-1]['evidence'])}")
     if settings.demo:
-        from scrapesmith.bench.drift_demo import run_demo
-
         demo_cases, demo_unchanged = run_demo(settings.seeds, progress)
         cases += demo_cases
         unchanged += demo_unchanged

@@ -6,17 +6,14 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
 from scrapesmith.bench.swde import default_swde_dir
 from scrapesmith.cli import app, bench_app, console
-from scrapesmith.cli.drift import DRIFT_EXIT, save_healed
+from scrapesmith.cli.drift import DRIFT_EXIT, heal_list, save_healed
 from scrapesmith.cli.options import AllowHostOption, DelayOption, JsonOutOption, allowed_hosts, usage_error
 from scrapesmith.dom.mutate import MUTATIONS
-from scrapesmith.induce.heal import heal_from_sources, next_version_path
+from scrapesmith.induce.heal import heal_from_sources
 from scrapesmith.induce.views import ScraperSpec
-from scrapesmith.lists.heal import heal_list_program
-from scrapesmith.lists.service import make_runtimes
 from scrapesmith.lists.views import ListProgram
 
 
@@ -39,34 +36,17 @@ def heal_command(
     if program.suffix.lower() != ".json":
         raise usage_error(f"{program}: heal takes a scraper spec or a list program (.json)")
     if '"steps"' in program.read_text(encoding="utf-8", errors="replace"):
-        _heal_list(ListProgram.load(program), program, pages or [], output, allow_host, delay)
+        if len(pages or []) > 1:
+            raise usage_error("a list program heals on one start page")
+        old = ListProgram.load(program)
+        result = heal_list(old, program, (pages or [None])[0], "http", allow_host, delay, output)
+        if result is None and old.profile is not None:
+            raise typer.Exit(DRIFT_EXIT)
         return
     result = heal_from_sources(ScraperSpec.load(program), pages or [], allowed_hosts(allow_host))
     save_healed(result, program, output)
     if result.lost:
         raise typer.Exit(DRIFT_EXIT)
-
-
-def _heal_list(old: ListProgram, path: Path, pages: list[str], output: Path | None, allow_host: list[str] | None,
-               delay: float | None) -> None:
-    if len(pages) > 1:
-        raise usage_error("a list program heals on one start page")
-    with make_runtimes("http", allowed_hosts(allow_host), delay) as runtimes:
-        result = heal_list_program(old, runtimes, pages[0] if pages else None)
-    if not result.needed:
-        console.print("nothing to heal: the program's replay still looks as when it was recorded", highlight=False)
-        return
-    for line in result.diff(old):
-        console.print(escape(line), highlight=False)
-    found = f"{result.rows_found_again} of the {result.rows_kept} rows it was recorded with read again"
-    if not result.healed:
-        console.print("not healed: the list recorded again does not look like the old one either ("
-                      + "; ".join(d.evidence for d in result.validation.drifts) + f"); {found}", highlight=False)
-        raise typer.Exit(DRIFT_EXIT)
-    target = output or next_version_path(path)
-    result.program.save(target)
-    console.print(f"healed: program {result.program.program_id} written to {target} (the old program "
-                  f"{old.program_id} is unchanged); its replay matches the old profile; {found}", highlight=False)
 
 
 @bench_app.command("drift")

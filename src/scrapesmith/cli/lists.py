@@ -13,7 +13,7 @@ from rich.table import Table
 
 from scrapesmith.bench.frame import report
 from scrapesmith.cli import app, bench_app, console
-from scrapesmith.cli.drift import exit_on_drift, show_drift
+from scrapesmith.cli.drift import exit_on_drift, heal_list, show_drift
 from scrapesmith.cli.options import (
     AllowHostOption,
     DelayOption,
@@ -43,6 +43,7 @@ from scrapesmith.cli.scale import (
     write_run_record,
 )
 from scrapesmith.dom.layout import PageLayout
+from scrapesmith.drift import DriftReport
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.examples import parse_example
 from scrapesmith.lists.dsl import describe
@@ -214,16 +215,35 @@ def replay_command(
     since: SinceOption = None,
     batch_size: BatchSizeOption = DEFAULT_BATCH_SIZE,
     run_dir: RunDirOption = None,
+    heal: bool = typer.Option(False, "--heal", help="When the replay drifted, record the list again (a new "
+                                                    "version beside the program) and replay that."),
 ) -> None:
     """Replay a list program: no model calls unless the program has AnswerQuestion columns.
 
     With --start-urls, the program runs from every start page listed, as a resumable run (--resume,
-    --since, --workers, --ray; see `scrapesmith run`)."""
+    --since, --workers, --ray; see `scrapesmith run`). Its output is checked against the program's profile:
+    on drift it exits with status 3, and --heal records the list again as NAME.v2.json and replays that."""
     program = ListProgram.load(program_path)
+    if heal and start_urls:
+        raise usage_error("--heal mends a replay from one start page; with --start-urls run `scrapesmith heal` first")
     if start_urls:
         choices = ScaleChoices(workers, ray, ray_address, resume, since, batch_size, run_dir)
         _replay_many(program, program_path, start_urls, output, choices, allow_host, delay, max_pages, open_)
         return
+    options = (start_url, output, runtime, max_pages, allow_host, delay, llm, no_cache)
+    drift, report_file = _replay_once(program, program_path, *options)
+    if heal and drift.drifted:
+        healed = heal_list(program, program_path, start_url, runtime or program.runtime, allow_host, delay)
+        if healed is not None:
+            console.print(f"replaying {healed}", highlight=False)
+            drift, report_file = _replay_once(ListProgram.load(healed), healed, *options)
+    show_report(report_file, open_)
+    exit_on_drift(drift)
+
+
+def _replay_once(program: ListProgram, program_path: Path, start_url: str | None, output: Path,
+                 runtime: str | None, max_pages: int | None, allow_host: list[str] | None, delay: float | None,
+                 llm: str | None, no_cache: bool) -> tuple[DriftReport, Path]:
     needs_model = any(step.action == "AnswerQuestion" for step in program.steps)
     ledger = Ledger()
     model = llm_from_options(llm, no_cache, ledger=ledger) if needs_model else None
@@ -244,8 +264,7 @@ def replay_command(
         f"{result.rows_per_s:.1f} rows/s, {ledger.totals().calls} LLM calls)"
     )
     show_drift(drift)
-    show_report(report_file, open_)
-    exit_on_drift(drift)
+    return drift, report_file
 
 
 def _replay_many(program: ListProgram, program_path: Path, start_urls: list[str], output: Path,
