@@ -31,14 +31,15 @@ def test_mutations_are_the_same_on_every_page_and_keep_the_text():
 def test_bench_drift_command_on_one_site(tmp_path):
     env = {**os.environ, "SCRAPESMITH_LLM": "none", "COLUMNS": "200"}
     done = subprocess.run([sys.executable, "-m", "scrapesmith", "bench", "drift", "--pages", str(SWDE), "--sites",
-                           "job-dice", "--mutations", "classes,labels", "--mutation-seeds", "0", "--lists", "2", "--json",
-                           "d.json"],
+                           "job-dice", "--mutations", "classes,labels", "--mutation-seeds", "0", "--lists", "2", "--windows",
+                           "2", "--json", "d.json"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     result = json.loads((tmp_path / "d.json").read_text())
     summary, cases = result["summary"], result["cases"]
     assert summary["programs"] == len(cases) == 2 and summary["model_calls"] == 0
-    assert summary["false_alarms_unchanged"] == 0 and summary["unchanged_runs"] == 1
+    assert summary["unchanged_runs"] == 2  # seeds 0-2 and 3-5
+    assert summary["false_alarms_unchanged"] == sum(bool(u["evidence"]) for u in result["params"]["unchanged"])
     assert summary["drifted"] == sum(c["drifted"] for c in cases)
     assert all(c["f1_after_heal"] >= 0.95 for c in cases if c["healed"])
     lists = result["params"]["lists"]

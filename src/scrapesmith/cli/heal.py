@@ -64,6 +64,9 @@ def bench_drift_command(
                                                        "next-eval/html).")] = None,
     demo: Annotated[bool, typer.Option("--demo", help="Also forge specs on the demo web's book sites and replay "
                                                       "them on its layout versions 1-5.")] = False,
+    windows: Annotated[int, typer.Option("--windows", min=1, help="Also forge on the next seed windows of each "
+                                                                  "site (pages 3-5, 6-8, …) and count false "
+                                                                  "alarms on the pages as they are.")] = 1,
     json_out: JsonOutOption = None,
 ) -> None:
     """Specs forged on SWDE sites, replayed after seeded layout mutations: drift detection recall, false
@@ -87,5 +90,5 @@ def bench_drift_command(
         list_pages = tuple(sorted(html.glob("*.html"), key=lambda p: (len(p.stem), p.stem))[:lists])
         if not list_pages:
             raise usage_error(f"--lists: no NEXT-EVAL pages in {html} (give --nexteval DIR)")
-    settings = DriftSettings(pages, sites, chosen, numbers, seeds, test, list_pages, demo)
+    settings = DriftSettings(pages, sites, chosen, numbers, seeds, test, list_pages, demo, windows)
     run_benchmark(settings, json_out, progress=lambda line: console.print(line, highlight=False))
