@@ -24,7 +24,7 @@ import math
 import re
 import statistics
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from scrapesmith.drift.views import TEXT, ColumnProfile, Drift, DriftReport, OutputProfile
@@ -71,24 +71,57 @@ def number_in(text: str) -> float | None:
         return None
 
 
-def profile_column(name: str, values: Sequence[Any], kind_of: KindOf, *, seed: bool = False) -> ColumnProfile:
+class _ColumnTally:
+    """One column's profile built one cell at a time, in bounded memory (samples of :data:`SAMPLE`)."""
+
+    def __init__(self, name: str, kind_of: KindOf, seed: bool) -> None:
+        self.name, self.kind_of, self.seed = name, kind_of, seed
+        self.pages = self.filled = 0
+        self.kinds: Counter[str] = Counter()
+        self.lengths: list[int] = []
+        self.numbers: list[float] = []
+        self.seed_values: list[list[str]] = []
+
+    def add(self, value: Any) -> None:
+        values = cell_values(value)
+        self.pages += 1
+        if self.seed and len(self.seed_values) < SAMPLE:
+            self.seed_values.append(values)
+        if not values:
+            return
+        text = values[0]
+        self.filled += 1
+        self.kinds[self.kind_of(text) or TEXT] += 1
+        if len(self.lengths) < SAMPLE:
+            self.lengths.append(len(text))
+            number = number_in(text)
+            if number is not None:
+                self.numbers.append(number)
+
+    def profile(self) -> ColumnProfile:
+        return ColumnProfile(name=self.name, pages=self.pages, filled=self.filled, kinds=dict(self.kinds),
+                             lengths=self.lengths, numbers=self.numbers, seed_values=self.seed_values)
+
+
+def profile_column(name: str, values: Iterable[Any], kind_of: KindOf, *, seed: bool = False) -> ColumnProfile:
     """A column's profile from its cells (one per page or item); ``seed`` keeps the values for ``heal``."""
-    texts = [cell_text(v) for v in values]
-    filled = [t for t in texts if t]
-    kinds = Counter(kind_of(t) or TEXT for t in filled)
-    numbers = [n for n in (number_in(t) for t in filled[:SAMPLE]) if n is not None]
-    return ColumnProfile(name=name, pages=len(texts), filled=len(filled), kinds=dict(kinds),
-                         lengths=[len(t) for t in filled[:SAMPLE]], numbers=numbers,
-                         seed_values=[cell_values(v) for v in values[:SAMPLE]] if seed else [])
+    tally = _ColumnTally(name, kind_of, seed)
+    for value in values:
+        tally.add(value)
+    return tally.profile()
 
 
-def profile_rows(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], kind_of: KindOf, *,
+def profile_rows(rows: Iterable[Mapping[str, Any]], columns: Sequence[str], kind_of: KindOf, *,
                  seed: bool = False, items_per_page: Iterable[int] = ()) -> OutputProfile:
-    """The profile of a program's output rows (error rows excluded: a failed page says nothing of the site)."""
-    good = [row for row in rows if not row.get("error")]
-    return OutputProfile(columns=[profile_column(c, [row.get(c) for row in good], kind_of, seed=seed)
-                                  for c in columns],
-                         items_per_page=list(items_per_page))
+    """The profile of a program's output rows, read once in bounded memory (a dataset of any size); error
+    rows are left out: a failed page says nothing of the site."""
+    tallies = [_ColumnTally(c, kind_of, seed) for c in columns]
+    for row in rows:
+        if row.get("error"):
+            continue
+        for tally in tallies:
+            tally.add(row.get(tally.name))
+    return OutputProfile(columns=[t.profile() for t in tallies], items_per_page=list(items_per_page))
 
 
 def binomial_tail(k: int, n: int, p: float) -> float:
@@ -139,12 +172,14 @@ def _items_drift(was: Sequence[int], now: Sequence[int]) -> Drift | None:
                                                     f"{statistics.mean(was):.0f}±{spread:.0f}")
 
 
-def compare(forged: OutputProfile | None, rows: Sequence[Mapping[str, Any]], kind_of: KindOf, *,
+def compare(forged: OutputProfile | None, rows: Iterable[Mapping[str, Any]], kind_of: KindOf, *,
             items_per_page: Sequence[int] = ()) -> DriftReport:
-    """Check a replay's rows (and, for a list, its items per start page) against the forged profile."""
+    """Check a replay's rows (and, for a list, its items per start page) against the forged profile; the
+    rows are read once, so a dataset of any size can be streamed through."""
     if forged is None:
-        return DriftReport(checked=False, pages=len(rows))
-    now = profile_rows(rows, [c.name for c in forged.columns], kind_of, items_per_page=items_per_page)
+        return DriftReport(checked=False, pages=sum(1 for _ in rows))
+    counted = _Counted(rows)
+    now = profile_rows(counted, [c.name for c in forged.columns], kind_of, items_per_page=items_per_page)
     drifts: list[Drift] = []
     items = _items_drift(forged.items_per_page, now.items_per_page)
     if items is not None:
@@ -156,4 +191,16 @@ def compare(forged: OutputProfile | None, rows: Sequence[Mapping[str, Any]], kin
         found = _fill_drift(was, current) or _kind_drift(was, current) or _length_drift(was, current)
         if found is not None:
             drifts.append(found)
-    return DriftReport(checked=True, pages=len(rows), drifts=drifts, now=now)
+    return DriftReport(checked=True, pages=counted.count, drifts=drifts, now=now)
+
+
+class _Counted:
+    """Rows passed through, counted (error rows included: they are pages of the run)."""
+
+    def __init__(self, rows: Iterable[Mapping[str, Any]]) -> None:
+        self.rows, self.count = rows, 0
+
+    def __iter__(self) -> Iterator[Mapping[str, Any]]:
+        for row in self.rows:
+            self.count += 1
+            yield row

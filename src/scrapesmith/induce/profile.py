@@ -7,7 +7,7 @@ the same values again on the changed pages. Value kinds are induce's own (:func:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from lxml import etree
@@ -16,7 +16,7 @@ from scrapesmith.drift import DriftReport, compare, profile_rows
 from scrapesmith.induce.examples import kind_of
 from scrapesmith.induce.execute import CompiledSpec
 from scrapesmith.induce.views import ScraperSpec
-from scrapesmith.io import read_rows
+from scrapesmith.io import iter_rows
 
 
 def seed_rows(spec: ScraperSpec, trees: Sequence[etree._Element]) -> list[dict]:
@@ -30,7 +30,7 @@ def with_profile(spec: ScraperSpec, trees: Sequence[etree._Element]) -> ScraperS
     return spec.model_copy(update={"profile": profile})
 
 
-def check_rows(spec: ScraperSpec, rows: Sequence[dict]) -> DriftReport:
+def check_rows(spec: ScraperSpec, rows: Iterable[dict]) -> DriftReport:
     """A run's rows against the spec's profile (unchecked when the spec has none)."""
     return compare(spec.profile, rows, kind_of)
 
@@ -39,4 +39,4 @@ def check_dataset(spec: ScraperSpec, dataset: Path) -> DriftReport:
     """The dataset a run wrote, against the spec's profile."""
     if spec.profile is None:
         return compare(None, [], kind_of)
-    return check_rows(spec, read_rows(Path(dataset)))
+    return check_rows(spec, iter_rows(Path(dataset)))

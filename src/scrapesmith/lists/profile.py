@@ -11,7 +11,7 @@ from pathlib import Path
 
 from scrapesmith.drift import DriftReport, OutputProfile, compare, profile_rows
 from scrapesmith.induce.examples import kind_of
-from scrapesmith.io import read_rows
+from scrapesmith.io import iter_rows
 from scrapesmith.lists.replay import ReplayResult
 from scrapesmith.lists.views import ListProgram
 
@@ -34,4 +34,4 @@ def check_dataset(program: ListProgram, dataset: Path) -> DriftReport:
     """A many-start-page run's dataset against the program's columns (items per page are not in it)."""
     if program.profile is None:
         return compare(None, [], kind_of)
-    return compare(program.profile, read_rows(Path(dataset)), kind_of)
+    return compare(program.profile, iter_rows(Path(dataset)), kind_of)
