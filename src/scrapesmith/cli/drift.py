@@ -1,5 +1,6 @@
-"""Drift on the command line: what a run prints when its output no longer looks as it did, and its exit
-status (``heal`` and ``bench drift`` are in ``cli/heal.py``)."""
+"""Drift on the command line, shared by ``run``, ``replay``, ``heal`` and a collection's rerun: what a run
+prints when its output no longer looks as it did, its exit status, and saving a healed version beside the
+old (the ``heal`` command is in ``cli/heal.py``, ``bench drift`` in ``cli/bench/drift.py``)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ DRIFT_EXIT = 3
 
 
 def show_drift(report: DriftReport) -> None:
-    """One line per drifted column; nothing when the output still looks as forged or was not checked."""
+    """One line per drifted column, or one line saying there is no drift or that it was not checked."""
     if not report.checked:
         console.print("[dim]no output profile in this program (saved before profiles): drift not checked[/]",
                       highlight=False)
