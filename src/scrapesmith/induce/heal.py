@@ -4,8 +4,10 @@ A spec forged with a profile remembers what each field read on each seed page. O
 are now, a field is *broken* when its seed value is still on a page but the old selector no longer gives
 it. Each broken field is found again by the same engine that learns a field from an example
 (:func:`examples.example_candidates`: the value's element, its label, its stable classes), with every seed
-value as an example on its own page: the candidate that gives back the seed values on the most pages, with
-the strongest anchor and the shortest path, wins. A field whose seed values are no longer on any page is
+value as an example on its own page, plus what a redesign leaves of the old selector: its conditions on its
+nodes, its label spellings, a label now after its value, a field's several values as like siblings. The
+candidate that gives back the seed values on the most pages, with the strongest anchor and the shortest path,
+wins. A field whose seed values are no longer on any page is
 left as it was and said so (the evidence is gone; a model would have to guess).
 
 The result is a new version of the spec (the old one is never overwritten) with a diff of its selectors
@@ -18,6 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from lxml import etree
 
@@ -46,7 +49,6 @@ NEW_CONDITIONS = 0.995
 """A selector that keeps the old one's conditions on its nodes wins over one without them, all else equal."""
 _LABEL_STEP = re.compile(r"//[\w-]+\[normalize-space\(\)\s*=[^\]]*\](?=/)")
 _LAST_POSITION = re.compile(r"\[\d+\](?=(/text\(\))?$)")
-"""A selector that reads several values where the field had one is worth this much of one that reads one."""
 
 
 class HealError(ScrapesmithError):
@@ -58,7 +60,7 @@ class FieldHeal:
     """What happened to one field: kept (still reads its seed values), healed (new selector), or not."""
 
     name: str
-    outcome: str  # "kept" | "healed" | "lost"
+    outcome: Literal["kept", "healed", "lost"]
     before: list[str]
     after: list[str]
     detail: str = ""
