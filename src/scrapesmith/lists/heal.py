@@ -13,15 +13,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lxml import etree
+
 from scrapesmith.drift import DriftReport, compare
 from scrapesmith.drift.service import cell_text
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.examples import kind_of
-from scrapesmith.lists.dsl import describe
+from scrapesmith.induce.execute import normalize_space
+from scrapesmith.lists.dsl import EnterList, SaveText, describe
 from scrapesmith.lists.profile import items_per_page
 from scrapesmith.lists.record import record_heuristic
 from scrapesmith.lists.replay import replay
 from scrapesmith.lists.runtime import RuntimeFactory
+from scrapesmith.lists.selectors import field_selectors, select_in
 from scrapesmith.lists.views import ListProgram
 
 
@@ -74,13 +78,37 @@ def heal_list_program(program: ListProgram, make_runtime: RuntimeFactory, start_
     examples = {name: value for name, value in zip(names, seeds[0], strict=True) if value} if seeds else {}
     with make_runtime() as runtime:
         recording = record_heuristic(runtime, url, program.goal, list(program.columns), examples)
-    new = recording.program.model_copy(update={
+        steps = _pinned_columns(recording.program.steps, runtime.open(url), program)
+    new = recording.program.model_copy(update={"steps": steps,
         "start_url": program.start_url, "column_types": dict(program.column_types), "profile": program.profile,
         "notes": [*recording.notes, f"healed from program {program.program_id}"]})
     with make_runtime() as runtime:
         result = replay(new, runtime, start_url=url, max_pages=max_pages)
     validation = compare(program.profile, result.rows, kind_of, items_per_page=items_per_page(result))
     return ListHeal(new, validation, _found_again(result.rows, names, seeds), len(seeds))
+
+
+def _pinned_columns(steps: list, tree: etree._Element, program: ListProgram) -> list:
+    """The recorded steps with each text column pointed at the element that holds its kept values.
+
+    The recorder chooses a column's element by what it looks like (a heading, a label, a class that reads
+    "title"), which a redesign changes; the values the program read before do not change. So in the
+    re-found list, a text column goes to the element whose text is one of the values it read, as
+    ``--example`` pins a field, when such an element exists; otherwise the recorder's choice stays."""
+    enter = next((step for step in steps if isinstance(step, EnterList)), None)
+    first = enter.elements[0] if enter is not None and enter.elements else None
+    items = select_in(tree, first) if isinstance(first, str) else []
+    if not items or program.profile is None:
+        return steps
+    pinned = []
+    for step in steps:
+        column = program.profile.column(step.column) if isinstance(step, SaveText) else None
+        values = {v[0] for v in column.seed_values if v} if column is not None else set()
+        target = next(((item, element) for item in items for element in item.iter(etree.Element)
+                       if values and normalize_space(element.text_content()) in values), None)
+        selector = field_selectors(target[1], target[0], [i for i in items if i is not target[0]]) if target else ""
+        pinned.append(step.model_copy(update={"element": selector}) if selector else step)
+    return pinned
 
 
 def _found_again(rows: list[dict], names: list[str], seeds: list[tuple[str, ...]]) -> int:
