@@ -3,7 +3,8 @@ against what it kept. No model.
 
 A list program's selectors are CSS over one page's layout; its goal and columns are not. So the recorder
 runs again on the start page as it is now (the heuristic path: list evidence, column actions, the detail
-pass with the first item's kept values as examples, as ``--example`` pins them), and the new program is
+pass with the first item's kept values as examples, as ``--example`` pins them); each text column is then
+pointed at the element in the list that holds one of the values it read before, and the new program is
 accepted only when its replay looks like the old profile again (items per page, fill, kinds, lengths) —
 and it says how many of the rows the program read when it was recorded are read again. The new version is
 saved beside the old; the old one is never overwritten.
@@ -20,7 +21,7 @@ from scrapesmith.drift.service import cell_text
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.examples import kind_of
 from scrapesmith.induce.execute import normalize_space
-from scrapesmith.lists.dsl import EnterList, SaveText, describe
+from scrapesmith.lists.dsl import Action, EnterList, SaveText, describe
 from scrapesmith.lists.profile import items_per_page
 from scrapesmith.lists.record import record_heuristic
 from scrapesmith.lists.replay import replay
@@ -79,16 +80,16 @@ def heal_list_program(program: ListProgram, make_runtime: RuntimeFactory, start_
     with make_runtime() as runtime:
         recording = record_heuristic(runtime, url, program.goal, list(program.columns), examples)
         steps = _pinned_columns(recording.program.steps, runtime.open(url), program)
-    new = recording.program.model_copy(update={"steps": steps,
-        "start_url": program.start_url, "column_types": dict(program.column_types), "profile": program.profile,
-        "notes": [*recording.notes, f"healed from program {program.program_id}"]})
+    new = recording.program.model_copy(update={
+        "steps": steps, "start_url": program.start_url, "column_types": dict(program.column_types),
+        "profile": program.profile, "notes": [*recording.notes, f"healed from program {program.program_id}"]})
     with make_runtime() as runtime:
         result = replay(new, runtime, start_url=url, max_pages=max_pages)
     validation = compare(program.profile, result.rows, kind_of, items_per_page=items_per_page(result))
     return ListHeal(new, validation, _found_again(result.rows, names, seeds), len(seeds))
 
 
-def _pinned_columns(steps: list, tree: etree._Element, program: ListProgram) -> list:
+def _pinned_columns(steps: list[Action], tree: etree._Element, program: ListProgram) -> list[Action]:
     """The recorded steps with each text column pointed at the element that holds its kept values.
 
     The recorder chooses a column's element by what it looks like (a heading, a label, a class that reads
