@@ -107,3 +107,21 @@ def test_replay_heal_records_again_and_replays_the_new_version(mutable_site, sit
     assert done.returncode == 0, done.stderr
     assert "items per page 0, was 12±0" in done.stderr and "shop.v2.json" in done.stderr
     assert len((tmp_path / "out.jsonl").read_text().splitlines()) == 12
+
+
+def listing(count: int) -> str:
+    items = "".join(f"<li class='entry'><span class='rank'>{i}.</span><span class='title'>Lamp model {i}</span>"
+                    f"<a href='/p/{i}'>details</a><span class='price'>${i}.99</span></li>"
+                    for i in range(1, count + 1))
+    return f"<html><body><ul class='entries'>{items}</ul></body></html>"
+
+
+def test_heal_points_each_column_at_the_values_it_read(mutable_site, site_runtimes) -> None:
+    mutable_site.pages["/list"] = listing(10)
+    recording, before = extract_list(site_runtimes, mutable_site.url("/list"), "lamps", ["Title", "Price"])
+    assert before.rows[0]["Title"] == "Lamp model 1"
+    mutable_site.pages["/list"] = mutate_page(listing(10), "classes", 3)
+    healed = heal_list_program(recording.program, site_runtimes)
+    assert healed.needed and healed.healed and healed.rows_found_again == 10
+    rows = replay_program(site_runtimes, healed.program).rows
+    assert [r["Title"] for r in rows] == [f"Lamp model {i}" for i in range(1, 11)]
