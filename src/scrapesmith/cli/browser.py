@@ -15,17 +15,14 @@ from typing import Annotated
 
 import typer
 
-from scrapesmith.bench.browser import bench_browser
-from scrapesmith.bench.frame import report
-from scrapesmith.cli import app, bench_app, console
+from scrapesmith.cli import app, console
 from scrapesmith.cli.options import (
     AllowHostOption,
-    JsonOutOption,
     NoRobotsOption,
     allowed_hosts,
-    progress_bar,
+    check_choice,
+    usage_error,
 )
-from scrapesmith.errors import ScrapesmithError
 from scrapesmith.web.browser import RENDER_MODES, AutoFetcher, BrowserOptions, assess, make_fetcher
 from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher, is_web_url
 from scrapesmith.web.page import Page
@@ -51,8 +48,7 @@ def render_fetcher(
 
 
 def _check_render(render: str) -> None:
-    if render not in RENDER_MODES:
-        raise ScrapesmithError(f"unknown --render {render!r} (use {', '.join(RENDER_MODES)})")
+    check_choice("--render", render, RENDER_MODES)
 
 
 @app.command("render")
@@ -71,14 +67,13 @@ def render_command(
 
     A local file or file:// URL is read the way ``fetch`` reads it and shown as saved: Chromium here loads
     http(s) pages only, so the line says so (and names any sign that the saved page needed scripts)."""
-    if view not in VIEWS:
-        raise ScrapesmithError(f"unknown --view {view!r} (use {', '.join(VIEWS)})")
+    check_choice("--view", view, VIEWS)
     _check_render(render)
     if screenshot is not None and render == "never":
-        raise ScrapesmithError("--screenshot needs the browser (use --render always or auto)")
+        raise usage_error("--screenshot needs the browser (use --render always or auto)")
     if not is_web_url(url):
         if screenshot is not None:
-            raise ScrapesmithError("--screenshot needs the browser, which loads http(s) pages only; "
+            raise usage_error("--screenshot needs the browser, which loads http(s) pages only; "
                                    f"serve {url} over HTTP to screenshot it")
         _print_view(*_local_page(url), view)
         return
@@ -130,27 +125,3 @@ def _screenshot(fetcher: HttpFetcher | AutoFetcher, url: str, path: Path) -> Non
         path.write_bytes(session.screenshot(full_page=True))
 
 
-@bench_app.command("browser")
-def bench_browser_command(
-    pages: Annotated[
-        int, typer.Option("--pages", min=4, help="Static demo pages per fetcher and level.")
-    ] = 40,
-    contexts: Annotated[
-        int, typer.Option("--contexts", min=2, help="The concurrent level compared with 1 context.")
-    ] = 4,
-    launches: Annotated[
-        int, typer.Option("--launches", min=0, help="Extra cold launches timed (besides one per level).")
-    ] = 3,
-    json_out: JsonOutOption = None,
-) -> None:
-    """Browser launch and render time; pages/s of BrowserFetcher vs HttpFetcher with 1 and N contexts."""
-    steps = 1 + 2 * 2  # launches, then http and browser at each of two concurrency levels
-    with progress_bar() as progress:
-        task = progress.add_task("browser benchmark", total=steps)
-        finished = iter(range(steps))
-
-        def step(name: str) -> None:
-            progress.update(task, completed=next(finished), description=name)
-
-        result = bench_browser(pages=pages, concurrency=(1, contexts), launches=launches, on_step=step)
-    report(result, json_out, case_columns=["fetcher", "contexts", "pages", "seconds", "pages_per_s"])
