@@ -7,13 +7,18 @@ terms, colons, headings built alike); no field, site or attribute list is named 
 
 from __future__ import annotations
 
+import json
+
 from scrapesmith.dom import parse_html
-from scrapesmith.induce import CompiledSpec, FieldRequest
+from scrapesmith.induce import CompiledSpec, FieldRequest, induce_scraper
+from scrapesmith.induce.choose import choose_candidate, label_options
+from scrapesmith.induce.evidence import concept_for
 from scrapesmith.induce.execute import post_process, run_actions
-from scrapesmith.induce.heuristic import induce_heuristic
+from scrapesmith.induce.heuristic import induce_heuristic, rank_candidates
 from scrapesmith.induce.kinds import label_unit, with_unit
 from scrapesmith.induce.pairs import page_pairs, shared_pairs
 from scrapesmith.induce.views import PostProcess
+from scrapesmith.llm.scripted import ScriptedLLM
 
 CARS = [("2010 Audi A6", "3.0L 300 hp V6", "18", "26", "21", "30"),
         ("2010 Audi S5", "4.2L 354 hp V8", "14", "22", "18", "27"),
@@ -85,3 +90,52 @@ def test_pairs_are_read_from_rows_terms_colons_and_texts_but_not_from_chrome() -
     assert values == {"Institutional Control": ["Private"], "Year founded": ["1859"], "Setting": ["rural"],
                       "Phone": ["(800) 877-2246"], "Calendar": ["semester"]}
     assert [p.label for p in shared_pairs(pages)] == [p.label for p in pairs]  # the template: on both pages
+
+
+UNIVERSITY = ("<html><head><title>{name} | Colleges</title></head><body><div id='main'><h1>{name}</h1>"
+              "<p class='adr'><span class='type'>Work</span> Box 1 <span class='type'>Work</span> {phone}</p>"
+              "<table class='index'><tr><th>General Information</th><th></th></tr>"
+              "<tr><td class='label'>Institutional Control: </td><td class='value'>{control}</td></tr>"
+              "<tr><td class='label'>Year founded: </td><td class='value'>{year}</td></tr>"
+              "<tr><td class='label'>Setting: </td><td class='value'>{setting}</td></tr></table></div></body></html>")
+
+
+def university_pages() -> list[str]:
+    return [UNIVERSITY.format(**school) for school in [*SCHOOLS, {**SCHOOLS[0], "name": "Alma College",
+                                                                  "year": "1886", "control": "Private"},
+                                                       {**SCHOOLS[1], "name": "Kent State University",
+                                                        "year": "1910"}]]
+
+
+def pick_label(label: str) -> ScriptedLLM:
+    """A scripted model that answers the option printed with ``label`` (control flow only)."""
+    def answer(request) -> str:
+        lines = request.messages[-1].content.splitlines()
+        index = next(line.split(".", 1)[0] for line in lines if line.split(". ", 1)[-1].startswith(label + ":"))
+        return json.dumps({"choice": int(index)})
+    return ScriptedLLM(answer)
+
+
+def test_where_no_label_names_the_field_the_model_chooses_among_the_pages_pairs() -> None:
+    pages = university_pages()
+    seeds = [parse_html(p) for p in pages[:3]]
+    llm = pick_label("Institutional Control")
+    spec = induce_scraper([FieldRequest("type", "the type of the university")], seeds, method="choose", llm=llm)
+    assert llm.calls == 1 and llm.requests[0].stage == "induce.choose"
+    prompt = llm.requests[0].messages[-1].content
+    assert "Institutional Control: Private | Public | Private" in prompt and "Setting: rural | urban | rural" in prompt
+    assert "Work, Work" in prompt  # the evidence's own best candidate is an option too
+    assert [CompiledSpec(spec).row(p)["type"] for p in pages] == ["Private", "Public", "Private", "Public"]
+
+
+def test_pairs_of_another_kind_are_not_offered_and_a_bad_answer_keeps_the_evidence() -> None:
+    seeds = [parse_html(p) for p in university_pages()[:3]]
+    concept = concept_for("year", "the year the university opened")
+    offered = [label for label, _ in label_options(concept, seeds, [])]
+    assert offered == ["Year founded"]  # "Private" or "rural" is no date: never an option
+    request = FieldRequest("type", "the type of the university")
+    concept = concept_for(request.name, request.instruction)
+    ranked = rank_candidates(concept, seeds)
+    kept = choose_candidate(ScriptedLLM(lambda _: "no idea"), request, concept, ranked, seeds)
+    assert kept.asked and "unusable" in kept.reason and kept.chosen is not None
+    assert kept.chosen.values[0] == ["Work", "Work"]  # the heuristic's choice, not a pair the model never named

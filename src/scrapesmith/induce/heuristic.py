@@ -15,6 +15,7 @@ from lxml import etree
 
 from scrapesmith.induce.candidates import (
     Candidate,
+    CandidateKey,
     attribute_candidates,
     headline_candidates,
     page_title,
@@ -196,14 +197,23 @@ def rank_candidates(concept: FieldConcept, seeds: Sequence[etree._Element],
     ``urls`` (the seeds' own addresses, when known) let a region that links to other pages shaped like
     this one be recognised as other records, not this page's.
     """
-    support: dict[tuple[str, str | None, str | None], int] = {}
-    pool: dict[tuple[str, str | None, str | None], Candidate] = {}
+    support: dict[CandidateKey, int] = {}
+    pool: dict[CandidateKey, Candidate] = {}
     for root in seeds:
         for candidate in page_candidates(root, concept):
             key = candidate.key
             support[key] = support.get(key, 0) + 1
             if key not in pool or candidate.prior > pool[key].prior:
                 pool[key] = candidate
+    return rank_pool(pool, support, concept, seeds, urls)
+
+
+def rank_pool(pool: dict[CandidateKey, Candidate], support: dict[CandidateKey, int], concept: FieldConcept,
+              seeds: Sequence[etree._Element], urls: Sequence[str] = ()) -> list[ScoredCandidate]:
+    """``pool`` (each candidate with the number of seeds that proposed it) scored on every seed with its
+    cleaned variants, in the page's own record or not, best first: the one ranking every proposal goes
+    through, whoever proposed it."""
+    pool = dict(pool)
     titles = [folded(page_title(root)) for root in seeds]
     anchors = [HeadlineAnchor.of(root, title) for root, title in zip(seeds, titles, strict=True)]
     regions = [PageRegions.of(root, anchor.heading, own_url(root, url))
