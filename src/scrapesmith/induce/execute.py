@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import html as html_module
 import re
+import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -63,6 +64,8 @@ def compile_xpath(expression: str) -> etree.XPath:
 
 def node_value(item: object) -> str:
     """The text of one XPath result: element text content, attribute or text node, number."""
+    if type(item) is str:  # a text node or an attribute (the commonest result, tested first)
+        return " ".join(item.split())
     if isinstance(item, etree._Element):
         if isinstance(item, (etree._Comment, etree._ProcessingInstruction)):
             return ""
@@ -86,21 +89,45 @@ def as_document(node: etree._Element) -> etree._Element:
 _FIRST_STEP = re.compile(r"^//(?:[\w-]+(?::[\w-]+)?|\*|text\(\))(?P<predicate>\[)?")
 
 
+def union_parts(expression: str) -> list[str]:
+    """The paths of a union ``a | b`` (``|`` outside quotes, brackets and parentheses), stripped."""
+    parts, depth, quote, start = [], 0, "", 0
+    for index, char in enumerate(expression):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "[(":
+            depth += 1
+        elif char in "])":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            parts.append(expression[start:index].strip())
+            start = index + 1
+    return [*parts, expression[start:].strip()]
+
+
+def _descendant_path(path: str) -> str | None:
+    match = _FIRST_STEP.match(path)
+    if match is None:
+        return None
+    if match.group("predicate"):
+        first = path[match.end() - 1:].split("]", 1)[0]
+        if re.match(r"\[\s*\d", first) or "position()" in first or "last()" in first:
+            return None
+    return "descendant-or-self::" + path[2:]
+
+
 @lru_cache(maxsize=4096)
 def descendant_form(expression: str) -> str:
     """``//b[…]/x`` as ``descendant-or-self::b[…]/x``: the same nodes from a document's root element, found
-    in one walk over the elements instead of a child step from every node (2-3x faster in libxml2).
+    in one walk over the elements instead of a child step from every node (2-3x faster in libxml2); a
+    union of such paths path by path.
 
-    Only for a single path whose first step has no positional predicate (``//li[1]`` means "first among
-    its siblings", ``descendant::li[1]`` "first in the document"); anything else is left as it is."""
-    match = _FIRST_STEP.match(expression)
-    if match is None or "|" in expression:
-        return expression
-    if match.group("predicate"):
-        first = expression[match.end() - 1:].split("]", 1)[0]
-        if re.match(r"\[\s*\d", first) or "position()" in first or "last()" in first:
-            return expression
-    return "descendant-or-self::" + expression[2:]
+    Only where a first step has no positional predicate (``//li[1]`` means "first among its siblings",
+    ``descendant::li[1]`` "first in the document"); anything else is left as it is."""
+    forms = [_descendant_path(part) for part in union_parts(expression)]
+    return expression if None in forms else " | ".join(forms)  # type: ignore[arg-type]
 
 
 def run_xpath(root: etree._Element, expression: str) -> list:
@@ -191,16 +218,50 @@ def _values_of(xpath: etree.XPath, context: etree._Element, expression: str) -> 
     return [v for v in map(node_value, result if isinstance(result, list) else [result]) if v]
 
 
-def extract_field(root: etree._Element, field: FieldSpec) -> FieldResult:
-    raw = run_actions(root, field.actions)
-    return FieldResult(raw=raw, values=post_process(raw, field.post))
-
-
 def rebased_xpath(field: FieldSpec) -> str | None:
-    """A one-step ``//x…`` sequence rebased onto a scope element (``descendant-or-self::x…``), if it is one."""
-    if len(field.actions) == 1 and field.actions[0].startswith("//") and "|" not in field.actions[0]:
-        return "descendant-or-self::" + field.actions[0][2:]
-    return None
+    """A one-step ``//x…`` sequence (or a union of such paths) rebased onto a scope element
+    (``descendant-or-self::x…``), if it is one."""
+    if len(field.actions) != 1:
+        return None
+    parts = union_parts(field.actions[0])
+    if not all(part.startswith("//") for part in parts):
+        return None
+    return " | ".join("descendant-or-self::" + part[2:] for part in parts)
+
+
+@dataclass(frozen=True)
+class _FieldPlan:
+    """How one field is replayed, decided once per spec: a one-step field is one compiled XPath call per
+    page (inside the scope when it has one), anything else runs its action sequence."""
+
+    field: FieldSpec
+    whole: etree.XPath | None
+    scoped: etree.XPath | None
+
+
+_PARSERS = threading.local()
+
+
+def _plain_parser() -> etree.HTMLParser:
+    """libxml2's HTML parser without lxml.html's element classes: the same tree, but every element an
+    XPath returns becomes a Python object without a Python class-lookup callback (one per element)."""
+    parser = getattr(_PARSERS, "parser", None)
+    if parser is None:  # a parser is not to be shared between threads
+        parser = _PARSERS.parser = etree.HTMLParser()
+    return parser
+
+
+def parse_page(source: str | bytes) -> etree._Element:
+    """Parse a page to replay a spec on: :func:`parse_for_replay`'s tree, built faster for a text that is
+    a whole document (has a ``<head>`` or starts as one); anything else takes :func:`parse_for_replay`."""
+    if isinstance(source, str) and source and not source.isspace():
+        try:
+            root = etree.fromstring(source, _plain_parser())
+        except (ValueError, etree.ParserError, etree.XMLSyntaxError):
+            return parse_for_replay(source)
+        if root is not None and root.tag == "html" and (root.find("head") is not None or _FULL_HTML.match(source)):
+            return root
+    return parse_for_replay(source)
 
 
 class CompiledSpec:
@@ -212,30 +273,28 @@ class CompiledSpec:
             for expression in field.actions:
                 compile_xpath(expression)
         self._scope = compile_xpath(spec.scope) if spec.scope else None
-        # a one-step field is one compiled XPath call per page, on the whole page or inside the scope
-        self._whole = {f.name: compile_xpath(descendant_form(f.actions[0])) for f in spec.fields
-                       if len(f.actions) == 1}
-        self._scoped = {f.name: compile_xpath(rebased) for f in spec.fields
-                        if (rebased := rebased_xpath(f)) is not None}
+        self._plans = [_FieldPlan(f, compile_xpath(descendant_form(f.actions[0])) if len(f.actions) == 1 else None,
+                                  compile_xpath(rebased) if (rebased := rebased_xpath(f)) is not None else None)
+                       for f in spec.fields]
 
     def extract_tree(self, root: etree._Element) -> dict[str, FieldResult]:
         scope = self._scope(root) if self._scope is not None else None
         inside = scope[0] if scope and isinstance(scope, list) and isinstance(scope[0], etree._Element) else None
+        document = root.getparent() is None
         results = {}
-        for field in self.spec.fields:
-            scoped = self._scoped.get(field.name) if inside is not None else None
-            whole = self._whole.get(field.name) if root.getparent() is None else None
-            if scoped is not None:
-                raw = _values_of(scoped, inside, field.actions[0])
-            elif whole is not None:
-                raw = _values_of(whole, root, field.actions[0])
+        for plan in self._plans:
+            field = plan.field
+            if inside is not None and plan.scoped is not None:
+                raw = _values_of(plan.scoped, inside, field.actions[0])
+            elif document and plan.whole is not None:
+                raw = _values_of(plan.whole, root, field.actions[0])
             else:
                 raw = run_actions(root, field.actions)
-            results[field.name] = FieldResult(raw=raw, values=post_process(raw, field.post))
+            results[field.name] = FieldResult(raw, post_process(raw, field.post))
         return results
 
     def extract(self, source: str | bytes) -> dict[str, FieldResult]:
-        return self.extract_tree(parse_for_replay(source))
+        return self.extract_tree(parse_page(source))
 
     def row(self, source: str | bytes) -> dict[str, str | list[str] | None]:
         """One output row: a string per single-valued field, a list per multi-valued field."""
