@@ -112,3 +112,17 @@ def test_episodes_land_in_a_trajectory_viewer_with_one_screenshot_per_step(brows
         assert all((run_dir / step.screenshot).is_file() for step in steps)
         assert images.last.evaluate("image => image.complete && image.naturalWidth > 0")
     assert all(url.startswith("file://") for url in requests), requests
+
+
+def test_a_judge_that_fails_keeps_the_episode_and_is_counted(browser_session):
+    from scrapesmith.llm.types import LLMOutputError
+
+    class FailingJudge:
+        def judge(self, task, trajectory, criteria=None):
+            raise LLMOutputError("reply did not match Checks after one retry", raw="{}")
+
+    result = evaluate_miniwob(browser_session, lambda env: ScriptedMiniwobPolicy(), ["click-button"], seed=3,
+                              judge=FailingJudge(), screenshots=False)
+    case = result.cases[0]
+    assert case["reward"] == 1.0 and case["steps"] == 1 and "judge_success" not in case
+    assert case["judge_error"].startswith("reply did not match") and result.summary["judge_errors"] == 1

@@ -261,7 +261,7 @@ def test_on_miniwob_the_model_is_asked_only_where_the_grounding_leaves_a_choice(
     and the model is offered those tabs only."""
     pytest.importorskip("miniwob")
     from scrapesmith.bench.miniwob import evaluate_miniwob
-    from scrapesmith.insta.chooser import MAX_OFFERED
+    from scrapesmith.insta.decide import MAX_OFFERED
 
     requests = []
 

@@ -41,3 +41,26 @@ def test_embedded_model_chooses_a_candidate_and_judges_with_evidence(browser_ses
     if judgement.success == 1.0:  # a success must rest on quotes that occur
         assert all(check.verified for check in judgement.criteria)
     print(f"reward {state.raw_reward}, judge {judgement.success}, {len(ledger)} calls")
+
+
+def test_embedded_model_chooses_when_the_program_is_unsure() -> None:
+    """The ask-when-unsure path with the real model: offered the pick and the best others under the schema,
+    its choice is one of them and the step says the model decided."""
+    from scrapesmith.insta.decide import ASK_BELOW
+    from scrapesmith.insta.views import Element, Observation
+
+    model = EMBEDDED_MODELS[DEFAULT_SIZE]
+    if not is_installed(model, Settings().cache_dir):
+        pytest.fail(f"the embedded {model.size} model is not installed: run 'make model'")
+    buttons = [Element(id=1, tag="button", role="button", text="Open"),
+               Element(id=2, tag="button", role="button", text="Save"),
+               Element(id=3, tag="button", role="button", text="Cancel")]
+    observation = Observation(url="http://127.0.0.1/", markdown="# Form\n\n[id: 1] Open button [id: 2] Save button "
+                              "[id: 3] Cancel button", elements=buttons)
+    llm = resolve_llm("local", cache=False, ledger=Ledger())
+    from scrapesmith.insta.chooser import ChooserConfig
+
+    step = CandidatePolicy(llm, ChooserConfig(ask_below=ASK_BELOW)).act('Enter "kim" and click "Save".', [], observation)
+    assert step.path == "model:unsure" and step.asked and step.confidence < ASK_BELOW
+    assert step.action is not None and step.action.target_element_id in {1, 2, 3}
+    assert any(line.split(": ", 1)[1] == step.candidate for line in step.candidates)

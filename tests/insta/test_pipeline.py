@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from scrapesmith.insta.pipeline import PipelineConfig, read_sites, run_pipeline
-from scrapesmith.insta.runner import LocalPoolRunner
 from scrapesmith.insta.store import ResultStore
 from scrapesmith.io import read_rows
+from scrapesmith.scale.runner import LocalPoolRunner
 
 from .scripted import llm_factory
 

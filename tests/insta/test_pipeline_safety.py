@@ -9,9 +9,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from scrapesmith.insta.pipeline import PipelineConfig, run_pipeline
-from scrapesmith.insta.runner import LocalPoolRunner
 from scrapesmith.insta.store import ResultStore
 from scrapesmith.io import read_rows
+from scrapesmith.scale.runner import LocalPoolRunner
 
 from .scripted import llm_factory
 

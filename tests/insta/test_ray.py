@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 
 
 def test_ray_runner_processes_sites_on_local_ray(demo_web, tmp_path):
-    from scrapesmith.insta.runner import RayRunner
+    from scrapesmith.scale.runner import RayRunner
 
     tests_dir = str(Path(__file__).resolve().parents[1])
     runtime_env = {"env_vars": {"PYTHONPATH": os.pathsep.join([tests_dir, os.environ.get("PYTHONPATH", "")])}}

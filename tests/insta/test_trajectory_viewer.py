@@ -16,8 +16,8 @@ import pytest
 
 from scrapesmith.insta.export import ExportConfig, export_run
 from scrapesmith.insta.pipeline import PipelineConfig, run_pipeline
-from scrapesmith.insta.runner import LocalPoolRunner
 from scrapesmith.insta.store import ResultStore
+from scrapesmith.scale.runner import LocalPoolRunner
 
 from .scripted import llm_factory
 

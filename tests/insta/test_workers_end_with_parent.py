@@ -12,7 +12,7 @@ import psutil
 
 POOL = """
 import time
-from scrapesmith.insta.runner import LocalPoolRunner
+from scrapesmith.scale.runner import LocalPoolRunner
 runner = LocalPoolRunner(2)
 print("started", flush=True)
 list(runner.map_unordered(time.sleep, [120, 120]))

@@ -20,8 +20,8 @@ from typing import Any
 
 from scrapesmith.bench.frame import BenchResult
 from scrapesmith.insta.pipeline import PipelineConfig, run_pipeline
-from scrapesmith.insta.runner import LocalPoolRunner, RayRunner, Runner
 from scrapesmith.insta.store import ResultStore
+from scrapesmith.scale.runner import LocalPoolRunner, RayRunner, Runner
 from scrapesmith.sites.server import serve_sites
 
 THREADS_VARIABLE = "SCRAPESMITH_LLM_THREADS"

@@ -48,6 +48,15 @@ DEFAULT_TASKS = (
     "social-media", "social-media-some", "social-media-all", "email-inbox", "email-inbox-delete",
     "search-engine", "unicode-test", "use-autocomplete-nodelay",
 )
+#: A second development list (issue 35): widgets (date pickers, sliders, a spinner, a custom dropdown, a text area to
+#: scroll), read-then-act (text to copy, numbers to classify, feedback to follow) and multi-step mail and form flows.
+WIDGET_TASKS = (
+    "choose-date", "choose-date-medium", "choose-date-nodelay", "use-slider", "use-slider-2", "use-spinner",
+    "copy-paste-2", "form-sequence-3", "email-inbox-forward", "email-inbox-star-reply", "email-inbox-nl-turk",
+    "email-inbox-forward-nl-turk", "book-flight", "guess-number", "scroll-text-2", "odd-or-even",
+)
+#: Names ``--tasks`` takes for a whole list.
+TASK_LISTS = {"default": DEFAULT_TASKS, "widget": WIDGET_TASKS}
 
 HOOK = """<script>(function () {
   var meta = document.createElement('meta'); meta.name = '%(meta)s'; document.head.appendChild(meta);
@@ -89,10 +98,12 @@ def available_tasks() -> list[str]:
 
 
 def resolve_tasks(names: list[str] | None) -> list[str]:
+    """Task names as given; ``all``; or a list's name (``default``, ``widget``) in their place."""
     if not names:
         return list(DEFAULT_TASKS)
     if names == ["all"]:
         return available_tasks()
+    names = [task for name in names for task in TASK_LISTS.get(name, (name,))]
     known = set(available_tasks())
     unknown = [name for name in names if name not in known]
     if unknown:
@@ -151,9 +162,11 @@ def read_state(html: str) -> EpisodeState:
     if not content:
         return EpisodeState()
     data = json.loads(content)
+    utterance = data.get("utterance") or ""
+    if isinstance(utterance, dict):  # tasks with natural-language variants add the answer's fields: never shown
+        utterance = utterance.get("utterance") or ""
     return EpisodeState(done=bool(data.get("done")), raw_reward=float(data.get("raw_reward") or 0.0),
-                        started=bool(data.get("started")), utterance=str(data.get("utterance") or ""),
-                        reason=data.get("reason"))
+                        started=bool(data.get("started")), utterance=str(utterance), reason=data.get("reason"))
 
 
 class MiniwobEnv(BrowserEnv):
@@ -249,13 +262,20 @@ def _one_case(env: MiniwobEnv, policy: Policy, base_url: str, task: str, seed: i
         case.update(reward=state.raw_reward if state.done else 0.0, done=state.done,
                     steps=len(trajectory.steps), invalid_steps=trajectory.invalid_steps,
                     asked_steps=sum(1 for step in trajectory.steps if step.asked),
+                    paths=[step.path for step in trajectory.steps if step.path],
+                    confidence=[step.confidence for step in trajectory.steps if step.confidence is not None],
                     stop_reason=trajectory.stop_reason, utterance=trajectory.task,
                     actions=[step.action.model_dump() if step.action else {"invalid": step.error}
                              for step in trajectory.steps])
         if judge is not None:
-            judged = judge.judge(trajectory.task, trajectory)
-            record.judgement = judged
-            case.update(judge_success=judged.success, judge_confidence=judged.confidence, judge_kind=judged.kind)
+            try:
+                judged = judge.judge(trajectory.task, trajectory)
+            except ScrapesmithError as exc:  # the episode and its reward stand; the judge's failure is counted
+                case["judge_error"] = str(exc).splitlines()[0]
+            else:
+                record.judgement = judged
+                case.update(judge_success=judged.success, judge_confidence=judged.confidence,
+                            judge_kind=judged.kind)
     except ScrapesmithError as exc:
         case.update(reward=0.0, done=False, steps=0, error=str(exc).splitlines()[0])
         record.error = case["error"]
@@ -279,8 +299,10 @@ def summarise(cases: list[dict[str, Any]]) -> dict[str, Any]:
         "invalid_steps": sum(case.get("invalid_steps", 0) for case in cases),
         "asked_steps": sum(case.get("asked_steps", 0) for case in cases),
         "errors": sum(1 for case in cases if case.get("error")),
+        "judge_errors": sum(1 for case in cases if case.get("judge_error")),
         "seconds": round(sum(case["seconds"] for case in cases), 1),
     }
+    summary["paths"] = path_scores(cases)
     judged = [case for case in cases if "judge_success" in case]
     if judged:
         agree = [(case["judge_success"] > 0.5) == (case["reward"] > 0) for case in judged]
@@ -309,3 +331,19 @@ def judge_scores(said: list[bool], true: list[bool]) -> dict[str, float]:
             "judge_specificity": specificity,
             "judge_balanced_accuracy": (recall + specificity) / 2 if tp + fn and tn + fp else nan,
             "judge_tp": tp, "judge_fp": fp, "judge_fn": fn, "judge_tn": tn}
+
+
+def path_scores(cases: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """Per decision path (``Step.path``: program, model:tie, model:unsure, …): how many steps took it, in how
+    many episodes, and the success rate of those episodes (an episode with several paths counts for each)."""
+    scores: dict[str, dict[str, float]] = {}
+    for case in cases:
+        for path in set(case.get("paths") or []):
+            entry = scores.setdefault(path, {"steps": 0, "episodes": 0, "successes": 0})
+            entry["episodes"] += 1
+            entry["successes"] += case["reward"] > 0
+        for path in case.get("paths") or []:
+            scores[path]["steps"] += 1
+    for entry in scores.values():
+        entry["success_rate"] = round(entry["successes"] / entry["episodes"], 3)
+    return dict(sorted(scores.items()))

@@ -12,5 +12,6 @@ from scrapesmith.cli import (
     lists,  # noqa: F401
     llm,  # noqa: F401
     report,  # noqa: F401
+    scale,  # noqa: F401
     sites,  # noqa: F401
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Annotated
 
@@ -17,9 +18,11 @@ from scrapesmith.cli.options import (
     progress_bar,
     usage_error,
 )
+from scrapesmith.cli.scale import ResumeOption
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.scale.manifest import run_dir_for
 from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
-from scrapesmith.web.crawl import CrawlRuleError, FollowRule, crawl
+from scrapesmith.web.crawl import CrawlJournal, CrawlRuleError, FollowRule, crawl
 from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher
 
 
@@ -36,26 +39,35 @@ def crawl_command(
     allow_host: AllowHostOption = None,
     delay: DelayOption = None,
     no_robots: NoRobotsOption = False,
+    resume: ResumeOption = False,
 ) -> None:
     """Follow links from URL (politely, robots.txt respected, same site) and write the pages reached, one per
-    line, for `scrapesmith run spec.json urls.txt`, `induce` or `lists`."""
+    line, for `scrapesmith run spec.json urls.txt`, `induce` or `lists`.
+
+    Every page fetched goes to a journal (OUTPUT.run/crawl.jsonl) as it is read, so a stopped crawl goes on
+    with --resume without fetching a page twice; the journal is removed once the crawl ends."""
     if output.suffix.lower() != ".txt":
         raise usage_error(f"crawl writes a URL list: -o must end in .txt (got '{output}')")
     try:
         rule = FollowRule.parse(follow)
     except CrawlRuleError as exc:
         raise usage_error(str(exc)) from exc
+    journal = CrawlJournal(run_dir_for(output) / "crawl.jsonl")
+    if journal.path.exists() and not resume:
+        raise ScrapesmithError(f"{journal.path} holds an unfinished crawl: pass --resume to continue it, or "
+                               "remove it to start over")
     writer = WarcWriter(warc) if warc is not None else None
     http = HttpFetcher(allow_hosts=allowed_hosts(allow_host), respect_robots=not no_robots, delay=delay)
     try:
         with RoutingFetcher(http=http, file=FileFetcher()) as router, progress_bar() as progress:
             fetcher = router if writer is None else ArchivingFetcher(router, writer)
             task = progress.add_task("crawling", total=max_pages)
-            result = crawl(url, rule, fetcher, max_pages=max_pages, max_depth=max_depth,
+            result = crawl(url, rule, fetcher, max_pages=max_pages, max_depth=max_depth, journal=journal,
                            progress=lambda done, page: progress.update(task, completed=done, description=page[-60:]))
     finally:
         if writer is not None:
             writer.close()
+    shutil.rmtree(journal.path.parent, ignore_errors=True)  # the crawl ended: its result is final
     for failed, error in list(result.failures.items())[:5]:
         console.print(f"[yellow]failed:[/] {failed}: {error}", highlight=False)
     if not result.urls:

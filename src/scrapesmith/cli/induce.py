@@ -30,13 +30,27 @@ from scrapesmith.cli.options import (
     table_path,
     usage_error,
 )
+from scrapesmith.cli.scale import (
+    BatchSizeOption,
+    RayAddressOption,
+    RayOption,
+    ResumeOption,
+    RunDirOption,
+    ScaleChoices,
+    SinceOption,
+    WorkersOption,
+    run_at_scale,
+    write_run_record,
+)
 from scrapesmith.config import get_settings
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.examples import parse_example
 from scrapesmith.induce.execute import CompiledSpec
-from scrapesmith.induce.service import METHODS, FetchProgress, induce_from_sources, run_spec, save_spec_run
+from scrapesmith.induce.pages import SpecPages
+from scrapesmith.induce.service import METHODS, FetchProgress, induce_from_sources
 from scrapesmith.induce.views import FieldRequest, ScraperSpec
 from scrapesmith.llm.types import LLM
+from scrapesmith.scale.service import DEFAULT_BATCH_SIZE
 
 Sources = Annotated[list[str], typer.Argument(help="Pages: files, directories, URLs or a .txt URL list.")]
 
@@ -127,12 +141,22 @@ def run_command(
     allow_read: Annotated[list[str] | None, typer.Option(
         "--allow-read", metavar="PATH", help="Let a collection program read the local pages under PATH "
         "(read-only; repeatable): the READ_ROOTS it declares must lie inside these.")] = None,
+    workers: WorkersOption = 1,
+    ray: RayOption = False,
+    ray_address: RayAddressOption = None,
+    resume: ResumeOption = False,
+    since: SinceOption = None,
+    batch_size: BatchSizeOption = DEFAULT_BATCH_SIZE,
+    run_dir: RunDirOption = None,
 ) -> None:
     """Apply a scraper spec to pages, or rerun a collection program.py, with no LLM.
 
-    A program's rerun writes into RUN_DIR/reruns/<time>/ (and to -o when given), never over the original
-    run, in the sandbox, reaching only the settings' hosts and --allow-host ones and reading only the
-    local pages under --allow-read; --delay, --concurrency and --no-robots apply to a spec's pages."""
+    A spec's run keeps its shards and a manifest in a run directory beside the output (OUTPUT.run), so a
+    killed run continues with --resume and a later one fetches only new or changed pages with --since;
+    --workers and --ray spread the batches. A program's rerun writes into RUN_DIR/reruns/<time>/ (and to
+    -o when given), never over the original run, in the sandbox, reaching only the settings' hosts and
+    --allow-host ones and reading only the local pages under --allow-read; --delay, --concurrency and
+    --no-robots apply to a spec's pages."""
     if target.suffix.lower() == ".py":
         from scrapesmith.cli.collect import run_collection_program
 
@@ -142,17 +166,19 @@ def run_command(
         raise usage_error("running a scraper spec needs pages and -o OUTPUT, e.g. run spec.json page.html -o out.csv")
     spec = load_runnable(target)
     started = time.monotonic()
-    with progress_bar() as progress:
-        task = progress.add_task("fetching", total=None)
-        rows = run_spec(spec, sources, allowed_hosts(allow_host), _fetch_display(progress, task), delay=delay,
-                        respect_robots=not no_robots, concurrency=concurrency)
-    failures = [row["error"] for row in rows if row["error"] is not None]
-    report_file = save_spec_run(spec, target, rows, output, time.monotonic() - started)
-    if rows and len(failures) == len(rows):  # nothing scraped is a failed run; the error rows stay written
-        raise ScrapesmithError(f"all {len(rows)} pages failed (first: {failures[0]}); "
+    choices = ScaleChoices(workers, ray, ray_address, resume, since, batch_size, run_dir)
+    run = run_at_scale(SpecPages(spec), sources, output, choices, allow_host=allow_host, delay=delay,
+                       respect_robots=not no_robots, concurrency=concurrency)
+    failed = run.counts.get("failed", 0)
+    report_file = write_run_record(
+        output, run, kind="run", title=f"{spec.spec_id} ({spec.site or 'scraper spec'}) on {run.pages} pages",
+        program=target, steps=[f"{field.name}: {field.actions!r}" for field in spec.fields],
+        seconds=time.monotonic() - started)
+    if run.pages and failed == run.pages:  # nothing scraped is a failed run; the error rows stay written
+        raise ScrapesmithError(f"all {run.pages} pages failed (first: {run.failures[0][1]}); "
                                f"the error rows are in {output}, the report in {report_file}")
-    console.print(f"{len(rows) - len(failures)} rows written to {output}"
-                  + (f"; {len(failures)} pages failed (see the error column)" if failures else ""), highlight=False)
+    console.print(f"{run.rows - failed} rows written to {output}"
+                  + (f"; {failed} pages failed (see the error column)" if failed else ""), highlight=False)
     show_report(report_file, open_)
 
 

@@ -92,8 +92,8 @@ def insta_run(
     from scrapesmith.insta.chooser import POLICIES
     from scrapesmith.insta.evidence import JUDGE_KINDS
     from scrapesmith.insta.pipeline import PipelineConfig, read_sites, run_pipeline
-    from scrapesmith.insta.runner import make_runner
     from scrapesmith.insta.store import ResultStore
+    from scrapesmith.scale.runner import make_runner
 
     _check_choice("--policy", policy, POLICIES)
     _check_choice("--judge-kind", judge_kind, JUDGE_KINDS)
@@ -175,6 +175,10 @@ def bench_miniwob(
     ] = True,
     policy: PolicyOption = "candidates",
     judge_kind: JudgeKindOption = "evidence",
+    ask_below: Annotated[float, typer.Option(
+        "--ask-below", min=0.0, max=1.0, help="Candidate policy with a model: the model also chooses when the "
+        "program's pick has a calibrated confidence below this (0: only on ties, values and answers; 0.5: the "
+        "issue-35 measurement).")] = 0.0,
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
     json_out: JsonOutOption = None,
@@ -204,7 +208,7 @@ def bench_miniwob(
     if model is None and (policy == "paper" or (judge and judge_kind == "paper")):
         require_llm(model, "bench miniwob --policy paper / --judge-kind paper")
     target = run_dir or Path("runs") / f"miniwob-{time.strftime('%Y%m%d-%H%M%S')}"
-    agent = make_policy(policy, model, reasoning_words=reasoning_words, max_tokens=256)
+    agent = make_policy(policy, model, reasoning_words=reasoning_words, max_tokens=256, ask_below=ask_below)
     judge_model = make_judge(judge_kind, model, JudgeConfig(reasoning_words=100, max_tokens=384)) if judge else None
     browser_policy = BrowserPolicy.from_settings(allow_hosts=["127.0.0.1"], delay=0)
     with use_ledger(Ledger()) as ledger, BrowserSession(policy=browser_policy) as session, \
@@ -224,6 +228,7 @@ def bench_miniwob(
                           output_tokens=totals.output_tokens,
                           seconds_per_episode=round(result.summary["seconds"] / max(1, result.summary["episodes"]), 1))
     result.params.update(llm=getattr(model, "name", "none"), reasoning_words=reasoning_words, policy=policy,
+                         ask_below=ask_below,
                          judge_kind=judge_kind if judge else None)
     report(result, json_out, case_columns=["task", "seed", "reward", "steps", "invalid_steps", "judge_success",
                                            "seconds"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,10 +29,23 @@ from scrapesmith.cli.options import (
     table_path,
     usage_error,
 )
+from scrapesmith.cli.scale import (
+    BatchSizeOption,
+    RayAddressOption,
+    RayOption,
+    ResumeOption,
+    RunDirOption,
+    ScaleChoices,
+    SinceOption,
+    WorkersOption,
+    run_at_scale,
+    write_run_record,
+)
 from scrapesmith.dom.layout import PageLayout
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.examples import parse_example
 from scrapesmith.lists.dsl import describe
+from scrapesmith.lists.pages import ListPages
 from scrapesmith.lists.record import parse_columns
 from scrapesmith.lists.replay import ReplayResult
 from scrapesmith.lists.service import (
@@ -43,6 +57,7 @@ from scrapesmith.lists.service import (
 )
 from scrapesmith.lists.views import ListProgram
 from scrapesmith.llm.ledger import Ledger, use_ledger
+from scrapesmith.scale.service import DEFAULT_BATCH_SIZE
 
 URL_OPTION = typer.Argument(
     ...,
@@ -60,6 +75,9 @@ EXAMPLE_OPTION = typer.Option(
 PROGRAM_OUT_OPTION = typer.Option(None, "--program", help="Save the recorded program (JSON) here.")
 PROGRAM_PATH_OPTION = typer.Argument(..., help="A program saved by 'scrapesmith lists --program'.")
 START_URL_OPTION = typer.Option(None, "--start-url", help="Run on this URL instead of the recorded one.")
+START_URLS_OPTION = typer.Option(
+    None, "--start-urls", help="Run from every start page these sources list (a .txt URL list, e.g. from "
+    "`scrapesmith crawl`, a directory, URLs): a resumable run over all of them (repeatable).")
 HTML_OPTION = typer.Option(Path("../shared/data/next-eval/html"), "--html", help="Directory of N.html pages.")
 GROUNDTRUTH_OPTION = typer.Option(
     Path("../shared/data/next-eval/groundtruth"),
@@ -186,9 +204,24 @@ def replay_command(
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
     open_: OpenOption = False,
+    start_urls: list[str] | None = START_URLS_OPTION,
+    workers: WorkersOption = 1,
+    ray: RayOption = False,
+    ray_address: RayAddressOption = None,
+    resume: ResumeOption = False,
+    since: SinceOption = None,
+    batch_size: BatchSizeOption = DEFAULT_BATCH_SIZE,
+    run_dir: RunDirOption = None,
 ) -> None:
-    """Replay a list program: no model calls unless the program has AnswerQuestion columns."""
+    """Replay a list program: no model calls unless the program has AnswerQuestion columns.
+
+    With --start-urls, the program runs from every start page listed, as a resumable run (--resume,
+    --since, --workers, --ray; see `scrapesmith run`)."""
     program = ListProgram.load(program_path)
+    if start_urls:
+        choices = ScaleChoices(workers, ray, ray_address, resume, since, batch_size, run_dir)
+        _replay_many(program, program_path, start_urls, output, choices, allow_host, delay, max_pages, open_)
+        return
     needs_model = any(step.action == "AnswerQuestion" for step in program.steps)
     ledger = Ledger()
     model = llm_from_options(llm, no_cache, ledger=ledger) if needs_model else None
@@ -207,6 +240,21 @@ def replay_command(
         f"wrote {len(result.rows)} rows to {output} ({result.pages} pages, "
         f"{result.rows_per_s:.1f} rows/s, {ledger.totals().calls} LLM calls)"
     )
+    show_report(report_file, open_)
+
+
+def _replay_many(program: ListProgram, program_path: Path, start_urls: list[str], output: Path,
+                 choices: ScaleChoices, allow_host: list[str] | None, delay: float | None,
+                 max_pages: int | None, open_: bool) -> None:
+    started = time.monotonic()
+    run = run_at_scale(ListPages(program, max_pages), start_urls, output, choices, allow_host=allow_host,
+                       delay=delay, respect_robots=True, concurrency=1)
+    report_file = write_run_record(output, run, kind="replay", title=f"{program.goal} ({run.pages} start pages)",
+                                   program=program_path, steps=[describe(step) for step in program.steps],
+                                   seconds=time.monotonic() - started)
+    failed = run.counts.get("failed", 0)
+    console.print(f"wrote {run.rows} rows to {output} from {run.pages} start pages"
+                  + (f"; {failed} failed (see the error column)" if failed else ""), highlight=False)
     show_report(report_file, open_)
 
 

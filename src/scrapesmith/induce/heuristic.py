@@ -139,6 +139,8 @@ def score_candidate(candidate: Candidate, concept: FieldConcept, seeds: Sequence
     variation = 1.0 if len(values) < 2 or distinct > 1 else CONSTANT.get(candidate.evidence, 0.5)
     if concept.headline and distinct == 1 and len(values) > 1:
         variation = CONSTANT_HEADLINE  # every page is another record: its name cannot be the same on all
+    elif candidate.evidence == "type" and not concept.hard_type and distinct == 1 and len(values) > 1:
+        variation = 0.0  # only a loose look ("reads like a name") and the same on every record: page furniture
     headline = 1.0
     if concept.headline:
         fits = [title_fit(page, t) for page, t in zip(values, titles, strict=True) if page]

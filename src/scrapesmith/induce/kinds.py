@@ -85,8 +85,17 @@ def is_plain_number(value: str) -> bool:
     return bool(_NUMBER.match(value))
 
 
+# nouns that name a body, an event or a work, never a person ("Visual Computing Conference", "Anchor Books")
+ORGANISATION_NOUNS = re.compile(
+    r"\b(conference|symposium|workshop|proceedings|journal|university|college|school|institute|academy"
+    r"|association|society|committee|council|foundation|department|ministry|agency|center|centre|company"
+    r"|corporation|inc|ltd|llc|gmbh|corp|co|group|press|publishing|publishers|books|records|studios?"
+    r"|pictures|entertainment|media|bank|hospital|club|league|museum|library)\b\.?", re.IGNORECASE)
+
+
 def is_person(value: str) -> bool:
-    return len(value) <= 60 and bool(PERSON.search(value.strip(" ,;:")))
+    text = value.strip(" ,;:")
+    return len(value) <= 60 and bool(PERSON.search(text)) and not ORGANISATION_NOUNS.search(text)
 
 
 def is_short_name(value: str) -> bool:

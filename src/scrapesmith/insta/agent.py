@@ -188,6 +188,8 @@ def run_episode(
             break
         outcome = env.step(step.action)
         step.error, observation = outcome.error, outcome.observation
+        if outcome.value is not None:  # a read: what it read is part of the step, for the next ones and the judge
+            step.action.action_kwargs["value"] = outcome.value
         if outcome.done:
             trajectory.stop_reason = "stop"
             break

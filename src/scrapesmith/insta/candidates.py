@@ -18,6 +18,15 @@ import re
 from dataclasses import dataclass, field
 
 from scrapesmith.dom.selectors import normalize_text
+from scrapesmith.insta.fields import (
+    guess_candidates,
+    name_candidates,
+    property_candidates,
+    read_value_candidates,
+    scroll_candidates,
+    value_candidates,
+)
+from scrapesmith.insta.values import task_values
 from scrapesmith.insta.views import Action, Candidate, Element
 
 MAX_CANDIDATES = 30
@@ -34,6 +43,14 @@ STOPWORDS = frozenset({
     "she", "his", "her", "click", "select", "enter", "type", "press", "choose", "find", "open", "go",
     "page",
 })
+
+
+#: What common icons show, and the words a task uses for what they do.
+ICON_WORDS: dict[str, tuple[str, ...]] = {
+    "trash": ("delete", "remove", "discard"), "bin": ("delete", "remove"), "star": ("important", "favorite"),
+    "heart": ("like", "favorite"), "pencil": ("edit",), "magnifier": ("search",), "cross": ("close",),
+    "plus": ("add",), "gear": ("settings",), "cog": ("settings",),
+}
 
 
 def _norm(text: str) -> str:
@@ -75,7 +92,24 @@ class Grounding:
         key = _norm(phrase)
         if any(_norm(value) == key for value in self.quoted):
             return 2.5 + self.order(phrase)
-        return 2.0 + self.order(phrase) if len(key) <= 80 and mentions(self.task, phrase) else 0.0
+        return 2.0 + self.order(phrase) if len(key) <= 80 and mentions(self.named, phrase) else 0.0
+
+    def said_as(self, name: str) -> str | None:
+        """The task's word for what an icon ``name`` shows (:data:`ICON_WORDS`: "delete" for a trash can)."""
+        for word in _WORD.findall(_norm(name)):
+            for said in ICON_WORDS.get(word, ()):
+                if mentions(self.named, said):
+                    return said
+        return None
+
+    @property
+    def named(self) -> str:
+        """The task without its dates and times: "12" in "12/17/2016" names no element "12" (a calendar's day)."""
+        text = self.task
+        for value in task_values(self.task):
+            if value.kind != "number":
+                text = text.replace(value.text, " ")
+        return text
 
     def order(self, phrase: str) -> float:
         """1 for a phrase at the start of the task, falling to 0 at its end."""
@@ -160,7 +194,8 @@ def _element_candidates(element: Element, grounding: Grounding, out: list[Candid
     target = element.id
     penalty = 0.0 if element.shown else -0.25
     if element.role == "textbox":
-        holds_task_value = element.value is not None and _norm(element.value) in {_norm(v) for v in typed}
+        holds_task_value = element.value is not None and (_norm(element.value) in {_norm(v) for v in typed} or (
+            len(grounding.to_type) > 1 and all(_norm(v) in _norm(element.value) for v in grounding.to_type)))
         for value in grounding.to_type:
             if holds_task_value:
                 continue  # this field holds a value of the task already
@@ -186,6 +221,13 @@ def _element_candidates(element: Element, grounding: Grounding, out: list[Candid
         return
     name_score = max(grounding.match(element.name), grounding.match(element.label))
     grounded = [element.name] if name_score else []
+    if element.role == "option" and not name_score and grounding.quoted and \
+            all(_norm(value) in _norm(element.name) for value in grounding.quoted):
+        name_score, grounded = 3.5, [f"(suggestion) {element.name}"]  # holds every value the task quotes
+    if not name_score and element.role in ("icon", "clickable", "button") and len(element.name.split()) <= 2:
+        said = grounding.said_as(element.name)  # an icon named "trash" for a task that says "delete"
+        if said:
+            name_score, grounded = grounding.match(said) - 0.25, [said]
     if name_score and element.context:
         name_score += grounding.context_bonus(element.context, element.name)
     elif not name_score and len(element.name.split()) > 2:
@@ -210,8 +252,11 @@ def _element_candidates(element: Element, grounding: Grounding, out: list[Candid
 
 
 def candidate_actions(task: str, elements: list[Element], *, can_go_back: bool = False, truncated: bool = False,
-                      limit: int = MAX_CANDIDATES) -> list[Candidate]:
-    """Every grounded action for ``elements``, best first, numbered ``c1`` … (at most ``limit``)."""
+                      limit: int = MAX_CANDIDATES, read: list[tuple[str, int | None]] | None = None,
+                      page: str | None = None, seen: list[str] | None = None) -> list[Candidate]:
+    """Every grounded action for ``elements``, best first, numbered ``c1`` … (at most ``limit``); ``read``: the
+    values read earlier in the episode, with the element each came from; ``page``: the page's text without the
+    task, where names the task gives to type are not; ``seen``: the pages of the steps so far (``insta.fields``)."""
     grounding = ground_task(task, elements)
     hover = mentions(task, "hover") or "hover" in _norm(task)
     out: list[Candidate] = []
@@ -228,6 +273,13 @@ def candidate_actions(task: str, elements: list[Element], *, can_go_back: bool =
     covered = {_norm(phrase) for c in out for phrase in c.grounded if c.action.target_element_id not in plain}
     out = [c for c in out if not (c.action.target_element_id in plain and c.grounded
                                   and _norm(c.grounded[0]) in covered)]
+    guesses = guess_candidates(task, elements, [*(seen or []), page or ""])
+    searched = {c.action.target_element_id for c in guesses}  # a bounded search replaces the bounds as values
+    out += [c for c in value_candidates(task, elements, 1.0) if c.action.target_element_id not in searched] + guesses
+    out += scroll_candidates(task, elements, 1.0) + \
+        read_value_candidates(read or [], elements) + (name_candidates(task, elements, page) if page is not None else [])
+    decided = property_candidates(task, elements)  # what arithmetic decides replaces the by-name candidates
+    out = [c for c in out if c.action.target_element_id not in {d.action.target_element_id for d in decided}] + decided
     _add(out, Action(action_key="scroll", action_kwargs={"delta_x": 0, "delta_y": 600}), "scroll down",
          0.05 if truncated else -0.5)
     _add(out, Action(action_key="scroll", action_kwargs={"delta_x": 0, "delta_y": -600}), "scroll up", -0.6)
@@ -237,9 +289,14 @@ def candidate_actions(task: str, elements: list[Element], *, can_go_back: bool =
     ranked.append(Candidate(id="", action=Action(action_key="stop", action_kwargs={"answer": ""}),
                             text="stop: the task is done (put any answer the task asks for in \"value\")",
                             score=0.0, free=True))
-    for number, candidate in enumerate(ranked, start=1):
+    return renumber(ranked)
+
+
+def renumber(candidates: list[Candidate]) -> list[Candidate]:
+    """Number ``candidates`` ``c1``, ``c2``, … in their order (the ids the model answers with)."""
+    for number, candidate in enumerate(candidates, start=1):
         candidate.id = f"c{number}"
-    return ranked
+    return candidates
 
 
 def action_signature(action: Action | None) -> str:

@@ -13,13 +13,15 @@ recorded in the :class:`~scrapesmith.insta.views.Step`; the seed's free-form age
 from __future__ import annotations
 
 import json
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from scrapesmith.insta.agent import HISTORY_STEPS
-from scrapesmith.insta.candidates import Grounding, action_signature, candidate_actions, ground_task
-from scrapesmith.insta.elements import pointer_targets, text_targets, with_context
+from scrapesmith.insta.candidates import Grounding, candidate_actions, ground_task, renumber
+from scrapesmith.insta.decide import Decision, decide
+from scrapesmith.insta.elements import pointer_targets, suggestion_targets, text_targets, with_context
+from scrapesmith.insta.evidence import without_task
+from scrapesmith.insta.reading import read_candidate, read_values
 from scrapesmith.insta.views import Action, Candidate, Observation, Step
 from scrapesmith.llm.structured import ask_json, with_schema_instruction
 from scrapesmith.llm.templates import render_prompt as render
@@ -38,6 +40,7 @@ class ChooserConfig:
     max_candidates: int = 30
     max_tokens: int = 256  # a reason of ~30 words, then the id (a reply cut short is retried once)
     temperature: float = 0.0
+    ask_below: float = 0.0  # the model also chooses when the pick's confidence is below this (decide.ASK_BELOW)
 
 
 def chooser_system_prompt(config: ChooserConfig) -> str:
@@ -103,13 +106,23 @@ def candidates_for(task: str, history: list[Step], observation: Observation, lim
     if observation.tree is not None:
         grounding = ground_task(task, elements)
         known = {element.id for element in elements}
-        elements += pointer_targets(observation.tree, known)
-        known |= {element.id for element in elements}
-        elements += text_targets(observation.tree, lambda text: grounding.match(text) > 0, known,
-                                 skip_within=grounding.restates)
+        pointers = pointer_targets(observation.tree, known)
+        elements += pointers
+        # text inside a script-made container is still a target of its own ("Reply" and "Forward" in one box),
+        # unless it is all the container says (then the container is the target)
+        said = {pointer.name.casefold() for pointer in pointers}
+        elements += [text for text in text_targets(observation.tree, lambda text: grounding.match(text) > 0,
+                                                   known | {element.id for element in elements if element not in pointers},
+                                                   skip_within=grounding.restates)
+                     if text.name.casefold() not in said]
+        elements += suggestion_targets(observation.tree, grounding.quoted, {element.id for element in elements})
         elements = with_context(elements, observation.tree)
-    return candidate_actions(task, elements, can_go_back=any(step.action is not None for step in history),
-                             truncated=observation.truncated, limit=limit)
+    candidates = candidate_actions(task, elements, can_go_back=any(step.action is not None for step in history),
+                                   truncated=observation.truncated, limit=limit, read=read_values(history),
+                                   page=without_task(observation.markdown, task),
+                                   seen=[step.observation for step in history])
+    read = read_candidate(task, observation.tree, history, Grounding(task=task).restates)
+    return candidates if read is None else renumber([read, *candidates][:limit])
 
 
 class CandidatePolicy:
@@ -125,7 +138,9 @@ class CandidatePolicy:
         candidates = candidates_for(task, history, observation, self.config.max_candidates)
         lines = [f"{candidate.id}: {candidate.text}" for candidate in candidates]
         step = Step(url=observation.url, observation=observation.markdown, candidates=lines, asked=False)
-        decision = decide(task, candidates, history, observation.markdown)
+        decision = decide(task, candidates, history, observation.markdown, self.config.ask_below)
+        step.confidence, step.clause = decision.confidence, decision.clause
+        step.path = "program" if not decision.offer else f"{'program' if self.llm is None else 'model'}:{decision.why}"
         if self.llm is None or not decision.offer:
             reason = decision.reason
             if self.llm is None and decision.offer:
@@ -177,119 +192,15 @@ class CandidatePolicy:
         return step
 
 
-def heuristic_choice(candidates: list[Candidate], history: list[Step], page: str,
-                     task: str = "") -> tuple[Candidate, str, str | None]:
-    """The best grounded candidate not tried yet whose task phrases were not acted on; while no grounded
-    action was tried, the best-scored candidate not tried (a task that names nothing on the page: "Click
-    the button."); else stop, with the page's first heading as the answer. A task that types its value into
-    several fields ("into both text fields") fills each field once with it."""
-    every_field = Grounding(task=task).every_field
-    tried = {action_signature(previous.action) for previous in history if previous.action}
-    acted = {phrase for previous in history if previous.action and not previous.error
-             for phrase in previous.grounded or []}
-    fresh = [c for c in candidates if not c.free and action_signature(c.action) not in tried]
-    filled = {previous.action.target_element_id for previous in history
-              if previous.action and previous.action.action_key == "fill" and not previous.error}
-    for candidate in fresh:
-        if candidate.grounded and not set(candidate.grounded) <= acted:
-            return candidate, "best grounded candidate (program)", None
-        if every_field and candidate.grounded and candidate.action.action_key == "fill" \
-                and candidate.action.target_element_id not in filled:
-            return candidate, "the task's value again, in another field it names (program)", None
-    if not any(previous.grounded for previous in history) and fresh and fresh[0].score > 0 \
-            and fresh[0].action.action_key != "scroll":
-        return fresh[0], "best candidate, nothing grounded (program)", None
-    stop = next(candidate for candidate in candidates if candidate.action.is_stop)
-    return stop, "no grounded candidate left (program)", _first_heading(page)
-
-
-#: Two candidates whose grounding scores differ by no more than this are a tie the grounding cannot break.
-TIE_MARGIN = 0.15
-#: At most this many candidates are offered to the model on a tie.
-MAX_OFFERED = 6
-#: A free "fill with text you write" candidate scoring above this comes from a typing verb in the task
-#: (``Grounding.typing``); below it, the task asks for no typing and the program never offers one.
-TYPING_SCORE = 1.0
-_QUESTION = re.compile(r"\?\s*$|^\s*(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
-
-
-@dataclass
-class Decision:
-    """The program's pick (``chosen``, ``reason``, ``value``: what is taken with no model, or when the model's
-    reply is unreadable) and, when the grounding leaves a real choice, the candidates the model chooses among
-    (``offer``; empty: no model call; on a tie the pick is among them) and why (``tie``, ``value``,
-    ``answer``)."""
-
-    chosen: Candidate
-    reason: str
-    value: str | None = None
-    offer: list[Candidate] = field(default_factory=list)
-    why: str = ""
-
-
-def asks_question(task: str) -> bool:
-    """The task asks for information (a question mark at its end, or a question word first)."""
-    return bool(_QUESTION.search(task.strip()))
-
-
-def _phrases(candidate: Candidate) -> set[str]:
-    return {phrase.casefold() for phrase in candidate.grounded}
-
-
-def decide(task: str, candidates: list[Candidate], history: list[Step], page: str) -> Decision:
-    """Where the grounding decides, and where the model must.
-
-    The program's pick is :func:`heuristic_choice`. The model is asked only when (1) *a value no element
-    holds* is needed: a "fill with text you write" candidate the task's typing verb ranks at least as high as
-    the pick (offered: those free candidates only); (2) *a tie*: other untried candidates within
-    :data:`TIE_MARGIN` of the pick that ground the same task phrase, or, when the pick grounds nothing,
-    that ground nothing either (offered: the pick and those rivals, best first); (3) *an answer*: the
-    program stops and the task asks a question (offered: stop, with a value). Otherwise the pick is taken
-    without a call: a decisive grounding is never second-guessed."""
-    chosen, reason, value = heuristic_choice(candidates, history, page, task)
-    decision = Decision(chosen=chosen, reason=reason, value=value)
-    tried = {action_signature(previous.action) for previous in history if previous.action}
-    untried = [c for c in candidates if action_signature(c.action) not in tried]
-    question = asks_question(task)
-    stop = next(c for c in candidates if c.action.is_stop)
-    free = [c for c in untried if c.free and not c.action.is_stop and c.score > TYPING_SCORE]
-    floor = chosen.score if not chosen.action.is_stop else 0.0
-    if free and free[0].score >= floor - TIE_MARGIN:
-        best = free[0].score
-        decision.offer = [c for c in free if c.score >= best - TIE_MARGIN][:MAX_OFFERED]
-        decision.why = "value"  # the pick stays the program's: what is taken with no model, or no answer
-        return decision
-    if chosen.action.is_stop:
-        if question:
-            decision.offer, decision.why = [stop], "answer"
-        return decision
-    rivals = [c for c in untried if c is not chosen and not c.free and c.action.target_element_id is not None
-              and abs(c.score - chosen.score) <= TIE_MARGIN
-              and (_phrases(c) & _phrases(chosen) if chosen.grounded else not c.grounded)]
-    if rivals:
-        decision.offer = sorted([chosen, *rivals], key=lambda c: -c.score)[:MAX_OFFERED]
-        if chosen not in decision.offer:
-            decision.offer[-1] = chosen
-        if question:
-            decision.offer.append(stop)
-        decision.why = "tie"
-    return decision
-
-
-def _first_heading(markdown: str) -> str | None:
-    for line in markdown.splitlines():
-        if line.startswith("#"):
-            return line.lstrip("#").strip() or None
-    return None
-
-
-def make_policy(kind: str, llm: LLM | None, reasoning_words: int = 30, max_tokens: int = 256) -> Any:
-    """``candidates`` (default) or ``paper`` (the seed's free-form agent, which needs a model)."""
+def make_policy(kind: str, llm: LLM | None, reasoning_words: int = 30, max_tokens: int = 256,
+                ask_below: float = 0.0) -> Any:
+    """``candidates`` (default; ``ask_below``: see :class:`ChooserConfig`) or ``paper`` (the seed's free-form
+    agent, which needs a model)."""
     from scrapesmith.errors import ScrapesmithError
     from scrapesmith.insta.agent import Agent, AgentConfig
 
     if kind == "candidates":
-        return CandidatePolicy(llm, ChooserConfig(reasoning_words=reasoning_words))
+        return CandidatePolicy(llm, ChooserConfig(reasoning_words=reasoning_words, ask_below=ask_below))
     if kind == "paper":
         if llm is None:
             raise ScrapesmithError("--policy paper needs a language model")

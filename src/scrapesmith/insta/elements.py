@@ -32,6 +32,7 @@ TEXT_INPUTS = frozenset({"text", "search", "email", "password", "tel", "url", "n
 BUTTON_INPUTS = frozenset({"submit", "button", "reset", "image"})
 MAX_TEXT = 80
 _ID = re.compile(r"\[id: (\d+)\]")
+_SPLIT = re.compile(r"[-_\s]+")
 
 
 def role_of(element: HtmlElement) -> str:
@@ -52,6 +53,19 @@ def role_of(element: HtmlElement) -> str:
     if tag == "button" or role == "button":
         return "button"
     return role or ("summary" if tag == "summary" else "clickable")
+
+
+def widget_kind(element: HtmlElement) -> str | None:
+    """``slider`` or ``spinbutton`` by ARIA role or input type, else ``slider`` for a control whose classes (or its
+    parent's) say so: widget libraries mark a slider's handle that way even when they expose no role."""
+    role = (element.get("role") or "").lower()
+    if role in ("slider", "spinbutton"):
+        return role
+    if element.tag == "input" and (element.get("type") or "").lower() == "range":
+        return "slider"
+    parent = element.getparent()
+    classes = f"{element.get('class') or ''} {parent.get('class') or '' if parent is not None else ''}"
+    return "slider" if "slider" in _SPLIT.split(classes.casefold()) and is_interactive(element) else None
 
 
 def describe(element: HtmlElement, ident: int, shown: bool = True, role: str | None = None) -> Element:
@@ -77,7 +91,8 @@ def describe(element: HtmlElement, ident: int, shown: bool = True, role: str | N
     if role == "textbox" and not label:
         label = normalize_text(element.get("placeholder") or "")
     return Element(
-        id=ident, tag=str(element.tag), role=role, label=label, text=text, value=value,
+        id=ident, tag=str(element.tag), role=role, label=label, text=text, value=value, widget=widget_kind(element),
+        readonly=element.get("readonly") is not None and role == "textbox",
         input_type=(element.get("type") or "text").lower() if element.tag == "input" else None,
         hint=" ".join(filter(None, (element.get("id"), element.get("name"), element.get("placeholder")))),
         options=options, checked=is_checked(element) if role in ("checkbox", "radio") else None,
@@ -97,7 +112,6 @@ def _visible(element: HtmlElement) -> bool:
     return not any(is_hidden(node) for node in (element, *element.iterancestors()))
 
 
-_SPLIT = re.compile(r"[-_\s]+")
 MAX_CONTEXT = 100
 
 
@@ -113,12 +127,16 @@ def _unclaimed_id(element: HtmlElement, known: Container[int]) -> int | None:
 
 
 def icon_name(element: HtmlElement) -> str:
-    """What names an element without text: aria-label, title, alt, else its class words (``icon-star``)."""
+    """What names an element without text: aria-label, title, alt, else its class words (``icon-star``), else
+    its id's words (``send-forward``)."""
     for attribute in ("aria-label", "title", "alt"):
         if normalize_text(element.get(attribute)):
             return normalize_text(element.get(attribute))
-    words = [w for cls in (element.get("class") or "").split() for w in _SPLIT.split(cls) if w.isalpha()]
-    return " ".join(dict.fromkeys(words))
+    for attribute in ("class", "id"):
+        words = [w for value in (element.get(attribute) or "").split() for w in _SPLIT.split(value) if w.isalpha()]
+        if words:
+            return " ".join(dict.fromkeys(words))
+    return ""
 
 
 def context_of(element: HtmlElement, own: str) -> str:
@@ -205,3 +223,37 @@ def text_targets(root: HtmlElement, named: Callable[[str], bool], known: set[int
         if len(found) >= limit:
             break
     return list(found.values())
+
+
+SUGGESTION_TAGS = frozenset({"li", "option"})
+SUGGESTION_ROLES = frozenset({"option", "menuitem"})
+
+
+def suggestion_targets(root: HtmlElement, wanted: list[str], known: set[int], limit: int = 20) -> list[Element]:
+    """Visible list items (``li``, ``option``, ``role=option|menuitem``) whose text holds every one of ``wanted``
+    (the task's quoted values) and is more than any one of them: the suggestion an autocomplete list offers for
+    what was typed ("San Marino" for "Sa" ... "ino"). The innermost such element, inside a known one or not."""
+    if not wanted:
+        return []
+    found: list[Element] = []
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        if element.tag not in SUGGESTION_TAGS and (element.get("role") or "").lower() not in SUGGESTION_ROLES:
+            continue
+        text = node_text(element)
+        low = text.casefold()
+        if not text or len(text) > MAX_TEXT or any(low == w.casefold() for w in wanted) \
+                or not all(w.casefold() in low for w in wanted):
+            continue
+        while len(element) == 1 and isinstance(element[0].tag, str) and node_text(element[0]) == text:
+            element = element[0]  # the innermost element with that text is what a user clicks
+        ident = element.get("data-ss-id")
+        if not (ident or "").isdigit() or int(ident) in known or not _visible(element):
+            continue
+        item = describe(element, int(ident), role="option")
+        item.text = text
+        found.append(item)
+        if len(found) >= limit:
+            break
+    return found

@@ -2,9 +2,13 @@
 
 The observation is the page's markdown view, where interactive elements read ``[id: N] ...``, capped at
 2,048 tokens (section 3 of the seed), showing the live state (typed values, chosen options, ticked boxes,
-focus), plus the actionable elements behind it (``insta.elements``) for the candidate policy; an action is the seed's JSON function call, executed on the element
-with that id. Anything the browser refuses or cannot do (unknown id, hidden element, a navigation the
-address guard or robots.txt refuses) becomes an error string fed back to the agent: the episode goes on.
+focus), plus the actionable elements behind it (``insta.elements``) for the candidate policy; an action is the
+seed's JSON function call, executed on the element with that id: a ``fill`` through what the field exposes
+(``insta.widgets``: native inputs by value, sliders and spin buttons by keys, a read-only field through its
+calendar), a ``scroll`` with a target to that element's end, a ``read`` returning the element's value
+(``StepOutcome.value``). Anything the browser refuses or cannot do (unknown id, hidden element, a widget that
+does not take the value, a navigation the address guard or robots.txt refuses) becomes an error string fed
+back to the agent: the episode goes on.
 The environment knows nothing about the agent (BrowserGym's task/env split).
 """
 
@@ -17,11 +21,19 @@ from scrapesmith.dom.parse import parse_html
 from scrapesmith.dom.tokens import estimate_tokens
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.insta.elements import actionable_elements
-from scrapesmith.insta.views import Action, Observation, StepOutcome
+from scrapesmith.insta.reading import READ_JS
+from scrapesmith.insta.views import Action, Element, Observation, StepOutcome
+from scrapesmith.insta.widgets import set_value
 from scrapesmith.web.page import FetchError
 
 OBSERVATION_TOKENS = 2048
 DEFAULT_SCROLL = 600
+#: A scroll with a target and ``to`` scrolls that element (a text area, a list) to its ``top`` or ``bottom``.
+SCROLL_TO_END_JS = """(el, to) => {
+  el.scrollTop = to === 'top' ? 0 : el.scrollHeight;
+  el.dispatchEvent(new Event('scroll'));
+  return el.scrollTop;
+}"""
 
 
 class Browser(Protocol):
@@ -35,6 +47,8 @@ class Browser(Protocol):
     def set_checked(self, target: int | str, checked: bool = True) -> None: ...
     def hover(self, target: int | str) -> None: ...
     def scroll(self, target: int | str | None = None, pixels: int = 600) -> None: ...
+    def press(self, key: str, target: int | str | None = None, times: int = 1) -> None: ...
+    def evaluate(self, script: str, arg: Any = None, target: int | str | None = None) -> Any: ...
     def snapshot(self, screenshot: bool = False, max_tokens: int | None = 4000) -> Any: ...
     def screenshot(self, full_page: bool = False) -> bytes: ...
 
@@ -88,6 +102,7 @@ class BrowserEnv:
         self.screenshots = screenshots
         self.relative_to = relative_to
         self._ids: set[int] = set()
+        self._elements: dict[int, Element] = {}
         self._shots = 0
         self.last_html = ""
 
@@ -103,6 +118,7 @@ class BrowserEnv:
         nodes = getattr(snapshot.markdown, "nodes", None) or {}
         observation = Observation(url=snapshot.url, markdown=text, truncated=truncated, screenshot=self._screenshot(),
                                   elements=actionable_elements(nodes, text))
+        self._elements = {element.id: element for element in observation.elements}
         observation.attach_tree(next(iter(nodes.values())).getroottree().getroot() if nodes
                                 else (parse_html(snapshot.html, url=snapshot.url) if snapshot.html else None))
         return observation
@@ -126,15 +142,17 @@ class BrowserEnv:
         return str(path.relative_to(self.relative_to)) if self.relative_to else str(path)
 
     def step(self, action: Action) -> StepOutcome:
+        value = None
         try:
-            self.execute(action)
+            value = self.execute(action)
             error = None
         except (ScrapesmithError, FetchError) as exc:
             error = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
-        return StepOutcome(observation=self.observe(), error=error)
+        return StepOutcome(observation=self.observe(), error=error, value=value)
 
-    def execute(self, action: Action) -> None:
-        """Run one action; raise a ``ScrapesmithError`` describing why it could not be done."""
+    def execute(self, action: Action) -> str | None:
+        """Run one action (a ``read`` returns what it read); raise a ``ScrapesmithError`` saying why it could not
+        be done."""
         key, kwargs, target = action.action_key, action.action_kwargs, action.target_element_id
         if target is not None and key != "scroll" and target not in self._ids:
             raise ScrapesmithError(f"there is no element with id {target} on the current page")
@@ -142,12 +160,20 @@ class BrowserEnv:
             self.browser.click(target)
         elif key == "hover":
             self.browser.hover(target)
+        elif key == "read":
+            return str(self.browser.evaluate(READ_JS, kwargs.get("word"), target) or "")
         elif key == "fill":
-            self.browser.fill(target, str(kwargs["value"]))
+            element = self._elements.get(target) if target is not None else None
+            if element is None:
+                self.browser.fill(target, str(kwargs["value"]))
+            else:
+                set_value(self.browser, element, str(kwargs["value"]))
         elif key == "select_option":
             self.browser.select(target, str(kwargs["label"]))
         elif key == "set_checked":
             self.browser.set_checked(target, _as_bool(kwargs["checked"]))
+        elif key == "scroll" and target in self._ids and kwargs.get("to"):
+            self.browser.evaluate(SCROLL_TO_END_JS, str(kwargs.get("to", "bottom")), target)
         elif key == "scroll":
             self.browser.scroll(pixels=int(float(kwargs.get("delta_y", DEFAULT_SCROLL) or 0)))
         elif key == "go_back":
@@ -156,3 +182,4 @@ class BrowserEnv:
             self.browser.goto(str(kwargs["url"]))
         else:
             raise ScrapesmithError(f"action '{key}' cannot be executed by the browser")
+        return None

@@ -31,8 +31,10 @@ from scrapesmith.llm.types import LLM, ChatMessage
 JUDGE_KINDS = ("evidence", "paper")
 MAX_CRITERIA = 6
 CHARS_PER_TOKEN = 4
-_CLAUSES = re.compile(r"(?:[.;!?]\s+|,\s*(?:and\s+|then\s+)?|\s+and\s+then\s+|\s+then\s+|\s+and\s+(?=[a-z]+\s))",
-                      re.IGNORECASE)
+#: Clause boundaries: sentences, commas, "then", "and" before a word; and a click verb that starts a clause of
+#: its own with no "and" ("... to the bottom of the text hit submit").
+_CLAUSES = re.compile(r"(?:[.;!?]\s+|,\s*(?:and\s+|then\s+)?|\s+and\s+then\s+|\s+then\s+|\s+and\s+(?=[a-z]+\b)"
+                      r"|(?<=\w)\s+(?=(?:hit|press|click|tap)\s))", re.IGNORECASE)
 _WORD = re.compile(r"\w+", re.UNICODE)
 _QUOTES = "\"'“”‘’`"
 
@@ -45,7 +47,7 @@ def task_criteria(task: str) -> list[str]:
         protected.append(match.group(0))
         return f"\x00{len(protected) - 1}\x00"
 
-    masked = re.sub(r"\"[^\"]*\"|“[^”]*”", keep, task.strip())
+    masked = re.sub(r"\"[^\"]*\"|“[^”]*”|\[[^\]]*\]", keep, task.strip())  # a quote or a list "[3, 15, 7]" is one
     clauses = []
     for part in _CLAUSES.split(masked):
         part = re.sub(r"\x00(\d+)\x00", lambda m: protected[int(m.group(1))], part).strip(" .;,")

@@ -29,54 +29,32 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from scrapesmith.dom.selectors import normalize_text
 from scrapesmith.insta.candidates import STOPWORDS, quoted_values
+from scrapesmith.insta.criteria_words import (
+    CHOOSE_VERBS,
+    CLICK_VERBS,
+    COUNT_WORDS,
+    ELEMENT_NOUNS,
+    FILLER,
+    FOCUS_VERBS,
+    HOVER_VERBS,
+    KINDS,
+    REACH_VERBS,
+    READ_VERBS,
+    SCROLL_VERBS,
+    TYPE_VERBS,
+    UNCHECK_VERBS,
+)
+from scrapesmith.insta.values import same_date_or_value, task_values
 from scrapesmith.insta.views import Element, Trajectory
 
 Status = Literal["verified", "refuted", "unsure"]
 _WORD = re.compile(r"\w+", re.UNICODE)
 
-TYPE_VERBS = frozenset({"enter", "type", "fill", "input", "write", "put"})
-CHOOSE_VERBS = frozenset({"select", "choose", "pick", "tick", "check"})
-CLICK_VERBS = frozenset({"click", "press", "tap", "hit", "push", "submit"})
-FOCUS_VERBS = frozenset({"focus"})
-UNCHECK_VERBS = frozenset({"uncheck", "untick", "deselect", "unselect"})
-HOVER_VERBS = frozenset({"hover"})
-#: Verbs that say what to reach, not how: any kind of action can do it (a click on the row of "Deva").
-REACH_VERBS = frozenset({"find", "open", "go", "visit", "view", "navigate", "use", "search", "switch",
-                         "expand", "close", "show", "locate", "solve", "mark", "delete"})
-KINDS: dict[str, frozenset[str]] = {
-    "type": frozenset({"fill"}),
-    "choose": frozenset({"select_option", "set_checked", "click"}),
-    "click": frozenset({"click", "set_checked"}),
-    "focus": frozenset({"click", "fill"}),
-    "uncheck": frozenset({"uncheck"}),
-    "hover": frozenset({"hover"}),
-    "reach": frozenset({"click", "fill", "select_option", "set_checked", "hover"}),
-}
-#: Words naming a kind of element, and the roles that kind covers (``Element.role``).
-ELEMENT_NOUNS: dict[str, frozenset[str]] = {
-    "button": frozenset({"button", "clickable", "icon"}),
-    "link": frozenset({"link", "clickable", "text"}),
-    "field": frozenset({"textbox"}), "textbox": frozenset({"textbox"}), "input": frozenset({"textbox"}),
-    "text": frozenset({"textbox", "text", "clickable"}), "textarea": frozenset({"textbox"}),
-    "checkbox": frozenset({"checkbox"}), "box": frozenset({"checkbox", "textbox"}),
-    "radio": frozenset({"radio"}), "tab": frozenset({"tab", "link", "clickable"}),
-    "list": frozenset({"select", "option", "listbox"}), "dropdown": frozenset({"select"}),
-    "menu": frozenset({"menu", "menuitem", "select", "button"}), "icon": frozenset({"icon", "clickable", "button"}),
-    "option": frozenset(), "item": frozenset(), "entry": frozenset(), "element": frozenset(),
-    "widget": frozenset(), "form": frozenset(), "area": frozenset(),
-}
-#: Words that add no requirement of their own ("Press Submit *when done*").
-FILLER = frozenset({"when", "done", "finished", "complete", "completed", "there", "here", "also", "just",
-                    "please", "once", "finally", "after", "before", "into", "onto", "inside", "within",
-                    "labeled", "labelled", "named", "called", "titled", "between", "through",
-                    "below", "above", "way", "following"})
-#: Words that ask for a count the log cannot confirm one action at a time.
-COUNT_WORDS = frozenset({"all", "each", "every", "both", "none", "nothing", "only", "twice"})
 _ORDINAL = re.compile(r"^(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|last)$", re.IGNORECASE)
 _MEANS_AFTER = re.compile(r"^\s*,?\s*(?:in order\s+)?to\s+(?:find|locate|reach|see|get\s+to)\b", re.IGNORECASE)
 _MEANS_END = re.compile(r"\bto\s+(?:find|locate|reach|see)\s*$", re.IGNORECASE)
@@ -125,8 +103,10 @@ def acts_of(trajectory: Trajectory) -> list[Act]:
         if action is None or step.error or step.target is None or action.target_element_id is None:
             continue
         kind, value = action.action_key, None
-        if kind == "fill":
+        if kind in ("fill", "read"):
             value = str(action.action_kwargs.get("value", ""))
+        elif kind == "scroll":
+            value = str(action.action_kwargs.get("to", ""))
         elif kind == "select_option":
             value = str(action.action_kwargs.get("label", ""))
         elif kind == "set_checked" and not action.action_kwargs.get("checked", True):
@@ -157,6 +137,7 @@ class Reading:
     count: str | None
     ordinals: list[str]
     state: str | None = None  # "expanded"/"collapsed": a criterion about a section's state ("Expand the section")
+    values: list[str] = field(default_factory=list)  # dates, times, numbers to set: each one field's value
 
 
 #: Verbs that ask for a live state the observation shows (``(expanded)``/``(collapsed)``), not for an action.
@@ -166,7 +147,7 @@ STATE_VERBS = {"expand": "expanded", "collapse": "collapsed"}
 def _verb_kind(word: str) -> str | None:
     for kind, verbs in (("type", TYPE_VERBS), ("choose", CHOOSE_VERBS), ("click", CLICK_VERBS),
                         ("uncheck", UNCHECK_VERBS), ("hover", HOVER_VERBS), ("focus", FOCUS_VERBS),
-                        ("reach", REACH_VERBS)):
+                        ("read", READ_VERBS), ("scroll", SCROLL_VERBS), ("reach", REACH_VERBS)):
         if word in verbs:
             return kind
     return None
@@ -175,6 +156,11 @@ def _verb_kind(word: str) -> str | None:
 def read_criterion(criterion: str, previous_verb: str | None = None) -> Reading:
     quoted = quoted_values(criterion)
     unquoted = re.sub(r"\"[^\"]*\"|“[^”]*”|‘[^’]*’|(?<![\w])'[^']*'(?![\w])", " ", criterion)
+    first = _WORD.findall(unquoted[:40].casefold())[:1]
+    setting = bool(first) and (_verb_kind(first[0]) or previous_verb) in ("type", "choose")
+    values = [v for v in task_values(unquoted) if v.kind != "number" or setting] if not quoted else []
+    for value in sorted(values, key=lambda v: -v.at):
+        unquoted = unquoted[:value.at] + " " + unquoted[value.at + len(value.text):]
     words = _WORD.findall(unquoted)
     verb = _verb_kind(words[0].casefold()) if words else None
     rest = words[1:] if verb else words
@@ -193,6 +179,8 @@ def read_criterion(criterion: str, previous_verb: str | None = None) -> Reading:
     content = [w for w in content if w not in nouns]
     if quoted:
         return Reading(verb, quoted, True, True, nouns, content, count, ordinals, state)
+    if values:
+        return Reading(verb, [], True, True, nouns, [], count, ordinals, state, [v.text for v in values])
     handles = {h.casefold() for h in re.findall(r"(?<![\w])[@#](\w+)", unquoted)}
     names = [w for w in content + verb_names if any(c.isupper() or c.isdigit() for c in w) or w.casefold() in handles]
     if names:
@@ -204,6 +192,8 @@ def read_criterion(criterion: str, previous_verb: str | None = None) -> Reading:
 
 def _holds_term(act: Act, term: str, exact: bool) -> bool:
     e = act.element
+    if act.kind == "scroll":  # "to the bottom": the end it scrolled to
+        return _stem(term) == _stem(act.value or "")
     if act.kind == "fill":
         return normalize_text(act.value or "") == normalize_text(term) if exact else \
             _stem(term) in {_stem(w) for w in _WORD.findall(f"{e.label} {e.hint}")}
@@ -297,6 +287,7 @@ def verify_criteria(task: str, criteria: list[str], trajectory: Trajectory) -> l
     page = "\n".join(line for line in trajectory.final_observation.splitlines() if not restates(line))
     verdicts: list[Verdict] = []
     last, previous_verb, used = -1, None, set[int]()
+    read = frozenset(act.value for act in acts if act.kind == "read" and act.value)  # "paste it": a value read
     for criterion in criteria:
         if is_means(task, criterion):
             verdicts.append(Verdict(criterion, "verified", "(a means to the next criterion)", "means"))
@@ -310,7 +301,7 @@ def verify_criteria(task: str, criteria: list[str], trajectory: Trajectory) -> l
             previous_verb = reading.verb
             # a state the final page shows decides ("Expand the section": is one expanded now?); else the log
             one = (reading.state and _by_state(reading.state, page)) or \
-                _verify_one(reading, [act for act in acts if act.index not in used], last)
+                _verify_one(reading, [act for act in acts if act.index not in used], last, read)
             if one.status == "verified" and one.at >= 0:
                 last = max(last, one.at)
                 used.add(one.at)
@@ -349,10 +340,15 @@ class _One:
     matched: bool = False
 
 
-def _verify_one(reading: Reading, acts: list[Act], last: int) -> _One:
+def _verify_one(reading: Reading, acts: list[Act], last: int, read: frozenset[str] = frozenset()) -> _One:
     """The status of one clause, the index of the step that proves it, the quote, and why not verified."""
     kinds = KINDS.get(reading.verb or "reach", KINDS["reach"])
     right_kind = [act for act in acts if act.kind in kinds]
+    if reading.values:
+        return _verify_values(reading.values, [act for act in acts if act.kind in ("fill", "select_option")], last)
+    if reading.verb == "type" and not reading.exact and any(act.kind == "fill" and act.value in read
+                                                             for act in right_kind):
+        return _One("verified", at=max(a.index for a in right_kind), quote="typed the value read")
     if reading.verb == "type" and not reading.exact:
         # "type your answer into the textbox": the task quotes no value, so nothing shows the typed one is right
         # (a field called "answer" says where, not what)
@@ -378,7 +374,8 @@ def _verify_one(reading: Reading, acts: list[Act], last: int) -> _One:
             return _One("refuted", why="nothing was typed")
         return _One("unsure", why="names nothing the program can match")
     if reading.ordinals:
-        words = {_stem(w) for act in holding for w in _WORD.findall(act.element.name + " " + act.element.label)}
+        words = {_stem(w) for act in holding for w in _WORD.findall(  # a read records the ordinal it used
+            f"{act.element.name} {act.element.label} {act.element.context if act.kind == 'read' else ''}")}
         if not all(_stem(o) in words for o in reading.ordinals):
             return _One("refuted" if not reading.terms else "unsure", why=f"the {reading.ordinals[0]} one is not shown")
     if reading.count:
@@ -395,3 +392,19 @@ def _verify_one(reading: Reading, acts: list[Act], last: int) -> _One:
         return _One("unsure", why="done before the previous criterion")
     act = in_order[0]
     return _One("verified", at=act.index, quote=_line(act))
+
+
+def _verify_values(values: list[str], acts: list[Act], last: int) -> _One:
+    """Each date, time or number to set is the value of one field set after the previous criterion (a field
+    set twice counts with its last value only, ``acts_of``), in the task's order."""
+    used: set[int] = set()
+    quotes, at = [], last
+    for value in values:
+        act = next((a for a in acts if a.index not in used and a.index >= last and a.value is not None
+                    and same_date_or_value(a.value, value)), None)
+        if act is None:
+            return _One("refuted", why=f"no field was set to {value}")
+        used.add(act.index)
+        quotes.append(_line(act))
+        at = max(at, act.index)
+    return _One("verified", at=at, quote="; ".join(quotes))

@@ -13,11 +13,13 @@ from pydantic import BaseModel, Field, PrivateAttr
 
 from scrapesmith.insta.safety.views import SafetyVerdict
 
-#: The seed's action set (section 3, Appendix G); ``select`` is accepted as an alias of ``select_option``.
-ACTION_KEYS = ("click", "hover", "scroll", "fill", "select_option", "set_checked", "go_back", "goto", "stop")
+#: The seed's action set (section 3, Appendix G), plus ``read`` (a value off the page for the next steps,
+#: ``insta.reading``); ``select`` is accepted as an alias of ``select_option``.
+ACTION_KEYS = ("click", "hover", "scroll", "fill", "select_option", "set_checked", "go_back", "goto", "stop",
+               "read")
 ACTION_ALIASES = {"select": "select_option", "check": "set_checked", "back": "go_back", "navigate": "goto"}
 #: Actions that operate on an element of the current observation and therefore need ``target_element_id``.
-TARGETED_ACTIONS = ("click", "hover", "fill", "select_option", "set_checked")
+TARGETED_ACTIONS = ("click", "hover", "fill", "select_option", "set_checked", "read")
 #: Keyword arguments each action needs (others are ignored).
 REQUIRED_KWARGS: dict[str, tuple[str, ...]] = {
     "fill": ("value",),
@@ -67,6 +69,9 @@ class Element(BaseModel):
     focused: bool = False
     shown: bool = True
     context: str = Field(default="", description="text around it, for elements whose name repeats (rows, icons)")
+    widget: str | None = Field(default=None, description="slider or spinbutton: a control set by stepping, by "
+                               "its role, input type or classes (insta.widgets)")
+    readonly: bool = False
 
     @property
     def name(self) -> str:
@@ -96,6 +101,12 @@ class Step(BaseModel):
                                    "(its name, role, label, context): what the evidence judge matches criteria to")
     asked: bool | None = Field(default=None, description="candidate policy: the model chose (a tie, a value to "
                                "write, an answer) rather than the grounding alone; None for the paper policy")
+    path: str | None = Field(default=None, description="candidate policy: who chose and why — program (the "
+                             "evidence decided), model:<why> (asked: tie, value, answer, unsure) or program:<why> "
+                             "(the model would have been asked, there was none)")
+    confidence: float | None = Field(default=None, description="the evidence's confidence in the program's pick "
+                                     "(insta.decide.confidence)")
+    clause: str | None = Field(default=None, description="the task's clause (checklist item) this step serves")
 
 
 class Trajectory(BaseModel):
@@ -236,6 +247,7 @@ class StepOutcome(BaseModel):
     observation: Observation
     error: str | None = None
     done: bool = False
+    value: str | None = Field(default=None, description="what a ``read`` step read off the page")
 
 
 @dataclass

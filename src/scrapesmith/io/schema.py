@@ -68,7 +68,12 @@ def value_type(value: Any) -> str:
 
 def infer_type(values: Iterable[Any]) -> str:
     """The one type every filled value fits: integers with numbers are numbers, anything else mixed is text."""
-    kinds = {value_type(v) for v in values if not is_empty(v)}
+    return widest_type(value_type(v) for v in values if not is_empty(v))
+
+
+def widest_type(types: Iterable[str]) -> str:
+    """The one column type that holds values of every type in ``types`` (``string`` when there are none)."""
+    kinds = set(types)
     if not kinds:
         return "string"
     if kinds <= {"integer", "number"}:

@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.io import read_json_lines, read_rows
+from scrapesmith.io import count_rows, read_json_lines, read_rows
 from scrapesmith.report.profile import profile_columns
 from scrapesmith.report.views import Check, Episode, EpisodeStep, Report, StageBar, TrailStep
 
 RUN_RECORD_SUFFIX = ".run.json"
 TRAIL_TEXT = 240
+PROFILED_ROWS = 10_000
 
 
 class ReportError(ScrapesmithError):
@@ -115,9 +116,13 @@ def _pages_note(record: dict[str, Any]) -> str:
 
 
 def load_run_record(record_path: Path) -> Report:
+    """A ``run``/``replay`` record; of a large dataset only the first :data:`PROFILED_ROWS` rows are read
+    (the report says so), so drawing the report of a million-page run takes little memory."""
     record = _json(record_path)
     dataset = record_path.parent / record.get("dataset", "")
-    rows = read_rows(dataset) if dataset.is_file() else []
+    rows = read_rows(dataset, limit=PROFILED_ROWS) if dataset.is_file() else []
+    total = count_rows(dataset) if len(rows) == PROFILED_ROWS else len(rows)
+    profiled = [f"columns profiled on the first {len(rows):,} of {total:,} rows"] if total > len(rows) else []
     ledger = record.get("ledger") or {}
     totals = ledger.get("totals") or {}
     failures = record.get("failures") or []
@@ -133,8 +138,8 @@ def load_run_record(record_path: Path) -> Report:
                          f"{f.get('error')}") for f in failures],
         program_name=program.name if program else "", program_text=_text(program) if program else "",
         steps=list(record.get("steps") or []),
-        notes=[*([_pages_note(record)] if "pages" in record else []), *(record.get("notes") or [])],
-        dataset_name=dataset.name if dataset.is_file() else "")
+        notes=[*([_pages_note(record)] if "pages" in record else []), *(record.get("notes") or []), *profiled],
+        dataset_name=dataset.name if dataset.is_file() else "", total_rows=total)
 
 
 def _latest_results(shard_dir: Path) -> list[dict[str, Any]]:

@@ -110,7 +110,8 @@ class Report:
     notes: list[str] = field(default_factory=list)
     dataset_name: str = ""
     episodes: list[Episode] = field(default_factory=list)
+    total_rows: int | None = None  # when ``rows`` holds only the first rows of a large dataset
 
     @property
     def row_count(self) -> int:
-        return len(self.rows)
+        return len(self.rows) if self.total_rows is None else self.total_rows

@@ -10,9 +10,13 @@ found: the URL list ``run``, ``induce`` and ``lists`` already read.
 
 from __future__ import annotations
 
+import json
+import os
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 from urllib.parse import urldefrag, urlsplit
 
 import regex
@@ -20,6 +24,7 @@ import regex
 from scrapesmith.dom.parse import HtmlElement, is_parsable_url, parse_html, safe_urljoin
 from scrapesmith.dom.selectors import SelectorError, css_to_xpath, select
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.io import read_json_lines
 from scrapesmith.web.page import Fetcher, FetchError
 
 CrawlProgress = Callable[[int, str], None]
@@ -99,36 +104,83 @@ class FollowRule:
         return urls
 
 
+class CrawlJournal:
+    """What a crawl did, one JSON line per page fetched (its links, or why it failed), fsynced as it goes.
+
+    A crawl stopped at any point (``kill -9``, Ctrl-C) walks again from the start, taking every page the
+    journal holds from it instead of the network, and goes on where it stopped (``crawl --resume``): no page
+    is fetched twice and none is lost. A half-written last line is the page being fetched; it is fetched again.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+
+    def entries(self) -> list[dict[str, Any]]:
+        return read_json_lines(self.path)[0] if self.path.exists() else []
+
+    def append(self, entry: dict[str, Any]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+
+
 def crawl(start_url: str, rule: FollowRule, fetcher: Fetcher, *, max_pages: int = 100, max_depth: int = 3,
-          progress: CrawlProgress | None = None) -> CrawlResult:
+          progress: CrawlProgress | None = None, journal: CrawlJournal | None = None) -> CrawlResult:
     """Breadth-first from ``start_url``, following ``rule`` within the start page's site.
 
     Every fetch counts against ``max_pages`` (the start page too); a page that fails is recorded in
     ``failures`` and the crawl goes on. Only pages reached by the rule (never the start page) are listed.
+    With a ``journal``, the pages it holds are taken from it rather than fetched again, and every page
+    fetched is added to it.
     """
-    site = urlsplit(start_url).netloc
-    result = CrawlResult(start_url)
-    queue: deque[tuple[str, int]] = deque([(start_url, 0)])
-    seen = {start_url}
-    while queue:
-        if result.fetched >= max_pages:
-            result.stop_reason = f"--max-pages {max_pages} reached"
+    walk = _Walk(start_url)
+    done = {entry.get("url"): entry for entry in journal.entries()} if journal is not None else {}
+    while walk.queue:
+        if walk.result.fetched >= max_pages:
+            walk.result.stop_reason = f"--max-pages {max_pages} reached"
             break
-        url, depth = queue.popleft()
-        result.fetched += 1
-        try:
-            page = fetcher.fetch(url)
-        except (FetchError, ScrapesmithError) as exc:
-            result.failures[url] = str(exc)
-            continue
+        url, depth = walk.queue.popleft()
+        entry = done.get(url)
+        if entry is None:
+            entry = _visit(fetcher, rule, url, depth, max_depth)
+            if journal is not None:
+                journal.append(entry)
+        walk.record(entry, depth)
+        if progress and "error" not in entry:
+            progress(walk.result.fetched, url)
+    return walk.result
+
+
+def _visit(fetcher: Fetcher, rule: FollowRule, url: str, depth: int, max_depth: int) -> dict[str, Any]:
+    """Fetch one page: where it ended and the links the rule follows on it, or why it failed."""
+    try:
+        page = fetcher.fetch(url)
+    except (FetchError, ScrapesmithError) as exc:
+        return {"url": url, "error": str(exc)}
+    links = rule.links(parse_html(page.text, url=page.url), page.url) if depth < max_depth else []
+    return {"url": url, "final": page.url, "links": links}
+
+
+class _Walk:
+    """The breadth-first state: the queue, what was seen, and the result so far."""
+
+    def __init__(self, start_url: str) -> None:
+        self.site = urlsplit(start_url).netloc
+        self.result = CrawlResult(start_url)
+        self.queue: deque[tuple[str, int]] = deque([(start_url, 0)])
+        self.seen = {start_url}
+
+    def record(self, entry: dict[str, Any], depth: int) -> None:
+        url = entry["url"]
+        self.result.fetched += 1
+        if "error" in entry:
+            self.result.failures[url] = entry["error"]
+            return
         if depth:
-            result.urls.append(page.url)
-        if progress:
-            progress(result.fetched, url)
-        if depth >= max_depth:
-            continue
-        for link in rule.links(parse_html(page.text, url=page.url), page.url):
-            if link not in seen and urlsplit(link).netloc == site:
-                seen.add(link)
-                queue.append((link, depth + 1))
-    return result
+            self.result.urls.append(entry["final"])
+        for link in entry.get("links", []):
+            if link not in self.seen and urlsplit(link).netloc == self.site:
+                self.seen.add(link)
+                self.queue.append((link, depth + 1))

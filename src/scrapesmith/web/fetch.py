@@ -16,7 +16,7 @@ from __future__ import annotations
 import email.utils
 import time
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from types import TracebackType
@@ -49,6 +49,7 @@ from scrapesmith.web.safety import (
     InvalidUrl,
     Origin,
     Resolver,
+    RobotsFetch,
     RobotsPolicy,
     origin_of,
     resolve_host,
@@ -67,6 +68,7 @@ __all__ = [
 ACCEPT_HEADER = "text/html,application/xhtml+xml,application/xml;q=0.9,application/json;q=0.8,text/*;q=0.7"
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+NOT_MODIFIED = 304
 ROBOTS_MAX_BYTES = 512 * 1024
 ROBOTS_MAX_REDIRECTS = 5
 MAX_CRAWL_DELAY = 30.0
@@ -101,7 +103,9 @@ class HttpFetcher:
 
     Arguments left as ``None`` come from :class:`scrapesmith.config.Settings`. ``retries`` counts extra
     attempts after the first; waits grow from ``backoff`` seconds and never exceed ``max_retry_wait``
-    (a longer ``Retry-After`` is shortened to it). ``archive`` receives every page fetched.
+    (a longer ``Retry-After`` is shortened to it). ``archive`` receives every page fetched. A run spread
+    over several processes passes its own ``throttle`` (one that also keeps a limit shared by all of them)
+    and ``robots_source`` (robots.txt answers fetched once for the whole run, see :meth:`fetch_robots`).
     """
 
     def __init__(
@@ -123,6 +127,8 @@ class HttpFetcher:
         archive: WarcWriter | None = None,
         proxy: str | None = None,
         resolver: Resolver | None = None,
+        throttle: HostThrottle | None = None,
+        robots_source: RobotsFetch | None = None,
     ) -> None:
         settings = get_settings()
         self.user_agent = user_agent or settings.user_agent
@@ -145,7 +151,7 @@ class HttpFetcher:
         self._pins = PinnedBackend()
         self._proxy_refused: dict[Origin, str] = {}
         backend = UnixProxyBackend(proxy.removeprefix("unix:")) if proxy else self._pins
-        self.throttle = HostThrottle(
+        self.throttle = throttle or HostThrottle(
             settings.politeness_delay if delay is None else delay,
             max_per_host or settings.max_per_host,
         )
@@ -156,7 +162,7 @@ class HttpFetcher:
             retry=retry_if_exception_type((_RetryableStatus, *_TRANSIENT)),
             reraise=True,
         )
-        self.robots = RobotsPolicy(self.user_agent, self._fetch_robots) if respect_robots else None
+        self.robots = RobotsPolicy(self.user_agent, robots_source or self.fetch_robots) if respect_robots else None
         # The guard proxy serves one request per connection: keeping one alive would race its close.
         limits = httpx.Limits(max_connections=100, max_keepalive_connections=0 if proxy else 20)
         self._client = httpx.Client(
@@ -167,9 +173,10 @@ class HttpFetcher:
             trust_env=False,  # an HTTP_PROXY from the environment would bypass the pinned addresses
         )
 
-    def fetch(self, url: str) -> Page:
+    def fetch(self, url: str, headers: Mapping[str, str] | None = None) -> Page:
         """Fetch ``url``; credentials in it (``user:pw@``) are sent to its origin only and kept out of the
-        page, errors and archive."""
+        page, errors and archive. ``headers`` go with every hop: ``If-None-Match``/``If-Modified-Since``
+        make it conditional, and an unchanged page comes back with status 304 and no body."""
         started = time.monotonic()
         url, credentials = split_credentials(url)
         current = _normalise_url(url)
@@ -178,7 +185,7 @@ class HttpFetcher:
         for _hop in range(self.max_redirects + 1):
             self._admit(current)
             auth = credentials if credentials is not None and origin_of(current) == home else None
-            answer = self._exchange(current, auth)
+            answer = self._exchange(current, auth, headers)
             if answer.location is None:
                 return self._page(url, answer, time.monotonic() - started)
             current = _normalise_url(urljoin(answer.url, answer.location))
@@ -213,9 +220,10 @@ class HttpFetcher:
         addresses = self.guard.check(url)
         self._pins.pin(url, origin_of(url).port, addresses)
 
-    def _exchange(self, url: str, auth: tuple[str, str] | None = None) -> _Answer:
+    def _exchange(self, url: str, auth: tuple[str, str] | None = None,
+                  headers: Mapping[str, str] | None = None) -> _Answer:
         try:
-            return self._retrying(self._request_once, url, auth)
+            return self._retrying(self._request_once, url, auth, headers)
         except _RetryableStatus as exc:
             raise HttpStatusError(url, f"HTTP {exc.status} after {self.retries + 1} attempts", exc.status) from None
         except httpx.TimeoutException:
@@ -229,10 +237,11 @@ class HttpFetcher:
             return min(exc.retry_after, self.max_retry_wait)
         return min(self.backoff * 2 ** (state.attempt_number - 1), self.max_retry_wait)
 
-    def _request_once(self, url: str, auth: tuple[str, str] | None = None) -> _Answer:
+    def _request_once(self, url: str, auth: tuple[str, str] | None = None,
+                      headers: Mapping[str, str] | None = None) -> _Answer:
         with self.throttle.slot(url, self._crawl_delay(url)):
             try:
-                with self._client.stream("GET", url, auth=auth) as response:
+                with self._client.stream("GET", url, auth=auth, headers=headers) as response:
                     return self._read(url, response)
             except _TRANSIENT:
                 raise
@@ -254,6 +263,8 @@ class HttpFetcher:
             raise BlockedAddress(url, f"refused by the network proxy: {reason.removeprefix(url + ': ')}")
         if status in REDIRECT_STATUSES and location:
             return _Answer(final_url, status, {}, b"", "", None, location=location)
+        if status == NOT_MODIFIED:
+            return _Answer(final_url, status, _raw_headers(response), b"", "", None)
         if status >= 400:
             raise HttpStatusError(url, f"HTTP {status} {response.reason_phrase}".rstrip(), status)
         media_type = _media_type(response.headers.get("content-type"))
@@ -302,7 +313,7 @@ class HttpFetcher:
             self.archive.write(page, request_headers={"User-Agent": self.user_agent, "Accept": ACCEPT_HEADER})
         return page
 
-    def _fetch_robots(self, robots_url: str) -> tuple[int, str] | None:
+    def fetch_robots(self, robots_url: str) -> tuple[int, str] | None:
         """robots.txt for one origin as ``(status, text)``; ``None`` when the server cannot be reached."""
         current = robots_url
         for _hop in range(ROBOTS_MAX_REDIRECTS + 1):

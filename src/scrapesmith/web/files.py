@@ -6,7 +6,7 @@ import glob
 import mimetypes
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
@@ -103,19 +103,22 @@ def expand_sources(items: list[str]) -> list[str]:
     matches; a ``.txt`` file is a list of sources, one per line (blank lines and ``#`` comments skipped,
     relative paths taken relative to the list file).
     """
-    expanded: list[str] = []
+    return list(iter_sources(items))
+
+
+def iter_sources(items: Iterable[str]) -> Iterator[str]:
+    """:func:`expand_sources` one item at a time: a URL list of a million lines is read as it is used."""
     for item in items:
         if is_web_url(item) or is_file_url(item):
-            expanded.append(item)
+            yield item
         elif glob.has_magic(item):
             matches = sorted(glob.glob(str(Path(item).expanduser()), recursive=True))
             if not matches:
                 raise FetchError(item, "no file matches this pattern")
             for match in matches:
-                expanded.extend(_expand_path(Path(match)))
+                yield from _expand_path(Path(match))
         else:
-            expanded.extend(_expand_path(Path(item).expanduser()))
-    return expanded
+            yield from _expand_path(Path(item).expanduser())
 
 
 def directory_pages(path: Path, suffixes: Iterable[str] = PAGE_SUFFIXES) -> tuple[list[Path], list[Path]]:
@@ -127,26 +130,26 @@ def directory_pages(path: Path, suffixes: Iterable[str] = PAGE_SUFFIXES) -> tupl
     return pages, skipped
 
 
-def _expand_path(path: Path) -> list[str]:
+def _expand_path(path: Path) -> Iterator[str]:
     if path.is_dir():
         files, _skipped = directory_pages(path)
         if not files:
             raise FetchError(str(path), f"directory has no page files ({', '.join(sorted(PAGE_SUFFIXES))})")
-        return [str(p) for p in files]
-    if path.is_file() and path.suffix.lower() == ".txt":
-        return _read_source_list(path)
-    # A missing file stays in the batch: fetching it fails as that page's error, and the others go on.
-    return [str(path)]
+        yield from (str(p) for p in files)
+    elif path.is_file() and path.suffix.lower() == ".txt":
+        yield from _read_source_list(path)
+    else:
+        # A missing file stays in the batch: fetching it fails as that page's error, and the others go on.
+        yield str(path)
 
 
-def _read_source_list(path: Path) -> list[str]:
-    sources: list[str] = []
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        entry = line.strip()
-        if not entry or entry.startswith("#"):
-            continue
-        if is_web_url(entry) or is_file_url(entry) or Path(entry).is_absolute():
-            sources.append(entry)
-        else:
-            sources.append(str(path.parent / entry))
-    return sources
+def _read_source_list(path: Path) -> Iterator[str]:
+    with path.open(encoding="utf-8", errors="replace") as lines:
+        for line in lines:
+            entry = line.strip()
+            if not entry or entry.startswith("#"):
+                continue
+            if is_web_url(entry) or is_file_url(entry) or Path(entry).is_absolute():
+                yield entry
+            else:
+                yield str(path.parent / entry)

@@ -4,7 +4,8 @@ This is the API the list replayer and the InSTA agent environment build on, so i
 
 * navigation: :meth:`~BrowserSession.goto`, :meth:`~BrowserSession.go_back`;
 * actions: :meth:`click`, :meth:`fill`, :meth:`select`, :meth:`set_checked`, :meth:`hover`,
-  :meth:`scroll`, :meth:`press` — each takes a *target*: an element id of the latest snapshot
+  :meth:`scroll`, :meth:`press`, :meth:`evaluate` (a script, for widgets no action names) — each takes a
+  *target*: an element id of the latest snapshot
   (``7`` or ``"7"``) or a CSS selector (the first match is used);
 * observation: :meth:`snapshot` (HTML, URL, simplified-DOM and markdown views, id map), :meth:`count`,
   :meth:`screenshot`.
@@ -160,12 +161,32 @@ class BrowserSession:
     def hover(self, target: Target) -> None:
         self._locator_action("hover", target, lambda loc: loc.hover())
 
-    def press(self, key: str, target: Target | None = None) -> None:
-        """Press ``key`` (e.g. ``"Enter"``) on ``target``, or on whatever has the focus."""
+    def press(self, key: str, target: Target | None = None, times: int = 1) -> None:
+        """Press ``key`` (e.g. ``"Enter"``) ``times`` times on ``target``, or on whatever has the focus; the page
+        settles once, after the last press (a slider stepped forty times is one action, not forty)."""
+
+        async def presses(press: Callable[[], Awaitable[Any]]) -> None:
+            for _ in range(max(1, times)):
+                await press()
+
         if target is None:
-            self._act("press", lambda tab: self._then_settle(tab, tab.page.keyboard.press(key)))
+            self._act("press", lambda tab: self._then_settle(tab, presses(lambda: tab.page.keyboard.press(key))))
         else:
-            self._locator_action("press", target, lambda loc: loc.press(key))
+            self._locator_action("press", target, lambda loc: presses(lambda: loc.press(key)))
+
+    def evaluate(self, script: str, arg: Any = None, target: Target | None = None) -> Any:
+        """Run the JavaScript function ``script`` in the page (on ``target``'s element, its first argument, when
+        given) with ``arg`` and return its JSON result; the page settles afterwards, as after an action."""
+        selector = None if target is None else _selector(target)
+
+        async def run(tab: Tab) -> Any:
+            refused_before = tab.refused_navigations
+            where = tab.page if selector is None else tab.page.locator(selector).first
+            result = await where.evaluate(script, arg)
+            await self._after_action(tab, refused_before)
+            return result
+
+        return self._act(f"evaluate {selector or 'page'}", run)
 
     def scroll(self, target: Target | None = None, pixels: int = 600) -> None:
         """Scroll ``target`` into view, or the page down by ``pixels`` (negative: up)."""

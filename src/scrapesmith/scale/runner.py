@@ -1,7 +1,8 @@
 """Fan-out behind one interface: a local process pool by default, Ray when asked (``--ray``/``RAY_ADDRESS``).
 
 A :class:`Runner` maps a picklable function over jobs and yields ``(job, result)`` as each finishes, in
-completion order, keeping at most ``in_flight`` jobs started at once. A worker that dies (killed,
+completion order, keeping at most ``in_flight`` jobs started at once. Jobs are drawn from their iterable
+only as slots free up, so a run over a million URLs never holds more than ``in_flight`` jobs. A worker that dies (killed,
 segfault, out of memory) does not end the run: its jobs are retried once on a fresh worker and, if they
 kill that one too, come back as :class:`WorkerDied` for the caller to record as a per-site failure.
 Workers end with their parent: killed with ``kill -9``, a run leaves no worker (nor, with them, the
@@ -42,6 +43,17 @@ def end_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
+_END: Any = object()
+
+
+def _next_job(retries: list[tuple[J, int]], fresh: Iterator[J]) -> tuple[J, int] | None:
+    """A job to start: a retry first, else the next fresh one (first attempt); ``None`` when none is left."""
+    if retries:
+        return retries.pop()
+    job = next(fresh, _END)
+    return None if job is _END else (job, 1)
+
+
 @dataclass(frozen=True)
 class WorkerDied:
     """The job's worker process ended abnormally on every attempt."""
@@ -56,6 +68,20 @@ class Runner(Protocol):
     def map_unordered(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[tuple[J, R | WorkerDied]]: ...
 
     def close(self) -> None: ...
+
+
+class InlineRunner:
+    """One worker, this process: the same interface with no process to start (a small run's default)."""
+
+    name = "inline"
+    workers = 1
+
+    def map_unordered(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[tuple[J, R | WorkerDied]]:
+        for job in jobs:
+            yield job, fn(job)
+
+    def close(self) -> None:
+        return None
 
 
 class LocalPoolRunner:
@@ -77,14 +103,15 @@ class LocalPoolRunner:
         return self._pool
 
     def map_unordered(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[tuple[J, R | WorkerDied]]:
-        pending = [(job, 1) for job in jobs]
-        pending.reverse()
+        fresh = iter(jobs)
+        retries: list[tuple[J, int]] = []
         running: dict[Future, tuple[J, int]] = {}
         pool = self._pool or self._fresh_pool()
-        while pending or running:
-            while pending and len(running) < self.in_flight:
-                job, attempt = pending.pop()
-                running[pool.submit(fn, job)] = (job, attempt)
+        while True:
+            while len(running) < self.in_flight and (started := _next_job(retries, fresh)) is not None:
+                running[pool.submit(fn, started[0])] = started
+            if not running:
+                return
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             broken = False
             for future in done:
@@ -100,7 +127,7 @@ class LocalPoolRunner:
                 # Which job killed the pool is unknown: every job in flight gets one more attempt.
                 for job, attempt in running.values():
                     if attempt < ATTEMPTS:
-                        pending.append((job, attempt + 1))
+                        retries.append((job, attempt + 1))
                     else:
                         yield job, WorkerDied("worker process died on every attempt")
                 running.clear()
@@ -142,13 +169,13 @@ class RayRunner:
     def map_unordered(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[tuple[J, R | WorkerDied]]:
         ray = self._ray
         remote = ray.remote(num_cpus=1, max_retries=ATTEMPTS - 1)(fn)
-        pending = list(jobs)
-        pending.reverse()
+        fresh = iter(jobs)
         running: dict[Any, J] = {}
-        while pending or running:
-            while pending and len(running) < self.in_flight:
-                job = pending.pop()
+        while True:
+            while len(running) < self.in_flight and (job := next(fresh, _END)) is not _END:
                 running[remote.remote(job)] = job
+            if not running:
+                return
             done, _ = ray.wait(list(running), num_returns=1)
             for ref in done:
                 job = running.pop(ref)

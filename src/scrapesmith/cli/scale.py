@@ -1,0 +1,176 @@
+"""Options and glue for runs over many pages (``run`` with a spec, ``replay`` over many start pages):
+resumable, incremental, on a local pool or Ray (:mod:`scrapesmith.scale`); and ``bench scale``."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from scrapesmith.cli import bench_app, console
+from scrapesmith.cli.options import JsonOutOption, allowed_hosts, bounded, progress_bar, usage_error
+from scrapesmith.report import write_report
+from scrapesmith.scale.manifest import run_dir_for
+from scrapesmith.scale.runner import InlineRunner, LocalPoolRunner, Runner, make_runner
+from scrapesmith.scale.service import DEFAULT_BATCH_SIZE, RunPlan, assemble, run_pages
+from scrapesmith.scale.views import FetchOptions, PageProgram, RunSummary
+from scrapesmith.web.files import iter_sources
+
+WorkersOption = Annotated[int, typer.Option("--workers", min=1, help="Worker processes (local pool, or Ray tasks "
+                                                                      "at once). 1 runs in this process.")]
+RayOption = Annotated[bool, typer.Option("--ray", help="Run the batches as Ray tasks (a local Ray when no "
+                                                       "--ray-address or RAY_ADDRESS).")]
+RayAddressOption = Annotated[str | None, typer.Option("--ray-address", metavar="ADDRESS",
+                                                      help="Connect to this Ray cluster (implies --ray).")]
+ResumeOption = Annotated[bool, typer.Option("--resume", help="Continue the run recorded beside the output "
+                                                             "(after a crash, kill or Ctrl-C).")]
+SinceOption = Annotated[Path | None, typer.Option(
+    "--since", metavar="RUN_DIR", help="Incremental: fetch only pages not done in that run (its .run directory "
+    "or its dataset), or changed since (ETag/Last-Modified), and append to it.")]
+BatchSizeOption = Annotated[int, typer.Option("--batch-size", min=1, help="Pages per batch (per shard).")]
+RunDirOption = Annotated[Path | None, typer.Option(
+    "--run-dir", help="Where the run keeps its shards and manifest (default: the output with suffix .run).")]
+
+
+FAILURES_KEPT = 1000
+
+
+@dataclass(frozen=True)
+class ScaledRun:
+    """A finished run: this session's summary, the dataset's rows, and every page of the run by outcome
+    (resumed batches included) with the first failures."""
+
+    summary: RunSummary
+    rows: int
+    counts: dict[str, int]
+    failures: list[tuple[str, str]]
+
+    @property
+    def pages(self) -> int:
+        return sum(self.counts.values())
+
+    def describe(self) -> dict[str, Any]:
+        """How the run went, for its record: the runner, this session's pages and time, what was resumed."""
+        summary = self.summary
+        return {"runner": summary.runner, "workers": summary.workers, "seconds": summary.seconds,
+                "pages_fetched": summary.fetched, "pages_per_second": summary.pages_per_second,
+                "batches": summary.batches, "batches_resumed": summary.batches_resumed,
+                "pages_resumed": summary.pages_resumed, "unchanged": summary.unchanged, "kept": summary.kept,
+                "counts": self.counts, "rows": self.rows}
+
+
+@dataclass(frozen=True)
+class ScaleChoices:
+    """How a run spreads and where it picks up: the options every many-page command shares."""
+
+    workers: int = 1
+    ray: bool = False
+    ray_address: str | None = None
+    resume: bool = False
+    since: Path | None = None
+    batch_size: int = DEFAULT_BATCH_SIZE
+    run_dir: Path | None = None
+
+    def check(self) -> None:
+        if self.resume and self.since is not None:
+            raise usage_error("--resume continues an unfinished run and --since starts a new one: give one")
+
+    def runner(self) -> Runner:
+        if self.ray or self.ray_address:
+            return make_runner(self.workers, use_ray=True, ray_address=self.ray_address)
+        return InlineRunner() if self.workers == 1 else LocalPoolRunner(self.workers, in_flight=2 * self.workers)
+
+
+def write_run_record(output: Path, run: ScaledRun, *, kind: str, title: str, program: Path, steps: list[str],
+                     seconds: float) -> Path:
+    """A ``<name>.run.json`` record beside the dataset (what ``report`` draws), and the report; return it."""
+    output = Path(output)
+    record = {
+        "kind": kind, "title": title, "dataset": output.name, "program": str(Path(program).resolve()),
+        "seconds": seconds, "steps": steps,
+        "failures": [{"url": url, "item": "", "error": error} for url, error in run.failures],
+        "ledger": {"totals": {"calls": 0}, "by_stage": {}}, "scale": run.describe(),
+    }
+    record_path = output.with_name(f"{output.stem}.run.json")
+    record_path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return write_report(record_path)
+
+
+def run_at_scale(program: PageProgram, sources: list[str], output: Path, choices: ScaleChoices, *,
+                 allow_host: list[str] | None, delay: float | None, respect_robots: bool,
+                 concurrency: int) -> ScaledRun:
+    """Run ``program`` over ``sources`` into ``output`` (via its run directory). Ctrl-C stops it with a hint
+    to ``--resume``."""
+    choices.check()
+    run_dir = choices.run_dir or run_dir_for(output)
+    plan = RunPlan(run_dir, choices.batch_size, choices.resume, choices.since)
+    options = FetchOptions(tuple(allowed_hosts(allow_host)), delay, respect_robots, concurrency)
+    total = sum(1 for _ in iter_sources(sources))
+    runner = choices.runner()
+    try:
+        with progress_bar() as progress:
+            task = progress.add_task(f"pages ({runner.name} x{runner.workers})", total=total)
+            summary, state, generation = run_pages(
+                iter_sources(sources), program, plan, runner, options,
+                on_batch=lambda done: progress.update(task, completed=done.pages + done.pages_resumed))
+    except KeyboardInterrupt:
+        console.print(f"[yellow]interrupted[/]: what was done is kept in {run_dir}; rerun with --resume to "
+                      "finish", highlight=False)
+        raise
+    finally:
+        runner.close()
+    try:
+        _path, rows, torn = assemble(state, output, program.schema)
+        counts = state.counts(generation)
+        failures = state.failures(generation, FAILURES_KEPT)
+    finally:
+        state.close()
+    if torn:
+        console.print(f"[yellow]{torn} unreadable lines in the shards of {run_dir} were skipped[/]", highlight=False)
+    if summary.pages_resumed or summary.unchanged or summary.kept:
+        console.print(f"{summary.pages_resumed} pages done before this run; {summary.unchanged} unchanged (304), "
+                      f"{summary.kept} kept without fetching", highlight=False)
+    return ScaledRun(summary, rows, counts, failures)
+
+
+@bench_app.command("scale")
+def bench_scale_command(
+    sizes: Annotated[str, typer.Option("--sizes", help="Run sizes (pages) for the memory figures, "
+                                                       "comma-separated.")] = "10000,200000",
+    workers: Annotated[str, typer.Option("--workers", help="Worker counts, comma-separated.")] = "1,2",
+    runners: Annotated[str, typer.Option("--runners", help="local and/or ray, comma-separated.")] = "local,ray",
+    throughput_pages: Annotated[int, typer.Option("--throughput-pages", min=1,
+                                                  help="Pages per throughput run.")] = 20_000,
+    resume_pages: Annotated[int, typer.Option("--resume-pages", min=2, help="Pages of the run killed at "
+                                                                            "half way and resumed.")] = 20_000,
+    batch_size: BatchSizeOption = DEFAULT_BATCH_SIZE,
+    delay: Annotated[float, typer.Option("--delay", callback=bounded(0), help="Politeness delay per host "
+                                                                               "(0: off).")] = 0.0,
+    json_out: JsonOutOption = None,
+) -> None:
+    """A spec over a synthetic shop on 127.0.0.1: pages/s and peak memory for each runner and worker count,
+    memory against run size, and the cost of a resume after kill -9 at half way."""
+    from scrapesmith.bench.frame import report
+    from scrapesmith.bench.scale import ScaleSettings, run_benchmark
+
+    def numbers(option: str, text: str) -> tuple[int, ...]:
+        try:
+            values = tuple(int(part) for part in text.split(",") if part.strip())
+        except ValueError:
+            raise usage_error(f"{option} takes whole numbers separated by commas, not {text!r}") from None
+        if not values or min(values) < 1:
+            raise usage_error(f"{option} takes positive whole numbers, not {text!r}")
+        return values
+
+    kinds = tuple(part.strip() for part in runners.split(",") if part.strip())
+    if not kinds or set(kinds) - {"local", "ray"}:
+        raise usage_error(f"--runners takes local and/or ray, not {runners!r}")
+    settings = ScaleSettings(numbers("--sizes", sizes), numbers("--workers", workers), kinds, throughput_pages,
+                             resume_pages, batch_size, delay)
+    result = run_benchmark(settings, progress=lambda line: console.print(line, highlight=False))
+    report(result, json_out, case_columns=["runner", "workers", "pages", "pages_per_s", "run_seconds",
+                                           "driver_peak_mb", "worker_peak_mb", "tree_peak_mb", "lost",
+                                           "duplicated", "wrong", "failed"])

@@ -1,0 +1,198 @@
+"""A run directory: the shards workers wrote, and a SQLite manifest of what is done.
+
+::
+
+    RUN_DIR/manifest.sqlite     generations, committed batches, one record per URL (status, ETag, ...)
+    RUN_DIR/shards/g0001-b0000042.jsonl   the rows of batch 42 of generation 1
+
+A worker writes a batch's shard whole (a temporary file, fsynced, renamed); only then does the driver
+commit the batch and its URLs to the manifest, in one transaction (WAL, ``synchronous=FULL``, so it
+survives power loss). A batch is therefore either committed with its shard, or not at all: a run killed
+at any moment (``kill -9``, Ctrl-C, power loss) redoes the batches it had not committed, each writing its
+shard again under the same name, and loses and duplicates nothing.
+
+A *generation* is one pass over a URL list. ``--resume`` continues the last one; ``--since`` starts a new
+one in the same directory, so a daily run appends: a URL fetched again replaces its older rows when the
+dataset is assembled, a URL answered "304 Not Modified" (or done before and not asked) keeps them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import sqlite3
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from scrapesmith.errors import ScrapesmithError
+from scrapesmith.io import timestamp
+from scrapesmith.scale.views import ROW_STATUSES, BatchOutcome, Validators
+
+MANIFEST = "manifest.sqlite"
+SHARDS = "shards"
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS generations (
+    id INTEGER PRIMARY KEY, program_id TEXT NOT NULL, batch_size INTEGER NOT NULL,
+    started TEXT NOT NULL, finished TEXT);
+CREATE TABLE IF NOT EXISTS batches (
+    generation INTEGER NOT NULL, idx INTEGER NOT NULL, digest TEXT NOT NULL, shard TEXT, rows INTEGER NOT NULL,
+    worker TEXT, PRIMARY KEY (generation, idx));
+CREATE TABLE IF NOT EXISTS pages (
+    url TEXT NOT NULL, generation INTEGER NOT NULL, batch INTEGER NOT NULL, position INTEGER NOT NULL,
+    status TEXT NOT NULL, rows INTEGER NOT NULL, etag TEXT, last_modified TEXT, error TEXT);
+CREATE INDEX IF NOT EXISTS pages_by_url ON pages (url, generation);
+CREATE INDEX IF NOT EXISTS pages_by_batch ON pages (generation, batch);
+"""
+
+
+class RunStateError(ScrapesmithError):
+    """A run directory that cannot be resumed or continued as asked."""
+
+
+@dataclass(frozen=True)
+class Generation:
+    id: int
+    program_id: str
+    batch_size: int
+    finished: bool
+
+
+def batch_digest(urls: Iterable[str]) -> str:
+    """What a batch covered: a resumed run checks that its URL list still cuts into the same batches."""
+    return hashlib.blake2b("\n".join(urls).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def run_dir_for(path: Path) -> Path:
+    """A dataset's run directory (``books.parquet`` -> ``books.run``); a directory is one already."""
+    path = Path(path)
+    return path if path.is_dir() or not path.suffix else path.with_suffix(".run")
+
+
+class RunState:
+    """The manifest of one run directory; used by the driver only (workers write shards, never this)."""
+
+    def __init__(self, run_dir: Path) -> None:
+        self.run_dir = Path(run_dir)
+        self.shard_dir = self.run_dir / SHARDS
+        self.shard_dir.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.run_dir / MANIFEST, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(_SCHEMA)
+
+    @classmethod
+    def exists(cls, run_dir: Path) -> bool:
+        return (Path(run_dir) / MANIFEST).is_file()
+
+    @classmethod
+    def copy(cls, source: Path, target: Path) -> RunState:
+        """``target`` as a copy of run directory ``source`` (shards hard-linked where the disk allows)."""
+        if target.exists():
+            shutil.rmtree(target)
+        (target / SHARDS).mkdir(parents=True)
+        with sqlite3.connect(source / MANIFEST) as original, sqlite3.connect(target / MANIFEST) as copied:
+            original.backup(copied)
+        for shard in (source / SHARDS).glob("*.jsonl"):
+            try:
+                os.link(shard, target / SHARDS / shard.name)
+            except OSError:
+                shutil.copy2(shard, target / SHARDS / shard.name)
+        return cls(target)
+
+    def close(self) -> None:
+        self._db.close()
+
+    # -- generations ---------------------------------------------------------------------------------------
+
+    def last_generation(self) -> Generation | None:
+        row = self._db.execute("SELECT id, program_id, batch_size, finished FROM generations "
+                               "ORDER BY id DESC LIMIT 1").fetchone()
+        return None if row is None else Generation(row[0], row[1], row[2], row[3] is not None)
+
+    def begin(self, program_id: str, batch_size: int) -> Generation:
+        cursor = self._db.execute("INSERT INTO generations (program_id, batch_size, started) VALUES (?, ?, ?)",
+                                  (program_id, batch_size, timestamp()))
+        return Generation(int(cursor.lastrowid or 0), program_id, batch_size, False)
+
+    def finish(self, generation: int) -> None:
+        self._db.execute("UPDATE generations SET finished = ? WHERE id = ?", (timestamp(), generation))
+
+    # -- batches -------------------------------------------------------------------------------------------
+
+    def shard_path(self, generation: int, index: int) -> Path:
+        return self.shard_dir / f"g{generation:04d}-b{index:07d}.jsonl"
+
+    def committed(self, generation: int) -> dict[int, str]:
+        """The batches of ``generation`` already done, with the digest of the URLs each covered."""
+        return dict(self._db.execute("SELECT idx, digest FROM batches WHERE generation = ?", (generation,)))
+
+    def commit(self, generation: int, digest: str, outcome: BatchOutcome) -> None:
+        """Record a finished batch and its URLs at once: after this, a crash can no longer undo it."""
+        shard = Path(outcome.shard).name if outcome.shard else None
+        with self._transaction():
+            self._db.execute("INSERT OR REPLACE INTO batches VALUES (?, ?, ?, ?, ?, ?)",
+                             (generation, outcome.index, digest, shard, outcome.rows, outcome.worker))
+            self._db.execute("DELETE FROM pages WHERE generation = ? AND batch = ?", (generation, outcome.index))
+            self._db.executemany(
+                "INSERT INTO pages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(r.url, generation, outcome.index, r.position, r.status, r.rows, r.etag, r.last_modified, r.error)
+                 for r in outcome.records])
+
+    def remove_partial_shards(self) -> int:
+        """Temporary files of shards a killed worker was writing; they are never read."""
+        partial = list(self.shard_dir.glob(".*.partial"))
+        for path in partial:
+            path.unlink(missing_ok=True)
+        return len(partial)
+
+    # -- pages ---------------------------------------------------------------------------------------------
+
+    def previous(self, url: str, before: int) -> tuple[str, Validators] | None:
+        """How ``url`` last ended in a generation before ``before``, with the validators it was given."""
+        row = self._db.execute("SELECT status, etag, last_modified FROM pages WHERE url = ? AND generation < ? "
+                               "ORDER BY generation DESC, rowid DESC LIMIT 1", (url, before)).fetchone()
+        return None if row is None else (row[0], (row[1], row[2]))
+
+    def shards_in_order(self) -> Iterator[tuple[int, int, Path]]:
+        """Every committed shard, by generation, then batch: the order of the assembled dataset."""
+        rows = self._db.execute("SELECT generation, idx, shard FROM batches WHERE shard IS NOT NULL "
+                                "ORDER BY generation, idx").fetchall()
+        for generation, index, shard in rows:
+            yield generation, index, self.shard_dir / shard
+
+    def superseded(self, generation: int, index: int) -> set[str]:
+        """URLs of a batch whose rows a later generation wrote again (the page changed, or failed before)."""
+        statuses = ", ".join(f"'{status}'" for status in ROW_STATUSES)
+        return {url for (url,) in self._db.execute(
+            "SELECT DISTINCT p.url FROM pages p JOIN pages q ON q.url = p.url AND q.generation > p.generation "
+            f"AND q.status IN ({statuses}) WHERE p.generation = ? AND p.batch = ?", (generation, index))}
+
+    def counts(self, generation: int) -> dict[str, int]:
+        return dict(self._db.execute("SELECT status, COUNT(*) FROM pages WHERE generation = ? GROUP BY status",
+                                     (generation,)))
+
+    def failures(self, generation: int, limit: int) -> list[tuple[str, str]]:
+        """The first ``limit`` failed URLs of ``generation`` and why, in list order (all are counted in
+        :meth:`counts` and kept as error rows in the dataset)."""
+        return [(url, error or "") for url, error in self._db.execute(
+            "SELECT url, error FROM pages WHERE generation = ? AND status = 'failed' ORDER BY batch, position "
+            "LIMIT ?", (generation, limit))]
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (or ``ROLLBACK`` on an error) on an autocommit connection."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> sqlite3.Connection:
+        self._db.execute("BEGIN IMMEDIATE")
+        return self._db
+
+    def __exit__(self, kind: object, exc: object, tb: object) -> None:
+        self._db.execute("COMMIT" if kind is None else "ROLLBACK")

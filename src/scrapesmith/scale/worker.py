@@ -1,0 +1,146 @@
+"""Inside a worker (a pool process, a Ray task, or the driver itself): fetch a batch, run the program on
+each page, write the batch's shard.
+
+``process_batch`` never loses a URL: a page that cannot be fetched, or on which the program fails, becomes
+an error row with its reason; a page the server says is unchanged (304) is recorded without rows. Each
+worker keeps one fetcher per run, so its politeness and robots.txt state carry from batch to batch;
+robots.txt comes with the jobs (fetched once per host by the driver), not from every worker again.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from scrapesmith.io import timestamp
+from scrapesmith.scale.limits import SharedThrottle
+from scrapesmith.scale.shards import write_shard
+from scrapesmith.scale.views import BatchJob, BatchOutcome, FetchOptions, PageRecord, PageTask, Validators
+from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher, is_web_url
+from scrapesmith.web.page import FetchError, Page
+from scrapesmith.web.safety import HostThrottle, RobotsFetch
+
+_WORKER: dict[str, Any] = {}
+Entry = tuple[str, dict[str, Any]]
+
+
+class ShippedRobots:
+    """robots.txt answers the driver fetched, handed to this worker's fetcher; any other origin is
+    fetched here as usual."""
+
+    def __init__(self) -> None:
+        self.answers: dict[str, tuple[int, str] | None] = {}
+        self.fallback: RobotsFetch | None = None
+
+    def __call__(self, robots_url: str) -> tuple[int, str] | None:
+        if robots_url in self.answers or self.fallback is None:
+            return self.answers.get(robots_url)
+        return self.fallback(robots_url)
+
+
+def run_fetcher(options: FetchOptions, schedule: Any = None, robots: RobotsFetch | None = None) -> RoutingFetcher:
+    """The fetcher a run uses everywhere: HTTP under the run's rules (and its shared schedule), files."""
+    throttle: HostThrottle | None = None
+    if schedule is not None:
+        from scrapesmith.config import get_settings
+
+        settings = get_settings()
+        delay = settings.politeness_delay if options.delay is None else options.delay
+        throttle = SharedThrottle(delay, settings.max_per_host, schedule)
+    http = HttpFetcher(allow_hosts=list(options.allow_hosts), delay=options.delay,
+                       respect_robots=options.respect_robots, retries=options.retries, throttle=throttle,
+                       robots_source=robots)
+    return RoutingFetcher(http=http, file=FileFetcher())
+
+
+def _worker_fetcher(job: BatchJob) -> RoutingFetcher:
+    """This worker's fetcher for ``job``'s run (a new run closes the last one's)."""
+    if _WORKER.get("run") != job.run_token:
+        if "fetcher" in _WORKER:
+            _WORKER.pop("fetcher").close()
+        robots = ShippedRobots()
+        fetcher = run_fetcher(job.options, job.schedule, robots)
+        robots.fallback = fetcher.http.fetch_robots
+        _WORKER.update(run=job.run_token, fetcher=fetcher, robots=robots)
+    _WORKER["robots"].answers.update(job.robots)
+    return _WORKER["fetcher"]
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def process_batch(job: BatchJob) -> BatchOutcome:
+    """Every page of ``job``, its rows in one shard; the records say what became of each URL."""
+    fetcher = _worker_fetcher(job)
+    if job.options.concurrency <= 1:
+        return finish_batch(job, [_process_page(job, fetcher, task) for task in job.tasks])
+    with ThreadPoolExecutor(max_workers=job.options.concurrency, thread_name_prefix="page") as pool:
+        return finish_batch(job, list(pool.map(lambda task: _process_page(job, fetcher, task), job.tasks)))
+
+
+def finish_batch(job: BatchJob, done: list[tuple[PageRecord, list[Entry]]]) -> BatchOutcome:
+    """Write the batch's rows to its shard (none when it has no rows) and say what became of each URL."""
+    entries = [entry for _record, page_entries in done for entry in page_entries]
+    shard = job.shard if entries else None
+    if shard is not None:
+        write_shard(shard, entries)
+    records = sorted([*job.kept, *(record for record, _ in done)], key=lambda record: record.position)
+    return BatchOutcome(job.index, tuple(records), shard, len(entries), worker_name())
+
+
+def _process_page(job: BatchJob, fetcher: RoutingFetcher, task: PageTask) -> tuple[PageRecord, list[Entry]]:
+    try:
+        page = _fetch(fetcher, task)
+    except FetchError as exc:
+        return failed_page(job.program, task, str(exc))
+    except Exception as exc:  # noqa: BLE001 - one page's failure is recorded, the batch goes on
+        return failed_page(job.program, task, _describe(exc))
+    etag, last_modified = validators_of(page)
+    if page.status == 304:
+        old_etag, old_modified = task.validators or (None, None)
+        return PageRecord(task.position, task.url, "unchanged", 0, etag or old_etag,
+                          last_modified or old_modified), []
+    try:
+        rows = job.program.rows(page, fetcher)
+    except Exception as exc:  # noqa: BLE001 - a program that fails on one page fails that page only
+        return failed_page(job.program, task, _describe(exc), page)
+    record = PageRecord(task.position, task.url, "ok", len(rows), etag, last_modified)
+    return record, [(task.url, row) for row in rows]
+
+
+def _fetch(fetcher: RoutingFetcher, task: PageTask) -> Page:
+    if task.validators is not None and is_web_url(task.url):
+        return fetcher.http.fetch(task.url, headers=conditional_headers(task.validators))
+    return fetcher.fetch(task.url)
+
+
+def failed_page(program: Any, task: PageTask, error: str, page: Page | None = None) -> tuple[PageRecord, list[Entry]]:
+    """An error row in the program's columns, with what provenance there is."""
+    row = {**dict.fromkeys(program.columns), "source_url": page.url if page else task.url,
+           "fetched_at": timestamp(page.fetched_at) if page else None, "program_id": program.program_id,
+           "error": error}
+    return PageRecord(task.position, task.url, "failed", 1, error=error), [(task.url, row)]
+
+
+def conditional_headers(validators: Validators) -> dict[str, str]:
+    etag, last_modified = validators
+    headers = {}
+    if etag:
+        headers["If-None-Match"] = etag
+    if last_modified:
+        headers["If-Modified-Since"] = last_modified
+    return headers
+
+
+def validators_of(page: Page) -> Validators:
+    """The page's ``ETag`` and ``Last-Modified`` headers, if the server gave them."""
+    lowered = {name.lower(): value for name, value in page.headers.items()}
+    return lowered.get("etag"), lowered.get("last-modified")
+
+
+def _describe(exc: Exception) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{exc.__class__.__name__}: {text}".rstrip(": ")

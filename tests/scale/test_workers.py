@@ -1,0 +1,68 @@
+"""Two workers: one per-host limit for the whole run, robots.txt once, a dead worker's pages recorded."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from scrapesmith.io import read_rows
+from scrapesmith.scale import FetchOptions, LocalPoolRunner, RunPlan, assemble, run_pages
+
+from .conftest import assert_every_item_once, item_number, scrapesmith, write_inputs
+
+DELAY = 0.1
+
+
+def test_two_workers_keep_one_per_host_limit_and_read_robots_txt_once(tmp_path, shop):
+    write_inputs(tmp_path, shop, range(24))
+    done = scrapesmith("run", "spec.json", "urls.txt", "-o", "items.csv", "--allow-host", "127.0.0.1",
+                       "--workers", "2", "--batch-size", "3", "--delay", str(DELAY), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert_every_item_once(tmp_path / "items.csv", range(24))
+    starts = [when for when, _target in shop.site.log]
+    gaps = [later - earlier for earlier, later in itertools.pairwise(starts)]
+    assert len(starts) == 25 and shop.site.robots == 1
+    assert min(gaps) >= 0.8 * DELAY, f"requests {min(gaps):.3f} s apart with --delay {DELAY}"
+    workers = {row["worker"] for row in _batches(tmp_path / "items.run")}
+    assert len(workers) == 2 and all(not worker.endswith(f":{os.getpid()}") for worker in workers)
+
+
+def _batches(run_dir) -> list[dict[str, Any]]:
+    import sqlite3
+
+    with sqlite3.connect(run_dir / "manifest.sqlite") as db:
+        db.row_factory = sqlite3.Row
+        return [dict(row) for row in db.execute("SELECT * FROM batches")]
+
+
+@dataclass
+class DiesOnItemSeven:
+    """A program whose worker process dies on item 7 (as one killed by the kernel would)."""
+
+    program_id: str = "dies-on-seven"
+    columns: tuple[str, ...] = ("name",)
+    schema: None = None
+
+    def rows(self, page, fetcher) -> list[dict[str, Any]]:
+        if page.url.endswith("/item/7"):
+            os._exit(9)
+        return [{"name": page.url, "source_url": page.url, "fetched_at": None, "program_id": self.program_id,
+                 "error": None}]
+
+
+def test_a_batch_whose_worker_dies_every_time_is_recorded_as_failed_not_lost(tmp_path, shop):
+    sources = [shop.url(n) for n in range(20)]
+    runner = LocalPoolRunner(2)
+    try:
+        summary, state, _ = run_pages(sources, DiesOnItemSeven(), RunPlan(tmp_path / "run", batch_size=5), runner,
+                                      FetchOptions(allow_hosts=("127.0.0.1",), delay=0.0))
+    finally:
+        runner.close()
+    path, rows, torn = assemble(state, tmp_path / "rows.csv")
+    state.close()
+    assert (summary.ok, summary.failed, rows, torn) == (15, 5, 20, 0)
+    failed = {item_number(row["source_url"]) for row in read_rows(path) if row["error"]}
+    assert failed == {5, 6, 7, 8, 9}
+    assert all("worker process died" in row["error"] for row in read_rows(path) if row["error"])
