@@ -122,3 +122,17 @@ def test_replay_parses_as_induction_does():
         fast, robust = parse_page(text), parse_for_replay(text)
         assert [(e.tag, e.text, e.tail) for e in fast.iter()] == [(e.tag, e.text, e.tail) for e in robust.iter()]
         assert node_value(fast.find("body")) == node_value(robust.find("body"))
+
+
+def test_replay_builds_no_id_table_unless_a_field_calls_id():
+    """An ``id('x')`` scope is found by a walk in a tree parsed without libxml2's id table, on every page
+    (the element's tag learnt on the first); a field that calls ``id()`` gets the table."""
+    pages = ["<html><head></head><body><p id='s'>x</p><div id='s'><b>in</b></div><b>out</b></body></html>",
+             "<html><head></head><body><div id='s'><b>in 2</b></div><b>out</b></body></html>",
+             "<html><head></head><body><b>only</b></body></html>"]
+    scoped = CompiledSpec(ScraperSpec(scope="id('s')", fields=[FieldSpec(name="b", actions=["//b"]),
+                                                             FieldSpec(name="p", actions=["//p"])]))
+    assert [scoped.row(page)["b"] for page in pages] == [None, "in 2", "only"]  # the first id('s') is the <p>
+    assert parse_page(pages[0], ids=False).xpath("id('s')") == []
+    by_id = CompiledSpec(ScraperSpec(fields=[FieldSpec(name="b", actions=["id('s')//b"])]))
+    assert [by_id.row(page)["b"] for page in pages] == [None, "in 2", None]
