@@ -108,11 +108,10 @@ def university_pages() -> list[str]:
 
 
 def pick_label(label: str) -> ScriptedLLM:
-    """A scripted model that answers the option printed with ``label`` (control flow only)."""
+    """A scripted model that copies the option line printed with ``label`` (control flow only)."""
     def answer(request) -> str:
-        lines = request.messages[-1].content.splitlines()
-        index = next(line.split(".", 1)[0] for line in lines if line.split(". ", 1)[-1].startswith(label + ":"))
-        return json.dumps({"choice": int(index)})
+        lines = [line[2:] for line in request.messages[-1].content.splitlines() if line.startswith("- ")]
+        return json.dumps({"answer": next(line for line in lines if line.startswith(label + ":"))})
     return ScriptedLLM(answer)
 
 

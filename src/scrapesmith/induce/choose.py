@@ -13,11 +13,13 @@ checks. The model is asked in two cases, once per field at most:
   answer never overrules a hard check; the pair's value is then cleaned as the ranking cleans any
   candidate's;
 * **the evidence is split**: the best two distinct candidates are within a factor of two; the model sees
-  each candidate's values on every seed page and the text around its node on the first page.
+  each candidate's values on every seed page.
 
-Either way it answers one number from an enum (JSON-schema grammar): an option, or ``-1`` to reject them
-all. A small model thus never writes an XPath and can never pick outside the list; a failed call keeps
-the heuristic's choice.
+Either way each option is one line (its values on every seed, after its label for a pair) and the model
+copies one line from an enum (JSON-schema grammar), or answers ``none`` to reject them all. The 1.5B
+model copied the right values where, asked for a number, it named the wrong one (SWDE camera model,
+BENCHMARKS.md, issue 28 round 2). A small model thus never writes an XPath and can never pick outside the
+list; a failed call keeps the heuristic's choice.
 """
 
 from __future__ import annotations
@@ -28,8 +30,6 @@ from dataclasses import dataclass
 from lxml import etree
 
 from scrapesmith.induce.evidence import FieldConcept
-from scrapesmith.induce.execute import normalize_space
-from scrapesmith.induce.fragments import value_nodes
 from scrapesmith.induce.heuristic import MIN_SCORE, ScoredCandidate, rank_pool, trusted
 from scrapesmith.induce.kinds import with_unit
 from scrapesmith.induce.pairs import shared_pairs
@@ -46,9 +46,11 @@ WEAK_EVIDENCE = 0.3
 NAMED_BY_LABEL = frozenset({"label", "qualified", "section"})
 EVIDENCE_SHOWN = 2
 PAIRS_SHOWN = 15
-CONTEXT_CHARS = 120
 VALUE_CHARS = 60
-REJECT = -1
+VALUES_SHOWN = 2
+NONE = "none"
+EMPTY = "(empty)"
+ANSWER_TOKENS = 16
 
 
 @dataclass
@@ -79,19 +81,13 @@ def _same_answer(a: ScoredCandidate, b: ScoredCandidate) -> bool:
     return all(u == v or (u and v and (u in v or v in u)) for u, v in firsts)
 
 
-def context_of(root: etree._Element, xpath: str) -> str:
-    """The text around a candidate's first node: its parent's text, where labels and neighbours are."""
-    nodes = value_nodes(root, xpath)
-    if not nodes:
-        return ""
-    holder = nodes[0].getparent() if nodes[0].getparent() is not None else nodes[0]
-    return normalize_space(holder.text_content())[:CONTEXT_CHARS]
-
-
-def describe(options: Sequence[ScoredCandidate], seeds: Sequence[etree._Element]) -> list[dict]:
-    return [{"index": i, "evidence": o.candidate.evidence,
-             "per_page": [[v[:VALUE_CHARS] for v in page[:3]] for page in o.values],
-             "context": context_of(seeds[0], o.candidate.xpath)} for i, o in enumerate(options)]
+def option_line(scored: ScoredCandidate, label: str | None = None) -> str:
+    """One option as the model sees it and answers it: its values on each seed page ("v1 | v2 | v3"),
+    after its label when it has one ("Institutional Control: Private | Public | Private"); "(empty)" for
+    a page where it finds nothing."""
+    values = " | ".join(", ".join(v[:VALUE_CHARS].rstrip() for v in page[:VALUES_SHOWN]) or EMPTY
+                        for page in scored.values)
+    return f"{label}: {values}" if label else values
 
 
 def choose_candidate(llm: LLM, request: FieldRequest, concept: FieldConcept, ranked: Sequence[ScoredCandidate],
@@ -101,14 +97,16 @@ def choose_candidate(llm: LLM, request: FieldRequest, concept: FieldConcept, ran
     if unnamed(options, concept):
         pairs = label_options(concept, seeds, options[:EVIDENCE_SHOWN], urls)
         if pairs:
-            return _ask_labels(llm, request, concept, options[:EVIDENCE_SHOWN], pairs, seeds)
+            lines = [(option_line(o), o) for o in options[:EVIDENCE_SHOWN]]
+            lines += [(option_line(o, label), o) for label, o in pairs]
+            return _answer(llm, "induce_choose_label", request, concept, lines, "no label names the field",
+                           options[0] if options else None)
     if not options:
         return Choice(None, False, "no candidate passes the checks")
     if len(options) == 1 or options[0].score >= CLEAR_LEAD * options[1].score:
         return Choice(options[0], False, "evidence clear; no model call")
-    prompt = render_prompt("induce_choose", field=request.name, instruction=request.instruction or request.name,
-                           multiple=concept.multiple, candidates=describe(options, seeds))
-    return _answer(llm, prompt, options, "evidence close", options[0])
+    lines = [(option_line(o), o) for o in options]
+    return _answer(llm, "induce_choose", request, concept, lines, "evidence close", options[0])
 
 
 def unnamed(options: Sequence[ScoredCandidate], concept: FieldConcept) -> bool:
@@ -141,26 +139,27 @@ def label_options(concept: FieldConcept, seeds: Sequence[etree._Element], shown:
     return found[:PAIRS_SHOWN]
 
 
-def _ask_labels(llm: LLM, request: FieldRequest, concept: FieldConcept, shown: Sequence[ScoredCandidate],
-                pairs: Sequence[tuple[str, ScoredCandidate]], seeds: Sequence[etree._Element]) -> Choice:
-    named = [(f"(found by its {o.candidate.evidence}, in \"{context_of(seeds[0], o.candidate.xpath)[:VALUE_CHARS]}\")",
-              o) for o in shown] + list(pairs)
-    options = [{"index": i, "label": label, "per_page": [[v[:VALUE_CHARS] for v in page[:3]] for page in o.values]}
-               for i, (label, o) in enumerate(named)]
-    prompt = render_prompt("induce_choose_label", field=request.name,
-                           instruction=request.instruction or request.name, multiple=concept.multiple,
-                           options=options)
-    return _answer(llm, prompt, [o for _, o in named], "no label names the field", shown[0] if shown else None)
-
-
-def _answer(llm: LLM, prompt: str, options: Sequence[ScoredCandidate], why: str,
-            fallback: ScoredCandidate | None) -> Choice:
-    schema = {"title": "choice", "type": "object", "additionalProperties": False, "required": ["choice"],
-              "properties": {"choice": {"enum": [*range(len(options)), REJECT]}}}
+def _answer(llm: LLM, template: str, request: FieldRequest, concept: FieldConcept,
+            lines: Sequence[tuple[str, ScoredCandidate]], why: str, fallback: ScoredCandidate | None) -> Choice:
+    """Ask with ``template``; the answer is one of the lines copied (a JSON-schema enum) or ``none``. A small
+    model copies the values it means more reliably than it maps them to a number (SWDE, round 2)."""
+    by_line: dict[str, ScoredCandidate] = {}
+    for line, option in lines:  # two options that print alike are one answer: the better-ranked one
+        if line != NONE:
+            by_line.setdefault(line, option)
+    if not by_line:
+        return Choice(fallback, False, "no option to show; heuristic choice kept")
+    prompt = render_prompt(template, field=request.name, instruction=request.instruction or request.name,
+                           multiple=concept.multiple, lines=list(by_line))
+    schema = {"title": "answer", "type": "object", "additionalProperties": False, "required": ["answer"],
+              "properties": {"answer": {"enum": [*by_line, NONE]}}}
+    budget = ANSWER_TOKENS + max(len(line) for line in by_line) // 2
     try:
-        answer = int(ask_json(llm, prompt, schema, stage="induce.choose", max_tokens=32)["choice"])
-    except (LLMError, KeyError, TypeError, ValueError):
+        answer = ask_json(llm, prompt, schema, stage="induce.choose", max_tokens=budget)["answer"]
+    except (LLMError, KeyError, TypeError):
         return Choice(fallback, True, "model answer unusable; heuristic choice kept")
-    if answer == REJECT:
-        return Choice(None, True, f"the model rejected all {len(options)} options ({why})")
-    return Choice(options[answer], True, f"model chose {answer} of {len(options)} ({why})")
+    if answer == NONE:
+        return Choice(None, True, f"the model rejected all {len(by_line)} options ({why})")
+    if answer not in by_line:
+        return Choice(fallback, True, "model answer unusable; heuristic choice kept")
+    return Choice(by_line[answer], True, f"model chose {list(by_line).index(answer)} of {len(by_line)} ({why})")
