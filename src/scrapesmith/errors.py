@@ -3,6 +3,65 @@
 Every error a user can cause (bad URL, missing file, unreachable host, refused fetch, bad model output)
 derives from :class:`ScrapesmithError`, so the command line can print it as one line and exit non-zero
 instead of showing a traceback.
+
+The tree (each class's module in brackets; ``tests/test_errors_map.py`` keeps it complete)::
+
+    ScrapesmithError
+        ArchiveError [web.archive]
+        BrowserError [web.browser.models]
+            ActionFailed [web.browser.models]
+            BrowserBusy [web.browser.models]
+            BrowserHung [web.browser.runtime]
+            BrowserUnavailable [web.browser.models]
+            PageCrashed [web.browser.models]
+        CacheMiss [collect.ohcache.cache]
+        CollectionError [collect.runtime]
+        CrawlRuleError [web.crawl]
+        FetchError [web.page]
+            BlockedAddress [web.page]
+            BrowserFetchError [web.browser.models]
+            HttpStatusError [web.page]
+            InvalidUrl [web.safety]
+            RobotsDisallowed [web.page]
+            TooLarge [web.page]
+            TooManyRedirects [web.page]
+            Unreachable [web.page]
+            UnsupportedContent [web.page]
+        LLMError [llm.types]
+            LLMOutputError [llm.types]
+                FormatRejected [collect.ohcache.formatter]
+                InvalidAction [insta.agent]
+            ModelInstallError [llm.models]
+            NoModelConfigured [llm.types]
+            PromptNotFound [llm.templates]
+            PromptTooLongError [llm.types]
+        MarkdownUnavailable [insta.env]
+        MiniwobUnavailable [bench.miniwob]
+        NoStartingPoint [collect.agents.research]
+        NotScalable [lists.pages]
+        PiiScrubberMissing [insta.export]
+        ProgramError [lists.views]
+        RayUnavailable [scale.runner]
+        RecordingError [lists.record]
+        RegexTimeout [artifacts]
+        ReplayError [lists.runtime]
+        ReportError [report.load]
+        RunStateError [scale.manifest]
+        SandboxUnavailable [collect.sandbox]
+        SelectorError [dom.selectors]
+        SettingsError [config]
+        SiteServerError [sites.server]
+        SpecError [induce.views]
+        SwdeDataError [bench.swde]
+        SyntheticSiteError [sites.synthetic]
+        UnknownGroup [bench.insta_safety]
+        UnknownMethod [induce.service]
+        UnsafeOutput [collect.outputs]
+        WidgetError [insta.widgets]
+        XPathSyntaxError [induce.execute]
+
+Catch ``FetchError`` for any page that could not be had, ``LLMError`` for any trouble with the model, and
+``ScrapesmithError`` for anything a user can cause.
 """
 
 from __future__ import annotations

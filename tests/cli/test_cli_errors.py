@@ -45,6 +45,15 @@ def test_version_prints_the_package_version():
     (("bench", "swde", "--seeds", "three"), "Invalid value for '--seeds'"),
     (("insta", "run", "--sites", "s.txt", "--out", "o", "--workers", "0"), "Invalid value for '--workers'"),
     (("no-such-command",), "No such command"),
+    # every option that takes one of a few words is checked one way (cli.options.check_choice)
+    (("render", "page.html", "--view", "pdf"), "Invalid value for --view: 'pdf'; use one of"),
+    (("render", "page.html", "--render", "sometimes"), "Invalid value for --render"),
+    (("induce", "page.html", "--field", "x=y", "--method", "magic"), "Invalid value for --method: 'magic'"),
+    (("bench", "swde", "--method", "magic"), "Invalid value for --method"),
+    (("lists", "page.html", "--goal", "g", "--columns", "a", "--runtime", "jet"),
+     "Invalid value for --runtime: 'jet'; use one of http, browser, auto"),
+    (("bench", "miniwob", "--policy", "guess"), "Invalid value for --policy"),
+    (("render", "page.html", "--render", "never", "--screenshot", "x.png"), "--screenshot needs the browser"),
 ])
 def test_usage_errors_are_one_line_and_exit_2(args, says):
     done = scrapesmith(*args)
@@ -52,6 +61,13 @@ def test_usage_errors_are_one_line_and_exit_2(args, says):
     line = one_error_line(done)
     assert says in line
     assert "Traceback" not in done.stderr
+
+
+def test_help_shows_each_docstring_paragraph_as_one_flowing_paragraph():
+    done = scrapesmith("run", "--help")
+    assert done.returncode == 0
+    assert "so a killed run continues with --resume" in " ".join(done.stdout.split())
+    assert not any(line.strip(" │") in ("a", "to") for line in done.stdout.splitlines())  # no line broken twice
 
 
 def test_a_runtime_error_is_one_line_and_exits_1(tmp_path):

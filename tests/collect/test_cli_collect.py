@@ -47,3 +47,19 @@ def test_run_reports_a_failing_program_in_one_line(tmp_path):
     (tmp_path / "program.py").write_text("raise SystemExit(4)\n")
     done = scrapesmith("run", "program.py", cwd=tmp_path)
     assert done.returncode == 1 and "error (exit 4" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_run_names_what_of_the_programs_folder_it_did_not_keep(tmp_path):
+    (tmp_path / "program.py").write_text(
+        "import os\nopen('dataset.csv', 'w').write('title\\nkept\\n')\nos.symlink('dataset.csv', 'failures.json')\n")
+    done = scrapesmith("run", "program.py", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "sandbox: not kept: failures.json: a symbolic link, not a regular file" in done.stderr
+    assert "1 rows ->" in done.stderr
+
+
+def test_run_reports_an_unreadable_dataset_in_one_line_and_marks_the_rerun_failed(tmp_path):
+    (tmp_path / "program.py").write_text("open('dataset.csv', 'wb').write(b'title\\n\\xff\\n')\n")
+    done = scrapesmith("run", "program.py", cwd=tmp_path)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "not a readable dataset ('utf-8' codec can't decode" in done.stderr and "marked failed in" in done.stderr

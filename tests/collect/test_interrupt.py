@@ -47,9 +47,9 @@ def test_an_interrupted_rerun_exits_130_and_leaves_only_a_partial_dataset(tmp_pa
     deadline = time.monotonic() + 60
     partial = None
     while time.monotonic() < deadline:
-        found = list(tmp_path.glob("reruns/*/dataset.partial.jsonl"))
+        found = list(tmp_path.glob("reruns/*/.program-*/dataset.partial.jsonl"))  # its own folder while it runs
         if found and len(found[0].read_text().splitlines()) == 3:
-            partial = found[0]
+            partial = found[0].parent.parent / found[0].name  # where the rerun keeps it once the sandbox stopped
             break
         time.sleep(0.1)
     assert partial is not None, "the program never wrote its rows"

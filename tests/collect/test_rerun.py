@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -45,3 +46,17 @@ def test_rerun_without_o_goes_to_a_reruns_folder(collected, demo_web):
     reruns = sorted((collected / "reruns").iterdir())
     assert reruns and (reruns[-1] / "dataset.csv").is_file() and (reruns[-1] / "rerun.report.html").is_file()
     assert len(read_rows(reruns[-1] / "dataset.csv")) == len(read_rows(collected / "dataset.csv"))
+
+
+def test_a_dataset_larger_than_the_caller_reads_back_is_one_line_and_a_failed_rerun(tmp_path):
+    from scrapesmith.collect.program import rerun_program
+    from scrapesmith.collect.sandbox import SandboxLimits
+    from scrapesmith.errors import ScrapesmithError
+
+    program = tmp_path / "program.py"
+    program.write_text('open("dataset.csv", "w").write("title\\n" + "row\\n" * 600_000)\n')
+    with pytest.raises(ScrapesmithError, match=r"dataset\.csv: not read \(larger than 1,048,576 bytes\)") as caught:
+        rerun_program(program, [], limits=SandboxLimits(dataset_mb=1))
+    assert "\n" not in str(caught.value)
+    record = json.loads(next((tmp_path / "reruns").glob("*/rerun.run.json")).read_text())
+    assert record["failed"] is True and record["dataset"] == ""

@@ -15,16 +15,21 @@ def _program(tmp_path, body: str):
     return path
 
 
-def test_well_behaved_program_returns_stdout_and_writes_in_its_run_dir(tmp_path):
+def test_well_behaved_program_returns_stdout_and_its_outputs_land_in_the_run_dir(tmp_path):
     program = _program(tmp_path, """
         from pathlib import Path
-        Path("out.txt").write_text("rows")
+        Path("dataset.csv").write_text("title\\nrows\\n")
+        Path("notes.txt").write_text("not an output")
         print("done")
     """)
     result = run_in_sandbox(program, tmp_path, [])
     assert result.ok, result.stderr
     assert result.stdout.strip() == "done"
-    assert (tmp_path / "out.txt").read_text() == "rows"
+    assert (tmp_path / "dataset.csv").read_text() == "title\nrows\n"
+    assert not (tmp_path / "notes.txt").exists()
+    assert result.notes == [
+        "sandbox: 1 other entries the program wrote were not kept (only its outputs are): 'notes.txt'"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dataset.csv", "program.py"]  # its folder is gone
 
 
 def test_runaway_loop_is_stopped_by_the_cpu_limit(tmp_path):
@@ -94,10 +99,28 @@ def test_starting_a_process_is_refused(tmp_path):
 def test_without_bubblewrap_generated_code_does_not_run_unless_asked_to(tmp_path, monkeypatch):
     from scrapesmith.collect.sandbox import SandboxUnavailable
 
-    program = _program(tmp_path, "open('ran.txt', 'w').write('x')\n")
+    program = _program(tmp_path, "open('dataset.csv', 'w').write('x')\n")
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))  # no bwrap to be found
     with pytest.raises(SandboxUnavailable, match="bubblewrap .* not installed.*--unsafe-no-sandbox"):
         run_in_sandbox(program, tmp_path, [])
-    assert not (tmp_path / "ran.txt").exists()
+    assert not (tmp_path / "dataset.csv").exists()
     result = run_in_sandbox(program, tmp_path, [], SandboxLimits(unsafe_no_sandbox=True))
-    assert result.ok and not result.isolated and (tmp_path / "ran.txt").exists()
+    assert result.ok and not result.isolated and (tmp_path / "dataset.csv").exists()
+
+
+def test_a_memory_cgroup_left_by_a_killed_caller_is_removed_by_the_next_run(tmp_path):
+    import subprocess
+
+    from scrapesmith.collect.limits import MemoryCgroup, _own_memory_cgroup
+
+    probe = MemoryCgroup.create(2**30)
+    if probe is None:
+        pytest.skip("this machine gives this process no memory cgroup to make")
+    probe.remove()
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    orphan = _own_memory_cgroup()[0] / f"scrapesmith-sandbox-{gone.pid}-0"  # as a SIGKILLed caller leaves it
+    orphan.mkdir()
+    result = run_in_sandbox(_program(tmp_path, "print('ok')\n"), tmp_path, [])
+    assert result.ok, result.stderr
+    assert not orphan.exists()

@@ -5,6 +5,11 @@ the attempt does not succeed (the program never prints ``ESCAPED``), the run is 
 (not ``ok``), nothing changes outside the run directory, no connection or datagram reaches a real
 loopback server the run did not allow, and no process of the run is alive afterwards.
 
+Attacks on the caller instead (links, FIFOs and files it meets after the program ended; issue 29) run the
+way ``scrapesmith run program.py`` does (``rerun_attack``): nothing outside the run directory changes, the
+caller neither hangs nor reads an outside secret into what it writes, and a dataset it cannot read is one
+line and a rerun marked failed.
+
 Every attack must stay harmless should the sandbox ever regress: nothing here signals processes it
 cannot see or forks without bound. (``kill(-1, SIGKILL)`` as root outside a PID namespace ends every
 process on the machine; it is deliberately not among the attacks.)
@@ -12,10 +17,17 @@ process on the machine; it is deliberately not among the attacks.)
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import dataclasses
 import errno
+import gzip
+import http.server
+import json
 import os
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import textwrap
@@ -25,8 +37,9 @@ from pathlib import Path
 
 import pytest
 
+import scrapesmith
 from scrapesmith.collect.isolation import bwrap_path
-from scrapesmith.collect.program import run_program_file
+from scrapesmith.collect.program import rerun_program, run_program_file
 from scrapesmith.collect.sandbox import SandboxLimits, run_in_sandbox
 from scrapesmith.errors import ScrapesmithError
 
@@ -151,9 +164,9 @@ def _alive(marker: str) -> list[str]:
 
 
 def attack(arena, listeners, body: str, wall: float = 20.0, allow: list[str] | None = None,
-           read_roots: list[str] | None = None, **names: str):
-    """Run the attack ``body`` in the sandbox (``read_roots`` mounted read-only, as a local seed's are) and
-    check every invariant; return the result."""
+           read_roots: list[str] | None = None, limits: SandboxLimits | None = None, **names: str):
+    """Run the attack ``body`` in the sandbox (``read_roots`` mounted read-only, as a local seed's are;
+    ``limits`` instead of the wall time and 30 CPU seconds) and check every invariant; return the result."""
     run_dir, outside = arena
     tmp = run_dir.parent
     program = run_dir / "program.py"
@@ -161,7 +174,7 @@ def attack(arena, listeners, body: str, wall: float = 20.0, allow: list[str] | N
                                         run=str(run_dir), secret=SECRET, **names)
     program.write_text(code)
     before = _snapshot(tmp, run_dir)
-    result = run_in_sandbox(program, run_dir, allow or [], SandboxLimits(wall_seconds=wall, cpu_seconds=30),
+    result = run_in_sandbox(program, run_dir, allow or [], limits or SandboxLimits(wall_seconds=wall, cpu_seconds=30),
                             read_roots=read_roots)
     time.sleep(0.3)
     assert "ESCAPED" not in result.stdout, result.stdout + result.stderr
@@ -637,3 +650,489 @@ def test_rewriting_the_guards_globals_through_sys_getframe(arena, listeners):
             print("ESCAPED", escaped)
         raise SystemExit(f"hook disarmed, still confined (system status {{status}})")
     """)
+
+
+# ---- The proxy's request target, links and FIFOs the parent meets, memory, disk, output, stdin (issue 29) ----
+
+PASSWORD = "pw-in-a-redirect-0123"
+
+
+def _limits(**fields) -> SandboxLimits:
+    """Limits for one attack. Fields a sandbox does not know are left out: the attacks also run against
+    the commit before issue 29 (PYTHONPATH to its tree), which had no disk quota, to show they succeed there."""
+    known = {field.name for field in dataclasses.fields(SandboxLimits)}
+    return SandboxLimits(**{name: value for name, value in fields.items() if name in known})
+
+
+def _chars(text: str) -> str:
+    """``text`` as a Python expression without quotes (which an HTML report would escape)."""
+    return "+".join(f"chr({ord(c)})" for c in text)
+
+
+@pytest.fixture(scope="module")
+def allowed_port():
+    """A loopback TCP server the run allows: the port a smuggled CONNECT target is checked against."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.2)
+    stop = threading.Event()
+
+    def accept() -> None:
+        while not stop.is_set():
+            with contextlib.suppress(OSError):
+                server.accept()[0].close()
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield server.getsockname()[1]
+    stop.set()
+    thread.join(timeout=2)
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def redirecting_site(listeners):
+    """An allowed loopback site whose redirects carry credentials: to itself, and to a port not allowed."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            port = self.server.server_address[1]
+            targets = {"/start": f"http://user:{PASSWORD}@127.0.0.1:{port}/landing",
+                       "/elsewhere": f"http://user:{PASSWORD}@127.0.0.1:{listeners.tcp_port}/"}
+            if self.path in targets:
+                self.send_response(302)
+                self.send_header("Location", targets[self.path])
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            body = b"<html><body><p>landed</p></body></html>"
+            self.send_response(404 if self.path == "/robots.txt" else 200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args) -> None:
+            return
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.server_address[1]
+    server.shutdown()
+    server.server_close()
+
+
+SMUGGLED_PORT = ["/x:{tcp}", "?:{tcp}", "#:{tcp}"]
+
+
+@pytest.mark.parametrize("smuggled", SMUGGLED_PORT, ids=["slash", "question-mark", "hash"])
+def test_connect_target_smuggling_another_port_past_the_check(arena, listeners, allowed_port, smuggled):
+    """``CONNECT 127.0.0.1:A/x:B``: a lenient parse checked port A and tunnelled to port B."""
+    result = attack(arena, listeners, """
+        import os, socket
+        conn = socket.socket(socket.AF_UNIX)
+        conn.connect(os.environ["SCRAPESMITH_SANDBOX_PROXY"].removeprefix("unix:"))
+        conn.sendall(b"CONNECT 127.0.0.1:{allowed}{smuggled} HTTP/1.1\\r\\n\\r\\n")
+        answer = conn.recv(200).split(b"\\r\\n")[0]
+        if b" 200 " in answer:
+            print("ESCAPED", answer)
+        raise SystemExit(f"proxy answered {{answer}}")
+    """, allow=[f"127.0.0.1:{allowed_port}"], allowed=str(allowed_port),
+        smuggled=smuggled.format(tcp=listeners.tcp_port))
+    assert "400" in result.stderr
+
+
+@pytest.mark.parametrize("smuggled", SMUGGLED_PORT, ids=["slash", "question-mark", "hash"])
+def test_connect_target_smuggling_another_port_through_the_browsers_proxy(listeners, allowed_port, smuggled):
+    """The same request to the proxy Chromium's traffic goes through (``GuardProxy`` on loopback TCP)."""
+    from scrapesmith.web.browser.proxy import GuardProxy
+    from scrapesmith.web.safety import AddressGuard
+
+    listeners.seen.clear()
+    proxy = GuardProxy(AddressGuard([f"127.0.0.1:{allowed_port}"]))
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    try:
+        address = asyncio.run_coroutine_threadsafe(proxy.start(), loop).result(timeout=10)
+        host, port = address.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as conn:
+            target = f"127.0.0.1:{allowed_port}{smuggled.format(tcp=listeners.tcp_port)}"
+            conn.sendall(f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\n\r\n".encode())
+            answer = conn.recv(200).split(b"\r\n")[0]
+        time.sleep(0.3)
+    finally:
+        asyncio.run_coroutine_threadsafe(proxy.close(), loop).result(timeout=10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=5)
+        loop.close()
+    assert b" 200 " not in answer, answer
+    assert listeners.seen == [], listeners.seen
+
+
+def rerun_attack(arena, body: str, output: str | None = None, **names: str) -> ScrapesmithError | None:
+    """Run the attack ``body`` the way ``scrapesmith run program.py [-o OUT]`` does, then check that the
+    parent wrote and read nothing outside the run directory and that no secret reached what it wrote;
+    returns the one-line error of a failed rerun (``None`` when it succeeded)."""
+    run_dir, outside = arena
+    program = run_dir / "program.py"
+    program.write_text(textwrap.dedent(body).format(outside=str(outside), secret=SECRET, **names))
+    before = _snapshot(run_dir.parent, run_dir)
+    try:
+        rerun_program(program, [], run_dir / output if output else None, _limits(wall_seconds=20, cpu_seconds=30))
+        error = None
+    except ScrapesmithError as exc:
+        error = exc
+    time.sleep(0.3)
+    assert _snapshot(run_dir.parent, run_dir) == before, "something changed outside the run directory"
+    assert (outside / "victim.txt").read_text() == "untouched"
+    written = [p for p in run_dir.rglob("*") if p.is_file() and not p.is_symlink() and p != program]
+    assert not [p for p in written if SECRET.encode() in p.read_bytes()], "an outside secret was read in"
+    assert _alive(str(program)) == []
+    return error
+
+
+@pytest.mark.parametrize("name", ["rerun.run.json", "rerun.report.html"])
+def test_a_link_the_parent_writes_its_record_or_report_through(arena, name):
+    rerun_attack(arena, """
+        import ctypes
+        ctypes.CDLL(None).symlink(b"{outside}/victim.txt", b"{name}")  # past the audit hook
+        open("dataset.csv", "w").write("title\\nplanted\\n")
+    """, name=name)
+
+
+def test_a_link_to_a_pth_file_turning_the_report_into_code(arena, tmp_path):
+    """The report copies the program's lines; written through a link into a ``.pth`` file, a line of it
+    starting with ``import`` runs in every later Python that reads that folder."""
+    _run_dir, outside = arena
+    rerun_attack(arena, f"""
+        import ctypes
+        import os; os.environ.get({_chars("PTH_PROBE")}) and print({_chars("ESCAPED")})
+        ctypes.CDLL(None).symlink(b"{{outside}}/planted.pth", b"rerun.report.html")
+        open("dataset.csv", "w").write("title\\nplanted\\n")
+    """)
+    probe = subprocess.run([sys.executable, "-c", f"import site; site.addsitedir({str(outside)!r})"], check=False,
+                           capture_output=True, text=True, env={**os.environ, "PTH_PROBE": "1"}, timeout=60)
+    assert "ESCAPED" not in probe.stdout
+    assert not (outside / "planted.pth").exists()
+
+
+def test_a_dataset_linked_to_an_outside_file_read_into_the_output(arena):
+    _run_dir, outside = arena
+    (outside / "secret.csv").write_text(f"title\n{SECRET}\n")
+    rerun_attack(arena, """
+        import ctypes
+        ctypes.CDLL(None).symlink(b"{outside}/secret.csv", b"dataset.csv")
+    """, output="out.jsonl")
+
+
+def test_failures_linked_to_an_outside_file_read_into_the_record(arena):
+    _run_dir, outside = arena
+    (outside / "secret.json").write_text(f'[{{"url": "{SECRET}", "item": "", "error": "x"}}]')
+    rerun_attack(arena, """
+        import ctypes
+        ctypes.CDLL(None).symlink(b"{outside}/secret.json", b"failures.json")
+        open("dataset.csv", "w").write("title\\nplanted\\n")
+    """)
+
+
+@pytest.mark.parametrize("name", ["rerun.run.json", "rerun.report.html"])
+def test_a_fifo_that_hangs_the_parent(arena, name):
+    """A FIFO where the parent writes: opening it for writing waits for a reader forever."""
+    run_dir, _outside = arena
+    program = run_dir / "program.py"
+    program.write_text(f"import os\nos.mkfifo({name!r})\nopen('dataset.csv', 'w').write('title\\nx\\n')\n")
+    rerun = ("import sys\nfrom scrapesmith.collect.program import rerun_program\n"
+             f"try:\n    rerun_program({str(program)!r}, [])\nexcept Exception as exc:\n    sys.exit(str(exc))\n")
+    caller = subprocess.Popen([sys.executable, "-c", rerun],
+                              env={**os.environ, "PYTHONPATH": str(Path(scrapesmith.__file__).parents[1])})
+    try:
+        caller.wait(timeout=40)
+    except subprocess.TimeoutExpired:
+        caller.kill()
+        caller.wait()
+        pytest.fail(f"the parent hung on the program's {name}")
+    assert _alive(str(program)) == []
+
+
+def test_a_reruns_link_planted_by_the_first_run(arena):
+    """The first run (beside the program, as ``collect`` runs it) plants ``reruns`` as a link outside; a
+    rerun then made its folder there, bound it writable into the sandbox and wrote its record in it."""
+    run_dir, outside = arena
+    program = run_dir / "program.py"
+    program.write_text(textwrap.dedent(f"""
+        import ctypes, os
+        if not os.path.lexists("reruns") and not os.path.lexists({str(run_dir / "reruns")!r}):
+            ctypes.CDLL(None).symlink({str(outside).encode()!r}, b"reruns")
+        open("dataset.csv", "w").write("title\\nplanted\\n")
+    """))
+    before = _snapshot(run_dir.parent, run_dir)
+    run_program_file(program, [])
+    with contextlib.suppress(ScrapesmithError, OSError):
+        rerun_program(program, [])
+    assert _snapshot(run_dir.parent, run_dir) == before, "the rerun wrote outside the run directory"
+
+
+def test_a_program_rewriting_itself_for_the_next_rerun(arena):
+    """Run beside itself (as ``collect`` runs it), a program could append to its own ``program.py``: code the
+    user never reviewed would run at the next ``scrapesmith run``, with the hosts and files granted then."""
+    run_dir, _outside = arena
+    program = run_dir / "program.py"
+    program.write_text('open(__file__, "a").write("\\nprint(\\"ESCAPED\\")\\n")\n')
+    text = program.read_text()
+    run_program_file(program, [])
+    assert program.read_text() == text
+
+
+def test_a_collect_report_written_through_a_planted_link(arena):
+    """A program run in the collect run directory plants ``report.html`` as a link: the report the
+    parent draws afterwards went through it."""
+    from scrapesmith.report import write_report
+
+    run_dir, outside = arena
+    program = run_dir / "program.py"
+    program.write_text(textwrap.dedent(f"""
+        import ctypes, json
+        json.dump({{"rows": 0, "finished": True}}, open("result.json", "w"))
+        ctypes.CDLL(None).symlink({str(outside / "victim.txt").encode()!r}, b"report.html")
+    """))
+    before = _snapshot(run_dir.parent, run_dir)
+    run_in_sandbox(program, run_dir, [])
+    with contextlib.suppress(ScrapesmithError):
+        write_report(run_dir)
+    assert (outside / "victim.txt").read_text() == "untouched"
+    assert _snapshot(run_dir.parent, run_dir) == before
+
+
+# 400 MB written with libc's open and write (Python's open would stop at the audit hook, the second layer).
+HOARD = """
+    import ctypes, os
+    libc = ctypes.CDLL(None, use_errno=True)
+    place = {place}
+    fd = libc.open(place.encode(), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    if fd < 0:
+        raise SystemExit(f"open refused, errno {{ctypes.get_errno()}}")
+    chunk = b"x" * 2**20
+    for _ in range(400):
+        if libc.write(fd, chunk, len(chunk)) != len(chunk):
+            raise SystemExit(f"write stopped, errno {{ctypes.get_errno()}}")
+    print("ESCAPED 400 MB in", place)
+"""
+
+
+@pytest.mark.parametrize("place", ["/dev/shm/hoard", "/dev/hoard"])
+def test_memory_hoarded_in_a_dev_tmpfs_past_the_limit(arena, listeners, place):
+    """tmpfs pages are no process's address space: 400 MB there passed a 200 MB memory limit."""
+    attack(arena, listeners, HOARD, limits=_limits(memory_mb=200, wall_seconds=20, cpu_seconds=30), place=repr(place))
+
+
+def test_memory_hoarded_in_the_scratch_tmpfs_past_the_limit(arena, listeners):
+    attack(arena, listeners, HOARD, limits=_limits(memory_mb=200, wall_seconds=20, cpu_seconds=30),
+           place='os.environ["TMPDIR"] + "/hoard"')
+
+
+def test_memory_hoarded_in_a_memfd_past_the_limit(arena, listeners):
+    """A memfd's pages are not in the address space either; only a memory cgroup counts them."""
+    if not _memory_cgroup_possible():
+        pytest.skip("this machine gives this process no memory cgroup to make")
+    attack(arena, listeners, """
+        import os
+        fd = os.memfd_create("hoard")
+        for _ in range(400):
+            os.write(fd, b"x" * 2**20)
+        print("ESCAPED 400 MB in a memfd")
+    """, limits=_limits(memory_mb=200, wall_seconds=20, cpu_seconds=30))
+
+
+def _memory_cgroup_possible() -> bool:
+    try:
+        from scrapesmith.collect.limits import MemoryCgroup
+    except ImportError:  # before issue 29 there was none to make: run the attack
+        return True
+    cgroup = MemoryCgroup.create(2**30)
+    if cgroup is not None:
+        cgroup.remove()
+    return cgroup is not None
+
+
+def test_disk_filled_file_by_file_under_the_per_file_limit(arena, listeners):
+    """Each file below the file-size limit, together past any quota (here 20 MB, written at 100 MB/s)."""
+    attack(arena, listeners, """
+        import time
+        for index in range(300):
+            with open(f"fill-{{index}}", "wb") as fill:
+                fill.write(b"x" * 2**20)
+            time.sleep(0.01)
+        print("ESCAPED 300 MB written")
+    """, limits=_limits(disk_mb=20, wall_seconds=20, cpu_seconds=30))
+
+
+def test_disk_filled_through_files_deleted_while_open(arena, listeners):
+    """A file unlinked but held open takes disk space no walk of the folder sees."""
+    attack(arena, listeners, """
+        import os, time
+        held = []
+        for index in range(300):
+            fill = open(f"fill-{{index}}", "wb")
+            os.unlink(f"fill-{{index}}")
+            fill.write(b"x" * 2**20)
+            fill.flush()
+            held.append(fill)
+            time.sleep(0.01)
+        print("ESCAPED 300 MB held in deleted files")
+    """, limits=_limits(disk_mb=20, wall_seconds=20, cpu_seconds=30))
+
+
+def test_inodes_exhausted_with_empty_files(arena, listeners):
+    attack(arena, listeners, """
+        import os
+        os.mkdir("many")
+        for index in range(30000):
+            open(f"many/{{index}}", "w").close()
+        print("ESCAPED 30000 files")
+    """, limits=_limits(max_files=2000, wall_seconds=20, cpu_seconds=30))
+
+
+@pytest.mark.parametrize("stream", ["stdout", "stderr"])
+def test_output_flooding_the_parents_memory(arena, listeners, stream):
+    """64 MB printed: the parent kept every byte of it (256 MB raised it from 59 MB to 827 MB)."""
+    result = attack(arena, listeners, """
+        import sys
+        for _ in range(64):
+            sys.{stream}.write("y" * 2**20)
+        raise SystemExit("flooded")
+    """, stream=stream)
+    assert len(getattr(result, stream)) < 2**20
+
+
+def test_writing_escape_sequences_to_the_callers_terminal(arena, listeners):
+    """With the caller's terminal as stdin (opened read-write), the program wrote straight to it."""
+    master, terminal = os.openpty()
+    saved = os.dup(0)
+    os.dup2(terminal, 0)
+    try:
+        attack(arena, listeners, """
+            import os
+            if not os.isatty(0):
+                raise SystemExit("stdin is no terminal")
+            os.write(0, b"\\x1b]0;owned\\x07\\x1b[2J")
+            print("ESCAPED: wrote to the terminal")
+        """)
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
+        os.close(terminal)
+    os.set_blocking(master, False)
+    try:
+        reached = os.read(master, 100)
+    except OSError:  # nothing written (EAGAIN), or the other end is gone (EIO)
+        reached = b""
+    os.close(master)
+    assert reached == b""
+
+
+def test_reading_a_host_file_given_as_stdin(arena, listeners):
+    _run_dir, outside = arena
+    saved = os.dup(0)
+    secret = os.open(outside / "secret.txt", os.O_RDONLY)
+    os.dup2(secret, 0)
+    try:
+        attack(arena, listeners, """
+            import sys
+            data = sys.stdin.read()
+            if data:
+                print("ESCAPED", data)
+            raise SystemExit("stdin was empty")
+        """)
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
+        os.close(secret)
+
+
+def test_escape_sequences_in_the_error_line_the_caller_prints(arena, listeners):
+    """The error tail goes into the one-line error ``scrapesmith run`` prints on the user's terminal."""
+    result = attack(arena, listeners, """
+        import sys
+        sys.stderr.write("\\x1b]52;c;b3duZWQ=\\x07\\x1b[2J\\x1b[31mall good\\n")
+        raise SystemExit(1)
+    """)
+    assert "\x1b" not in result.stderr and "\x07" not in result.summary()
+
+
+def test_writing_beside_the_proxy_socket(arena, listeners):
+    attack(arena, listeners, """
+        import ctypes, os
+        folder = os.path.dirname(os.environ["SCRAPESMITH_SANDBOX_PROXY"].removeprefix("unix:"))
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.open(os.path.join(folder, "planted").encode(), os.O_WRONLY | os.O_CREAT, 0o600) >= 0:
+            print("ESCAPED wrote in", folder)
+        raise SystemExit(f"refused, errno {{ctypes.get_errno()}}")
+    """)
+
+
+def test_removing_the_proxy_socket(arena, listeners):
+    attack(arena, listeners, """
+        import ctypes, os
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.unlink(os.environ["SCRAPESMITH_SANDBOX_PROXY"].removeprefix("unix:").encode()) == 0:
+            print("ESCAPED removed the socket")
+        raise SystemExit(f"refused, errno {{ctypes.get_errno()}}")
+    """)
+
+
+def test_credentials_in_a_redirect_kept_in_the_page_url_and_archive(arena, listeners, redirecting_site):
+    """A site redirects to ``http://user:password@…``: the password stayed in ``Page.url`` and the WARC."""
+    run_dir, _outside = arena
+    result = attack(arena, listeners, """
+        from scrapesmith.collect.runtime import Collection
+        with Collection("c", allow_hosts=["127.0.0.1:{site}"], delay=0) as run:
+            page = run.fetch("http://127.0.0.1:{site}/start")
+            print("landed at", page.url)
+        raise SystemExit("fetched")
+    """, allow=[f"127.0.0.1:{redirecting_site}"], site=str(redirecting_site))
+    assert f"landed at http://127.0.0.1:{redirecting_site}/landing" in result.stdout
+    assert PASSWORD not in result.stdout + result.stderr
+    assert PASSWORD.encode() not in gzip.decompress((run_dir / "pages.warc.gz").read_bytes())
+
+
+def test_credentials_in_a_refused_redirect_kept_in_the_error_and_log(arena, listeners, redirecting_site):
+    result = attack(arena, listeners, """
+        from scrapesmith.collect.runtime import Collection
+        with Collection("c", allow_hosts=["127.0.0.1:{site}"], delay=0) as run:
+            try:
+                run.fetch("http://127.0.0.1:{site}/elsewhere")
+            except Exception as exc:
+                print("refused:", exc)
+        raise SystemExit("done")
+    """, allow=[f"127.0.0.1:{redirecting_site}"], site=str(redirecting_site))
+    assert "refused:" in result.stdout
+    assert PASSWORD not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("content", [b"title\n\xff\xfe not UTF-8\n", b"title\n" + b"z" * 200_000 + b"\n"],
+                         ids=["invalid-utf8", "200kB-field"])
+def test_a_dataset_that_ends_the_parent_with_a_traceback(arena, content):
+    """The parent must say in one line what is wrong with the dataset, and mark the rerun failed."""
+    run_dir, _outside = arena
+    error = rerun_attack(arena, """
+        open("dataset.csv", "wb").write({content!r})
+    """, content=content)
+    assert error is not None and "\n" not in str(error) and "dataset" in str(error)
+    records = list(run_dir.glob("reruns/*/rerun.run.json"))
+    assert len(records) == 1 and json.loads(records[0].read_text())["failed"] is True
+
+
+def test_a_set_user_id_output_left_for_the_caller(arena, listeners):
+    """An output made set-user-ID by its owner, the caller (root here): moved as it was into the run
+    directory, any local user could run it as the caller."""
+    run_dir, _outside = arena
+    result = attack(arena, listeners, """
+        import os, shutil, sys
+        shutil.copyfile(sys.executable, "dataset.csv")
+        os.chmod("dataset.csv", 0o6755)
+        raise SystemExit("left dataset.csv set-user-ID")
+    """)
+    assert (run_dir / "dataset.csv").exists(), result.stderr
+    mode = (run_dir / "dataset.csv").stat().st_mode
+    assert not mode & (stat.S_ISUID | stat.S_ISGID | 0o111), oct(mode)

@@ -41,15 +41,16 @@ def test_a_saved_script_built_page_names_its_signals(tmp_path):
     assert "the saved page may need scripts: empty-app-root:#app" in done.stderr
 
 
-@pytest.mark.parametrize(("args", "says"), [
-    (("missing.html",), "missing.html: no such file"),
-    (("ftp://host/page",), "unsupported URL scheme 'ftp'"),
-    (("page.html", "--screenshot", "shot.png"), "--screenshot needs the browser, which loads http(s) pages only"),
-    (("page.html", "--render", "sometimes"), "unknown --render 'sometimes'"),
+@pytest.mark.parametrize(("args", "says", "status"), [
+    (("missing.html",), "missing.html: no such file", 1),
+    (("ftp://host/page",), "unsupported URL scheme 'ftp'", 1),
+    # usage mistakes exit 2, as every bad option does
+    (("page.html", "--screenshot", "shot.png"), "--screenshot needs the browser, which loads http(s) pages only", 2),
+    (("page.html", "--render", "sometimes"), "Invalid value for --render: 'sometimes'", 2),
 ])
-def test_local_render_errors_are_one_line(tmp_path, saved, args, says):
+def test_local_render_errors_are_one_line(tmp_path, saved, args, says, status):
     done = scrapesmith("render", *args, cwd=tmp_path)
-    assert done.returncode == 1
+    assert done.returncode == status
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: ") and says in lines[0], done.stderr
     assert not (tmp_path / "shot.png").exists()

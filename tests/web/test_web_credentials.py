@@ -60,3 +60,14 @@ def test_the_fetch_command_prints_and_archives_no_credentials(site, tmp_path):
     assert done.returncode == 0, done.stderr
     assert SECRET not in done.stdout + done.stderr
     assert SECRET.encode() not in gzip.decompress(archive.read_bytes())
+
+
+def test_credentials_a_redirect_carries_are_neither_sent_nor_kept(site, make_fetcher, tmp_path):
+    """The server's own ``Location: http://user:pw@…`` is dropped from that hop before it is requested."""
+    archive = tmp_path / "pages.warc.gz"
+    hidden = "".join(f"%{ord(c):02X}" for c in _with_credentials(site.url("/page/w")))  # the server decodes it
+    with WarcWriter(archive) as warc:
+        page = make_fetcher(archive=warc).fetch(site.url(f"/redirect?to={hidden}"))
+    assert page.url == site.url("/page/w")
+    assert [e.authorization for e in site.state.log if e.path == "/page/w"] == [""]
+    assert SECRET.encode() not in gzip.decompress(archive.read_bytes())

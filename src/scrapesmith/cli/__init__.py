@@ -9,6 +9,8 @@ a user's mistake on the command line is one line and exit status 2, a runtime fa
 
 from __future__ import annotations
 
+import inspect
+import re
 import signal
 import sys
 from typing import Annotated
@@ -52,8 +54,32 @@ def _root(
     """Forge reusable scraping programs with an LLM, then run them without it."""
 
 
+def reflow(text: str) -> str:
+    """A docstring as ``--help`` should show it: each paragraph one line, which the terminal wraps.
+
+    Docstrings are wrapped at the source's width, and typer keeps their line breaks, so ``--help`` showed
+    lines broken twice. A paragraph that is a list or indented (a code example) keeps its lines."""
+    paragraphs = []
+    for paragraph in re.split(r"\n\s*\n", text.strip()):
+        lines = paragraph.splitlines()
+        kept = any(line[:1].isspace() or line.lstrip().startswith(("- ", "* ", "$ ")) for line in lines)
+        paragraphs.append(paragraph if kept else " ".join(line.strip() for line in lines))
+    return "\n\n".join(paragraphs)
+
+
+def _reflow_help(typer_app: typer.Typer) -> None:
+    for info in typer_app.registered_commands:
+        if info.help is None and info.callback is not None:
+            info.help = reflow(inspect.getdoc(info.callback) or "")
+    for group in typer_app.registered_groups:
+        if group.typer_instance is not None:
+            _reflow_help(group.typer_instance)
+
+
 # Importing the command modules registers their commands on the apps above.
 from scrapesmith.cli import commands  # noqa: F401
+
+_reflow_help(app)
 
 
 def _error(message: str) -> None:

@@ -9,18 +9,9 @@ import typer
 
 from scrapesmith.bench.dom import gguf_token_counter, run_dom_benchmark
 from scrapesmith.bench.frame import report
-from scrapesmith.bench.swde import SwdeDataError
+from scrapesmith.bench.swde import SwdeDataError, default_swde_dir
 from scrapesmith.cli import bench_app, console
 from scrapesmith.cli.options import JsonOutOption, progress_bar
-
-
-def default_swde_dir() -> Path:
-    """``../shared/data/swde`` next to the repository (or the working directory), if present."""
-    repo = Path(__file__).resolve().parents[3]
-    for candidate in (Path.cwd() / "../shared/data/swde", repo / "../shared/data/swde"):
-        if candidate.is_dir():
-            return candidate.resolve()
-    raise SwdeDataError("SWDE data not found at ../shared/data/swde; pass --pages DIR (and --groundtruth DIR)")
 
 
 @bench_app.command("dom")

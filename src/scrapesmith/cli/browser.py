@@ -23,9 +23,10 @@ from scrapesmith.cli.options import (
     JsonOutOption,
     NoRobotsOption,
     allowed_hosts,
+    check_choice,
     progress_bar,
+    usage_error,
 )
-from scrapesmith.errors import ScrapesmithError
 from scrapesmith.web.browser import RENDER_MODES, AutoFetcher, BrowserOptions, assess, make_fetcher
 from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher, is_web_url
 from scrapesmith.web.page import Page
@@ -51,8 +52,7 @@ def render_fetcher(
 
 
 def _check_render(render: str) -> None:
-    if render not in RENDER_MODES:
-        raise ScrapesmithError(f"unknown --render {render!r} (use {', '.join(RENDER_MODES)})")
+    check_choice("--render", render, RENDER_MODES)
 
 
 @app.command("render")
@@ -71,14 +71,13 @@ def render_command(
 
     A local file or file:// URL is read the way ``fetch`` reads it and shown as saved: Chromium here loads
     http(s) pages only, so the line says so (and names any sign that the saved page needed scripts)."""
-    if view not in VIEWS:
-        raise ScrapesmithError(f"unknown --view {view!r} (use {', '.join(VIEWS)})")
+    check_choice("--view", view, VIEWS)
     _check_render(render)
     if screenshot is not None and render == "never":
-        raise ScrapesmithError("--screenshot needs the browser (use --render always or auto)")
+        raise usage_error("--screenshot needs the browser (use --render always or auto)")
     if not is_web_url(url):
         if screenshot is not None:
-            raise ScrapesmithError("--screenshot needs the browser, which loads http(s) pages only; "
+            raise usage_error("--screenshot needs the browser, which loads http(s) pages only; "
                                    f"serve {url} over HTTP to screenshot it")
         _print_view(*_local_page(url), view)
         return

@@ -111,6 +111,8 @@ def run_collection_program(program: Path, allow_host: list[str] | None, output: 
         console.print(f"interrupted: the sandbox was stopped; rows so far are in {stopped.rerun_dir / PARTIAL_DATASET} "
                       f"(partial; marked in {stopped.rerun_dir / 'rerun.run.json'})", highlight=False)
         raise
+    for note in rerun.result.notes:  # what of the program's folder was not kept, and why
+        console.print(note, highlight=False, markup=False)
     if rerun.dataset is None:
         console.print(f"{program} finished ({rerun.result.seconds:.1f}s) but wrote no dataset.csv", highlight=False)
     else:
@@ -188,11 +190,11 @@ def bench_collect_pages_command(
 ) -> None:
     """collect over a paginated links-only catalog of real SWDE book pages: row recall and cell accuracy."""
     from scrapesmith.bench.collect_pages import run_collect_pages
-    from scrapesmith.cli.induce import default_swde
+    from scrapesmith.bench.swde import default_swde_dir
 
     if count < 1 or offset < 0:
         raise typer.BadParameter("--count must be at least 1 and --offset at least 0")
-    pages = pages or default_swde()
+    pages = pages or default_swde_dir()
     model = llm_from_options(llm, no_cache)
     target = run_dir or Path("runs") / f"collect-pages-{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}"
     with console.status("collecting…", spinner="dots") as status:

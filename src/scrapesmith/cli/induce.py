@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.progress import Progress, TaskID
 from rich.table import Table
 
-from scrapesmith.bench.swde import run_benchmark
+from scrapesmith.bench.swde import default_swde_dir, run_benchmark
 from scrapesmith.cli import app, bench_app, console
 from scrapesmith.cli.options import (
     AllowHostOption,
@@ -24,6 +24,7 @@ from scrapesmith.cli.options import (
     OpenOption,
     UnsafeNoSandboxOption,
     allowed_hosts,
+    check_choice,
     llm_from_options,
     progress_bar,
     show_report,
@@ -94,10 +95,9 @@ def induce_command(
     examples = [parse_example(e) for e in example]
     if not requests and not examples:
         raise typer.BadParameter("give at least one --field NAME=INSTRUCTION or --example NAME=VALUE")
+    check_choice("--method", method, (*METHODS, "auto"))
     if method == "auto":
         method = "autoscraper" if (llm or get_settings().llm) not in (None, "", "none") else "heuristic"
-    if method not in METHODS:
-        raise ScrapesmithError(f"unknown --method '{method}' (use {', '.join(METHODS)} or auto)")
     model = _choose_llm(method, llm, no_cache)
     with progress_bar() as progress:
         task = progress.add_task("fetching", total=None)
@@ -189,14 +189,6 @@ def load_runnable(target: Path) -> ScraperSpec:
     raise ScrapesmithError(f"{target}: `run` takes a scraper spec (.json); got a '{target.suffix or 'no'}' file")
 
 
-def default_swde() -> Path:
-    here = Path(__file__).resolve()
-    for candidate in (Path.cwd() / "../shared/data/swde", here.parents[3] / "../shared/data/swde"):
-        if candidate.is_dir():
-            return candidate.resolve()
-    return Path("../shared/data/swde")
-
-
 @bench_app.command("swde")
 def bench_swde_command(
     pages: Annotated[Path | None, typer.Option(help="SWDE pages: DIR/<vertical>/<vertical>-<site>/NNNN.htm.")] = None,
@@ -212,9 +204,8 @@ def bench_swde_command(
 ) -> None:
     """Induce on SWDE seed pages and score on test pages with AutoScraper's executability metric, overall,
     per site and per vertical (model calls and tokens per site with a model)."""
-    pages = pages or default_swde()
+    pages = pages or default_swde_dir()
     groundtruth = groundtruth or pages / "groundtruth"
-    if method not in METHODS:
-        raise ScrapesmithError(f"unknown --method '{method}' (use {', '.join(METHODS)})")
+    check_choice("--method", method, METHODS)
     model = _choose_llm(method, llm, no_cache)
     run_benchmark(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, progress_bar)

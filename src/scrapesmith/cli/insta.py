@@ -20,12 +20,13 @@ from scrapesmith.cli.options import (
     OpenOption,
     allowed_hosts,
     bounded,
+    check_choice,
     llm_from_options,
     progress_bar,
     show_report,
 )
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.llm.client import effective_spec, parse_spec, require_llm
+from scrapesmith.llm.client import effective_spec, parse_spec
 from scrapesmith.llm.types import NoModelConfigured
 
 
@@ -41,9 +42,10 @@ JudgeKindOption = Annotated[str, typer.Option(
     "paper: the seed's free-form scores.")]
 
 
-def _check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise typer.BadParameter(f"{value!r}; use one of {', '.join(allowed)}", param_hint=name)
+def _paper_needs_model(has_model: bool, policy: str, judge_kind: str | None) -> None:
+    """The one check that the seed's own policy and judge (``paper``) get the model they cannot run without."""
+    if not has_model and "paper" in (policy, judge_kind):
+        raise NoModelConfigured("--policy paper and --judge-kind paper need a language model: pass --llm")
 
 
 @insta_app.command("run")
@@ -95,13 +97,12 @@ def insta_run(
     from scrapesmith.insta.store import ResultStore
     from scrapesmith.scale.runner import make_runner
 
-    _check_choice("--policy", policy, POLICIES)
-    _check_choice("--judge-kind", judge_kind, JUDGE_KINDS)
+    check_choice("--policy", policy, POLICIES)
+    check_choice("--judge-kind", judge_kind, JUDGE_KINDS)
     if not sites.is_file():
         raise ScrapesmithError(f"sites file not found: {sites}")
     spec = effective_spec(llm)
-    if parse_spec(spec).provider == "none" and "paper" in (policy, judge_kind):
-        raise NoModelConfigured("--policy paper and --judge-kind paper need a language model: pass --llm")
+    _paper_needs_model(parse_spec(spec).provider != "none", policy, judge_kind)
     site_list = read_sites(sites.read_text(encoding="utf-8").splitlines())
     config = PipelineConfig(
         llm_spec=spec, max_actions=max_actions, site_wall_time=site_timeout, reasoning_words=reasoning_words,
@@ -201,12 +202,11 @@ def bench_miniwob(
     from scrapesmith.web.browser.policy import BrowserPolicy
     from scrapesmith.web.browser.session import BrowserSession
 
-    _check_choice("--policy", policy, POLICIES)
-    _check_choice("--judge-kind", judge_kind, JUDGE_KINDS)
+    check_choice("--policy", policy, POLICIES)
+    check_choice("--judge-kind", judge_kind, JUDGE_KINDS)
     task_list = resolve_tasks(_split(tasks))
     model = llm_from_options(llm, no_cache)
-    if model is None and (policy == "paper" or (judge and judge_kind == "paper")):
-        require_llm(model, "bench miniwob --policy paper / --judge-kind paper")
+    _paper_needs_model(model is not None, policy, judge_kind if judge else None)
     target = run_dir or Path("runs") / f"miniwob-{time.strftime('%Y%m%d-%H%M%S')}"
     agent = make_policy(policy, model, reasoning_words=reasoning_words, max_tokens=256, ask_below=ask_below)
     judge_model = make_judge(judge_kind, model, JudgeConfig(reasoning_words=100, max_tokens=384)) if judge else None
@@ -297,11 +297,10 @@ def bench_insta_pipeline(
     from scrapesmith.insta.chooser import POLICIES
     from scrapesmith.insta.evidence import JUDGE_KINDS
 
-    _check_choice("--policy", policy, POLICIES)
-    _check_choice("--judge-kind", judge_kind, JUDGE_KINDS)
+    check_choice("--policy", policy, POLICIES)
+    check_choice("--judge-kind", judge_kind, JUDGE_KINDS)
     spec = effective_spec(llm)
-    if parse_spec(spec).provider == "none" and "paper" in (policy, judge_kind):
-        raise NoModelConfigured("--policy paper and --judge-kind paper need a language model: pass --llm")
+    _paper_needs_model(parse_spec(spec).provider != "none", policy, judge_kind)
     counts = [int(part) for part in _split(workers)]
     backends = ["local", "ray"] if ray else ["local"]
     with console.status(f"running the pipeline on the demo web ({len(counts) * len(backends)} configurations)"):

@@ -12,7 +12,7 @@ Each shared option is defined once here and used as a parameter annotation, so e
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -23,6 +23,7 @@ from typer._click.exceptions import UsageError
 from scrapesmith.cli import console
 from scrapesmith.config import get_settings
 from scrapesmith.io import FORMATS
+from scrapesmith.lists.service import RUNTIMES
 from scrapesmith.llm.client import SPEC_HELP, resolve_llm
 from scrapesmith.llm.ledger import Ledger
 from scrapesmith.llm.types import LLM
@@ -47,6 +48,21 @@ def bounded(low: float, high: float = math.inf, *, above: bool = False) -> Calla
 def usage_error(message: str) -> UsageError:
     """A usage mistake found in a command's body: one line, exit status 2 (as a bad option is)."""
     return UsageError(message)
+
+
+def check_choice(option: str, value: str | None, allowed: Sequence[str]) -> None:
+    """The one check of an option that takes one of a few words: anything else is a usage error (exit 2)."""
+    if value is not None and value not in allowed:
+        raise typer.BadParameter(f"{value!r}; use one of {', '.join(allowed)}", param_hint=option)
+
+
+def choice(option: str, allowed: Sequence[str]) -> Callable[[str | None], str | None]:
+    """An option callback doing :func:`check_choice` as click parses the option."""
+    def check(value: str | None) -> str | None:
+        check_choice(option, value, allowed)
+        return value
+
+    return check
 
 
 def not_blank(value: str | None) -> str | None:
@@ -118,6 +134,7 @@ RuntimeOption = Annotated[
     typer.Option(
         "--runtime",
         metavar="http|browser|auto",
+        callback=choice("--runtime", RUNTIMES),
         help="http (plain requests), browser (Chromium: scripts, Load more) or auto (http, then Chromium when "
         "the page needs scripts). Default: http, or as recorded.",
     ),

@@ -5,12 +5,16 @@ IPC, UTS and cgroup namespaces, no capabilities, and a file system that holds on
 
 * the system (``/usr`` and its ``/bin``, ``/lib`` links), the Python installation, the virtualenv and the
   scrapesmith package root, all read-only;
-* the run directory, bind-mounted writable at its own path (the only place writes survive);
+* the program's folder, bind-mounted writable at its own path (the only place writes survive);
 * the local pages the run reads (``collect --seed`` files and directories, a program's granted
   ``READ_ROOTS``), bind-mounted read-only at their own paths (``extra_read_only``);
-* a throwaway tmpfs for scratch files (``TMPDIR``); everything else is read-only and empty, so
-  ``/etc/passwd``, ``~/.ssh`` and other processes' ``/proc/<pid>/environ`` do not exist in there;
-* the directory holding the guard proxy's Unix socket, the program's only way out to the network.
+* a throwaway tmpfs for scratch files (``TMPDIR``), capped at ``scratch_bytes`` (tmpfs pages are memory
+  no address-space limit counts; with a bubblewrap too old for ``--size``, ``TMPDIR`` is the program's
+  folder instead, under the run's disk quota); everything else is read-only and empty, so
+  ``/etc/passwd``, ``~/.ssh`` and other processes' ``/proc/<pid>/environ`` do not exist in there, and
+  ``/dev`` (its ``/dev/shm`` included) is read-only;
+* the guard proxy's Unix socket, the program's only way out to the network: the socket file alone,
+  read-only, in an otherwise empty read-only folder.
 
 A seccomp filter (compiled here to classic BPF, handed to ``bwrap --seccomp``) refuses creating processes
 — ``fork``, ``vfork`` and every ``clone`` that is not a thread — with ``EPERM``; ``clone3`` answers
@@ -21,16 +25,18 @@ fork bomb when the caller is root, for whom the kernel ignores ``RLIMIT_NPROC``.
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import platform
 import shutil
 import struct
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 BWRAP = "bwrap"
-SANDBOX_SOCKET_DIR = "/run/scrapesmith"
+SANDBOX_SOCKET = "/run/scrapesmith/proxy.sock"
 _AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
 # (fork, vfork, clone, clone3) per architecture; aarch64 has no fork/vfork system calls.
 _SYSCALLS = {"x86_64": (57, 58, 56, 435), "aarch64": (None, None, 220, 435)}
@@ -42,6 +48,16 @@ _CLONE_THREAD = 0x00010000
 def bwrap_path() -> str | None:
     """Where ``bwrap`` is, or ``None`` when bubblewrap is not installed."""
     return shutil.which(BWRAP)
+
+
+@functools.cache
+def _bwrap_sizes_tmpfs(binary: str) -> bool:
+    """Whether this bubblewrap has ``--size`` (0.8 and later) to cap a tmpfs."""
+    try:
+        usage = subprocess.run([binary, "--help"], check=False, capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return "--size" in usage
 
 
 def seccomp_program() -> bytes | None:
@@ -90,9 +106,11 @@ def _under(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip("/") + "/")
 
 
-def bwrap_command(command: list[str], run_dir: Path, socket_dir: Path | None, package_root: str,
-                  env: dict[str, str], seccomp_fd: int | None, extra_read_only: list[str] = ()) -> list[str]:
-    """The full ``bwrap … -- command`` line; ``env`` becomes the program's whole environment."""
+def bwrap_command(command: list[str], run_dir: Path, socket_path: Path | None, package_root: str,
+                  env: dict[str, str], seccomp_fd: int | None, extra_read_only: list[str] = (),
+                  scratch_bytes: int = 64 * 2**20) -> list[str]:
+    """The full ``bwrap … -- command`` line; ``env`` becomes the program's whole environment and
+    ``run_dir`` (the program's folder) its only writable place."""
     binary = bwrap_path()
     if binary is None:
         raise FileNotFoundError(BWRAP)
@@ -103,9 +121,12 @@ def bwrap_command(command: list[str], run_dir: Path, socket_dir: Path | None, pa
         target = os.path.join("/", link)
         if os.path.islink(target):
             args += ["--symlink", os.readlink(target), target]
-    args += ["--proc", "/proc", "--dev", "/dev"]
+    args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev"]
     scratch = "/var/tmp" if _under(run, "/tmp") else "/tmp"
-    args += ["--tmpfs", scratch]
+    if _bwrap_sizes_tmpfs(binary):
+        args += ["--size", str(scratch_bytes), "--tmpfs", scratch]
+    else:
+        scratch = run
     # Parents before children, so a read-only root inside the run directory stays read-only (and the
     # run directory inside a read-only root stays writable).
     mounts = [("--ro-bind", root) for root in _read_only_roots(package_root)]
@@ -113,8 +134,8 @@ def bwrap_command(command: list[str], run_dir: Path, socket_dir: Path | None, pa
     mounts.append(("--bind", run))
     for kind, path in sorted(mounts, key=lambda mount: mount[1].rstrip("/").count("/")):
         args += [kind, path, path]
-    if socket_dir is not None:
-        args += ["--bind", str(socket_dir), SANDBOX_SOCKET_DIR]
+    if socket_path is not None:
+        args += ["--ro-bind", str(socket_path), SANDBOX_SOCKET]
     args += ["--remount-ro", "/", "--chdir", run]
     for name, value in {**env, "TMPDIR": scratch}.items():
         args += ["--setenv", name, value]

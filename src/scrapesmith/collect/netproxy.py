@@ -1,8 +1,8 @@
 """The sandboxed program's only network: a guard proxy on a Unix socket, run by the caller.
 
-The sandbox has no network of its own (its own, empty network namespace). The directory holding this
-proxy's socket is bind-mounted into it, and the program's fetcher sends every request there
-(``HttpFetcher(proxy="unix:…")``). The proxy allows exactly the hosts the *run* allows — the caller's
+The sandbox has no network of its own (its own, empty network namespace). This proxy's socket alone is
+bind-mounted into it, read-only (the program can neither replace it nor write beside it), and the
+program's fetcher sends every request there (``HttpFetcher(proxy="unix:…")``). The proxy allows exactly the hosts the *run* allows — the caller's
 ``--allow-host`` entries and settings, ``host`` or ``host:port`` — and nothing else, public or not; for
 those it resolves once and connects to the address it checked. Hosts a program declares for itself
 count for nothing here.
@@ -46,7 +46,7 @@ class _RunProxy(GuardProxy):
 class NetworkGate:
     """Context manager: the run's guard proxy on a Unix socket in a fresh private directory.
 
-    ``socket_dir`` is what the sandbox binds; ``refusals`` lists what the proxy refused.
+    ``socket_path`` is what the sandbox binds; ``refusals`` lists what the proxy refused.
     """
 
     def __init__(self, allow_hosts: Iterable[str]) -> None:

@@ -9,7 +9,9 @@ later with ``scrapesmith run runs/<id>/program.py`` and zero LLM calls.
 from __future__ import annotations
 
 import ast
+import csv
 import hashlib
+import io
 import json
 import os
 import shlex
@@ -17,16 +19,19 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 from pprint import pformat
+from typing import Any
 
-from scrapesmith.collect.runtime import PARTIAL_DATASET
+from scrapesmith.collect.outputs import UnsafeOutput, count_lines, read_regular
+from scrapesmith.collect.runtime import FAILURES_FILE, PARTIAL_DATASET
 from scrapesmith.collect.sandbox import SandboxLimits, SandboxResult, run_in_sandbox
 from scrapesmith.collect.views import Blueprint, Rerun
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.io import read_rows, write_rows
+from scrapesmith.io import write_rows
 from scrapesmith.report import write_report
 from scrapesmith.web.files import is_within
 
 TEMPLATES = ("html_list", "html_table", "rest")
+_FAILURES_LIMIT = 16 * 2**20  # the per-item failures the parent reads into a rerun's record
 
 _HEADER = '''"""Collection program written by scrapesmith collect (engineer agent, template {template}).
 
@@ -212,16 +217,19 @@ def save_interrupted(program: Path, seconds: float, run_dir: Path | None = None)
     program = Path(program)
     run_dir = Path(run_dir or program.parent)
     partial = run_dir / PARTIAL_DATASET
-    rows = sum(1 for line in partial.read_text(encoding="utf-8").splitlines() if line.strip()) if partial.is_file() else 0
+    try:
+        rows, note = count_lines(partial), ""
+    except UnsafeOutput as exc:
+        rows, note = 0, str(exc)
+    kept = partial.is_file() and not note
     record = {
-        "kind": "run", "title": f"rerun of {program} (INTERRUPTED)", "dataset": PARTIAL_DATASET if partial.is_file() else "",
+        "kind": "run", "title": f"rerun of {program} (INTERRUPTED)", "dataset": PARTIAL_DATASET if kept else "",
         "program": str(program.resolve()), "seconds": seconds, "interrupted": True, "partial_rows": rows,
-        "notes": [f"interrupted: the sandbox was stopped; {rows} rows so far in {PARTIAL_DATASET} (partial)"],
+        "notes": [f"interrupted: the sandbox was stopped; {rows} rows so far in {PARTIAL_DATASET} (partial)",
+                  *([note] if note else [])],
         "failures": [], "ledger": {"totals": {"calls": 0}, "by_stage": {}},
     }
-    path = run_dir / "rerun.run.json"
-    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-    return write_report(path)
+    return _write_record(run_dir, record)
 
 
 class RerunInterrupted(KeyboardInterrupt):
@@ -237,9 +245,12 @@ def rerun_program(program: Path, allow_hosts: list[str] | None = None, output: P
     """``scrapesmith run runs/X/program.py [-o OUT]``: recollect with no model, never over the original run.
 
     The rerun writes into ``runs/X/reruns/<time>/`` (its dataset, failures and report), so the collection's
-    own ``dataset.csv`` is kept; with ``output`` the rows are also written there, in its format.
+    own ``dataset.csv`` is kept; with ``output`` the rows are also written there, in its format. A run that
+    fails — the program's error or a limit, or a dataset the parent cannot read (not a regular file, too
+    large, not UTF-8, a broken CSV) — is recorded marked failed, then raised as one line.
     """
     program = Path(program)
+    limits = limits or SandboxLimits()
     check_runnable(program, list(allow_hosts or []), allow_read)  # before any directory is made
     rerun_dir = program.parent / "reruns" / datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
     rerun_dir.mkdir(parents=True)
@@ -247,31 +258,71 @@ def rerun_program(program: Path, allow_hosts: list[str] | None = None, output: P
         result = run_program_file(program, allow_hosts, limits, out_dir=rerun_dir, allow_read=allow_read)
     except KeyboardInterrupt:
         raise RerunInterrupted(rerun_dir) from None
-    if not result.ok:
-        raise ScrapesmithError(f"{program}: {result.summary()}")
     produced = rerun_dir / "dataset.csv"
-    rows = read_rows(produced) if produced.is_file() else []
+    failure = None if result.ok else f"{program}: {result.summary()}"
+    rows: list[dict[str, Any]] = []
+    if failure is None and os.path.lexists(produced):
+        try:
+            rows = dataset_rows(produced, limits.dataset_mb * 2**20)
+        except UnsafeOutput as exc:
+            failure = f"{program}: {exc}"
+    report = save_rerun(program, result, rerun_dir, failure)
+    if failure is not None:
+        raise ScrapesmithError(f"{failure} (marked failed in {rerun_dir / 'rerun.run.json'})")
     dataset = produced if produced.is_file() else None
     if dataset is not None and output is not None:
         dataset = write_rows(rows, output)
-    return Rerun(result, rerun_dir, dataset, len(rows), save_rerun(program, result, rerun_dir))
+    return Rerun(result, rerun_dir, dataset, len(rows), report)
 
 
-def save_rerun(program: Path, result: SandboxResult, rerun_dir: Path | None = None) -> Path:
+def dataset_rows(path: Path, limit: int) -> list[dict[str, Any]]:
+    """The rows of a program's ``dataset.csv`` (:func:`read_regular`), or one line saying why not."""
+    data = read_regular(path, limit)
+    try:
+        return list(csv.DictReader(io.StringIO(data.decode("utf-8"), newline="")))
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise UnsafeOutput(f"{path}: not a readable dataset ({exc})") from None
+
+
+def save_rerun(program: Path, result: SandboxResult, rerun_dir: Path | None = None,
+               failure: str | None = None) -> Path:
     """Record a rerun (``rerun.run.json`` in ``rerun_dir``, default beside the program) and draw its report.
 
     The run directory's ``report.html`` stays the report of the original collection; a rerun's figures
-    (rows now, time, per-item failures; never a model call) go to ``rerun.report.html``.
+    (rows now, time, per-item failures; never a model call) go to ``rerun.report.html``. A ``failure``
+    (one line) marks the record failed, and its dataset is left out of it.
     """
     program = Path(program)
     rerun_dir = Path(rerun_dir or program.parent)
-    failures_file = rerun_dir / "failures.json"
+    failures, unread = _failures(rerun_dir / FAILURES_FILE)
+    dataset = "dataset.csv" if failure is None and (rerun_dir / "dataset.csv").is_file() else ""
     record = {
-        "kind": "run", "title": f"rerun of {program}", "dataset": "dataset.csv", "program": str(program.resolve()),
-        "seconds": result.seconds, "notes": [f"sandbox: {result.reason}, exit status {result.exit_status}"],
-        "failures": json.loads(failures_file.read_text()) if failures_file.is_file() else [],
-        "ledger": {"totals": {"calls": 0}, "by_stage": {}},
+        "kind": "run", "title": f"rerun of {program}" + (" (FAILED)" if failure else ""), "dataset": dataset,
+        "program": str(program.resolve()), "seconds": result.seconds, "failed": failure is not None,
+        "notes": [f"sandbox: {result.reason}, exit status {result.exit_status}", *([failure] if failure else []),
+                  *result.notes, *unread],
+        "failures": failures, "ledger": {"totals": {"calls": 0}, "by_stage": {}},
     }
-    path = rerun_dir / "rerun.run.json"
+    return _write_record(rerun_dir, record)
+
+
+def _failures(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
+    """The per-item failures a program wrote, and a line when they could not be read."""
+    if not os.path.lexists(path):
+        return [], []
+    try:
+        failures = json.loads(read_regular(path, _FAILURES_LIMIT))
+    except UnsafeOutput as exc:
+        return [], [str(exc)]
+    except (ValueError, RecursionError) as exc:
+        return [], [f"{path}: not read (not JSON: {exc})"]
+    if not isinstance(failures, list):
+        return [], [f"{path}: not read (not a list of failures)"]
+    return [f for f in failures if isinstance(f, dict)], []
+
+
+def _write_record(run_dir: Path, record: dict[str, Any]) -> Path:
+    """``rerun.run.json`` and its report, in ``run_dir``: the parent's folder, which the program never wrote."""
+    path = run_dir / "rerun.run.json"
     path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     return write_report(path)

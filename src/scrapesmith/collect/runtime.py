@@ -45,6 +45,11 @@ from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher
 from scrapesmith.web.page import FetchError, Page
 
 PARTIAL_DATASET = "dataset.partial.jsonl"
+DATASET_FILES = ("dataset.csv", "dataset.jsonl", "dataset.parquet")
+FAILURES_FILE = "failures.json"
+ARCHIVE_FILE = "pages.warc.gz"
+#: every file a program writes; the sandbox's parent takes over exactly these from the program's folder
+OUTPUT_FILES = (*DATASET_FILES, PARTIAL_DATASET, FAILURES_FILE, ARCHIVE_FILE)
 
 
 class CollectionError(ScrapesmithError):
@@ -73,7 +78,7 @@ class Collection:
         self.pages_read_again = 0
         self.partial = self.run_dir / PARTIAL_DATASET
         self.partial.unlink(missing_ok=True)
-        self._warc = WarcWriter(self.run_dir / "pages.warc.gz")
+        self._warc = WarcWriter(self.run_dir / ARCHIVE_FILE)
         self.read_roots = list(read_roots or [])
         http = HttpFetcher(allow_hosts=allow_hosts or [], delay=delay, proxy=os.environ.get(ENV_PROXY) or None)
         files = FileFetcher(confine_to=self.read_roots)
@@ -222,11 +227,11 @@ class Collection:
         self.fetcher.close()
         self._warc.close()
         if complete:
-            for name in ("dataset.csv", "dataset.jsonl", "dataset.parquet"):
+            for name in DATASET_FILES:
                 write_rows(self.rows, self.run_dir / name, self.schema)
             self.partial.unlink(missing_ok=True)
         if self.failures:
-            (self.run_dir / "failures.json").write_text(json.dumps(self.failures, indent=1))
+            (self.run_dir / FAILURES_FILE).write_text(json.dumps(self.failures, indent=1))
 
     def __enter__(self) -> Self:
         return self

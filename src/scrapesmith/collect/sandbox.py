@@ -1,16 +1,22 @@
 """The sandbox generated programs run in: bubblewrap isolation, a guarded network and resource limits.
 
 A generated ``program.py`` is code a model wrote, so it runs as an attacker would be run
-(:mod:`scrapesmith.collect.isolation`): under ``bwrap`` in its own namespaces with a read-only system, the
-run directory as the only writable place, a scrubbed environment, no process creation (seccomp), and
-no network but the run's guard proxy on a Unix socket (:mod:`scrapesmith.collect.netproxy`), which allows
-exactly the hosts the run allows. Inside, :mod:`scrapesmith.collect.guard` sets the CPU, memory, file-size
-and process limits and installs an audit hook as a second layer that names what it refused. A wall-clock
-timeout, a Ctrl-C or a SIGTERM kills the whole sandbox (its PID namespace dies with it).
+(:mod:`scrapesmith.collect.isolation`): under ``bwrap`` in its own namespaces with a read-only system, a
+fresh folder of its own inside the run directory as the only writable place
+(:mod:`scrapesmith.collect.outputs`), a scrubbed environment, stdin from ``/dev/null``, no process creation
+(seccomp), and no network but the run's guard proxy on a Unix socket (:mod:`scrapesmith.collect.netproxy`),
+which allows exactly the hosts the run allows. Inside, :mod:`scrapesmith.collect.guard` sets the CPU,
+memory, file-size and process limits and installs an audit hook as a second layer that names what it
+refused. From outside (:mod:`scrapesmith.collect.limits`) the parent holds a memory cgroup where the
+machine allows one, a disk quota on what the run writes, and only the tail of its output. A wall-clock
+timeout, a Ctrl-C or a SIGTERM kills the whole sandbox (its PID namespace dies with it). Once it has
+ended, the parent moves the program's output files up into the run directory without following anything
+the program planted, and removes its folder.
 
 Without bubblewrap, generated code does not run unless the caller asks for ``unsafe_no_sandbox``
-(``--unsafe-no-sandbox``): then only the audit hook, the rlimits and the proxy stand in the way.
-The outcome (stdout, stderr, exit status and why it stopped) goes back to the caller.
+(``--unsafe-no-sandbox``): then only the audit hook, the rlimits, the parent's limits and the proxy stand
+in the way. The outcome (the tails of stdout and stderr, exit status and why it stopped) goes back to the
+caller.
 """
 
 from __future__ import annotations
@@ -20,8 +26,9 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from scrapesmith.collect.guard import (
@@ -32,8 +39,10 @@ from scrapesmith.collect.guard import (
     EXIT_VIOLATION,
     VIOLATION,
 )
-from scrapesmith.collect.isolation import SANDBOX_SOCKET_DIR, bwrap_command, bwrap_path, seccomp_file
-from scrapesmith.collect.netproxy import SOCKET_NAME, NetworkGate
+from scrapesmith.collect.isolation import SANDBOX_SOCKET, bwrap_command, bwrap_path, seccomp_file
+from scrapesmith.collect.limits import DiskQuota, MemoryCgroup, OutputTail
+from scrapesmith.collect.netproxy import NetworkGate
+from scrapesmith.collect.outputs import fresh_program_folder, harvest
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.web.files import is_within
 
@@ -48,15 +57,23 @@ class SandboxUnavailable(ScrapesmithError):
 class SandboxLimits:
     cpu_seconds: int = 120
     wall_seconds: float = 300.0
-    memory_mb: int = 2048
+    memory_mb: int = 2048  # the address space, and the memory cgroup (tmpfs pages included) where one is made
     max_file_mb: int = 512
+    disk_mb: int = 2048  # all the run writes: its folder, and files it holds open after deleting them
+    max_files: int = 10_000  # files and folders in the program's folder
+    scratch_mb: int = 64  # the TMPDIR tmpfs
+    output_kb: int = 256  # how much of the end of stdout, and of stderr, is kept
+    dataset_mb: int = 64  # the largest dataset.csv the caller reads back into memory (a rerun's rows, -o)
     max_processes: int = 256  # RLIMIT_NPROC (threads count too); root ignores it, the seccomp filter does not
-    unsafe_no_sandbox: bool = False  # run without bubblewrap: audit hook, rlimits and proxy only
+    unsafe_no_sandbox: bool = False  # run without bubblewrap: audit hook, rlimits, parent's limits and proxy only
 
 
 @dataclass
 class SandboxResult:
-    """What happened: ``reason`` is ok, error, cpu-limit, wall-limit, memory-limit or violation."""
+    """What happened: ``reason`` is ok, error, cpu-limit, wall-limit, memory-limit, disk-limit or violation.
+
+    ``stdout`` and ``stderr`` are the kept tails (control characters replaced); ``notes`` says what of the
+    program's folder was not taken over, one line each (also appended to ``stderr``)."""
 
     exit_status: int | None
     stdout: str
@@ -65,6 +82,7 @@ class SandboxResult:
     seconds: float
     isolated: bool = True
     refusals: list[str] | None = None
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -81,10 +99,13 @@ _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 
 def run_in_sandbox(program: Path, run_dir: Path, allow_hosts: list[str], limits: SandboxLimits | None = None,
                    args: list[str] | None = None, read_roots: list[str] | None = None) -> SandboxResult:
-    """Run ``program`` confined to ``run_dir``; its network reaches only ``allow_hosts`` (``host[:port]``).
+    """Run ``program`` for ``run_dir``; its network reaches only ``allow_hosts`` (``host[:port]``).
 
-    ``read_roots`` (local files and directories the program reads pages from) are bind-mounted read-only
-    at their own paths; nothing else of the disk but the system, Python and the run directory is there.
+    The program writes only in a fresh folder of its own inside ``run_dir``; when it has ended, its output
+    files (:data:`~scrapesmith.collect.runtime.OUTPUT_FILES`) that are regular files of its own replace
+    those in ``run_dir``, and the folder is removed. ``read_roots`` (local files and directories the
+    program reads pages from) are bind-mounted read-only at their own paths; nothing else of the disk but
+    the system, Python and ``program`` is there.
 
     Raises :class:`SandboxUnavailable` without bubblewrap (unless ``limits.unsafe_no_sandbox``). On
     Ctrl-C or SIGTERM (``KeyboardInterrupt``) the sandbox is killed before the interrupt goes on.
@@ -102,65 +123,104 @@ def run_in_sandbox(program: Path, run_dir: Path, allow_hosts: list[str], limits:
     if gone:
         raise ScrapesmithError(f"the local pages {', '.join(gone)} no longer exist")
     writable = [root for root in roots if is_within(root, str(run_dir))]
-    if writable:  # the run directory is the program's to write: pages in there would not stay read-only
+    if writable:  # the program's outputs land in the run directory: pages in there would not stay as they are
         raise ScrapesmithError(f"the local pages {', '.join(writable)} are inside the run directory {run_dir}, "
-                               "where the program may write; use a run directory outside them")
+                               "where the program's outputs land; use a run directory outside them")
     with NetworkGate(allow_hosts) as gate:
-        socket = f"{SANDBOX_SOCKET_DIR}/{SOCKET_NAME}" if isolated else str(gate.socket_path)
-        nproc = limits.max_processes if isolated else 0
-        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(run_dir), "LANG": "C.UTF-8",
-               ENV_RUN_DIR: str(run_dir), ENV_ALLOW: "", ENV_PROXY: f"unix:{socket}", "PYTHONDONTWRITEBYTECODE": "1",
-               "SCRAPESMITH_LLM": "none", "PYTHONPATH": _PACKAGE_ROOT,
-               ENV_LIMITS: f"{limits.cpu_seconds},{limits.memory_mb},{limits.max_file_mb},{nproc}"}
-        command = [sys.executable, "-B", "-m", "scrapesmith.collect.guard", str(program), *(args or [])]
-        seccomp = seccomp_file() if isolated else None
+        folder = fresh_program_folder(run_dir)
         try:
-            if isolated:
-                command = bwrap_command(command, run_dir, gate.socket_dir, _PACKAGE_ROOT, env, seccomp,
-                                        [str(program), *roots])
-                env = {}
-            result = _supervise(command, run_dir, env, () if seccomp is None else (seccomp,), limits)
-            if isolated and result.exit_status == 1 and result.stderr.startswith("bwrap:"):
-                raise SandboxUnavailable(
-                    f"bubblewrap cannot create the sandbox here ({result.stderr.splitlines()[0]}); allow "
-                    f"unprivileged user namespaces, or pass {UNSAFE_FLAG} to run generated code unconfined")
-        finally:
-            if seccomp is not None:
-                os.close(seccomp)
+            result = _run_confined(program, folder, gate, limits, args or [], roots)
+        finally:  # interrupted too: the rows so far (dataset.partial.jsonl) are the run's
+            notes = harvest(folder, run_dir).notes()
         refusals = [r.message for r in gate.refusals]
     result.isolated = isolated
     result.refusals = refusals
-    if refusals:
-        result.stderr += "".join(f"\nsandbox network: refused {message}" for message in refusals)
+    result.notes = notes
+    result.stderr += "".join(f"\nsandbox network: refused {message}" for message in refusals)
+    result.stderr += "".join(f"\n{note}" for note in notes)
     return result
 
 
-def _supervise(command: list[str], run_dir: Path, env: dict[str, str], fds: tuple[int, ...],
-               limits: SandboxLimits) -> SandboxResult:
-    """Start ``command`` in its own session, wait up to the wall limit, kill the session on any way out."""
-    started = time.monotonic()
-    child = subprocess.Popen(command, cwd=run_dir, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, errors="replace", start_new_session=True, pass_fds=fds)
+def _run_confined(program: Path, folder: Path, gate: NetworkGate, limits: SandboxLimits, args: list[str],
+                  roots: list[str]) -> SandboxResult:
+    """Run ``program`` with ``folder`` as its only writable place, through bwrap unless told otherwise."""
+    isolated = not limits.unsafe_no_sandbox
+    socket = SANDBOX_SOCKET if isolated else str(gate.socket_path)
+    nproc = limits.max_processes if isolated else 0
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(folder), "LANG": "C.UTF-8",
+           ENV_RUN_DIR: str(folder), ENV_ALLOW: "", ENV_PROXY: f"unix:{socket}", "PYTHONDONTWRITEBYTECODE": "1",
+           "SCRAPESMITH_LLM": "none", "PYTHONPATH": _PACKAGE_ROOT,
+           ENV_LIMITS: f"{limits.cpu_seconds},{limits.memory_mb},{limits.max_file_mb},{nproc}"}
+    command = [sys.executable, "-B", "-m", "scrapesmith.collect.guard", str(program), *args]
+    seccomp = seccomp_file() if isolated else None
     try:
-        stdout, stderr = child.communicate(timeout=limits.wall_seconds)
-        timed_out = False
-    except subprocess.TimeoutExpired:
-        _kill(child)
-        stdout, stderr = child.communicate()
-        timed_out = True
-    except BaseException:  # Ctrl-C, SIGTERM turned into KeyboardInterrupt, anything: nothing may outlive us
-        _kill(child)
-        child.communicate()
-        raise
-    seconds = time.monotonic() - started
-    reason = _reason(child.returncode, stderr, timed_out)
+        if isolated:
+            command = bwrap_command(command, folder, gate.socket_path, _PACKAGE_ROOT, env, seccomp,
+                                    [str(program), *roots], scratch_bytes=limits.scratch_mb * 2**20)
+            env = {}
+        result = _supervise(command, folder, env, () if seccomp is None else (seccomp,), limits)
+        if isolated and result.exit_status == 1 and result.stderr.startswith("bwrap:"):
+            raise SandboxUnavailable(
+                f"bubblewrap cannot create the sandbox here ({result.stderr.splitlines()[0]}); allow "
+                f"unprivileged user namespaces, or pass {UNSAFE_FLAG} to run generated code unconfined")
+    finally:
+        if seccomp is not None:
+            os.close(seccomp)
+    return result
+
+
+def _supervise(command: list[str], folder: Path, env: dict[str, str], fds: tuple[int, ...],
+               limits: SandboxLimits) -> SandboxResult:
+    """Start ``command`` in its own session (and memory cgroup), stdin from /dev/null, keeping the tails
+    of its output; stop it at the wall limit or the disk quota; kill the session on any way out."""
+    quota = DiskQuota(folder, limits.disk_mb * 2**20, limits.max_files)
+    cgroup = MemoryCgroup.create(limits.memory_mb * 2**20)
+    if cgroup is not None:  # the shell moves itself in, then becomes the sandbox: nothing of it runs outside
+        command = ["/bin/sh", "-c", 'echo 0 > "$0" && exec "$@"', str(cgroup.procs), *command]
+    started = time.monotonic()
+    try:
+        child = subprocess.Popen(command, cwd=folder, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, start_new_session=True, pass_fds=fds)
+        tails = [OutputTail(pipe, limits.output_kb * 1024) for pipe in (child.stdout, child.stderr)]
+        stopped = _wait(child, quota, started + limits.wall_seconds)
+        oom_kills = cgroup.oom_kills() if cgroup is not None else 0
+    finally:
+        if cgroup is not None:
+            cgroup.remove()
+    stdout, stderr = (tail.text() for tail in tails)
+    reason = _reason(child.returncode, stderr, stopped, oom_kills)
     if reason == "wall-limit":
         stderr += f"\nsandbox: stopped after the wall-time limit of {limits.wall_seconds:g}s"
+    elif reason == "disk-limit":
+        stderr += f"\nsandbox: stopped at the disk quota ({stopped[1]})"
     elif reason == "cpu-limit":
         stderr += f"\nsandbox: stopped after the CPU-time limit of {limits.cpu_seconds}s"
     elif reason == "memory-limit":
         stderr += f"\nsandbox: stopped at the memory limit of {limits.memory_mb} MB"
-    return SandboxResult(child.returncode, stdout, stderr, reason, seconds)
+    return SandboxResult(child.returncode, stdout, stderr, reason, time.monotonic() - started)
+
+
+_POLL_SECONDS = 0.2
+
+
+def _wait(child: subprocess.Popen, quota: DiskQuota, deadline: float) -> tuple[str, str] | None:
+    """Wait for ``child``, checking the wall time and the disk quota five times a second (a thread
+    reaps it, so its end is seen at once); ``(reason, detail)`` when the parent had to stop it."""
+    ended = threading.Event()
+    threading.Thread(target=lambda: (child.wait(), ended.set()), name="sandbox-reaper", daemon=True).start()
+    try:
+        while not ended.wait(_POLL_SECONDS):
+            over = None if time.monotonic() > deadline else quota.exceeded(child.pid)
+            if time.monotonic() > deadline or over:
+                _kill(child)
+                ended.wait()
+                return ("disk-limit", over) if over else ("wall-limit", "")
+        over = quota.exceeded(child.pid)  # a program that wrote past the quota and ended at once
+        return ("disk-limit", over) if over else None
+    except BaseException:  # Ctrl-C, SIGTERM turned into KeyboardInterrupt, anything: nothing may outlive us
+        _kill(child)
+        ended.wait()
+        raise
 
 
 def _kill(child: subprocess.Popen) -> None:
@@ -169,11 +229,13 @@ def _kill(child: subprocess.Popen) -> None:
         os.killpg(child.pid, signal.SIGKILL)
 
 
-def _reason(status: int | None, stderr: str, timed_out: bool) -> str:
-    if timed_out:
-        return "wall-limit"
+def _reason(status: int | None, stderr: str, stopped: tuple[str, str] | None, oom_kills: int) -> str:
+    if stopped is not None:
+        return stopped[0]
     if VIOLATION in stderr or status == EXIT_VIOLATION:
         return "violation"
+    if oom_kills:
+        return "memory-limit"
     # A signal shows as -N directly, or as 128+N when bwrap's init passes the program's death on.
     if status in (-signal.SIGXCPU, -signal.SIGKILL, 128 + signal.SIGXCPU, 128 + signal.SIGKILL) \
             and "MemoryError" not in stderr:

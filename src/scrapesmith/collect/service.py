@@ -65,8 +65,8 @@ def collect(instruction: str, *, llm: LLM | None, run_dir: Path, allow_hosts: li
     run_dir = Path(run_dir)
     inside = [root for root in resolved.roots if is_within(root, os.path.realpath(run_dir))]
     if inside:
-        raise ScrapesmithError(f"--seed {inside[0]} is inside the run directory {run_dir}, where the program may "
-                               "write; use a run directory outside the saved pages")
+        raise ScrapesmithError(f"--seed {inside[0]} is inside the run directory {run_dir}, where the program's "
+                               "outputs land; use a run directory outside the saved pages")
     run_dir.mkdir(parents=True, exist_ok=True)
     ledger = Ledger()
     model = llm if llm is None or isinstance(llm, LedgeredLLM) else LedgeredLLM(llm)

@@ -39,12 +39,12 @@ def _number(text: object) -> float | None:
 
 
 def validate_dataset(run_dir: Path, blueprint: Blueprint) -> list[Check]:
-    path = run_dir / "dataset.jsonl"
-    rows = read_rows(path) if path.is_file() else []
+    rows, unreadable = _dataset_rows(run_dir / "dataset.jsonl")
     fields = blueprint.fields
     rules = blueprint.validation
     missing = [f for f in fields if rows and f not in rows[0]]
-    checks = [Check(name="rows", ok=len(rows) >= rules.min_rows, detail=f"{len(rows)} rows (need {rules.min_rows})"),
+    checks = [Check(name="rows", ok=len(rows) >= rules.min_rows and not unreadable,
+                    detail=unreadable or f"{len(rows)} rows (need {rules.min_rows})"),
               Check(name="schema", ok=not missing, detail=f"missing columns: {', '.join(missing)}" if missing else
                     f"columns {', '.join(fields)}")]
     for column in rules.required:
@@ -63,6 +63,19 @@ def validate_dataset(run_dir: Path, blueprint: Blueprint) -> list[Check]:
     checks += filter_checks(rows, blueprint)
     checks.append(_sample_check(run_dir, rows, rules.required, detail_columns(blueprint)))
     return checks
+
+
+def _dataset_rows(path: Path) -> tuple[list[dict], str]:
+    """The program's rows, or none and one line when its dataset is not valid UTF-8 JSON lines."""
+    if not path.is_file():
+        return [], ""
+    try:
+        rows = read_rows(path)
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        return [], f"{path.name} is not readable ({exc})"
+    if not all(isinstance(row, dict) for row in rows):
+        return [], f"{path.name} is not readable (a line is not a record)"
+    return rows, ""
 
 
 def _output_column(blueprint: Blueprint, key: str) -> str | None:

@@ -16,8 +16,7 @@ from contextlib import ExitStack, contextmanager
 from lxml import etree
 
 from scrapesmith.dom.layout import PageLayout
-from scrapesmith.lists.runtime import HttpRuntime, PageRuntime, ReplayError, page_layout
-from scrapesmith.lists.service import RuntimeFactory
+from scrapesmith.lists.runtime import HttpRuntime, PageRuntime, ReplayError, RuntimeFactory, page_layout
 from scrapesmith.web.browser.render import assess
 
 

@@ -8,6 +8,8 @@ pagination. Script-driven pages (a "Load more" button) need the browser runtime.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Protocol
 from urllib.parse import urlencode, urljoin, urlsplit, urlunsplit
 
@@ -43,6 +45,10 @@ class PageRuntime(Protocol):
     def type_input(self, selector: str, value: str, enter: bool) -> None: ...
 
     def go_back(self) -> None: ...
+
+
+#: how a program gets a fresh runtime per page it opens (HTTP, a browser, or the one the page needs)
+RuntimeFactory = Callable[[], AbstractContextManager[PageRuntime]]
 
 
 def page_layout(runtime: PageRuntime) -> PageLayout:

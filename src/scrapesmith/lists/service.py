@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 from scrapesmith.errors import ScrapesmithError
@@ -12,7 +12,7 @@ from scrapesmith.io import infer_schema, write_rows
 from scrapesmith.lists.dsl import describe
 from scrapesmith.lists.record import Recording, record_heuristic
 from scrapesmith.lists.replay import ReplayResult, replay
-from scrapesmith.lists.runtime import HttpRuntime, PageRuntime
+from scrapesmith.lists.runtime import HttpRuntime, PageRuntime, RuntimeFactory
 from scrapesmith.lists.views import ListProgram
 from scrapesmith.llm.ledger import Ledger
 from scrapesmith.llm.types import LLM
@@ -20,7 +20,6 @@ from scrapesmith.report import write_report
 from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher, expand_sources, is_web_url
 from scrapesmith.web.page import Fetcher
 
-RuntimeFactory = Callable[[], AbstractContextManager[PageRuntime]]
 RUNTIMES = ("http", "browser", "auto")
 
 
@@ -52,7 +51,7 @@ def make_runtimes(
     browser (started only then) when the first page needs scripts (:mod:`scrapesmith.lists.auto`).
     """
     if kind not in RUNTIMES:
-        raise ScrapesmithError(f"unknown --runtime {kind!r} (use {', '.join(RUNTIMES)})")
+        raise ScrapesmithError(f"unknown runtime {kind!r} (use {', '.join(RUNTIMES)})")
     if kind == "browser":
         from scrapesmith.lists.browser import BrowserRuntimes
 

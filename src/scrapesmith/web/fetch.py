@@ -52,6 +52,7 @@ from scrapesmith.web.safety import (
     RobotsFetch,
     RobotsPolicy,
     origin_of,
+    redact_url,
     resolve_host,
     split_credentials,
 )
@@ -188,7 +189,8 @@ class HttpFetcher:
             answer = self._exchange(current, auth, headers)
             if answer.location is None:
                 return self._page(url, answer, time.monotonic() - started)
-            current = _normalise_url(urljoin(answer.url, answer.location))
+            # a hop's own user:password@ (the server's Location) is neither sent nor kept, shown or logged
+            current = _normalise_url(redact_url(urljoin(answer.url, answer.location)))
             if current in seen:
                 raise TooManyRedirects(url, f"redirect loop (back to {current})")
             seen.add(current)
@@ -322,7 +324,7 @@ class HttpFetcher:
                 with self.throttle.slot(current), self._client.stream("GET", current) as response:
                     location = response.headers.get("location")
                     if response.status_code in REDIRECT_STATUSES and location:
-                        current = urljoin(current, location)
+                        current = redact_url(urljoin(current, location))
                         continue
                     body = _read_prefix(response, ROBOTS_MAX_BYTES)
                     return response.status_code, body.decode("utf-8", errors="replace")

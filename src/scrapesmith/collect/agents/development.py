@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel
 
 from scrapesmith.collect.agents.base import Agent
+from scrapesmith.collect.outputs import count_lines
 from scrapesmith.collect.program import render_program
 from scrapesmith.collect.sandbox import run_in_sandbox
 from scrapesmith.collect.validate import validate_dataset
@@ -89,25 +89,18 @@ class TestAgent(Agent):
 
     def run(self) -> None:
         run_dir = self.team.run_dir
-        for stale in ("dataset.csv", "dataset.jsonl", "dataset.parquet", "failures.json"):
-            (run_dir / stale).unlink(missing_ok=True)
         # The network the run allows (never what program.py declares about itself).
-        # ... and the local roots the user named as seeds, read-only (never what program.py declares)
+        # ... and the local roots the user named as seeds, read-only (never what program.py declares).
+        # The program's outputs replace an earlier revision's in the run directory (the sandbox does it).
         result = run_in_sandbox(run_dir / "program.py", run_dir, self.team.program_hosts or self.team.allow_hosts,
                                 self.team.limits, read_roots=self.team.program_roots)
-        rows = count_rows(run_dir / "dataset.jsonl")
+        rows = count_lines(run_dir / "dataset.jsonl")
         self.team.rows = rows
         ok = result.ok and rows > 0
         error = None if ok else (result.summary() if not result.ok else "the program ran but collected no rows")
         self.send("test", TestMessage(ok=ok, exit_status=result.exit_status, rows=rows, error=error,
                                       stderr_tail=result.stderr[-600:]))
         self.report(f"sandbox {result.reason}, {rows} rows in {result.seconds:.1f}s")
-
-
-def count_rows(path: Path) -> int:
-    if not path.is_file():
-        return 0
-    return sum(1 for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
 
 
 class ValidationAgent(Agent):

@@ -9,6 +9,13 @@ window). A refused plain-HTTP request gets a 403 tagged ``X-Scrapesmith-Refused`
 (HTTPS, WebSocket) gets a 403 before any tunnel exists. For plain-HTTP document navigations, redirect hops
 included, ``navigation_check`` (robots.txt) runs here as well.
 
+The request target is parsed once, strictly (:func:`parse_target`): a ``CONNECT`` takes a plain
+``host:port`` and a forwarded request a plain ``http://host[:port]/path?query``; the address checked and the
+address connected to both come from that one parse. Anything else (a ``/``, ``?``, ``#`` or ``@`` in a
+``CONNECT`` target, user info or a fragment in a URI, a backslash, spaces, control or non-ASCII characters) is a 400
+and a recorded refusal: a lenient parse let ``CONNECT 127.0.0.1:A/x:B`` pass the check for port A and
+connect to port B.
+
 One request per client connection: simple, and Chromium copes with a proxy that closes after a response.
 """
 
@@ -16,15 +23,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 from scrapesmith.web.page import FetchError
-from scrapesmith.web.safety import REFUSED_HEADER, AddressGuard, origin_of, resolve_host
+from scrapesmith.web.safety import REFUSED_HEADER, AddressGuard, origin_of, redact_url, resolve_host
 
-__all__ = ["REFUSED_HEADER", "GuardProxy", "Refusal", "is_browser_service_host"]
+__all__ = ["REFUSED_HEADER", "GuardProxy", "Refusal", "Target", "is_browser_service_host", "parse_target"]
 _HOP_BY_HOP = {"proxy-connection", "proxy-authorization", "connection", "keep-alive", "te", "upgrade"}
 _HEAD_LIMIT = 64 * 1024
 _PIPE_CHUNK = 64 * 1024
@@ -40,6 +47,44 @@ BROWSER_SERVICE_SUFFIXES = (".gvt1.com", ".gvt2.com", "-pa.googleapis.com", "cli
 def is_browser_service_host(host: str) -> bool:
     host = host.lower().strip("[]")
     return host in BROWSER_SERVICE_HOSTS or host.endswith(BROWSER_SERVICE_SUFFIXES)
+
+
+# A host name (letters, digits, dots, hyphens, underscores), a dotted IPv4 address or a bracketed IPv6 one.
+_HOST = r"(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?)"
+_CONNECT_TARGET = re.compile(_HOST + r":(?P<port>[0-9]{1,5})")
+# Printable ASCII without space, '#' or '\\': what a path and query may hold here (the host ends before it).
+_ABSOLUTE_TARGET = re.compile(r"http://" + _HOST + r"(?::(?P<port>[0-9]{1,5}))?(?P<path>/[!-\"$-\[\]-~]*)?")
+_METHOD = re.compile(r"[A-Z]{1,20}")
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where one proxied request goes, parsed once: the URL the guard checks names exactly the host and
+    port connected to (``port``); ``path`` is what the upstream request asks for ("" for a tunnel)."""
+
+    method: str
+    url: str
+    port: int
+    path: str
+
+    @property
+    def tunnel(self) -> bool:
+        return self.method == "CONNECT"
+
+
+def parse_target(method: str, target: str) -> Target | None:
+    """The request line's method and target as a :class:`Target`; ``None`` unless both are plain."""
+    if not _METHOD.fullmatch(method):
+        return None
+    match = (_CONNECT_TARGET if method == "CONNECT" else _ABSOLUTE_TARGET).fullmatch(target)
+    if match is None:
+        return None
+    port = int(match["port"] or 80)
+    if not 0 < port < 65536:
+        return None
+    if method == "CONNECT":
+        return Target(method, f"{'http' if port == 80 else 'https'}://{target}/", port, "")
+    return Target(method, target, port, match["path"] or "/")  # plain: urlsplit reads the same host and port
 
 
 @dataclass(frozen=True)
@@ -116,21 +161,25 @@ class GuardProxy:
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), self.idle_timeout)
         lines = head.decode("latin-1").split("\r\n")
-        method, target, _version = (lines[0].split(" ", 2) + ["", ""])[:3]
+        method, raw_target, _version = (lines[0].split(" ", 2) + ["", ""])[:3]
+        target = parse_target(method, raw_target)
+        if target is None:
+            shown = repr(redact_url(raw_target)[:200])  # never a user:password@ in the log
+            self._refuse(Refusal(shown, "invalid-url", f"{shown}: not a plain host:port or http:// URL"))
+            writer.write(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            return
         headers = [tuple(part.strip() for part in line.split(":", 1)) for line in lines[1:] if ":" in line]
-        if method.upper() == "CONNECT":
+        if target.tunnel:
             await self._tunnel(target, reader, writer)
         else:
-            await self._forward(method, target, headers, reader, writer)
+            await self._forward(target, headers, reader, writer)
 
-    async def _tunnel(self, target: str, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        host, _, port = target.rpartition(":")
-        url = f"{'http' if port == '80' else 'https'}://{host}:{port}/"
-        refusal, addresses = await self._check(url, navigation=False)
+    async def _tunnel(self, target: Target, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        refusal, addresses = await self._check(target.url, navigation=False)
         if refusal is not None:
             await _write_refusal(writer, refusal)
             return
-        upstream = await self._connect(addresses, int(port))
+        upstream = await self._connect(addresses, target.port)
         if upstream is None:
             writer.write(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")
             return
@@ -139,29 +188,23 @@ class GuardProxy:
 
     async def _forward(
         self,
-        method: str,
-        target: str,
+        target: Target,
         headers: list[tuple[str, ...]],
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
     ) -> None:
-        parts = urlsplit(target)
-        if parts.scheme != "http" or not parts.hostname:
-            writer.write(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-            return
         names = {name.lower(): value for name, value in headers}
         navigation = names.get("sec-fetch-mode") == "navigate" and names.get("sec-fetch-dest") == "document"
-        refusal, addresses = await self._check(target, navigation=navigation)
+        refusal, addresses = await self._check(target.url, navigation=navigation)
         if refusal is not None:
             await _write_refusal(writer, refusal)
             return
-        upstream = await self._connect(addresses, parts.port or 80)
+        upstream = await self._connect(addresses, target.port)
         if upstream is None:
             writer.write(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             return
-        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         kept = [f"{name}: {value}" for name, value in headers if name.lower() not in _HOP_BY_HOP]
-        request_head = "\r\n".join([f"{method} {path} HTTP/1.1", *kept, "Connection: close", "", ""])
+        request_head = "\r\n".join([f"{target.method} {target.path} HTTP/1.1", *kept, "Connection: close", "", ""])
         upstream[1].write(request_head.encode("latin-1"))
         await self._pipe_both(reader, writer, *upstream)
 

@@ -1,0 +1,154 @@
+"""Taking over what a sandboxed program wrote, without trusting anything in its folder.
+
+The program controls every entry of its folder: a ``dataset.csv`` may be a symbolic link to a file outside,
+a FIFO that blocks whoever opens it, a hard link or a file far larger than any dataset. So the program gets a
+fresh folder of its own (:func:`fresh_program_folder`) inside the run directory, and once it has ended, and
+no process of it is left to swap an entry, :func:`harvest` moves the regular files it was expected to write
+(:data:`scrapesmith.collect.runtime.OUTPUT_FILES`) up into the run directory, as plain readable data files
+(mode 0644: a program could make one set-user-ID to the caller, perhaps root), and removes the folder.
+Every other entry is refused or left out, each named in one line. The run directory itself, where the parent
+writes its records and reports, is never the program's to write.
+
+:func:`open_regular` and :func:`read_regular` are how the parent reads such a file afterwards: opened
+without following links or blocking, checked to be a regular file, read up to a size bound, each
+failure one line (:class:`UnsafeOutput`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import stat
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO
+
+from scrapesmith.collect.runtime import OUTPUT_FILES
+from scrapesmith.errors import ScrapesmithError
+
+PROGRAM_FOLDER_PREFIX = ".program-"
+OUTPUT_MODE = 0o644
+_SHOWN = 5
+
+
+class UnsafeOutput(ScrapesmithError):
+    """A file the program left is not a regular file of its own, or is past its size bound."""
+
+
+@dataclass
+class Harvest:
+    """What the parent took over from the program's folder: ``kept`` outputs, ``refused`` entries that
+    have an output's name but are no regular file (one line each), and the ``left_out`` other entries."""
+
+    kept: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    left_out: list[str] = field(default_factory=list)
+
+    def notes(self) -> list[str]:
+        """One line per refusal, and one for the entries left out (the first few named)."""
+        notes = [f"sandbox: not kept: {line}" for line in self.refused]
+        if self.left_out:
+            shown = ", ".join(repr(name) for name in self.left_out[:_SHOWN])
+            more = f" and {len(self.left_out) - _SHOWN} more" if len(self.left_out) > _SHOWN else ""
+            notes.append(f"sandbox: {len(self.left_out)} other entries the program wrote were not kept "
+                         f"(only its outputs are): {shown}{more}")
+        return notes
+
+
+def fresh_program_folder(run_dir: Path) -> Path:
+    """A new, empty folder in ``run_dir`` that the program may write (and nothing else of ``run_dir``)."""
+    return Path(tempfile.mkdtemp(prefix=PROGRAM_FOLDER_PREFIX, dir=run_dir))
+
+
+def harvest(folder: Path, run_dir: Path) -> Harvest:
+    """Move the program's regular output files from ``folder`` into ``run_dir`` (replacing the outputs of
+    an earlier run there, which must never pass for this run's), then remove ``folder``.
+
+    Call it only once the program has ended: no entry can change between the check and the move then.
+    """
+    outcome = Harvest()
+    run_fd = os.open(run_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    try:
+        for name in OUTPUT_FILES:
+            with contextlib.suppress(FileNotFoundError, IsADirectoryError):
+                os.unlink(name, dir_fd=run_fd)
+        os.chmod(folder, 0o700)  # the program may have locked its folder (a mount point it cannot replace)
+        folder_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        try:
+            for name in sorted(os.listdir(folder_fd)):
+                if name not in OUTPUT_FILES:
+                    outcome.left_out.append(name)
+                    continue
+                problem = _not_own_regular(os.stat(name, dir_fd=folder_fd, follow_symlinks=False))
+                if problem:
+                    outcome.refused.append(f"{name}: {problem}")
+                    continue
+                # a plain data file: never set-user-ID (to the caller, perhaps root), executable or unreadable
+                os.chmod(name, OUTPUT_MODE, dir_fd=folder_fd)
+                os.replace(name, name, src_dir_fd=folder_fd, dst_dir_fd=run_fd)
+                outcome.kept.append(name)
+        finally:
+            os.close(folder_fd)
+    finally:
+        os.close(run_fd)
+    _remove(folder, outcome)
+    return outcome
+
+
+def _not_own_regular(info: os.stat_result) -> str:
+    """Why a file is not a regular file of the program's own ("" when it is)."""
+    if stat.S_ISLNK(info.st_mode):
+        return "a symbolic link, not a regular file"
+    if not stat.S_ISREG(info.st_mode):
+        return f"not a regular file (mode {stat.filemode(info.st_mode)})"
+    if info.st_nlink != 1:
+        return f"a hard link ({info.st_nlink} names), not a file of the program's own"
+    return ""
+
+
+def _remove(folder: Path, outcome: Harvest) -> None:
+    """Remove the program's folder without following anything in it (``rmtree`` does not follow links)."""
+    for directory, folders, _files in os.walk(folder):  # folders the program made unreadable or unwritable
+        for name in folders:  # before the walk lists them; os.walk never descends into a link
+            with contextlib.suppress(OSError):
+                os.chmod(os.path.join(directory, name), 0o700)
+    shutil.rmtree(folder, ignore_errors=True)
+    if folder.exists():
+        outcome.refused.append(f"{folder.name}: the program's folder could not be removed")
+
+
+def open_regular(path: Path) -> BinaryIO:
+    """``path`` opened for reading if it is a regular file; else :class:`UnsafeOutput`.
+
+    Opened without following a link (``O_NOFOLLOW``) and without blocking (a FIFO opens and is then
+    refused), its type checked on the open file, so nothing can be swapped in between.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
+    except OSError as exc:
+        reason = "a symbolic link" if os.path.islink(path) else exc.strerror
+        raise UnsafeOutput(f"{path}: not read ({reason})") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise UnsafeOutput(f"{path}: not read (not a regular file, mode {stat.filemode(mode)})")
+    return os.fdopen(fd, "rb")
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of ``path`` if it is a regular file (:func:`open_regular`) of at most ``limit`` bytes."""
+    with open_regular(path) as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise UnsafeOutput(f"{path}: not read (larger than {limit:,} bytes)")
+    return data
+
+
+def count_lines(path: Path) -> int:
+    """Non-blank lines of a JSON-lines file (:func:`open_regular`, read line by line); 0 when it is absent."""
+    if not os.path.lexists(path):
+        return 0
+    with open_regular(path) as handle:
+        return sum(1 for line in handle if line.strip())
