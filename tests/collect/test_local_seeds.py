@@ -1,4 +1,4 @@
-"""``collect --seed`` takes local HTML files, ``file://`` URLs and directories of saved pages (issue 14 item 4).
+"""``collect --from`` takes local HTML files, ``file://`` URLs and directories of saved pages (issue 14 item 4).
 
 Real files in ``tmp_path``, the real command line and the real bubblewrap sandbox: the local roots are the
 only files the agents and the program read, mounted read-only, recorded in ``program.py`` (``READ_ROOTS``)
@@ -102,7 +102,7 @@ def test_a_bad_seed_is_one_line_and_nothing_is_written(tmp_path, seed, message):
     (tmp_path / "empty" / "a.txt").write_text("x")
     if seed.startswith("run/"):
         saved_site(tmp_path / "run")
-    done = scrapesmith("collect", INSTRUCTION, "--seed", seed, "--llm", "none", "--run-dir", "run", cwd=tmp_path)
+    done = scrapesmith("collect", INSTRUCTION, "--from", seed, "--llm", "none", "--run-dir", "run", cwd=tmp_path)
     assert done.returncode == 1 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
     assert not (tmp_path / "run").exists() or {p.name for p in (tmp_path / "run").iterdir()} == {"saved", "secret.txt"}
 
@@ -112,12 +112,12 @@ def test_collect_from_a_directory_of_saved_pages_then_rerun_reading_the_same_pla
     their second page in the sandbox (the directory read-only), and a rerun reads the same directory once
     the user grants it."""
     saved = saved_site(tmp_path)
-    done = scrapesmith("collect", INSTRUCTION, "--seed", "saved", "--llm", "none", "--run-dir", "run", cwd=tmp_path)
+    done = scrapesmith("collect", INSTRUCTION, "--from", "saved", "--llm", "none", "--run-dir", "run", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     rows = read_rows(tmp_path / "run" / "dataset.csv")
     assert _standings(rows) == TEAMS
     assert {r["source_url"] for r in rows} == {(saved / "standings.html").as_uri(), (saved / "standings-2.html").as_uri()}
-    assert "2 files in seed directories skipped" in done.stderr and "logo.png (not an HTML page)" in done.stderr
+    assert "2 files in --from directories skipped" in done.stderr and "logo.png (not an HTML page)" in done.stderr
     result = json.loads((tmp_path / "run" / "result.json").read_text())
     assert result["valid"] and result["llm_calls"] == 0 and result["read_roots"] == [str(saved)]
     assert result["skipped_files"] == [f"{saved / 'logo.png'} (not an HTML page)",
@@ -136,7 +136,8 @@ def test_collect_from_a_directory_of_saved_pages_then_rerun_reading_the_same_pla
 
 def test_a_single_file_seed_lets_the_program_read_that_file_only(tmp_path):
     """The root is the file named: its "next" page beside it is not in the sandbox, and saying so is a
-    failure of the run (failures.json), not rows silently missing. (A path with a space and an accent.)"""
+    failure of the run (failures.json), not rows silently missing. (A path with a space and an accent; the
+    option's old spelling, ``--seed``, hidden from --help, still works.)"""
     saved = saved_site(tmp_path, "saved pages é")
     done = scrapesmith("collect", INSTRUCTION, "--seed", (saved / "standings.html").as_uri(), "--llm", "none",
                        "--run-dir", "run", cwd=tmp_path)
@@ -154,7 +155,7 @@ def test_a_single_file_seed_lets_the_program_read_that_file_only(tmp_path):
 
 def test_web_seeds_still_need_no_local_root(demo_web, allow, tmp_path):
     done = scrapesmith("collect", "Standings of the 2024 season with columns team, wins and losses",
-                       "--seed", demo_web.url("/sports/"), "--llm", "none", "--allow-host", allow[0],
+                       "--from", demo_web.url("/sports/"), "--llm", "none", "--allow-host", allow[0],
                        "--delay", "0", "--run-dir", "run", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "READ_ROOTS = []" in (tmp_path / "run" / "program.py").read_text()

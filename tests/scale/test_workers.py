@@ -24,7 +24,11 @@ def test_two_workers_keep_one_per_host_limit_and_read_robots_txt_once(tmp_path, 
     starts = [when for when, _target in shop.site.log]
     gaps = [later - earlier for earlier, later in itertools.pairwise(starts)]
     assert len(starts) == 25 and shop.site.robots == 1
-    assert min(gaps) >= 0.8 * DELAY, f"requests {min(gaps):.3f} s apart with --delay {DELAY}"
+    # the server stamps a request when it reads it, so one late arrival shortens the next gap on a loaded
+    # machine; two workers each keeping their own limit would halve the whole span, which no jitter does
+    span = starts[-1] - starts[1]
+    assert span >= 0.9 * DELAY * (len(starts) - 2), f"24 pages in {span:.2f} s with --delay {DELAY}"
+    assert min(gaps) >= 0.5 * DELAY, f"requests {min(gaps):.3f} s apart with --delay {DELAY}"
     workers = {row["worker"] for row in _batches(tmp_path / "items.run")}
     assert len(workers) == 2 and all(not worker.endswith(f":{os.getpid()}") for worker in workers)
 

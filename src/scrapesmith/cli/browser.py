@@ -15,16 +15,12 @@ from typing import Annotated
 
 import typer
 
-from scrapesmith.bench.browser import bench_browser
-from scrapesmith.bench.frame import report
-from scrapesmith.cli import app, bench_app, console
+from scrapesmith.cli import app, console
 from scrapesmith.cli.options import (
     AllowHostOption,
-    JsonOutOption,
     NoRobotsOption,
     allowed_hosts,
     check_choice,
-    progress_bar,
     usage_error,
 )
 from scrapesmith.web.browser import RENDER_MODES, AutoFetcher, BrowserOptions, assess, make_fetcher
@@ -129,27 +125,3 @@ def _screenshot(fetcher: HttpFetcher | AutoFetcher, url: str, path: Path) -> Non
         path.write_bytes(session.screenshot(full_page=True))
 
 
-@bench_app.command("browser")
-def bench_browser_command(
-    pages: Annotated[
-        int, typer.Option("--pages", min=4, help="Static demo pages per fetcher and level.")
-    ] = 40,
-    contexts: Annotated[
-        int, typer.Option("--contexts", min=2, help="The concurrent level compared with 1 context.")
-    ] = 4,
-    launches: Annotated[
-        int, typer.Option("--launches", min=0, help="Extra cold launches timed (besides one per level).")
-    ] = 3,
-    json_out: JsonOutOption = None,
-) -> None:
-    """Browser launch and render time; pages/s of BrowserFetcher vs HttpFetcher with 1 and N contexts."""
-    steps = 1 + 2 * 2  # launches, then http and browser at each of two concurrency levels
-    with progress_bar() as progress:
-        task = progress.add_task("browser benchmark", total=steps)
-        finished = iter(range(steps))
-
-        def step(name: str) -> None:
-            progress.update(task, completed=next(finished), description=name)
-
-        result = bench_browser(pages=pages, concurrency=(1, contexts), launches=launches, on_step=step)
-    report(result, json_out, case_columns=["fetcher", "contexts", "pages", "seconds", "pages_per_s"])

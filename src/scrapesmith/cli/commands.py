@@ -1,7 +1,6 @@
 """Imports every command module so its commands register on the typer apps."""
 
 from scrapesmith.cli import (
-    bench_dom,  # noqa: F401
     browser,  # noqa: F401
     collect,  # noqa: F401
     crawl,  # noqa: F401
@@ -12,6 +11,32 @@ from scrapesmith.cli import (
     lists,  # noqa: F401
     llm,  # noqa: F401
     report,  # noqa: F401
+    run,  # noqa: F401
     scale,  # noqa: F401
     sites,  # noqa: F401
+)
+from scrapesmith.cli.bench import (
+    browser as bench_browser,  # noqa: F401
+)
+from scrapesmith.cli.bench import (
+    collect as bench_collect,  # noqa: F401
+)
+from scrapesmith.cli.bench import (
+    dom,  # noqa: F401
+    swde,  # noqa: F401
+)
+from scrapesmith.cli.bench import (
+    fetch as bench_fetch,  # noqa: F401
+)
+from scrapesmith.cli.bench import (
+    insta as bench_insta,  # noqa: F401
+)
+from scrapesmith.cli.bench import (
+    lists as bench_lists,  # noqa: F401
+)
+from scrapesmith.cli.bench import (
+    llm as bench_llm,  # noqa: F401
+)
+from scrapesmith.cli.bench import (
+    scale as bench_scale,  # noqa: F401
 )

@@ -3,20 +3,15 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import typer
-from lxml import etree
 from rich.table import Table
 
-from scrapesmith.bench.frame import report
-from scrapesmith.cli import app, bench_app, console
+from scrapesmith.cli import app, console
 from scrapesmith.cli.options import (
     AllowHostOption,
     DelayOption,
-    JsonOutOption,
     LLMOption,
     NoCacheOption,
     OpenOption,
@@ -41,7 +36,6 @@ from scrapesmith.cli.scale import (
     run_at_scale,
     write_run_record,
 )
-from scrapesmith.dom.layout import PageLayout
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.examples import parse_example
 from scrapesmith.lists.dsl import describe
@@ -78,26 +72,6 @@ START_URL_OPTION = typer.Option(None, "--start-url", help="Run on this URL inste
 START_URLS_OPTION = typer.Option(
     None, "--start-urls", help="Run from every start page these sources list (a .txt URL list, e.g. from "
     "`scrapesmith crawl`, a directory, URLs): a resumable run over all of them (repeatable).")
-HTML_OPTION = typer.Option(Path("../shared/data/next-eval/html"), "--html", help="Directory of N.html pages.")
-GROUNDTRUTH_OPTION = typer.Option(
-    Path("../shared/data/next-eval/groundtruth"),
-    "--groundtruth",
-    help="Directory of N.json record lists.",
-)
-FIT_OPTION = typer.Option(
-    False, "--fit", help="Refit the list-evidence weights on these pages and print them (no scoring run)."
-)
-RENDER_OPTION = typer.Option(
-    False,
-    "--render",
-    help="Draw each page once in Chromium (its own markup only, nothing fetched) and use its layout as evidence.",
-)
-SITE_OPTION = typer.Option([], "--site", help="Only these demo sites (acme, globex, northwind); repeatable.")
-LIMIT_OPTION = typer.Option(None, "--limit", help="Only the first N pages.")
-PAGES_OPTION = typer.Option(None, "--pages", help="Only these page ids, comma-separated (e.g. 5,22,54).")
-USE_CASE_OPTION = typer.Option(
-    [], "--use-case", help="Only these use cases (jobs, category, blog, testimonials); repeatable."
-)
 MAX_PAGES = typer.Option(
     None, "--max-pages", min=1, help="Stop after this many list pages (default: the program's, 20)."
 )
@@ -258,145 +232,9 @@ def _replay_many(program: ListProgram, program_path: Path, start_urls: list[str]
     show_report(report_file, open_)
 
 
-@bench_app.command("nexteval")
-def bench_nexteval_command(
-    html: Path = HTML_OPTION,
-    groundtruth: Path = GROUNDTRUTH_OPTION,
-    json_out: JsonOutOption = None,
-    limit: int | None = LIMIT_OPTION,
-    pages: str | None = PAGES_OPTION,
-    fit: bool = FIT_OPTION,
-    render: bool = RENDER_OPTION,
-    llm: LLMOption = None,
-    no_cache: NoCacheOption = False,
-) -> None:
-    """Record detection on NEXT-EVAL pages, scored with NEXT-EVAL's own metric.
-
-    Without --llm (or with --llm none) the evidence alone decides; with a model, it chooses the main
-    list where the evidence's best two options are close, and calls and tokens are reported per page.
-    With --render each page is drawn once in Chromium (its own markup only, nothing fetched) and the
-    layout joins the DOM evidence; seconds per page are reported beside F1.
-    """
-    from scrapesmith.bench.nexteval import (
-        RenderingDetector,
-        detect_records,
-        model_detector,
-        page_ids,
-        run_nexteval,
-    )
-
-    with _renderer(render) as draw:
-        if fit:
-            _fit_evidence(html, groundtruth, limit, draw)
-            return
-        ledger = Ledger()
-        model = llm_from_options(llm or "none", no_cache, ledger=ledger)
-        only = [page.strip() for page in pages.split(",") if page.strip()] if pages else None
-        total = len(page_ids(html, groundtruth, only)[:limit])
-        detector = RenderingDetector(draw) if draw is not None else detect_records
-        with progress_bar() as progress, use_ledger(ledger):
-            task = progress.add_task("nexteval", total=total)
-            result = run_nexteval(
-                html,
-                groundtruth,
-                limit,
-                detector=model_detector(model, draw) if model is not None else detector,
-                only=only,
-                progress=lambda _page: progress.advance(task),
-                ledger=ledger if model is not None else None,
-            )
-    result.params["llm"] = getattr(model, "name", "none")
-    result.params["render"] = render
-    report(result, json_out)
-    fallbacks = [case for case in result.cases if case.get("rendered") is False]
-    if fallbacks:
-        console.print(
-            f"{len(fallbacks)} of {len(result.cases)} pages were not rendered and used the DOM evidence alone "
-            f"(page {fallbacks[0]['page']}: {fallbacks[0].get('layout_note', '')})",
-            markup=False,
-        )
 
 
-@contextmanager
-def _renderer(render: bool) -> Iterator[Callable[[etree._Element], PageLayout] | None]:
-    """With --render, one Chromium for the run, drawing each page from its own markup; otherwise none."""
-    if not render:
-        yield None
-        return
-    from scrapesmith.web.browser import BrowserRuntime
-    from scrapesmith.web.browser.layout import render_layout
-
-    runtime = BrowserRuntime()  # started by the first page: a browser that cannot start leaves every
-    try:  # page to the DOM evidence, each one counted with the reason, instead of ending the run
-        yield lambda root: render_layout(root, runtime)
-    finally:
-        runtime.close()
 
 
-def _fit_evidence(
-    html: Path, groundtruth: Path, limit: int | None, draw: Callable[[etree._Element], PageLayout] | None
-) -> None:
-    """Refit the list-evidence weights and say how they do on pages they were not fitted on."""
-    from scrapesmith.bench.nexteval_fit import fit_models, held_out_report, load_pages, score_with
-
-    with console.status("measuring every candidate list…"):
-        pages = load_pages(html, groundtruth, limit, draw)
-    fitted = fit_models(pages)
-    console.print(fitted.as_python(), markup=False, highlight=False)
-    console.print(f"F1 on the fitted pages {score_with(pages, fitted):.4f}", highlight=False)
-    with console.status("refitting on held-out splits…"):
-        lines = held_out_report(pages)
-    for line in lines:
-        console.print(line, highlight=False)
 
 
-@bench_app.command("weblists")
-def bench_weblists_command(
-    json_out: JsonOutOption = None,
-    runtime: RuntimeOption = None,
-    use_case: list[str] = USE_CASE_OPTION,
-    site: list[str] = SITE_OPTION,
-    llm: LLMOption = None,
-    no_cache: NoCacheOption = False,
-) -> None:
-    """WebLists-style precision/recall of list extraction on the demo company sites (served locally)."""
-    from scrapesmith.bench.weblists import COMPANY_SITES, USE_CASES, run_weblists
-    from scrapesmith.sites import serve_sites
-
-    chosen = tuple(use_case) or USE_CASES
-    sites = tuple(site) or COMPANY_SITES
-    unknown = [name for name in (*chosen, *sites) if name not in (*USE_CASES, *COMPANY_SITES)]
-    if unknown:
-        raise ScrapesmithError(f"unknown use case or site: {', '.join(unknown)}")
-    model = llm_from_options(llm, no_cache)
-    runtime = runtime or "http"
-    with serve_sites() as server, progress_bar() as progress:
-        task = progress.add_task("weblists", total=len(sites) * len(chosen))
-        truths = {name: server.sites.truth(name) for name in sites}
-        with make_runtimes(runtime, [f"{server.host}:{server.port}"], delay=0.0) as runtimes:
-            result = run_weblists(
-                server.base_url,
-                truths,
-                runtimes,
-                model,
-                sites=sites,
-                use_cases=chosen,
-                progress=lambda _name: progress.advance(task),
-            )
-    result.params["runtime"] = runtime
-    report(
-        result,
-        json_out,
-        case_columns=[
-            "site",
-            "use_case",
-            "rows",
-            "truth_rows",
-            "precision",
-            "recall",
-            "text_precision",
-            "text_recall",
-            "pages",
-            "llm_calls",
-        ],
-    )

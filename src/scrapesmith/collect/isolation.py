@@ -6,7 +6,7 @@ IPC, UTS and cgroup namespaces, no capabilities, and a file system that holds on
 * the system (``/usr`` and its ``/bin``, ``/lib`` links), the Python installation, the virtualenv and the
   scrapesmith package root, all read-only;
 * the program's folder, bind-mounted writable at its own path (the only place writes survive);
-* the local pages the run reads (``collect --seed`` files and directories, a program's granted
+* the local pages the run reads (``collect --from`` files and directories, a program's granted
   ``READ_ROOTS``), bind-mounted read-only at their own paths (``extra_read_only``);
 * a throwaway tmpfs for scratch files (``TMPDIR``), capped at ``scratch_bytes`` (tmpfs pages are memory
   no address-space limit counts; with a bubblewrap too old for ``--size``, ``TMPDIR`` is the program's

@@ -1,4 +1,4 @@
-"""``--seed`` inputs: http(s) URLs, local HTML files, ``file://`` URLs and directories of saved pages.
+"""Start pages (``collect --from``): http(s) URLs, local HTML files, ``file://`` URLs and directories of saved pages.
 
 A URL is crawled as before (links under it). A local file or ``file://`` URL is read through ``fetch``'s
 file route (:class:`~scrapesmith.web.files.FileFetcher`); a directory stands for its HTML files
@@ -38,23 +38,23 @@ def resolve_seeds(seeds: list[str]) -> Seeds:
             continue
         scheme = urlsplit(seed).scheme
         if not is_file_url(seed) and scheme and len(scheme) > 1:
-            raise ScrapesmithError(f"--seed {seed}: unsupported URL scheme '{scheme}'; use http(s)://, file:// "
+            raise ScrapesmithError(f"start page {seed}: unsupported URL scheme '{scheme}'; use http(s)://, file:// "
                                    "or a path")
         path = Path(os.path.realpath(FileFetcher().resolve(seed)))
         if path.is_dir() and path == Path(path.anchor):
-            raise ScrapesmithError(f"--seed {seed}: the whole file system is not a seed; name the saved pages' "
+            raise ScrapesmithError(f"start page {seed}: the whole file system is not a seed; name the saved pages' "
                                    "directory")
         if path.is_dir():
             _add_directory(resolved, seed, path)
         elif path.is_file():
             if path.suffix.lower() not in HTML_SUFFIXES:
-                raise ScrapesmithError(f"--seed {seed}: not an HTML page ({_SUFFIXES}); pass a saved page, a "
+                raise ScrapesmithError(f"start page {seed}: not an HTML page ({_SUFFIXES}); pass a saved page, a "
                                        "directory of saved pages or a URL")
             resolved.urls.append(path.as_uri())
             resolved.scopes.append(path.as_uri())
             resolved.roots.append(str(path))
         else:
-            raise ScrapesmithError(f"--seed {seed}: no such file or directory")
+            raise ScrapesmithError(f"start page {seed}: no such file or directory")
     resolved.roots = _outermost(resolved.roots)
     return resolved
 
@@ -64,7 +64,7 @@ def _add_directory(resolved: Seeds, seed: str, path: Path) -> None:
     # a link to a file outside the directory is not in the sandbox either: skipped here, said so
     inside = [p for p in pages if is_within(os.path.realpath(p), str(path))]
     if not inside:
-        raise ScrapesmithError(f"--seed {seed}: no HTML pages ({_SUFFIXES}) in this directory"
+        raise ScrapesmithError(f"start page {seed}: no HTML pages ({_SUFFIXES}) in this directory"
                                + (f" ({len(others)} other files)" if others else ""))
     resolved.urls += [p.as_uri() for p in inside]
     resolved.scopes.append(path.as_uri().rstrip("/") + "/")

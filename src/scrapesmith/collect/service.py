@@ -60,12 +60,12 @@ def collect(instruction: str, *, llm: LLM | None, run_dir: Path, allow_hosts: li
     if llm is None and parsed.start_url is None and not seeds:
         raise NoStartingPoint("without a model (--llm none) the instruction must name a start URL and columns, "
                               "e.g. 'papers from http://host/list/ with columns title, authors, url', "
-                              "or --seed pages to search")
+                              "or start pages to search (collect --from)")
     resolved = resolve_seeds(list(seeds or []))  # a bad seed is one line, before anything is written
     run_dir = Path(run_dir)
     inside = [root for root in resolved.roots if is_within(root, os.path.realpath(run_dir))]
     if inside:
-        raise ScrapesmithError(f"--seed {inside[0]} is inside the run directory {run_dir}, where the program's "
+        raise ScrapesmithError(f"start page {inside[0]} is inside the run directory {run_dir}, where the program's "
                                "outputs land; use a run directory outside the saved pages")
     run_dir.mkdir(parents=True, exist_ok=True)
     ledger = Ledger()

@@ -206,7 +206,7 @@ ROLE_SCHEMAS: dict[Role, type[BaseModel]] = {
 
 @dataclass
 class Seeds:
-    """The ``--seed`` inputs resolved (:func:`scrapesmith.collect.seeds.resolve_seeds`)."""
+    """The ``--from`` inputs resolved (:func:`scrapesmith.collect.seeds.resolve_seeds`)."""
 
     #: where the crawl starts, in order: URLs as given, local pages as ``file://`` URLs of their real paths
     urls: list[str] = field(default_factory=list)
@@ -242,9 +242,9 @@ class CollectResult:
     format_rejections: int
     ablation: str
     trail: list[str] = field(default_factory=list)
-    #: the local roots (``--seed`` files and directories) the run read, mounted read-only for the program
+    #: the local roots (``--from`` files and directories) the run read, mounted read-only for the program
     read_roots: list[str] = field(default_factory=list)
-    #: files in ``--seed`` directories that were not read, each with the reason
+    #: files in ``--from`` directories that were not read, each with the reason
     skipped_files: list[str] = field(default_factory=list)
 
     @property

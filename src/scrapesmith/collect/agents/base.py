@@ -43,7 +43,7 @@ class Team:
     run_dir: Path
     allow_hosts: list[str]
     delay: float | None
-    #: the ``--seed`` inputs resolved: crawl starts and scopes, and the local roots the run may read
+    #: the ``--from`` inputs resolved: crawl starts and scopes, and the local roots the run may read
     seeds: Seeds = field(default_factory=Seeds)
     limits: SandboxLimits = field(default_factory=SandboxLimits)
     #: ask the model at every agent step, as the paper does, even where the tools' evidence leaves no choice

@@ -1,0 +1,176 @@
+"""`scrapesmith bench miniwob`, `bench insta-safety` and `bench insta-pipeline`: the InSTA agents, judges and safety filter."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from scrapesmith.bench.frame import report
+from scrapesmith.cli import bench_app, console
+from scrapesmith.cli.insta import JudgeKindOption, PolicyOption, paper_needs_model, split_list
+from scrapesmith.cli.options import (
+    JsonOutOption,
+    LLMOption,
+    NoCacheOption,
+    OpenOption,
+    check_choice,
+    llm_from_options,
+    progress_bar,
+    show_report,
+)
+from scrapesmith.llm.client import effective_spec, parse_spec
+
+
+@bench_app.command("miniwob")
+def bench_miniwob(
+    tasks: str | None = typer.Option(None, "--tasks", help="Comma-separated task names, or 'all' "
+                                     "(default: 45 tasks our action set can solve)."),
+    episodes: Annotated[int, typer.Option("--episodes", min=1, help="Episodes per task.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the first episode (then seed+1, ...).")] = 0,
+    max_actions: Annotated[int, typer.Option("--max-actions", min=1, help="Action cap per episode.")] = 10,
+    reasoning_words: Annotated[
+        int, typer.Option("--reasoning-words", min=1, help="Length of the agent's plan per step.")
+    ] = 50,
+    judge: Annotated[
+        bool, typer.Option("--judge/--no-judge", help="Also judge each episode (judge accuracy).")
+    ] = True,
+    policy: PolicyOption = "candidates",
+    judge_kind: JudgeKindOption = "evidence",
+    ask_below: Annotated[float, typer.Option(
+        "--ask-below", min=0.0, max=1.0, help="Candidate policy with a model: the model also chooses when the "
+        "program's pick has a calibrated confidence below this (0: only on ties, values and answers; 0.5: the "
+        "issue-35 measurement).")] = 0.0,
+    llm: LLMOption = None,
+    no_cache: NoCacheOption = False,
+    json_out: JsonOutOption = None,
+    run_dir: Annotated[Path | None, typer.Option(
+        "--run-dir", help="Where episodes, screenshots and report.html go (default runs/miniwob-<time>).")] = None,
+    no_screenshots: Annotated[
+        bool, typer.Option("--no-screenshots", help="Do not save a PNG of the page at every agent step.")
+    ] = False,
+    open_: OpenOption = False,
+) -> None:
+    """Run the InSTA agent on MiniWoB++ task pages: reward, success, invalid actions, judge precision/recall.
+
+    With ``--llm none`` the candidate policy takes its best grounded candidate and the evidence judge checks
+    the criteria's own words: the no-model baseline."""
+    from scrapesmith.bench.miniwob import evaluate_miniwob, resolve_tasks
+    from scrapesmith.insta.chooser import POLICIES, make_policy
+    from scrapesmith.insta.evidence import JUDGE_KINDS, make_judge
+    from scrapesmith.insta.judge import JudgeConfig
+    from scrapesmith.llm.ledger import Ledger, use_ledger
+    from scrapesmith.web.browser.policy import BrowserPolicy
+    from scrapesmith.web.browser.session import BrowserSession
+
+    check_choice("--policy", policy, POLICIES)
+    check_choice("--judge-kind", judge_kind, JUDGE_KINDS)
+    task_list = resolve_tasks(split_list(tasks))
+    model = llm_from_options(llm, no_cache)
+    paper_needs_model(model is not None, policy, judge_kind if judge else None)
+    target = run_dir or Path("runs") / f"miniwob-{time.strftime('%Y%m%d-%H%M%S')}"
+    agent = make_policy(policy, model, reasoning_words=reasoning_words, max_tokens=256, ask_below=ask_below)
+    judge_model = make_judge(judge_kind, model, JudgeConfig(reasoning_words=100, max_tokens=384)) if judge else None
+    browser_policy = BrowserPolicy.from_settings(allow_hosts=["127.0.0.1"], delay=0)
+    with use_ledger(Ledger()) as ledger, BrowserSession(policy=browser_policy) as session, \
+            progress_bar() as progress:
+        bar = progress.add_task("episodes", total=len(task_list) * episodes)
+
+        def advance(case: dict) -> None:
+            progress.advance(bar)
+            console.print(f"{case['task']} seed {case['seed']}: reward {case['reward']:+.2f} "
+                          f"in {case.get('steps', 0)} steps, {case['seconds']:.0f}s", highlight=False)
+
+        result = evaluate_miniwob(session, lambda env: agent, task_list, episodes=episodes, seed=seed,
+                                  max_actions=max_actions, judge=judge_model, on_case=advance,
+                                  partial_json=json_out, run_dir=target, screenshots=not no_screenshots)
+    totals = ledger.totals()
+    result.summary.update(model_calls=totals.calls, cache_hits=totals.cache_hits, input_tokens=totals.input_tokens,
+                          output_tokens=totals.output_tokens,
+                          seconds_per_episode=round(result.summary["seconds"] / max(1, result.summary["episodes"]), 1))
+    result.params.update(llm=getattr(model, "name", "none"), reasoning_words=reasoning_words, policy=policy,
+                         ask_below=ask_below,
+                         judge_kind=judge_kind if judge else None)
+    report(result, json_out, case_columns=["task", "seed", "reward", "steps", "invalid_steps", "judge_success",
+                                           "seconds"])
+    show_report(target / "report.html", open_)
+
+
+@bench_app.command("insta-safety")
+def bench_insta_safety(
+    llm: LLMOption = None,
+    no_cache: NoCacheOption = False,
+    limit: Annotated[
+        int, typer.Option("--limit", help="Only the first N labelled domains of each class (0: all).")
+    ] = 0,
+    group: Annotated[
+        list[str] | None,
+        typer.Option("--group", help="Only this group of the labelled list (repeatable): issue-100, hard-benign."),
+    ] = None,
+    ask: Annotated[
+        str, typer.Option("--ask", help="What the model is asked: describe (what the site is; the rules decide) "
+                                        "or judge (a verdict over the evidence).")
+    ] = "describe",
+    json_out: JsonOutOption = None,
+) -> None:
+    """Accuracy, precision and recall of the safety filter on the labelled domains, overall and per group."""
+    if ask not in ("describe", "judge"):
+        raise typer.BadParameter(f"must be describe or judge, not {ask!r}", param_hint="--ask")
+    from scrapesmith.bench.insta_safety import UnknownGroup, measure_safety
+    from scrapesmith.llm.ledger import Ledger
+
+    model = llm_from_options(llm, no_cache, ledger=Ledger())
+    try:
+        with progress_bar() as progress:
+            bar = progress.add_task("domains", total=None)
+            result = measure_safety(model, group or None, limit or None, on_case=lambda case: progress.advance(bar),
+                                    ask=ask)
+    except UnknownGroup as exc:
+        raise typer.BadParameter(str(exc), param_hint="--group") from None
+    report(result, json_out, case_columns=["domain", "label", "group", "evidence_status", "flagged", "verdict_category",
+                                           "decided_by"])
+
+
+@bench_app.command("insta-pipeline")
+def bench_insta_pipeline(
+    llm: LLMOption = None,
+    workers: Annotated[str, typer.Option("--workers", help="Comma-separated worker counts.")] = "1,2,4",
+    ray: Annotated[bool, typer.Option("--ray/--no-ray", help="Also measure the Ray backend.")] = True,
+    max_actions: Annotated[int, typer.Option("--max-actions", min=1, help="Agent action cap per site.")] = 5,
+    limit: Annotated[int, typer.Option("--limit", help="Only the first N demo sites (0: all).")] = 0,
+    reasoning_words: Annotated[int, typer.Option("--reasoning-words", min=1, help="Length of the agent's plan per step.")] = 50,
+    sites: Annotated[int, typer.Option("--sites", min=0, help="Virtual sites: this many start pages of the demo "
+                                       "web, round-robin over its sites (0: one per demo site).")] = 0,
+    policy: PolicyOption = "candidates",
+    judge_kind: JudgeKindOption = "evidence",
+    no_cache: NoCacheOption = False,
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Serve the demo web on this port (0: any "
+                                      "free port). Prompts name the sites' URLs, so a later run replays the "
+                                      "response cache of an earlier one only on the same port.")] = 0,
+    json_out: JsonOutOption = None,
+) -> None:
+    """Pipeline throughput (sites/hour, steps/s, second-worker efficiency) on the demo web, local pool vs Ray.
+
+    ``--llm none`` measures the pipeline itself (browser, orchestration, storage) on its heuristic path; with
+    a model, the first configuration warms the response cache and the later ones replay its answers (a later
+    run too, given the same ``--port``)."""
+    from scrapesmith.bench.insta_pipeline import measure_throughput
+    from scrapesmith.insta.chooser import POLICIES
+    from scrapesmith.insta.evidence import JUDGE_KINDS
+
+    check_choice("--policy", policy, POLICIES)
+    check_choice("--judge-kind", judge_kind, JUDGE_KINDS)
+    spec = effective_spec(llm)
+    paper_needs_model(parse_spec(spec).provider != "none", policy, judge_kind)
+    counts = [int(part) for part in split_list(workers)]
+    backends = ["local", "ray"] if ray else ["local"]
+    with console.status(f"running the pipeline on the demo web ({len(counts) * len(backends)} configurations)"):
+        result = measure_throughput(spec, counts, backends, max_actions=max_actions, limit=limit or None,
+                                    llm_cache=not no_cache, reasoning_words=reasoning_words,
+                                    virtual_sites=sites or None, policy=policy, judge_kind=judge_kind, port=port)
+    report(result, json_out, case_columns=["backend", "workers", "sites", "ok", "unsafe", "failed", "steps",
+                                           "seconds", "sites_per_hour", "steps_per_s", "second_worker_efficiency",
+                                           "judged_success", "model_calls"])
+

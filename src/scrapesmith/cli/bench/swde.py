@@ -1,0 +1,43 @@
+"""`scrapesmith bench swde`: field scrapers induced on SWDE seed pages, scored on its test pages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from scrapesmith.bench.swde import default_swde_dir, run_benchmark
+from scrapesmith.cli import bench_app
+from scrapesmith.cli.induce import model_for_method
+from scrapesmith.cli.options import (
+    JsonOutOption,
+    LLMOption,
+    NoCacheOption,
+    check_choice,
+    progress_bar,
+)
+from scrapesmith.induce.service import METHODS
+
+
+@bench_app.command("swde")
+def bench_swde_command(
+    pages: Annotated[Path | None, typer.Option(help="SWDE pages: DIR/<vertical>/<vertical>-<site>/NNNN.htm.")] = None,
+    groundtruth: Annotated[Path | None, typer.Option(help="SWDE ground truth DIR (default PAGES/groundtruth).")] = None,
+    sites: Annotated[str | None, typer.Option(help="Comma-separated site names (default: all).")] = None,
+    attributes: Annotated[str | None, typer.Option(help="Comma-separated attributes (default: all).")] = None,
+    seeds: Annotated[int, typer.Option(min=1, help="Seed pages per site (the first N).")] = 3,
+    test: Annotated[int, typer.Option(min=0, help="Test pages per site (the next N).")] = 200,
+    method: Annotated[str, typer.Option(help="heuristic | choose | autoscraper | cot | reflexion.")] = "heuristic",
+    llm: LLMOption = None,
+    no_cache: NoCacheOption = False,
+    json_out: JsonOutOption = None,
+) -> None:
+    """Induce on SWDE seed pages and score on test pages with AutoScraper's executability metric, overall,
+    per site and per vertical (model calls and tokens per site with a model)."""
+    pages = pages or default_swde_dir()
+    groundtruth = groundtruth or pages / "groundtruth"
+    check_choice("--method", method, METHODS)
+    model = model_for_method(method, llm, no_cache)
+    run_benchmark(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, progress_bar)
+

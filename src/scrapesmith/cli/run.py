@@ -1,0 +1,104 @@
+"""`scrapesmith run`: a scraper spec over pages (sharded, resumable), or a collection program.py rerun in the sandbox."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from scrapesmith.cli import app, console
+from scrapesmith.cli.options import (
+    AllowHostOption,
+    ConcurrencyOption,
+    DelayOption,
+    NoRobotsOption,
+    OpenOption,
+    UnsafeNoSandboxOption,
+    show_report,
+    table_path,
+    usage_error,
+)
+from scrapesmith.cli.scale import (
+    BatchSizeOption,
+    RayAddressOption,
+    RayOption,
+    ResumeOption,
+    RunDirOption,
+    ScaleChoices,
+    SinceOption,
+    WorkersOption,
+    run_at_scale,
+    write_run_record,
+)
+from scrapesmith.errors import ScrapesmithError
+from scrapesmith.induce.pages import SpecPages
+from scrapesmith.induce.views import ScraperSpec
+from scrapesmith.scale.service import DEFAULT_BATCH_SIZE
+
+
+@app.command("run")
+def run_command(
+    target: Annotated[Path, typer.Argument(help="A scraper spec (.json) from `scrapesmith induce`, or a "
+                                                "collection program (program.py) from `scrapesmith collect`.")],
+    sources: Annotated[list[str] | None, typer.Argument(help="Pages for a spec: files, directories, URLs or a "
+                                                             ".txt URL list.")] = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output", callback=table_path,
+                                                help="Output table: .csv, .jsonl or .parquet.")] = None,
+    allow_host: AllowHostOption = None,
+    delay: DelayOption = None,
+    concurrency: ConcurrencyOption = 1,
+    no_robots: NoRobotsOption = False,
+    open_: OpenOption = False,
+    unsafe_no_sandbox: UnsafeNoSandboxOption = False,
+    allow_read: Annotated[list[str] | None, typer.Option(
+        "--allow-read", metavar="PATH", help="Let a collection program read the local pages under PATH "
+        "(read-only; repeatable): the READ_ROOTS it declares must lie inside these.")] = None,
+    workers: WorkersOption = 1,
+    ray: RayOption = False,
+    ray_address: RayAddressOption = None,
+    resume: ResumeOption = False,
+    since: SinceOption = None,
+    batch_size: BatchSizeOption = DEFAULT_BATCH_SIZE,
+    run_dir: RunDirOption = None,
+) -> None:
+    """Apply a scraper spec to pages, or rerun a collection program.py, with no LLM.
+
+    A spec's run keeps its shards and a manifest in a run directory beside the output (OUTPUT.run), so a
+    killed run continues with --resume and a later one fetches only new or changed pages with --since;
+    --workers and --ray spread the batches. A program's rerun writes into RUN_DIR/reruns/<time>/ (and to
+    -o when given), never over the original run, in the sandbox, reaching only the settings' hosts and
+    --allow-host ones and reading only the local pages under --allow-read; --delay, --concurrency and
+    --no-robots apply to a spec's pages."""
+    if target.suffix.lower() == ".py":
+        from scrapesmith.cli.collect import run_collection_program
+
+        run_collection_program(target, allow_host, output, unsafe_no_sandbox, allow_read)
+        return
+    if output is None or not sources:
+        raise usage_error("running a scraper spec needs pages and -o OUTPUT, e.g. run spec.json page.html -o out.csv")
+    spec = load_runnable(target)
+    started = time.monotonic()
+    choices = ScaleChoices(workers, ray, ray_address, resume, since, batch_size, run_dir)
+    run = run_at_scale(SpecPages(spec), sources, output, choices, allow_host=allow_host, delay=delay,
+                       respect_robots=not no_robots, concurrency=concurrency)
+    failed = run.counts.get("failed", 0)
+    report_file = write_run_record(
+        output, run, kind="run", title=f"{spec.spec_id} ({spec.site or 'scraper spec'}) on {run.pages} pages",
+        program=target, steps=[f"{field.name}: {field.actions!r}" for field in spec.fields],
+        seconds=time.monotonic() - started)
+    if run.pages and failed == run.pages:  # nothing scraped is a failed run; the error rows stay written
+        raise ScrapesmithError(f"all {run.pages} pages failed (first: {run.failures[0][1]}); "
+                               f"the error rows are in {output}, the report in {report_file}")
+    console.print(f"{run.rows - failed} rows written to {output}"
+                  + (f"; {failed} pages failed (see the error column)" if failed else ""), highlight=False)
+    show_report(report_file, open_)
+
+
+def load_runnable(target: Path) -> ScraperSpec:
+    """The scraper spec ``run`` was given (``run_command`` has already sent ``.py`` programs to collect)."""
+    if target.suffix.lower() == ".json":
+        return ScraperSpec.load(target)
+    raise ScrapesmithError(f"{target}: `run` takes a scraper spec (.json); got a '{target.suffix or 'no'}' file")
+
