@@ -47,4 +47,4 @@ test: setup
 	$(VENV)/bin/pytest -q
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests
+	$(VENV)/bin/ruff check src tests bench

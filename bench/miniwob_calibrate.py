@@ -13,8 +13,8 @@ as held-out checks:
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -49,4 +49,8 @@ def main(run_dir: str, result_json: str) -> None:
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("run_dir", help="the --run-dir of a bench miniwob run")
+    parser.add_argument("result_json", help="the --json of the same run")
+    arguments = parser.parse_args()
+    main(arguments.run_dir, arguments.result_json)

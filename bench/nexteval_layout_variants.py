@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from scrapesmith.bench.nexteval import page_ids, score_records
-from scrapesmith.bench.nexteval_fit import DEFAULT_C, Candidate, PageData, fit_logistic, load_pages
+from scrapesmith.bench.nexteval_fit import DEFAULT_C, LabelledList, PageData, fit_logistic, load_pages
 from scrapesmith.dom.list_evidence import RankedList
 from scrapesmith.dom.list_layout import LayoutEvidence
 from scrapesmith.dom.list_selection import (
@@ -55,11 +55,11 @@ SEEDS = 1  # random groupings scored (one keeps a run of every variant near ten 
 UNMEASURED = LayoutEvidence(1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0)
 
 
-def layout(candidate: Candidate) -> LayoutEvidence:
+def layout(candidate: LabelledList) -> LayoutEvidence:
     return candidate.ranked.evidence.layout or UNMEASURED
 
 
-def layout_features(candidate: Candidate) -> list[float]:
+def layout_features(candidate: LabelledList) -> list[float]:
     measured = layout(candidate)
     return [
         measured.shown_share, math.sqrt(measured.area_share), measured.first_screen_share, measured.height_spread,
@@ -68,7 +68,7 @@ def layout_features(candidate: Candidate) -> list[float]:
     ]
 
 
-def layout_comparisons(candidate: Candidate, main: Candidate) -> list[float]:
+def layout_comparisons(candidate: LabelledList, main: LabelledList) -> list[float]:
     mine, theirs = layout(candidate), layout(main)
     return [
         math.log1p(mine.lines_per_item) - math.log1p(theirs.lines_per_item),
@@ -79,7 +79,7 @@ def layout_comparisons(candidate: Candidate, main: Candidate) -> list[float]:
     ]
 
 
-def area_ratio(candidate: Candidate, main: Candidate) -> list[float]:
+def area_ratio(candidate: LabelledList, main: LabelledList) -> list[float]:
     return [math.log((layout(candidate).area_share + 1e-4) / (layout(main).area_share + 1e-4))]
 
 
@@ -87,23 +87,23 @@ def area_ratio(candidate: Candidate, main: Candidate) -> list[float]:
 class Variant:
     """One way of using the layout: extra features for either model, and rules around them."""
 
-    extra_first: Callable[[Candidate], list[float]] | None = None
-    extra_second: Callable[[Candidate, Candidate], list[float]] | None = None
+    extra_first: Callable[[LabelledList], list[float]] | None = None
+    extra_second: Callable[[LabelledList, LabelledList], list[float]] | None = None
     furniture: float | None = None
     hidden: float | None = None
     swap: float | None = None
     swap_close: float | None = None
     rules: bool = False
 
-    def first(self, candidate: Candidate) -> list[float]:
+    def first(self, candidate: LabelledList) -> list[float]:
         return candidate.features + (self.extra_first(candidate) if self.extra_first else [])
 
-    def second(self, ranked: RankedList, candidate: Candidate, main: RankedList, anchor: Candidate) -> list[float]:
+    def second(self, ranked: RankedList, candidate: LabelledList, main: RankedList, anchor: LabelledList) -> list[float]:
         extra = self.extra_second(candidate, anchor) if self.extra_second else []
         return secondary_features(ranked, main) + extra
 
 
-def _ranked(page: PageData, variant: Variant, first) -> list[tuple[RankedList, Candidate]]:
+def _ranked(page: PageData, variant: Variant, first) -> list[tuple[RankedList, LabelledList]]:
     candidates = [c for c in page.candidates if variant.hidden is None or layout(c).shown_share >= variant.hidden]
     if not candidates:
         return []
@@ -129,7 +129,7 @@ def _ranked(page: PageData, variant: Variant, first) -> list[tuple[RankedList, C
     return pairs
 
 
-def _furniture(variant: Variant, ranked: RankedList, candidate: Candidate, main: RankedList, anchor: Candidate) -> bool:
+def _furniture(variant: Variant, ranked: RankedList, candidate: LabelledList, main: RankedList, anchor: LabelledList) -> bool:
     if variant.furniture is None or anchor.ranked.evidence.layout is None or candidate.ranked.evidence.layout is None:
         return False
     small = layout(candidate).area_share < variant.furniture * layout(anchor).area_share

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from scrapesmith.bench.nexteval import absolute_xpath, page_ids, score_records
+from scrapesmith.bench.nexteval import nexteval_xpath, page_ids, score_records
 from scrapesmith.bench.nexteval_fit import PageData, load_pages
 from scrapesmith.dom.list_evidence import RankedList
 from scrapesmith.dom.list_selection import SECONDARY_FLOOR, overlapping, secondary_probability, select_lists
@@ -105,7 +105,7 @@ def doubtful_lists(pages: list[ProbePage], low: float, high: float) -> list[dict
                 continue
             delta = page.f1([*base, c]) - before
             label = "records" if delta > 0.005 else "furniture" if delta < -0.005 else "neutral"
-            questions.append({"page": page.page, "key": absolute_xpath(c.region.items[0]), "p": round(p, 3),
+            questions.append({"page": page.page, "key": nexteval_xpath(c.region.items[0]), "p": round(p, 3),
                               "delta": round(delta, 4), "label": label,
                               "main": {**describe(main), "preview": main.preview(3, 100)},
                               "other": {**describe(c), "preview": c.preview(3, 100)}})
@@ -218,7 +218,7 @@ def combined_f1(pages: list[ProbePage], questions: list[dict], band: tuple[float
         for page in subset:
             def judge(c: RankedList, main: RankedList, page: ProbePage = page) -> float:
                 p = secondary_probability(c, main)
-                s = scores.get((page.page, absolute_xpath(c.region.items[0])))
+                s = scores.get((page.page, nexteval_xpath(c.region.items[0])))
                 if s is None or not band[0] <= p < band[1] or w == 0:
                     return p
                 return 1 / (1 + math.exp(-(math.log(p / (1 - p)) + w * (s - b))))

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from scrapesmith.bench.nexteval import (
-    absolute_xpath,
     evaluate_page,
     expand_record,
+    nexteval_xpath,
     score_records,
     text_map_keys,
 )
@@ -35,7 +35,7 @@ def top_list_f1(page: str) -> float:
     keys = text_map_keys(root)
     region = rank_lists(root)[0].region
     predicted = [
-        expand_record([absolute_xpath(e) for e in region.record(k)], keys) for k in range(region.size)
+        expand_record([nexteval_xpath(e) for e in region.record(k)], keys) for k in range(region.size)
     ]
     truth = json.loads((DATA / "groundtruth" / f"{page}.json").read_text())
     return score_records(predicted, [expand_record(record, keys) for record in truth]).f1

@@ -66,8 +66,9 @@ def normalize_xpath(xpath: str) -> str:
     return "/".join(step if not step or _INDEXED.search(step) else f"{step}[1]" for step in path.split("/"))
 
 
-def absolute_xpath(element: etree._Element) -> str:
-    """The element's absolute XPath in NEXT-EVAL's form (``/body[1]/div[3]``)."""
+def nexteval_xpath(element: etree._Element) -> str:
+    """The element's absolute XPath in NEXT-EVAL's form (``/body[1]/div[3]``: no html step, every step
+    indexed), the form its ground truth is keyed by; ``dom.absolute_xpath`` is the one to select with."""
     return normalize_xpath(element.getroottree().getpath(element))
 
 
@@ -78,7 +79,7 @@ def text_map_keys(root: etree._Element) -> list[str]:
     while stack:
         node = stack.pop()
         if own_text(node):
-            keys.add(absolute_xpath(node))
+            keys.add(nexteval_xpath(node))
         stack.extend(child for child in node if is_element(child) and child.tag not in TEXT_EXCLUDED)
     return sorted(keys)
 
@@ -133,7 +134,7 @@ Detector = Callable[[etree._Element], list[list[str]]]
 def detect_records(root: etree._Element, layout: PageLayout | None = None) -> list[list[str]]:
     """The heuristic detector: the page's main lists (see :func:`detect_lists`), each item one record."""
     return [
-        [absolute_xpath(element) for element in region.record(index)]
+        [nexteval_xpath(element) for element in region.record(index)]
         for region in detect_lists(root, layout=layout)
         for index in range(region.size)
     ]
@@ -163,7 +164,7 @@ def model_detector(llm: LLM, render: Callable[[etree._Element], PageLayout] | No
         layout = render(root) if render is not None else None
         decision = choose_data_lists(root, llm, layout=layout)
         return [
-            [absolute_xpath(element) for element in candidate.region.record(index)]
+            [nexteval_xpath(element) for element in candidate.region.record(index)]
             for candidate in decision.lists
             for index in range(candidate.region.size)
         ]

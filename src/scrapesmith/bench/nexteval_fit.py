@@ -25,7 +25,7 @@ import numpy as np
 from lxml import etree
 from scipy.optimize import minimize
 
-from scrapesmith.bench.nexteval import absolute_xpath, expand_record, overlap_matrix, page_ids, score_records
+from scrapesmith.bench.nexteval import expand_record, nexteval_xpath, overlap_matrix, page_ids, score_records
 from scrapesmith.bench.nexteval import text_map_keys as page_keys
 from scrapesmith.dom.layout import PageLayout
 from scrapesmith.dom.list_evidence import FEATURES, RankedList, rank_lists
@@ -46,7 +46,9 @@ SHUFFLE_SEEDS = (0, 1, 2)
 
 
 @dataclass
-class Candidate:
+class LabelledList:
+    """One candidate list of a page with its evidence features and whether it is a true record list."""
+
     features: list[float]
     label: bool
     records: list[frozenset[str]]
@@ -56,7 +58,7 @@ class Candidate:
 @dataclass
 class PageData:
     truth: list[frozenset[str]]
-    candidates: list[Candidate]
+    candidates: list[LabelledList]
 
 
 @dataclass
@@ -114,11 +116,11 @@ def load_pages(
         for ranked in rank_lists(root, layout=layout):
             region = ranked.region
             records = [
-                expand_record([absolute_xpath(e) for e in region.record(k)], keys) for k in range(region.size)
+                expand_record([nexteval_xpath(e) for e in region.record(k)], keys) for k in range(region.size)
             ]
             overlap = overlap_matrix(records, truth).max(axis=1).mean() if truth else 0.0
             candidates.append(
-                Candidate(ranked.evidence.features(), overlap >= LABEL_OVERLAP, records, ranked)
+                LabelledList(ranked.evidence.features(), overlap >= LABEL_OVERLAP, records, ranked)
             )
         pages.append(PageData(truth, candidates))
     return pages
@@ -151,7 +153,7 @@ def fit_logistic(features: np.ndarray, labels: np.ndarray, c: float = DEFAULT_C)
     return FittedWeights(list(means), list(scales), list(result.x[:-1]), float(result.x[-1]))
 
 
-def ranked_by(page: PageData, fitted: FittedWeights) -> list[tuple[RankedList, Candidate]]:
+def ranked_by(page: PageData, fitted: FittedWeights) -> list[tuple[RankedList, LabelledList]]:
     """The page's candidates with ``fitted``'s probabilities, likeliest first."""
     if not page.candidates:
         return []

@@ -4,7 +4,8 @@
 capabilities add their commands without editing a shared file. Every command parses its options, calls
 one service function of a capability and prints. Errors follow click's convention (see :func:`main`):
 a user's mistake on the command line is one line and exit status 2, a runtime failure
-(:class:`~scrapesmith.errors.ScrapesmithError`) one line and exit status 1, Ctrl-C exit status 130.
+(:class:`~scrapesmith.errors.ScrapesmithError`) one line and exit status 1, Ctrl-C exit status 130. A run
+that finished but whose output drifted from its program's profile exits 3 (``cli/drift.py``).
 """
 
 from __future__ import annotations

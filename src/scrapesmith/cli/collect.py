@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from scrapesmith.cli import app, console
+from scrapesmith.cli.drift import exit_on_drift, show_drift
 from scrapesmith.cli.options import (
     AllowHostOption,
     DelayOption,
@@ -98,6 +99,7 @@ def collect_command(
 def run_collection_program(program: Path, allow_host: list[str] | None, output: Path | None = None,
                            unsafe_no_sandbox: bool = False, allow_read: list[str] | None = None) -> None:
     """``scrapesmith run runs/<id>/program.py [-o OUT]``: recollect in the sandbox with zero LLM calls."""
+    from scrapesmith.collect.drift import check_rerun, record_drift
     from scrapesmith.collect.program import RerunInterrupted, rerun_program
     from scrapesmith.collect.runtime import PARTIAL_DATASET
     from scrapesmith.collect.sandbox import SandboxLimits
@@ -118,7 +120,11 @@ def run_collection_program(program: Path, allow_host: list[str] | None, output: 
     else:
         console.print(f"{rerun.rows} rows -> {rerun.dataset} ({rerun.result.seconds:.1f}s, 0 LLM calls)",
                       highlight=False)
-    show_report(rerun.report)
+    drift = check_rerun(rerun)
+    show_report(record_drift(rerun, drift) if drift is not None else rerun.report)
+    if drift is not None:
+        show_drift(drift)
+        exit_on_drift(drift)
 
 
 def rerun_command(program: Path) -> str:

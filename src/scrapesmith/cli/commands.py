@@ -5,7 +5,9 @@ from scrapesmith.cli import (
     collect,  # noqa: F401
     crawl,  # noqa: F401
     demo,  # noqa: F401
+    drift,  # noqa: F401
     fetch,  # noqa: F401
+    heal,  # noqa: F401
     induce,  # noqa: F401
     insta,  # noqa: F401
     lists,  # noqa: F401
@@ -24,6 +26,9 @@ from scrapesmith.cli.bench import (
 from scrapesmith.cli.bench import (
     dom,  # noqa: F401
     swde,  # noqa: F401
+)
+from scrapesmith.cli.bench import (
+    drift as bench_drift,  # noqa: F401
 )
 from scrapesmith.cli.bench import (
     fetch as bench_fetch,  # noqa: F401

@@ -9,6 +9,7 @@ import typer
 from rich.table import Table
 
 from scrapesmith.cli import app, console
+from scrapesmith.cli.drift import exit_on_drift, heal_list, show_drift
 from scrapesmith.cli.options import (
     AllowHostOption,
     DelayOption,
@@ -36,10 +37,12 @@ from scrapesmith.cli.scale import (
     run_at_scale,
     write_run_record,
 )
+from scrapesmith.drift import DriftReport
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.examples import parse_example
 from scrapesmith.lists.dsl import describe
 from scrapesmith.lists.pages import ListPages
+from scrapesmith.lists.profile import check_dataset, check_replay
 from scrapesmith.lists.record import parse_columns
 from scrapesmith.lists.replay import ReplayResult
 from scrapesmith.lists.service import (
@@ -186,16 +189,35 @@ def replay_command(
     since: SinceOption = None,
     batch_size: BatchSizeOption = DEFAULT_BATCH_SIZE,
     run_dir: RunDirOption = None,
+    heal: bool = typer.Option(False, "--heal", help="When the replay drifted, record the list again (a new "
+                                                    "version beside the program) and replay that."),
 ) -> None:
     """Replay a list program: no model calls unless the program has AnswerQuestion columns.
 
     With --start-urls, the program runs from every start page listed, as a resumable run (--resume,
-    --since, --workers, --ray; see `scrapesmith run`)."""
+    --since, --workers, --ray; see `scrapesmith run`). Its output is checked against the program's profile:
+    on drift it exits with status 3, and --heal records the list again as NAME.v2.json and replays that."""
     program = ListProgram.load(program_path)
+    if heal and start_urls:
+        raise usage_error("--heal mends a replay from one start page; with --start-urls run `scrapesmith heal` first")
     if start_urls:
         choices = ScaleChoices(workers, ray, ray_address, resume, since, batch_size, run_dir)
         _replay_many(program, program_path, start_urls, output, choices, allow_host, delay, max_pages, open_)
         return
+    options = (start_url, output, runtime, max_pages, allow_host, delay, llm, no_cache)
+    drift, report_file = _replay_once(program, program_path, *options)
+    if heal and drift.drifted:
+        healed = heal_list(program, program_path, start_url, runtime or program.runtime, allow_host, delay)
+        if healed is not None:
+            console.print(f"replaying {healed}", highlight=False)
+            drift, report_file = _replay_once(ListProgram.load(healed), healed, *options)
+    show_report(report_file, open_)
+    exit_on_drift(drift)
+
+
+def _replay_once(program: ListProgram, program_path: Path, start_url: str | None, output: Path,
+                 runtime: str | None, max_pages: int | None, allow_host: list[str] | None, delay: float | None,
+                 llm: str | None, no_cache: bool) -> tuple[DriftReport, Path]:
     needs_model = any(step.action == "AnswerQuestion" for step in program.steps)
     ledger = Ledger()
     model = llm_from_options(llm, no_cache, ledger=ledger) if needs_model else None
@@ -209,12 +231,14 @@ def replay_command(
         progress.update(task, completed=result.pages, total=result.pages)
     _print_rows(result, program.columns)
     _print_accounting(result)
-    report_file = save_run("replay", program, result, output, ledger, program_path)
+    drift = check_replay(program, result)
+    report_file = save_run("replay", program, result, output, ledger, program_path, drift)
     console.print(
         f"wrote {len(result.rows)} rows to {output} ({result.pages} pages, "
         f"{result.rows_per_s:.1f} rows/s, {ledger.totals().calls} LLM calls)"
     )
-    show_report(report_file, open_)
+    show_drift(drift)
+    return drift, report_file
 
 
 def _replay_many(program: ListProgram, program_path: Path, start_urls: list[str], output: Path,
@@ -223,13 +247,16 @@ def _replay_many(program: ListProgram, program_path: Path, start_urls: list[str]
     started = time.monotonic()
     run = run_at_scale(ListPages(program, max_pages), start_urls, output, choices, allow_host=allow_host,
                        delay=delay, respect_robots=True, concurrency=1)
+    drift = check_dataset(program, output)
     report_file = write_run_record(output, run, kind="replay", title=f"{program.goal} ({run.pages} start pages)",
                                    program=program_path, steps=[describe(step) for step in program.steps],
-                                   seconds=time.monotonic() - started)
+                                   seconds=time.monotonic() - started, drift=drift)
     failed = run.counts.get("failed", 0)
     console.print(f"wrote {run.rows} rows to {output} from {run.pages} start pages"
                   + (f"; {failed} failed (see the error column)" if failed else ""), highlight=False)
+    show_drift(drift)
     show_report(report_file, open_)
+    exit_on_drift(drift)
 
 
 

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from scrapesmith.cli import app, console
+from scrapesmith.cli.drift import exit_on_drift, save_healed, show_drift
 from scrapesmith.cli.options import (
     AllowHostOption,
     ConcurrencyOption,
@@ -16,6 +17,7 @@ from scrapesmith.cli.options import (
     NoRobotsOption,
     OpenOption,
     UnsafeNoSandboxOption,
+    allowed_hosts,
     show_report,
     table_path,
     usage_error,
@@ -32,8 +34,11 @@ from scrapesmith.cli.scale import (
     run_at_scale,
     write_run_record,
 )
+from scrapesmith.drift import DriftReport
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.induce.heal import heal_from_sources
 from scrapesmith.induce.pages import SpecPages
+from scrapesmith.induce.profile import check_dataset
 from scrapesmith.induce.views import ScraperSpec
 from scrapesmith.scale.service import DEFAULT_BATCH_SIZE
 
@@ -62,6 +67,8 @@ def run_command(
     since: SinceOption = None,
     batch_size: BatchSizeOption = DEFAULT_BATCH_SIZE,
     run_dir: RunDirOption = None,
+    heal: Annotated[bool, typer.Option("--heal", help="When the output drifted, heal the spec from its seed "
+                                                      "values (a new version beside it) and run that.")] = False,
 ) -> None:
     """Apply a scraper spec to pages, or rerun a collection program.py, with no LLM.
 
@@ -70,7 +77,9 @@ def run_command(
     --workers and --ray spread the batches. A program's rerun writes into RUN_DIR/reruns/<time>/ (and to
     -o when given), never over the original run, in the sandbox, reaching only the settings' hosts and
     --allow-host ones and reading only the local pages under --allow-read; --delay, --concurrency and
-    --no-robots apply to a spec's pages."""
+    --no-robots apply to a spec's pages. A spec's output is checked against the profile it was forged with:
+    on drift the run says what changed and exits with status 3; --heal then mends the spec from its seed
+    pages as a new version (spec.v2.json) and runs that instead."""
     if target.suffix.lower() == ".py":
         from scrapesmith.cli.collect import run_collection_program
 
@@ -78,22 +87,39 @@ def run_command(
         return
     if output is None or not sources:
         raise usage_error("running a scraper spec needs pages and -o OUTPUT, e.g. run spec.json page.html -o out.csv")
+    if heal and (resume or since is not None):
+        raise usage_error("--heal reruns the whole run with the healed spec: it does not go with --resume or --since")
     spec = load_runnable(target)
-    started = time.monotonic()
     choices = ScaleChoices(workers, ray, ray_address, resume, since, batch_size, run_dir)
-    run = run_at_scale(SpecPages(spec), sources, output, choices, allow_host=allow_host, delay=delay,
-                       respect_robots=not no_robots, concurrency=concurrency)
+    fetch = {"allow_host": allow_host, "delay": delay, "respect_robots": not no_robots, "concurrency": concurrency}
+    drift, report_file = _run_spec(spec, target, sources, output, choices, fetch)
+    if drift.drifted and heal:
+        healed = save_healed(heal_from_sources(spec, [], allowed_hosts(allow_host)), target)
+        if healed is not None:
+            console.print(f"running {healed} on the same pages", highlight=False)
+            drift, report_file = _run_spec(ScraperSpec.load(healed), healed, sources, output, choices, fetch)
+    show_report(report_file, open_)
+    exit_on_drift(drift)
+
+
+def _run_spec(spec: ScraperSpec, target: Path, sources: list[str], output: Path, choices: ScaleChoices,
+              fetch: dict) -> tuple[DriftReport, Path]:
+    """One spec over the pages: the dataset, its check against the spec's profile, the run record."""
+    started = time.monotonic()
+    run = run_at_scale(SpecPages(spec), sources, output, choices, **fetch)
     failed = run.counts.get("failed", 0)
+    drift = check_dataset(spec, output)
     report_file = write_run_record(
         output, run, kind="run", title=f"{spec.spec_id} ({spec.site or 'scraper spec'}) on {run.pages} pages",
         program=target, steps=[f"{field.name}: {field.actions!r}" for field in spec.fields],
-        seconds=time.monotonic() - started)
+        seconds=time.monotonic() - started, drift=drift)
     if run.pages and failed == run.pages:  # nothing scraped is a failed run; the error rows stay written
         raise ScrapesmithError(f"all {run.pages} pages failed (first: {run.failures[0][1]}); "
                                f"the error rows are in {output}, the report in {report_file}")
     console.print(f"{run.rows - failed} rows written to {output}"
                   + (f"; {failed} pages failed (see the error column)" if failed else ""), highlight=False)
-    show_report(report_file, open_)
+    show_drift(drift)
+    return drift, report_file
 
 
 def load_runnable(target: Path) -> ScraperSpec:

@@ -12,6 +12,7 @@ import typer
 
 from scrapesmith.cli import console
 from scrapesmith.cli.options import allowed_hosts, progress_bar, usage_error
+from scrapesmith.drift import DriftReport
 from scrapesmith.report import write_report
 from scrapesmith.scale.manifest import run_dir_for
 from scrapesmith.scale.runner import InlineRunner, LocalPoolRunner, Runner, make_runner
@@ -85,8 +86,10 @@ class ScaleChoices:
 
 
 def write_run_record(output: Path, run: ScaledRun, *, kind: str, title: str, program: Path, steps: list[str],
-                     seconds: float) -> Path:
-    """A ``<name>.run.json`` record beside the dataset (what ``report`` draws), and the report; return it."""
+                     seconds: float, drift: DriftReport | None = None) -> Path:
+    """A ``<name>.run.json`` record beside the dataset (what ``report`` draws), and the report; return it.
+
+    ``drift`` (the output checked against the program's profile) is kept under ``"drift"``."""
     output = Path(output)
     record = {
         "kind": kind, "title": title, "dataset": output.name, "program": str(Path(program).resolve()),
@@ -94,6 +97,8 @@ def write_run_record(output: Path, run: ScaledRun, *, kind: str, title: str, pro
         "failures": [{"url": url, "item": "", "error": error} for url, error in run.failures],
         "ledger": {"totals": {"calls": 0}, "by_stage": {}}, "scale": run.describe(),
     }
+    if drift is not None:
+        record["drift"] = drift.model_dump(mode="json")
     record_path = output.with_name(f"{output.stem}.run.json")
     record_path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return write_report(record_path)

@@ -71,7 +71,7 @@ class WebMessage(BaseModel):
     notes: str = ""
 
 
-class Candidate(BaseModel):
+class SourceCandidate(BaseModel):
     """One extraction method a tool proposes, with a cached sample of what it extracts."""
 
     candidate_id: str
@@ -85,7 +85,7 @@ class Candidate(BaseModel):
 
 
 class ToolMessage(BaseModel):
-    candidates: list[Candidate]
+    candidates: list[SourceCandidate]
     search_hits: list[str] = Field(default_factory=list)
 
 

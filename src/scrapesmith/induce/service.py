@@ -25,6 +25,7 @@ from scrapesmith.induce.evidence import FieldConcept, concept_for
 from scrapesmith.induce.examples import Example, induce_from_examples
 from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
 from scrapesmith.induce.heuristic import field_spec_from, induce_heuristic, rank_candidates
+from scrapesmith.induce.profile import with_profile
 from scrapesmith.induce.progressive import GenerationSettings, generate_on_page
 from scrapesmith.induce.scope import with_scope
 from scrapesmith.induce.synthesis import SequenceCandidate, synthesize
@@ -153,7 +154,8 @@ def induce_from_sources(requests: Sequence[FieldRequest], sources: Sequence[str]
     """``scrapesmith induce``: fetch the seed pages, keep the first ``seeds`` that load, induce a spec.
 
     ``examples`` (``NAME=VALUE`` seen on the first page) add fields learnt from their values, no model.
-    Returns the spec and the parsed seed trees (so a caller can show what each field extracts on them).
+    Returns the spec, with the profile of its output on the seeds (for drift checks and ``heal``), and the
+    parsed seed trees (so a caller can show what each field extracts on them).
     """
     if not requests and not examples:
         raise ScrapesmithError("give at least one --field NAME=INSTRUCTION or --example NAME=VALUE")
@@ -165,12 +167,12 @@ def induce_from_sources(requests: Sequence[FieldRequest], sources: Sequence[str]
     names = [s for s, _ in fetched]
     learnt = induce_from_examples(examples, trees, seed_names=names) if examples else None
     if not requests and learnt is not None:
-        return with_scope(learnt, trees), trees
+        return with_profile(with_scope(learnt, trees), trees), trees
     spec = induce_scraper(requests, trees, method=method, llm=llm, seed_names=names, progress=progress)
     if learnt is not None:
         spec = with_scope(spec.model_copy(update={"fields": [*spec.fields, *learnt.fields],
                                                   "method": f"{spec.method}+examples"}), trees)
-    return spec, trees
+    return with_profile(spec, trees), trees
 
 
 def run_spec(spec: ScraperSpec, sources: Sequence[str], allow_hosts: Sequence[str],

@@ -26,6 +26,7 @@ from scrapesmith.artifacts import (
     read_json_object,
     validate_artifact,
 )
+from scrapesmith.drift.views import OutputProfile
 from scrapesmith.errors import ScrapesmithError
 
 SPEC_VERSION = 1
@@ -80,6 +81,9 @@ class ScraperSpec(BaseModel):
     seeds: list[str] = Field(default_factory=list)
     scope: str | None = Field(default=None, description="id()-anchored element holding every field (speed only)")
     fields: list[FieldSpec] = Field(default_factory=list)
+    profile: OutputProfile | None = Field(default=None, description="its output on the seed pages, for drift "
+                                          "checks and heal; absent in specs saved before profiles")
+    healed_from: str | None = Field(default=None, description="the id of the spec this version was healed from")
 
     @property
     def spec_id(self) -> str:

@@ -1,7 +1,15 @@
 """Datasets on disk: CSV, JSONL and Parquet writers and readers (:mod:`~scrapesmith.io.datasets`) typed by
 a column schema (:mod:`~scrapesmith.io.schema`)."""
 
-from scrapesmith.io.datasets import FORMATS, count_rows, read_json_lines, read_rows, typed_rows, write_rows
+from scrapesmith.io.datasets import (
+    FORMATS,
+    count_rows,
+    iter_rows,
+    read_json_lines,
+    read_rows,
+    typed_rows,
+    write_rows,
+)
 from scrapesmith.io.schema import (
     COLUMN_TYPES,
     PROVENANCE_COLUMNS,
@@ -23,6 +31,7 @@ __all__ = [
     "column_order",
     "count_rows",
     "infer_schema",
+    "iter_rows",
     "read_json_lines",
     "read_rows",
     "timestamp",

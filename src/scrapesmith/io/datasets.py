@@ -166,6 +166,11 @@ def read_rows(path: Path, schema: Mapping[str, str] | None = None, limit: int | 
     return rows
 
 
+def iter_rows(path: Path) -> Iterator[dict[str, Any]]:
+    """The rows of a dataset one at a time (CSV cells as text), so a caller can read any size in bounded memory."""
+    return _iter_rows(Path(path))
+
+
 def count_rows(path: Path) -> int:
     """How many rows a dataset holds, read without loading them."""
     path = Path(path)

@@ -7,9 +7,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
+from scrapesmith.drift import DriftReport
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.io import infer_schema, write_rows
 from scrapesmith.lists.dsl import describe
+from scrapesmith.lists.profile import profile_of
 from scrapesmith.lists.record import Recording, record_heuristic
 from scrapesmith.lists.replay import ReplayResult, replay
 from scrapesmith.lists.runtime import HttpRuntime, PageRuntime, RuntimeFactory
@@ -102,6 +104,7 @@ def extract_list(
         result = replay(recording.program, runtime, llm=llm, max_pages=max_pages)
     _note(recording, [f"first run: {line}" for line in result.accounting()])
     recording.program.column_types = infer_schema(result.rows, recording.program.columns)
+    recording.program.profile = profile_of(result, recording.program.columns)
     return recording, result
 
 
@@ -147,6 +150,7 @@ def save_run(
     output: Path,
     ledger: Ledger,
     program_path: Path | None = None,
+    drift: DriftReport | None = None,
 ) -> Path:
     """Write the rows to ``output``, a ``<name>.run.json`` record beside them, and the report; return its path.
 
@@ -165,6 +169,7 @@ def save_run(
         "notes": list(program.notes),
         **result.run_record(),
         "duplicates": result.duplicates,
+        **({"drift": drift.model_dump(mode="json")} if drift is not None else {}),
         "ledger": {
             "totals": ledger.totals().model_dump(),
             "by_stage": {stage: totals.model_dump() for stage, totals in ledger.by_stage().items()},

@@ -19,6 +19,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from scrapesmith.artifacts import check_kind, read_artifact_text, read_json_object, validate_artifact
+from scrapesmith.drift.views import OutputProfile
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.dsl import (
     Action,
@@ -54,6 +55,8 @@ class ListProgram(BaseModel):
     notes: list[str] = Field(default_factory=list)
     column_types: dict[str, str] = Field(default_factory=dict, description="column -> type (scrapesmith.io.schema), "
                                          "recorded from the first run so every replay writes the same types")
+    profile: OutputProfile | None = Field(default=None, description="the first run's output (columns, items per "
+                                          "page), for drift checks; absent in programs saved before profiles")
 
     @property
     def program_id(self) -> str:

@@ -16,10 +16,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
+from scrapesmith.drift import DriftReport, OutputProfile
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.io import count_rows, read_json_lines, read_rows
 from scrapesmith.report.profile import profile_columns
-from scrapesmith.report.views import Check, Episode, EpisodeStep, Report, StageBar, TrailStep
+from scrapesmith.report.views import Check, DriftColumn, Episode, EpisodeStep, Report, StageBar, TrailStep
 
 RUN_RECORD_SUFFIX = ".run.json"
 TRAIL_TEXT = 240
@@ -115,6 +118,27 @@ def _pages_note(record: dict[str, Any]) -> str:
             f"{record.get('duplicates', 0)} duplicate items skipped; stopped: {record.get('stop_reason') or 'done'}")
 
 
+def _drift(record: dict[str, Any], program: Path | None) -> tuple[bool | None, list[DriftColumn]]:
+    """The run's drift check beside its program's forged profile, column by column."""
+    found = record.get("drift")
+    if not isinstance(found, dict):
+        return None, []
+    report = DriftReport.model_validate(found)
+    forged = None
+    if program is not None and program.is_file() and program.suffix == ".json":
+        try:
+            data = json.loads(program.read_text(encoding="utf-8"))
+            forged = OutputProfile.model_validate(data["profile"]) if data.get("profile") else None
+        except (ValueError, KeyError, ValidationError):
+            forged = None  # a program edited since the run: its profile is not drawn, the run's check still is
+    names = [c.name for c in (forged.columns if forged else report.now.columns if report.now else [])]
+    columns = [DriftColumn(name, forged.column(name) if forged else None,
+                           report.now.column(name) if report.now else None,
+                           [d.evidence for d in report.drifts if d.column == name]) for name in names]
+    whole_list = [d.evidence for d in report.drifts if not d.column]
+    return report.checked, columns + ([DriftColumn("(items per page)", None, None, whole_list)] if whole_list else [])
+
+
 def load_run_record(record_path: Path) -> Report:
     """A ``run``/``replay`` record; of a large dataset only the first :data:`PROFILED_ROWS` rows are read
     (the report says so), so drawing the report of a million-page run takes little memory."""
@@ -127,6 +151,7 @@ def load_run_record(record_path: Path) -> Report:
     totals = ledger.get("totals") or {}
     failures = record.get("failures") or []
     program = record_path.parent / record["program"] if record.get("program") else None
+    drift_checked, drift = _drift(record, program)
     return Report(
         title=record.get("title", record_path.stem), kind=record.get("kind", "run"), source=str(record_path),
         rows=rows, columns=profile_columns(rows), valid=None,
@@ -139,7 +164,8 @@ def load_run_record(record_path: Path) -> Report:
         program_name=program.name if program else "", program_text=_text(program) if program else "",
         steps=list(record.get("steps") or []),
         notes=[*([_pages_note(record)] if "pages" in record else []), *(record.get("notes") or []), *profiled],
-        dataset_name=dataset.name if dataset.is_file() else "", total_rows=total)
+        dataset_name=dataset.name if dataset.is_file() else "", total_rows=total,
+        drift_checked=drift_checked, drift=drift)
 
 
 def _latest_results(shard_dir: Path) -> list[dict[str, Any]]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from scrapesmith.drift import ColumnProfile as OutputColumn
+
 
 @dataclass
 class ColumnProfile:
@@ -85,6 +87,16 @@ class Episode:
 
 
 @dataclass
+class DriftColumn:
+    """One column of a program's output profile: as forged, as in this run, and what drifted."""
+
+    name: str
+    was: OutputColumn | None
+    now: OutputColumn | None
+    evidence: list[str] = field(default_factory=list)
+
+
+@dataclass
 class Report:
     """Everything one report page shows. ``valid`` is ``None`` when the run has no validation step."""
 
@@ -111,6 +123,8 @@ class Report:
     dataset_name: str = ""
     episodes: list[Episode] = field(default_factory=list)
     total_rows: int | None = None  # when ``rows`` holds only the first rows of a large dataset
+    drift_checked: bool | None = None  # None: the run checks no drift; False: its program has no profile
+    drift: list[DriftColumn] = field(default_factory=list)
 
     @property
     def row_count(self) -> int:

@@ -1,7 +1,9 @@
 """The demo web as one object: every page of every site, their kinds, query routes and ground truth.
 
 :func:`build_sites` renders everything up front (well under a second) so serving is a dict lookup and
-the fetch benchmark measures the client, not the server.
+the fetch benchmark measures the client, not the server. A *layout version* (``layout=N``) serves the same
+records drawn differently — classes obfuscated, extra wrappers, blocks reordered, labels renamed
+(:func:`scrapesmith.dom.mutate.layout_version`) — so a program forged on version 0 meets a redesign.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import copy
 from collections.abc import Callable
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from scrapesmith.dom.mutate import check_layout_version, layout_version
 from scrapesmith.sites import acme, books, globex, northwind, proceedings, sports, stocks
 from scrapesmith.sites.html import query_path
 from scrapesmith.sites.models import Response, SiteBuild, SiteSummary, json_response
@@ -30,8 +33,11 @@ BUILDERS: tuple[Callable[[int], SiteBuild], ...] = (
 class SiteCollection:
     """All pages of the demo web, keyed by path (``path?query`` for pre-rendered query pages)."""
 
-    def __init__(self, seed: int, sites: list[SiteBuild]) -> None:
+    def __init__(self, seed: int, sites: list[SiteBuild], layout: int = 0) -> None:
+        check_layout_version(layout)  # an unknown version is refused here, not on the first request
         self.seed = seed
+        self.layout = layout
+        self._drawn: dict[bytes, bytes] = {}
         self._sites = {site.name: site for site in sites}
         self.pages: dict[str, Response] = root_pages(sites)
         self._kinds: dict[str, tuple[str, ...]] = {path: ("root",) for path in self.pages}
@@ -68,7 +74,16 @@ class SiteCollection:
         ]
 
     def respond(self, target: str) -> Response:
-        """The response for a request target (``/path?query``), as the server sends it."""
+        """The response for a request target (``/path?query``), as the server sends it (in its layout)."""
+        response = self._respond(target)
+        if not self.layout or not response.content_type.startswith("text/html") or response.status != 200:
+            return response
+        if response.body not in self._drawn:
+            text = layout_version(response.body.decode("utf-8"), self.layout)
+            self._drawn[response.body] = text.encode("utf-8")
+        return response._replace(body=self._drawn[response.body])
+
+    def _respond(self, target: str) -> Response:
         parts = urlsplit(target)
         path = unquote(parts.path) or "/"
         route = self.routes.get(path)
@@ -108,6 +123,7 @@ class SiteCollection:
         return summaries
 
 
-def build_sites(seed: int = 7) -> SiteCollection:
-    """Render the whole demo web from ``seed``; the same seed always gives byte-identical pages."""
-    return SiteCollection(seed, [build(seed) for build in BUILDERS])
+def build_sites(seed: int = 7, layout: int = 0) -> SiteCollection:
+    """Render the whole demo web from ``seed``; the same seed always gives byte-identical pages. ``layout``
+    picks a layout version (0: the original; the records are the same in every version)."""
+    return SiteCollection(seed, [build(seed) for build in BUILDERS], layout)

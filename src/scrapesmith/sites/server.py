@@ -209,7 +209,7 @@ class DemoServer:
 
 
 @contextlib.contextmanager
-def serve_sites(port: int = 0, seed: int = 7, host: str = "127.0.0.1") -> Iterator[DemoServer]:
-    """Build the demo web from ``seed`` and serve it until the ``with`` block ends."""
-    with DemoServer(build_sites(seed), port=port, host=host) as server:
+def serve_sites(port: int = 0, seed: int = 7, host: str = "127.0.0.1", layout: int = 0) -> Iterator[DemoServer]:
+    """Build the demo web from ``seed`` (in layout version ``layout``) and serve it until the ``with`` block ends."""
+    with DemoServer(build_sites(seed, layout), port=port, host=host) as server:
         yield server

@@ -22,9 +22,9 @@ from scrapesmith.collect.mapping import plausible
 from scrapesmith.collect.views import (
     Blueprint,
     BlueprintMessage,
-    Candidate,
     PlanMessage,
     Role,
+    SourceCandidate,
     SourceLink,
     ToolMessage,
     ValidationRules,
@@ -134,7 +134,7 @@ class ToolAgent(Agent):
         for index, item in enumerate(found):
             sample_ref = self.store("sample", json.dumps(item.rows[:3], ensure_ascii=False))
             program_ref = self.store("candidate", json.dumps(_found_json(item), ensure_ascii=False))
-            candidates.append(Candidate(candidate_id=f"c{index}", kind=item.kind, source_url=item.url,
+            candidates.append(SourceCandidate(candidate_id=f"c{index}", kind=item.kind, source_url=item.url,
                                         columns=item.keys, filled=item.filled(plan.columns),
                                         rows_on_page=len(item.rows), sample_ref=f"cache://{sample_ref}",
                                         program_ref=f"cache://{program_ref}"))
@@ -426,7 +426,7 @@ class BlueprintAgent(Agent):
                                                 alternatives=[f"cache://{r}" for r in refs[1:]]))
         self.report(f"{blueprints[0].access} over {len(blueprints[0].sources)} source(s)")
 
-    def _blueprint(self, plan: PlanMessage, web: WebMessage, found: dict, candidate: Candidate,
+    def _blueprint(self, plan: PlanMessage, web: WebMessage, found: dict, candidate: SourceCandidate,
                    reply: BlueprintChoice | None) -> Blueprint:
         field_map = dict(found["field_map"])
         label_column = None
@@ -467,13 +467,13 @@ class BlueprintAgent(Agent):
                                        numeric=_numeric(found["rows"], field_map, filled)))
 
 
-def _clear_winner(ranked: list[Candidate], columns: list[str]) -> bool:
+def _clear_winner(ranked: list[SourceCandidate], columns: list[str]) -> bool:
     """The best candidate fills every requested column and no other does: the model has nothing to choose."""
     fills_all = [c for c in ranked if len(c.filled) == len(columns)]
     return len(fills_all) == 1 and ranked[0] is fills_all[0]
 
 
-def _rank(candidate: Candidate, web: WebMessage) -> tuple:
+def _rank(candidate: SourceCandidate, web: WebMessage) -> tuple:
     preference = {"rest": 0, "table": 1, "list": 2}[candidate.kind]
     return (-len(candidate.filled), preference, -candidate.rows_on_page)
 

@@ -1,0 +1,84 @@
+"""Drift on the command line, shared by ``run``, ``replay``, ``heal`` and a collection's rerun: what a run
+prints when its output no longer looks as it did, its exit status, and saving a healed version beside the
+old (the ``heal`` command is in ``cli/heal.py``, ``bench drift`` in ``cli/bench/drift.py``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.markup import escape
+
+from scrapesmith.cli import console
+from scrapesmith.cli.options import allowed_hosts
+from scrapesmith.drift import DriftReport
+from scrapesmith.induce.heal import HealResult, next_version_path
+from scrapesmith.lists.heal import heal_list_program
+from scrapesmith.lists.service import make_runtimes
+from scrapesmith.lists.views import ListProgram
+
+DRIFT_EXIT = 3
+"""The exit status of a run that finished but whose output drifted from its program's profile."""
+
+
+def show_drift(report: DriftReport) -> None:
+    """One line per drifted column, or one line saying there is no drift or that it was not checked."""
+    if not report.checked:
+        console.print("[dim]no output profile in this program (saved before profiles): drift not checked[/]",
+                      highlight=False)
+        return
+    if not report.drifted:
+        console.print(f"no drift: the output of {report.pages} pages looks as it did when forged", highlight=False)
+        return
+    console.print(f"[bold yellow]drift[/]: {len(report.drifts)} of the program's outputs changed "
+                  f"(exit status {DRIFT_EXIT}; mend with `scrapesmith heal`)", highlight=False)
+    for drift in report.drifts:
+        console.print(f"  [yellow]{drift.check}[/] {drift.evidence}", highlight=False)
+
+
+def exit_on_drift(report: DriftReport) -> None:
+    """End a finished run with :data:`DRIFT_EXIT` when its output drifted, so a scheduler can act on it."""
+    if report.drifted:
+        raise typer.Exit(DRIFT_EXIT)
+
+
+def save_healed(result: HealResult, program: Path, output: Path | None = None) -> Path | None:
+    """Print the selector diff; save the healed version beside ``program`` (never over it) and return its
+    path, or None when nothing was healed."""
+    for line in result.diff():
+        console.print(escape(line), highlight=False)
+    if not result.healed:
+        console.print("nothing to heal: every field still reads its seed values" if not result.lost
+                      else "no field could be healed; the spec is unchanged", highlight=False)
+        return None
+    target = output or next_version_path(program)
+    result.spec.save(target)
+    validation = result.validation
+    verdict = ("its output on the seed pages matches the old profile" if validation and not validation.drifted
+               else "still drifted: " + "; ".join(d.evidence for d in validation.drifts) if validation else "")
+    console.print(f"healed {', '.join(result.healed)}: {result.spec.spec_id} written to {target} "
+                  f"(the old spec {result.spec.healed_from} is unchanged); {verdict}", highlight=False)
+    return target
+
+
+def heal_list(old: ListProgram, path: Path, start_url: str | None, runtime: str, allow_host: list[str] | None,
+              delay: float | None, output: Path | None = None) -> Path | None:
+    """Record a drifted list program again (:mod:`scrapesmith.lists.heal`); save the new version beside the old
+    and return its path, or None when nothing was needed or it did not heal (said on the console)."""
+    with make_runtimes(runtime, allowed_hosts(allow_host), delay) as runtimes:
+        result = heal_list_program(old, runtimes, start_url)
+    if not result.needed:
+        console.print("nothing to heal: the program's replay still looks as when it was recorded", highlight=False)
+        return None
+    for line in result.diff(old):
+        console.print(escape(line), highlight=False)
+    found = f"{result.rows_found_again} of the {result.rows_kept} rows it was recorded with read again"
+    if not result.healed:
+        console.print("not healed: the list recorded again does not look like the old one either ("
+                      + "; ".join(d.evidence for d in result.validation.drifts) + f"); {found}", highlight=False)
+        return None
+    target = output or next_version_path(path)
+    result.program.save(target)
+    console.print(f"healed: program {result.program.program_id} written to {target} (the old program "
+                  f"{old.program_id} is unchanged); its replay matches the old profile; {found}", highlight=False)
+    return target

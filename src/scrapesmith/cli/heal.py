@@ -1,0 +1,47 @@
+"""``scrapesmith heal``: mend a spec or a list program whose site changed, as a new version beside the old."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from scrapesmith.cli import app
+from scrapesmith.cli.drift import DRIFT_EXIT, heal_list, save_healed
+from scrapesmith.cli.options import AllowHostOption, DelayOption, allowed_hosts, usage_error
+from scrapesmith.induce.heal import heal_from_sources
+from scrapesmith.induce.views import ScraperSpec
+from scrapesmith.lists.views import ListProgram
+
+
+@app.command("heal")
+def heal_command(
+    program: Annotated[Path, typer.Argument(help="A scraper spec or a list program (.json) whose site changed.")],
+    pages: Annotated[list[str] | None, typer.Argument(help="A spec's seed pages as they are now, in its seed order "
+                                                           "(default: fetch them again); a list program's start "
+                                                           "page (default: its own).")] = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Where to write the new version "
+                                                "(default: beside the program, as NAME.v2.json).")] = None,
+    allow_host: AllowHostOption = None,
+    delay: DelayOption = None,
+) -> None:
+    """Mend a program whose site changed, with no model, as a new version beside the old (never over it).
+
+    A spec: each broken field is found again from the seed values it kept; the selector diff and a check of
+    the new output against the old profile are printed. A list program: recorded again on its start page,
+    accepted when its replay looks like the old profile. Exit status 3 when something could not be healed."""
+    if program.suffix.lower() != ".json":
+        raise usage_error(f"{program}: heal takes a scraper spec or a list program (.json)")
+    if '"steps"' in program.read_text(encoding="utf-8", errors="replace"):
+        if len(pages or []) > 1:
+            raise usage_error("a list program heals on one start page")
+        old = ListProgram.load(program)
+        result = heal_list(old, program, (pages or [None])[0], "http", allow_host, delay, output)
+        if result is None and old.profile is not None:
+            raise typer.Exit(DRIFT_EXIT)
+        return
+    result = heal_from_sources(ScraperSpec.load(program), pages or [], allowed_hosts(allow_host))
+    save_healed(result, program, output)
+    if result.lost:
+        raise typer.Exit(DRIFT_EXIT)

@@ -1,0 +1,128 @@
+"""Seeded, generic changes to a page's layout that keep its records: what a site redesign does to a scraper
+(``bench drift`` measures drift and heal with them; the demo web's layout versions are drawn with them).
+
+Each operator is a DOM operation on any page, never written for one page or site, and deterministic for a
+seed: the same decisions are taken on every page of a site (they depend on the seed and on an element's
+tag, class or position, never on the page's text), as a template change would. The records stay on the
+page, so a program that read them before can be mended from its seed values:
+
+* ``classes`` — every class and id obfuscated (``price`` -> ``c-1f3a9b``);
+* ``wrappers`` — the content of some kinds of element (by tag and class) wrapped in an extra ``<span>``;
+* ``reorder`` — the element children of some kinds of block container (by tag and class) reversed;
+* ``labels`` — label texts (short texts ending in ``:``, table and definition headers) renamed;
+* ``combined`` — all four.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+
+from lxml import etree, html
+
+Mutation = Callable[[etree._Element, int], None]
+BLOCKS = ("div", "ul", "ol", "table", "tbody", "tr", "dl", "section", "article", "form", "td")
+WRAPPED = ("div", "td", "li", "span", "p", "dd", "b", "strong", "h1", "h2", "h3", "font")
+LABEL_TAGS = ("th", "dt", "label")
+MAX_LABEL = 40
+WRAP_SHARE = 0.5
+REORDER_SHARE = 0.5
+
+
+def _token(seed: int, *parts: str) -> str:
+    return hashlib.sha256("\x1f".join([str(seed), *parts]).encode()).hexdigest()[:6]
+
+
+def _chance(seed: int, *parts: str) -> float:
+    return int(_token(seed, *parts), 16) / 0xFFFFFF
+
+
+def rename_classes(root: etree._Element, seed: int) -> None:
+    """Every class token and id replaced by an opaque one, the same on every page."""
+    for element in root.iter(etree.Element):
+        classes = element.get("class")
+        if classes:
+            element.set("class", " ".join(f"c-{_token(seed, 'class', c)}" for c in classes.split()))
+        if element.get("id"):
+            element.set("id", f"i-{_token(seed, 'id', element.get('id'))}")
+
+
+def add_wrappers(root: etree._Element, seed: int) -> None:
+    """Half of the element kinds (tag and class) get their content wrapped in a new ``<span>``."""
+    chosen = [e for e in root.iter(*WRAPPED)
+              if _chance(seed, "wrap", e.tag, e.get("class") or "") < WRAP_SHARE and (len(e) or e.text)]
+    for element in chosen:
+        wrapper = etree.Element("span", {"class": f"w-{_token(seed, 'wrapper', element.tag)}"})
+        wrapper.text, element.text = element.text, None
+        for child in list(element):
+            wrapper.append(child)
+        element.append(wrapper)
+
+
+def reorder_blocks(root: etree._Element, seed: int) -> None:
+    """The element children of half of the kinds of block container (by tag and class) in reverse order: a
+    label cell after its value, the last box of a column first, on every page alike."""
+    for parent in list(root.iter(*BLOCKS)):
+        children = [c for c in parent if isinstance(c.tag, str)]
+        if len(children) < 2 or len(children) != len(parent):  # text between children would move too
+            continue
+        if _chance(seed, "reorder", parent.tag, parent.get("class") or "") >= REORDER_SHARE:
+            continue
+        for child in children:
+            parent.remove(child)
+        for child in reversed(children):
+            parent.append(child)
+
+
+def _renamed(text: str, seed: int) -> str:
+    stripped = text.strip()
+    colon = stripped.endswith(":")
+    return f"Item {_token(seed, 'label', stripped.rstrip(':').strip().lower())}" + (":" if colon else "")
+
+
+def _is_label(text: str | None) -> bool:
+    stripped = (text or "").strip()
+    return 1 < len(stripped) <= MAX_LABEL and stripped.endswith(":") and any(ch.isalpha() for ch in stripped)
+
+
+def relabel(root: etree._Element, seed: int) -> None:
+    """Label texts renamed: short texts ending in ``:`` and the text of table/definition headers and labels."""
+    for element in root.iter(etree.Element):
+        if element.tag in ("script", "style"):
+            continue
+        if _is_label(element.text) or (element.tag in LABEL_TAGS and element.text and len(element) == 0
+                                       and 0 < len(element.text.strip()) <= MAX_LABEL):
+            element.text = _renamed(element.text or "", seed)
+        if _is_label(element.tail):
+            element.tail = " " + _renamed(element.tail or "", seed) + " "
+
+
+def combined(root: etree._Element, seed: int) -> None:
+    for operator in (rename_classes, add_wrappers, reorder_blocks, relabel):
+        operator(root, seed)
+
+
+MUTATIONS: dict[str, Mutation] = {"classes": rename_classes, "wrappers": add_wrappers, "reorder": reorder_blocks,
+                                  "labels": relabel, "combined": combined}
+
+
+def mutate_page(text: str, mutation: str, seed: int = 0) -> str:
+    """The page ``text`` with ``mutation`` applied, serialised again as HTML."""
+    root = html.document_fromstring(text)
+    MUTATIONS[mutation](root, seed)
+    return html.tostring(root, encoding="unicode", doctype="<!DOCTYPE html>")
+
+
+LAYOUT_VERSIONS = ("classes", "wrappers", "reorder", "labels", "combined")
+"""Layout version N (1-based) of a site is its pages under this mutation, seeded with N."""
+
+
+def check_layout_version(version: int) -> None:
+    if not 0 <= version <= len(LAYOUT_VERSIONS):
+        raise ValueError(f"layout version {version} does not exist (0 to {len(LAYOUT_VERSIONS)})")
+
+
+def layout_version(text: str, version: int) -> str:
+    """The page as layout ``version`` draws it (0: as it is)."""
+    check_layout_version(version)
+    return mutate_page(text, LAYOUT_VERSIONS[version - 1], seed=version) if version else text

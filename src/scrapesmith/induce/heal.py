@@ -1,0 +1,304 @@
+"""``heal``: mend a scraper spec whose site changed, from the seed values its profile kept. No model.
+
+A spec forged with a profile remembers what each field read on each seed page. On the seed pages as they
+are now, a field is *broken* when its seed value is still on a page but the old selector no longer gives
+it. Each broken field is found again by the same engine that learns a field from an example
+(:func:`examples.example_candidates`: the value's element, its label, its stable classes), with every seed
+value as an example on its own page, plus what a redesign leaves of the old selector: its conditions on its
+nodes, its label spellings, a label now after its value, a field's several values as like siblings. The
+candidate that gives back the seed values on the most pages, with the strongest anchor and the shortest path,
+wins. A field whose seed values are no longer on any page is
+left as it was and said so (the evidence is gone; a model would have to guess).
+
+The result is a new version of the spec (the old one is never overwritten) with a diff of its selectors
+and a validation: the new spec's output on the pages checked against the old profile.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from lxml import etree
+
+from scrapesmith.drift import DriftReport, compare
+from scrapesmith.errors import ScrapesmithError
+from scrapesmith.induce.candidates import Candidate, xpath_literal
+from scrapesmith.induce.examples import MAX_LABEL, Example, example_candidates, kind_of
+from scrapesmith.induce.execute import (
+    XPathSyntaxError,
+    normalize_space,
+    parse_for_replay,
+    post_process,
+    run_actions,
+)
+from scrapesmith.induce.profile import seed_rows
+from scrapesmith.induce.scope import with_scope
+from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
+from scrapesmith.web.page import FetchError, Page
+
+_VERSION = re.compile(r"\.v(\d+)$")
+SEVERAL = 0.7
+"""A selector that reads several values where the field had one is worth this much of one that reads one."""
+NARROW_FIRST = 0.99
+"""A selector generalised from the first value to all its siblings wins only by giving back more values."""
+NEW_CONDITIONS = 0.995
+"""A selector that keeps the old one's conditions on its nodes wins over one without them, all else equal."""
+_LABEL_STEP = re.compile(r"//[\w-]+\[normalize-space\(\)\s*=[^\]]*\](?=/)")
+_LAST_POSITION = re.compile(r"\[\d+\](?=(/text\(\))?$)")
+
+
+class HealError(ScrapesmithError):
+    """A spec that cannot be healed (no profile, no pages)."""
+
+
+@dataclass
+class FieldHeal:
+    """What happened to one field: kept (still reads its seed values), healed (new selector), or not."""
+
+    name: str
+    outcome: Literal["kept", "healed", "lost"]
+    before: list[str]
+    after: list[str]
+    detail: str = ""
+
+
+@dataclass
+class HealResult:
+    spec: ScraperSpec
+    fields: list[FieldHeal] = field(default_factory=list)
+    validation: DriftReport | None = None
+
+    @property
+    def healed(self) -> list[str]:
+        return [f.name for f in self.fields if f.outcome == "healed"]
+
+    @property
+    def lost(self) -> list[str]:
+        return [f.name for f in self.fields if f.outcome == "lost"]
+
+    def diff(self) -> list[str]:
+        """The selector changes, one readable line each (``-`` old, ``+`` new)."""
+        lines = []
+        for heal in self.fields:
+            if heal.outcome == "healed":
+                lines += [f"{heal.name}:", f"- {' ⟶ '.join(heal.before)}", f"+ {' ⟶ '.join(heal.after)}"]
+            elif heal.outcome == "lost":
+                lines.append(f"{heal.name}: not healed ({heal.detail})")
+        return lines
+
+
+SeedValues = Sequence[Sequence[str]]
+"""Per seed page, the values a field read there (one for a single-valued field, none when it read nothing)."""
+
+
+def _values(root: etree._Element, actions: list[str], post: PostProcess) -> list[str]:
+    try:
+        return post_process(run_actions(root, actions), post)
+    except XPathSyntaxError:
+        return []
+
+
+def _gives(spec_field: FieldSpec, got: list[str], want: Sequence[str]) -> bool:
+    """A field's values on a page are its seed values there: the first one for a single-valued field, all of
+    them in any order for a multi-valued one (a redesign may list a movie's genres the other way round)."""
+    return sorted(got) == sorted(want) if spec_field.post.multiple else got[:1] == list(want[:1])
+
+
+def _present(root: etree._Element, values: Sequence[str]) -> bool:
+    text = normalize_space(" ".join(root.itertext()))
+    return bool(values) and all(value in text for value in values)
+
+
+def _pairs(pages: Sequence[etree._Element], seeds: SeedValues) -> list[tuple[etree._Element, Sequence[str]]]:
+    """The pages on which the field's seed values still are, each with those values."""
+    return [(root, values) for root, values in zip(pages, seeds, strict=False) if _present(root, values)]
+
+
+def _label_text_candidates(root: etree._Element, value: str) -> list[Candidate]:
+    """A text right after a short label element that *contains* the value (``Knopf (May 2010)`` after
+    ``<b>Publisher:</b>``): the old field's regex may still cut the value out of it."""
+    found = []
+    for element in root.iter(etree.Element):
+        if value in (element.tail or "") and 0 < len(label := normalize_space(element.text_content())) <= MAX_LABEL:
+            found.append(Candidate(f"//{element.tag}[normalize-space()={xpath_literal(label)}]"
+                                   "/following-sibling::text()[1]", "label"))
+    return found
+
+
+def _label_after_candidates(root: etree._Element, value: str, several: bool) -> list[Candidate]:
+    """An element holding the value with its label *after* it (a row whose cells were swapped): anchored on
+    that label, ``//td[normalize-space()='Height']/preceding-sibling::td[1]``."""
+    found = []
+    for element in root.iter(etree.Element):
+        following = element.getnext()
+        if following is None or not isinstance(following.tag, str) or normalize_space(element.text_content()) != value:
+            continue
+        label = normalize_space(following.text_content())
+        if 0 < len(label) <= MAX_LABEL and label != value:
+            path = f"//{following.tag}[normalize-space()={xpath_literal(label)}]/preceding-sibling::{element.tag}"
+            found.append(Candidate(path if several else f"{path}[1]", "label"))
+    return found
+
+
+def _every_sibling(candidate: Candidate) -> Candidate | None:
+    """``…/a[1]`` -> ``…/a``: the first of several values generalised to all its like siblings."""
+    widened = _LAST_POSITION.sub("", candidate.xpath)
+    return Candidate(widened, candidate.evidence, candidate.regex) if widened != candidate.xpath else None
+
+
+def _conditions(xpath: str) -> list[str]:
+    """The predicates on the last step of ``xpath`` that name no class, id or position (``[starts-with(
+    following-sibling::text()[1], '(Author')]``): what the forged program asked of its nodes beyond where
+    they were, which a redesign that kept the records usually keeps too."""
+    depth, start, groups, last_slash = 0, 0, [], 0
+    for index, char in enumerate(xpath):
+        if char == "[":
+            depth += 1
+            if depth == 1:
+                start = index
+        elif char == "]":
+            depth -= 1
+            if depth == 0:
+                groups.append((start, xpath[start: index + 1]))
+        elif char == "/" and depth == 0:
+            last_slash = index
+    return [group for at, group in groups if at > last_slash and "@class" not in group and "@id" not in group
+            and not group[1:-1].strip().isdigit()]
+
+
+def _label_step(xpath: str) -> str | None:
+    """The first step of a label-anchored XPath (``//h4[normalize-space()='Director:' or …]``), if it is one."""
+    match = _LABEL_STEP.match(xpath)
+    return match.group(0) if match else None
+
+
+def _with_old_label(candidate: Candidate, old_step: str | None) -> Candidate | None:
+    """The candidate anchored on the old field's label step instead of its own (every spelling the forged
+    program knew: 'Director:' and 'Directors:'), when both anchor on a label."""
+    new_step = _label_step(candidate.xpath)
+    if old_step is None or new_step is None or new_step == old_step:
+        return None
+    return Candidate(old_step + candidate.xpath[len(new_step):], candidate.evidence, candidate.regex)
+
+
+def _with_conditions(candidate: Candidate, conditions: Sequence[str]) -> Candidate | None:
+    if not conditions or candidate.xpath.endswith(")"):  # text() or a function: no element step to qualify
+        return None
+    return Candidate(candidate.xpath + "".join(conditions), candidate.evidence, candidate.regex)
+
+
+def _candidates(spec_field: FieldSpec,
+                pairs: Sequence[tuple[etree._Element, Sequence[str]]]) -> list[tuple[Candidate, float]]:
+    """Every way to the seed values on their pages, each with its weight (widened ones a little less)."""
+    pool: dict[tuple, tuple[Candidate, float]] = {}
+    for root, values in pairs:
+        found = [(c, 1.0) for c in (*example_candidates(root, Example(spec_field.name, values[0])),
+                                    *_label_text_candidates(root, values[0]),
+                                    *_label_after_candidates(root, values[0], spec_field.post.multiple))]
+        if spec_field.post.multiple:
+            found += [(w, NARROW_FIRST) for w in (_every_sibling(c) for c, _ in found) if w is not None]
+        kept = _conditions(spec_field.actions[-1]) if spec_field.actions else []
+        old_label = _label_step(spec_field.actions[-1]) if spec_field.actions else None
+        found = [(c, w * NEW_CONDITIONS) for c, w in found] + [
+            (q, w) for c, w in found for q in (_with_conditions(c, kept), _with_old_label(c, old_label))
+            if q is not None]
+        for candidate, weight in found:
+            for regex in dict.fromkeys((candidate.regex, spec_field.post.regex)):
+                pool.setdefault((candidate.xpath, regex),
+                                (Candidate(candidate.xpath, candidate.evidence, regex), weight))
+    return list(pool.values())
+
+
+def _relocate(spec_field: FieldSpec, seeds: SeedValues, pages: Sequence[etree._Element]) -> tuple[FieldSpec, int] | None:
+    """The field with the selector that gives back its seed values on most pages, one value each where it
+    had one, with the strongest anchor and the shortest path (as :func:`examples.generalise` ranks); and on
+    how many pages it did."""
+    pairs = _pairs(pages, seeds)
+    scored = []
+    for candidate, weight in _candidates(spec_field, pairs):
+        post = spec_field.post.model_copy(update={"regex": candidate.regex})
+        results = [_values(root, [candidate.xpath], post) for root, _ in pairs]
+        hits = sum(_gives(spec_field, got, want) for got, (_, want) in zip(results, pairs, strict=True))
+        if hits:
+            single = 1.0 if spec_field.post.multiple or all(len(got) <= 1 for got in results) else SEVERAL
+            score = round(hits / len(pairs) * candidate.prior * single * weight, 6)
+            scored.append((-score, len(candidate.xpath), candidate.xpath, str(candidate.regex), candidate, hits))
+    if not scored:
+        return None
+    *_, best, hits = min(scored)
+    post = spec_field.post.model_copy(update={"regex": best.regex})
+    return spec_field.model_copy(update={
+        "actions": [best.xpath], "post": post,
+        "evidence": f"healed: seed values found again on {hits} of {len(pairs)} pages via {best.evidence}"}), hits
+
+
+def _heal_field(spec_field: FieldSpec, seeds: SeedValues,
+                pages: Sequence[etree._Element]) -> tuple[FieldSpec, FieldHeal]:
+    pairs = _pairs(pages, seeds)
+    if not pairs:
+        return spec_field, FieldHeal(spec_field.name, "lost" if any(seeds) else "kept", spec_field.actions,
+                                     spec_field.actions, "its seed values are not on the pages")
+    if all(_gives(spec_field, _values(root, spec_field.actions, spec_field.post), want) for root, want in pairs):
+        return spec_field, FieldHeal(spec_field.name, "kept", spec_field.actions, spec_field.actions)
+    found = _relocate(spec_field, seeds, pages)
+    if found is None:
+        return spec_field, FieldHeal(spec_field.name, "lost", spec_field.actions, spec_field.actions,
+                                     "no selector gives its seed values back")
+    healed, hits = found
+    return healed, FieldHeal(spec_field.name, "healed", spec_field.actions, healed.actions,
+                             f"{hits} of {len(pairs)} seed pages")
+
+
+def heal_spec(spec: ScraperSpec, pages: Sequence[etree._Element]) -> HealResult:
+    """A new version of ``spec`` for ``pages`` (the seed pages as they are now, in the spec's seed order)."""
+    if spec.profile is None:
+        raise HealError("this spec has no output profile (saved before profiles), so it keeps no seed values "
+                        "to heal from: induce it again")
+    if not pages:
+        raise HealError("heal needs the seed pages as they are now")
+    fields, heals = [], []
+    for spec_field in spec.fields:
+        column = spec.profile.column(spec_field.name)
+        seeds = column.seed_values if column is not None else []
+        healed, heal = _heal_field(spec_field, seeds, pages)
+        fields.append(healed)
+        heals.append(heal)
+    new = spec.model_copy(update={"fields": fields, "method": spec.method if not any(
+        h.outcome == "healed" for h in heals) else f"{spec.method}+healed", "scope": None})
+    new = with_scope(new, pages).model_copy(update={"healed_from": spec.spec_id})
+    validation = compare(spec.profile, seed_rows(new, pages), kind_of)
+    return HealResult(new, heals, validation)
+
+
+def next_version_path(path: Path) -> Path:
+    """``spec.json`` -> ``spec.v2.json``, ``spec.v2.json`` -> ``spec.v3.json``: never the file itself."""
+    path = Path(path)
+    stem = path.name[: -len(path.suffix)] if path.suffix else path.name
+    match = _VERSION.search(stem)
+    version = int(match.group(1)) + 1 if match else 2
+    base = stem[: match.start()] if match else stem
+    candidate = path.with_name(f"{base}.v{version}{path.suffix}")
+    while candidate.exists():
+        version += 1
+        candidate = path.with_name(f"{base}.v{version}{path.suffix}")
+    return candidate
+
+
+def heal_from_sources(spec: ScraperSpec, sources: Sequence[str], allow_hosts: Sequence[str]) -> HealResult:
+    """``scrapesmith heal``: fetch ``sources`` (default: the spec's own seeds, as they are now) and heal."""
+    from scrapesmith.induce.service import fetch_sources
+
+    sources = list(sources) or list(spec.seeds)
+    if not sources:
+        raise HealError("this spec names no seed pages: give the pages to heal on")
+    fetched = fetch_sources(sources, allow_hosts)
+    failed = [(source, page) for source, page in fetched if isinstance(page, FetchError)]
+    if len(failed) == len(fetched):
+        raise HealError(f"none of the {len(fetched)} pages could be fetched (first: {failed[0][1]})")
+    trees = [parse_for_replay(page.text) if isinstance(page, Page) else etree.Element("html")
+             for _, page in fetched]  # a page that failed keeps its place, so pages and seed values stay paired
+    return heal_spec(spec, trees)

@@ -1,0 +1,65 @@
+"""Drift checks on rows: each check fires on the change it names and stays quiet on an unchanged output."""
+
+from __future__ import annotations
+
+from scrapesmith.drift import compare, profile_rows
+from scrapesmith.induce.examples import kind_of
+
+SEED_ROWS = [{"title": "Dune", "price": "$10.99"}, {"title": "Emma", "price": "$7.50"},
+             {"title": "The Hobbit", "price": "$12.00"}]
+
+
+def _profile(items_per_page=()):
+    return profile_rows(SEED_ROWS, ["title", "price"], kind_of, seed=True, items_per_page=items_per_page)
+
+
+def test_profile_keeps_fill_kinds_lengths_numbers_and_seed_values():
+    price = _profile().column("price")
+    assert (price.filled, price.pages, price.main_kind) == (3, 3, "money")
+    assert price.numbers == [10.99, 7.5, 12.0] and price.seed_values == [["$10.99"], ["$7.50"], ["$12.00"]]
+
+
+def test_unchanged_output_raises_no_alarm():
+    rows = [{"title": f"Book number {i}", "price": f"${i}.99"} for i in range(40)]
+    report = compare(_profile(), rows, kind_of)
+    assert report.checked and not report.drifted and report.pages == 40
+
+
+def test_empty_column_is_drift_with_its_evidence():
+    rows = [{"title": f"Book {i}", "price": None} for i in range(40)]
+    report = compare(_profile(), rows, kind_of)
+    assert [(d.column, d.check, d.evidence) for d in report.drifts] == [
+        ("price", "fill", "price: 0 of 40 filled, was 3 of 3")]
+
+
+def test_a_few_empty_pages_by_chance_are_no_drift():
+    rows = [{"title": "Book", "price": "$1.00" if i % 4 else None} for i in range(40)]
+    assert not compare(_profile(), rows, kind_of).drifted
+
+
+def test_values_of_another_kind_are_drift():
+    rows = [{"title": "Book", "price": "In stock"} for _ in range(10)]
+    [drift] = compare(_profile(), rows, kind_of).drifts
+    assert drift.check == "kind" and drift.evidence == "price: 0 of 10 values read as money, was 3 of 3"
+
+
+def test_a_selector_reading_a_whole_container_is_length_drift():
+    rows = [{"title": "Home Books Music " * 20, "price": "$1.00"} for _ in range(10)]
+    [drift] = compare(_profile(), rows, kind_of).drifts
+    assert drift.column == "title" and drift.check == "length"
+
+
+def test_fewer_items_per_page_is_list_drift():
+    report = compare(_profile([25, 24, 27]), SEED_ROWS, kind_of, items_per_page=[3, 3])
+    assert [d.evidence for d in report.drifts] == ["items per page 3, was 25±1"]
+
+
+def test_error_rows_say_nothing_about_the_site():
+    rows = [*({"title": "Book", "price": "$2.00"} for _ in range(5)),
+            *({"title": None, "price": None, "error": "404"} for _ in range(30))]
+    assert not compare(_profile(), rows, kind_of).drifted
+
+
+def test_a_program_without_profile_is_not_checked():
+    report = compare(None, SEED_ROWS, kind_of)
+    assert not report.checked and not report.drifted
