@@ -89,37 +89,45 @@ def scripted(answer: str) -> ScriptedLLM:
     return ScriptedLLM(lambda request: answer)
 
 
+def lines_of(request) -> list[str]:
+    return [line[2:] for line in request.messages[-1].content.splitlines() if line.startswith("- ")]
+
+
+def picking(text: str) -> ScriptedLLM:
+    """A scripted model that copies the first option line holding ``text`` (control flow only)."""
+    return ScriptedLLM(lambda request: json.dumps({"answer": next(x for x in lines_of(request) if text in x)}))
+
+
 def ranked_price():
     seeds = [parse_html(p) for p in PAGES[:3]]
     concept = concept_for("price", "the price of the book")
     return seeds, concept, rank_candidates(concept, seeds)
 
 
-def test_the_model_chooses_where_the_evidence_is_close_bound_to_an_enum() -> None:
+def test_the_model_chooses_where_the_evidence_is_close_by_copying_an_option_bound_to_an_enum() -> None:
     seeds, concept, ranked = ranked_price()
-    llm = scripted('{"choice": 1}')
+    llm = picking("$9.06")
     choice = choose_candidate(llm, FieldRequest("price", "the price of the book"), concept, ranked, seeds)
     assert llm.calls == 1 and choice.asked
     request = llm.requests[0]
     assert request.stage == "induce.choose"
-    options = request.json_schema["properties"]["choice"]["enum"]
-    assert options[-1] == -1 and options[:-1] == list(range(len(options) - 1))
-    prompt = request.messages[-1].content
-    assert "$10.07" in prompt and "$9.06" in prompt and "context on page 1" in prompt
+    options = request.json_schema["properties"]["answer"]["enum"]
+    assert options[-1] == "none" and options[:-1] == lines_of(request) and len(options) > 2
+    assert any(line.startswith("$10.07 |") for line in options)  # each option: its values on every seed
     assert choice.chosen is not None and choice.chosen.values[0] == ["$9.06"]  # the model's pick, not the first
 
 
 def test_a_rejection_leaves_the_field_empty_and_a_bad_answer_keeps_the_heuristic() -> None:
     seeds, concept, ranked = ranked_price()
     request = FieldRequest("price", "the price of the book")
-    rejected = choose_candidate(scripted('{"choice": -1}'), request, concept, ranked, seeds)
+    rejected = choose_candidate(scripted('{"answer": "none"}'), request, concept, ranked, seeds)
     assert rejected.chosen is None and "rejected" in rejected.reason
-    unusable = choose_candidate(scripted('{"choice": 42}'), request, concept, ranked, seeds)
+    unusable = choose_candidate(scripted('{"answer": "$1"}'), request, concept, ranked, seeds)
     assert unusable.chosen is ranked[0] and "unusable" in unusable.reason
 
 
 def test_clear_evidence_makes_no_model_call() -> None:
-    llm = scripted('{"choice": 0}')
+    llm = scripted('{"answer": "none"}')
     seeds = [parse_html(p) for p in PAGES[:3]]
     spec = induce_scraper([FieldRequest("isbn_13", "the ISBN-13 of the book")], seeds, method="choose", llm=llm)
     assert llm.calls == 0 and spec.method == "choose"

@@ -9,9 +9,14 @@ import pytest
 from scrapesmith.induce.execute import (
     CompiledSpec,
     XPathSyntaxError,
+    descendant_form,
+    node_value,
     parse_for_replay,
+    parse_page,
     post_process,
+    rebased_xpath,
     run_actions,
+    union_parts,
 )
 from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
 
@@ -92,3 +97,42 @@ def test_spec_replays_on_saved_swde_pages():
         "isbn_13": "9780316125581",
         "title": "The Short Second Life of Bree Tanner - An Eclipse Novella",
     }
+
+
+def test_a_union_of_paths_runs_path_by_path_in_its_fast_form_and_inside_a_scope():
+    union = "//h3[.='a | b']/following::td[1] | //td[@class='x']"
+    assert union_parts(union) == ["//h3[.='a | b']/following::td[1]", "//td[@class='x']"]
+    assert descendant_form(union) == ("descendant-or-self::h3[.='a | b']/following::td[1]"
+                                      " | descendant-or-self::td[@class='x']")
+    assert descendant_form("//li[1] | //td") == "//li[1] | //td"  # "first among siblings" keeps its meaning
+    field = FieldSpec(name="x", actions=[union])
+    assert rebased_xpath(field) == descendant_form(union)
+    page = ("<html><head></head><body><div id='s'><h3>a | b</h3><table><tr><td>1</td><td class='x'>2</td></tr>"
+            "</table></div></body></html>")
+    compiled = CompiledSpec(ScraperSpec(scope="id('s')", fields=[field.model_copy(update={
+        "post": PostProcess(multiple=True)})]))
+    assert compiled.row(page) == {"x": ["1", "2"]}
+
+
+@pytest.mark.skipif(not SWDE.is_dir(), reason="SWDE development data not present")
+def test_replay_parses_as_induction_does():
+    """The replay parser builds the tree induction saw (without lxml.html's element classes)."""
+    for path in sorted(SWDE.glob("000*.htm")):
+        text = path.read_bytes().decode("utf-8")
+        fast, robust = parse_page(text), parse_for_replay(text)
+        assert [(e.tag, e.text, e.tail) for e in fast.iter()] == [(e.tag, e.text, e.tail) for e in robust.iter()]
+        assert node_value(fast.find("body")) == node_value(robust.find("body"))
+
+
+def test_replay_builds_no_id_table_unless_a_field_calls_id():
+    """An ``id('x')`` scope is found by a walk in a tree parsed without libxml2's id table, on every page
+    (the element's tag learnt on the first); a field that calls ``id()`` gets the table."""
+    pages = ["<html><head></head><body><p id='s'>x</p><div id='s'><b>in</b></div><b>out</b></body></html>",
+             "<html><head></head><body><div id='s'><b>in 2</b></div><b>out</b></body></html>",
+             "<html><head></head><body><b>only</b></body></html>"]
+    scoped = CompiledSpec(ScraperSpec(scope="id('s')", fields=[FieldSpec(name="b", actions=["//b"]),
+                                                             FieldSpec(name="p", actions=["//p"])]))
+    assert [scoped.row(page)["b"] for page in pages] == [None, "in 2", "only"]  # the first id('s') is the <p>
+    assert parse_page(pages[0], ids=False).xpath("id('s')") == []
+    by_id = CompiledSpec(ScraperSpec(fields=[FieldSpec(name="b", actions=["id('s')//b"])]))
+    assert [by_id.row(page)["b"] for page in pages] == [None, "in 2", None]

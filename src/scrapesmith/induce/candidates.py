@@ -20,22 +20,29 @@ from scrapesmith.induce.execute import folded, normalize_space
 _SKIP_TAGS = {"script", "style", "noscript", "head", "title", "meta", "link", "option", "select", "textarea"}
 _OBFUSCATED = re.compile(r"\d{3,}|^[a-z]{1,2}\d|[A-Za-z0-9]{20,}|__|^css-|^sc-")
 _VALUE_STRIP = " \t\r\n:：-–—|*•»>"
-PRIORS = {"label": 1.0, "qualified": 0.9, "itemprop": 0.95, "class": 0.85, "headline": 0.8, "type": 0.55}
+CandidateKey = tuple[str, str | None, str | None]
+PRIORS = {"label": 1.0, "qualified": 0.9, "itemprop": 0.95, "class": 0.85, "headline": 0.8, "section": 0.75,
+          "pair": 0.9, "type": 0.55}
 
 
 @dataclass(frozen=True)
 class Candidate:
+    """One way to a field's values. ``several``: every value it selects is the field's (a section's rows),
+    whatever the field's kind says; ``unit``: what its label says bare numbers measure ("City (mpg)")."""
+
     xpath: str
     evidence: str
     regex: str | None = None
     split: str | None = None
+    several: bool = False
+    unit: str | None = None
 
     @property
     def prior(self) -> float:
         return PRIORS[self.evidence]
 
     @property
-    def key(self) -> tuple[str, str | None, str | None]:
+    def key(self) -> CandidateKey:
         return self.xpath, self.regex, self.split
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from lxml import etree
 
@@ -86,30 +87,29 @@ def cleaning_variants(candidate: Candidate, values: Sequence[Sequence[str]], con
         return []
     if candidate.regex is not None:  # cleaned already; only a list of names in one text is left to split
         listed = concept.multiple and any(LIST_SEPARATOR.search(v) for v in flat)
-        return [Candidate(candidate.xpath, candidate.evidence, candidate.regex, LIST_SEPARATOR.pattern)] if listed else []
+        return [replace(candidate, split=LIST_SEPARATOR.pattern)] if listed else []
     variants = []
     regex = prefix_regex(flat, concept.labels)
     if regex:
-        variants.append(Candidate(candidate.xpath, candidate.evidence, regex))
+        variants.append(replace(candidate, regex=regex))
     composite = composite_parts(values) if not concept.multiple else None
     if composite:
         separator, count = composite
-        variants += [Candidate(candidate.xpath, candidate.evidence, part_regex(separator, i)) for i in range(count)]
+        variants += [replace(candidate, regex=part_regex(separator, i)) for i in range(count)]
     if not concept.multiple and any(holds_other_fields(v, concept) for v in flat):
         # "Anchor (May 19, 2009)", "Knopf; First Edition (May 25, 2010)": the head, and the extra when it is
         # of the field's own kind (the date for a date; never the year for a title)
-        variants.append(Candidate(candidate.xpath, candidate.evidence, HEAD_REGEX))
+        variants.append(replace(candidate, regex=HEAD_REGEX))
         extras = [value_parts(v)[-1] for v in flat if len(value_parts(v)) > 1]
         if concept.kind is not None and any(concept.matches_type(e) for e in extras):
-            variants.append(Candidate(candidate.xpath, candidate.evidence, EXTRA_REGEX))
+            variants.append(replace(candidate, regex=EXTRA_REGEX))
     affix = template_affix(values, concept, texts) if texts is not None else None
     if affix:
-        variants.append(Candidate(candidate.xpath, candidate.evidence, affix))
+        variants.append(replace(candidate, regex=affix))
     if concept.multiple and any(LIST_SEPARATOR.search(v) for v in flat):
         # "Glenn Beck and Kevin Balfe": a list of values in one text; the split variant is scored on its
         # parts (a part that is no person's name loses), with or without the label prefix cleaned away
-        variants += [Candidate(candidate.xpath, candidate.evidence, r, LIST_SEPARATOR.pattern) for r in (None, regex)
-                     if r is None or r]
+        variants += [replace(candidate, regex=r, split=LIST_SEPARATOR.pattern) for r in (None, regex) if r is None or r]
     return variants
 
 

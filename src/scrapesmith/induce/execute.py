@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import html as html_module
 import re
+import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -63,6 +64,8 @@ def compile_xpath(expression: str) -> etree.XPath:
 
 def node_value(item: object) -> str:
     """The text of one XPath result: element text content, attribute or text node, number."""
+    if type(item) is str:  # a text node or an attribute (the commonest result, tested first)
+        return " ".join(item.split())
     if isinstance(item, etree._Element):
         if isinstance(item, (etree._Comment, etree._ProcessingInstruction)):
             return ""
@@ -86,21 +89,45 @@ def as_document(node: etree._Element) -> etree._Element:
 _FIRST_STEP = re.compile(r"^//(?:[\w-]+(?::[\w-]+)?|\*|text\(\))(?P<predicate>\[)?")
 
 
+def union_parts(expression: str) -> list[str]:
+    """The paths of a union ``a | b`` (``|`` outside quotes, brackets and parentheses), stripped."""
+    parts, depth, quote, start = [], 0, "", 0
+    for index, char in enumerate(expression):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "[(":
+            depth += 1
+        elif char in "])":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            parts.append(expression[start:index].strip())
+            start = index + 1
+    return [*parts, expression[start:].strip()]
+
+
+def _descendant_path(path: str) -> str | None:
+    match = _FIRST_STEP.match(path)
+    if match is None:
+        return None
+    if match.group("predicate"):
+        first = path[match.end() - 1:].split("]", 1)[0]
+        if re.match(r"\[\s*\d", first) or "position()" in first or "last()" in first:
+            return None
+    return "descendant-or-self::" + path[2:]
+
+
 @lru_cache(maxsize=4096)
 def descendant_form(expression: str) -> str:
     """``//b[…]/x`` as ``descendant-or-self::b[…]/x``: the same nodes from a document's root element, found
-    in one walk over the elements instead of a child step from every node (2-3x faster in libxml2).
+    in one walk over the elements instead of a child step from every node (2-3x faster in libxml2); a
+    union of such paths path by path.
 
-    Only for a single path whose first step has no positional predicate (``//li[1]`` means "first among
-    its siblings", ``descendant::li[1]`` "first in the document"); anything else is left as it is."""
-    match = _FIRST_STEP.match(expression)
-    if match is None or "|" in expression:
-        return expression
-    if match.group("predicate"):
-        first = expression[match.end() - 1:].split("]", 1)[0]
-        if re.match(r"\[\s*\d", first) or "position()" in first or "last()" in first:
-            return expression
-    return "descendant-or-self::" + expression[2:]
+    Only where a first step has no positional predicate (``//li[1]`` means "first among its siblings",
+    ``descendant::li[1]`` "first in the document"); anything else is left as it is."""
+    forms = [_descendant_path(part) for part in union_parts(expression)]
+    return expression if None in forms else " | ".join(forms)  # type: ignore[arg-type]
 
 
 def run_xpath(root: etree._Element, expression: str) -> list:
@@ -191,16 +218,70 @@ def _values_of(xpath: etree.XPath, context: etree._Element, expression: str) -> 
     return [v for v in map(node_value, result if isinstance(result, list) else [result]) if v]
 
 
-def extract_field(root: etree._Element, field: FieldSpec) -> FieldResult:
-    raw = run_actions(root, field.actions)
-    return FieldResult(raw=raw, values=post_process(raw, field.post))
-
-
 def rebased_xpath(field: FieldSpec) -> str | None:
-    """A one-step ``//x…`` sequence rebased onto a scope element (``descendant-or-self::x…``), if it is one."""
-    if len(field.actions) == 1 and field.actions[0].startswith("//") and "|" not in field.actions[0]:
-        return "descendant-or-self::" + field.actions[0][2:]
-    return None
+    """A one-step ``//x…`` sequence (or a union of such paths) rebased onto a scope element
+    (``descendant-or-self::x…``), if it is one."""
+    if len(field.actions) != 1:
+        return None
+    parts = union_parts(field.actions[0])
+    if not all(part.startswith("//") for part in parts):
+        return None
+    return " | ".join("descendant-or-self::" + part[2:] for part in parts)
+
+
+@dataclass(frozen=True)
+class _FieldPlan:
+    """How one field is replayed, decided once per spec: a one-step field is one compiled XPath call per
+    page (inside the scope when it has one), anything else runs its action sequence."""
+
+    field: FieldSpec
+    whole: etree.XPath | None
+    scoped: etree.XPath | None
+
+
+_PARSERS = threading.local()
+_ID_CALL = re.compile(r"\bid\s*\(")
+_ID_SCOPE = re.compile(r"id\('([^']*)'\)")
+_PLAIN_TAG = re.compile(r"[A-Za-z][\w-]*")
+
+
+def _plain_parser(ids: bool) -> etree.HTMLParser:
+    """libxml2's HTML parser without lxml.html's element classes: the same tree, but every element an
+    XPath returns becomes a Python object without a Python class-lookup callback (one per element).
+    ``ids=False`` also skips the table of ``id`` attributes libxml2 builds for XPath's ``id()`` (5-9 % of
+    the parse on SWDE pages), for a spec that never calls ``id()``."""
+    key = "ids" if ids else "plain"
+    parser = getattr(_PARSERS, key, None)
+    if parser is None:  # a parser is not to be shared between threads
+        parser = etree.HTMLParser(collect_ids=ids)
+        setattr(_PARSERS, key, parser)
+    return parser
+
+
+def parse_page(source: str | bytes, ids: bool = True) -> etree._Element:
+    """Parse a page to replay a spec on: :func:`parse_for_replay`'s tree, built faster for a text that is
+    a whole document (has a ``<head>`` or starts as one); anything else takes :func:`parse_for_replay`.
+    ``ids=False``: XPath's ``id()`` finds nothing in the tree (see :func:`_plain_parser`)."""
+    if isinstance(source, str) and source and not source.isspace():
+        try:
+            root = etree.fromstring(source, _plain_parser(ids))
+        except (ValueError, etree.ParserError, etree.XMLSyntaxError):
+            return parse_for_replay(source)
+        if root is not None and root.tag == "html" and (root.find("head") is not None or _FULL_HTML.match(source)):
+            return root
+    return parse_for_replay(source)
+
+
+def scope_id(scope: str | None) -> str | None:
+    """The id of a scope ``id('x')``, else None."""
+    match = _ID_SCOPE.fullmatch(scope.strip()) if scope else None
+    return match.group(1) if match else None
+
+
+def _id_walk(ident: str, tag: str = "*") -> etree.XPath:
+    """The first element with this id (as ``id()`` gives it) in a tree without an id table: a walk that
+    stops at the first match, faster still when the element's tag is known."""
+    return compile_xpath(f"descendant::{tag}[@id='{ident}'][1]")
 
 
 class CompiledSpec:
@@ -211,31 +292,47 @@ class CompiledSpec:
         for field in spec.fields:
             for expression in field.actions:
                 compile_xpath(expression)
-        self._scope = compile_xpath(spec.scope) if spec.scope else None
-        # a one-step field is one compiled XPath call per page, on the whole page or inside the scope
-        self._whole = {f.name: compile_xpath(descendant_form(f.actions[0])) for f in spec.fields
-                       if len(f.actions) == 1}
-        self._scoped = {f.name: compile_xpath(rebased) for f in spec.fields
-                        if (rebased := rebased_xpath(f)) is not None}
+        # the id table is built only for a spec whose fields call id(); an id('x') scope is then a walk
+        self._ids = any(_ID_CALL.search(e) for f in spec.fields for e in f.actions)
+        self._scope_id = None if self._ids else scope_id(spec.scope)
+        self._ids = self._ids or bool(spec.scope and self._scope_id is None and _ID_CALL.search(spec.scope))
+        self._scope = (_id_walk(self._scope_id) if self._scope_id is not None
+                       else compile_xpath(spec.scope) if spec.scope else None)
+        self._scope_by_tag: etree.XPath | None = None  # the walk for the tag the scope had on the last page
+        self._plans = [_FieldPlan(f, compile_xpath(descendant_form(f.actions[0])) if len(f.actions) == 1 else None,
+                                  compile_xpath(rebased) if (rebased := rebased_xpath(f)) is not None else None)
+                       for f in spec.fields]
 
     def extract_tree(self, root: etree._Element) -> dict[str, FieldResult]:
-        scope = self._scope(root) if self._scope is not None else None
-        inside = scope[0] if scope and isinstance(scope, list) and isinstance(scope[0], etree._Element) else None
+        inside = self._scope_element(root)
+        document = root.getparent() is None
         results = {}
-        for field in self.spec.fields:
-            scoped = self._scoped.get(field.name) if inside is not None else None
-            whole = self._whole.get(field.name) if root.getparent() is None else None
-            if scoped is not None:
-                raw = _values_of(scoped, inside, field.actions[0])
-            elif whole is not None:
-                raw = _values_of(whole, root, field.actions[0])
+        for plan in self._plans:
+            field = plan.field
+            if inside is not None and plan.scoped is not None:
+                raw = _values_of(plan.scoped, inside, field.actions[0])
+            elif document and plan.whole is not None:
+                raw = _values_of(plan.whole, root, field.actions[0])
             else:
                 raw = run_actions(root, field.actions)
-            results[field.name] = FieldResult(raw=raw, values=post_process(raw, field.post))
+            results[field.name] = FieldResult(raw, post_process(raw, field.post))
         return results
 
+    def _scope_element(self, root: etree._Element) -> etree._Element | None:
+        """The record's scope on this page; an id's element is looked for by its tag first (a record's
+        scope keeps its tag from page to page), then by its id alone."""
+        if self._scope is None:
+            return None
+        if self._scope_by_tag is not None and (found := self._scope_by_tag(root)):
+            return found[0]
+        scope = self._scope(root)
+        inside = scope[0] if scope and isinstance(scope, list) and isinstance(scope[0], etree._Element) else None
+        if inside is not None and self._scope_id is not None and _PLAIN_TAG.fullmatch(inside.tag):
+            self._scope_by_tag = _id_walk(self._scope_id, inside.tag)
+        return inside
+
     def extract(self, source: str | bytes) -> dict[str, FieldResult]:
-        return self.extract_tree(parse_for_replay(source))
+        return self.extract_tree(parse_page(source, self._ids))
 
     def row(self, source: str | bytes) -> dict[str, str | list[str] | None]:
         """One output row: a string per single-valued field, a list per multi-valued field."""

@@ -15,6 +15,7 @@ from lxml import etree
 
 from scrapesmith.induce.candidates import (
     Candidate,
+    CandidateKey,
     attribute_candidates,
     headline_candidates,
     page_title,
@@ -31,7 +32,9 @@ from scrapesmith.induce.cleaning import (
 from scrapesmith.induce.evidence import FieldConcept, concept_for
 from scrapesmith.induce.execute import XPathSyntaxError, folded, normalize_space, post_process, run_actions
 from scrapesmith.induce.fragments import value_nodes
+from scrapesmith.induce.kinds import with_unit
 from scrapesmith.induce.labels import MAX_LABEL_CHARS, is_ui_text, label_candidates, text_label_candidates
+from scrapesmith.induce.pairs import section_candidates
 from scrapesmith.induce.regions import PageRegions, own_url
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
 
@@ -55,7 +58,7 @@ def page_candidates(root: etree._Element, concept: FieldConcept) -> list[Candida
     found = label_candidates(root, concept) + text_label_candidates(root, concept) + attribute_candidates(root, concept)
     if concept.headline:
         found += headline_candidates(root, concept)
-    found += type_candidates(root, concept)
+    found += section_candidates(root, concept) + type_candidates(root, concept)
     seen: dict[tuple[str, str | None, str | None], Candidate] = {}
     for candidate in found:
         if candidate.key not in seen or candidate.prior > seen[candidate.key].prior:
@@ -72,7 +75,8 @@ class ScoredCandidate:
     notes: list[str] = field(default_factory=list)
 
     def post(self, concept: FieldConcept) -> PostProcess:
-        return PostProcess(regex=self.candidate.regex, multiple=concept.multiple, split=self.candidate.split)
+        return PostProcess(regex=self.candidate.regex, multiple=concept.multiple or self.candidate.several,
+                           split=self.candidate.split)
 
 
 def _post(candidate: Candidate, concept: FieldConcept) -> PostProcess:
@@ -112,7 +116,7 @@ def score_candidate(candidate: Candidate, concept: FieldConcept, seeds: Sequence
     if not flat:
         return scored
     coverage = sum(bool(page) for page in values) / len(values)
-    fits = [concept.matches_type(v) for v in flat]
+    fits = [concept.matches_type(with_unit(v, candidate.unit)) for v in flat]
     share = sum(bool(f) for f in fits) / len(fits)
     if fits[0] is None:
         type_fit = 1.0
@@ -124,11 +128,11 @@ def score_candidate(candidate: Candidate, concept: FieldConcept, seeds: Sequence
     if fits[0] is not None and (concept.hard_type or candidate.evidence == "type") and not all(fits):
         type_fit *= HARD_TYPE_MISS  # an ISBN-10 is not an ISBN-13, "Paperback" is not a date
     if (fits[0] is None or not concept.hard_type) and not concept.headline:
-        type_fit *= other_type(flat)
+        type_fit *= other_type([with_unit(v, candidate.unit) for v in flat])
     type_fit *= composite_whole(flat, concept)
     mean_count = len(flat) / max(1, sum(bool(page) for page in values))
     cardinality = 1.0 / mean_count
-    if concept.multiple:  # several values are expected, but a list of dozens is a page section
+    if concept.multiple or candidate.several:  # several values are expected, but a list of dozens is a page section
         cardinality = (1 + 0.05 * min(mean_count - 1, 2)) if mean_count <= 6 else 6 / mean_count
     too_long = sum(len(v) > concept.max_length for v in flat) / len(flat)
     distinct = len({tuple(page) for page in values})
@@ -195,14 +199,23 @@ def rank_candidates(concept: FieldConcept, seeds: Sequence[etree._Element],
     ``urls`` (the seeds' own addresses, when known) let a region that links to other pages shaped like
     this one be recognised as other records, not this page's.
     """
-    support: dict[tuple[str, str | None, str | None], int] = {}
-    pool: dict[tuple[str, str | None, str | None], Candidate] = {}
+    support: dict[CandidateKey, int] = {}
+    pool: dict[CandidateKey, Candidate] = {}
     for root in seeds:
         for candidate in page_candidates(root, concept):
             key = candidate.key
             support[key] = support.get(key, 0) + 1
             if key not in pool or candidate.prior > pool[key].prior:
                 pool[key] = candidate
+    return rank_pool(pool, support, concept, seeds, urls)
+
+
+def rank_pool(pool: dict[CandidateKey, Candidate], support: dict[CandidateKey, int], concept: FieldConcept,
+              seeds: Sequence[etree._Element], urls: Sequence[str] = ()) -> list[ScoredCandidate]:
+    """``pool`` (each candidate with the number of seeds that proposed it) scored on every seed with its
+    cleaned variants, in the page's own record or not, best first: the one ranking every proposal goes
+    through, whoever proposed it."""
+    pool = dict(pool)
     titles = [folded(page_title(root)) for root in seeds]
     anchors = [HeadlineAnchor.of(root, title) for root, title in zip(seeds, titles, strict=True)]
     regions = [PageRegions.of(root, anchor.heading, own_url(root, url))

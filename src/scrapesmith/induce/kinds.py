@@ -34,6 +34,8 @@ _UNITS = (r"ft|feet|foot|in|inch|inches|cm|mm|m|km|mi|miles?|lbs?|pounds?|kg|g|o
           r"|hp|bhp|kw|l|liters?|litres?|cc|gb|mb|tb|mp|megapixels?|x|yds?|yards?|sq\.? ?ft|acres?")
 MEASURE = re.compile(rf"\b\d+(\.\d+)?\s*(-\s*\d+(\.\d+)?\s*)?-?\s*({_UNITS})\b\.?|\b\d\s*['’]\s*\d{{1,2}}\b|\b\d-\d{{1,2}}\b"
                      r"|\b\d{1,3}\s*/\s*\d{1,3}\b", re.IGNORECASE)
+_LABEL_UNIT = re.compile(rf"\((?P<unit>{_UNITS})\)\s*:?\s*$|\bin\s+(?P<word>{_UNITS})\s*:?\s*$", re.IGNORECASE)
+_BARE_NUMBER = re.compile(r"[\d.,]+(\s*-\s*[\d.,]+)?")
 RATING_CODE = re.compile(r"^\s*([Rr]ated\s+)?(G|PG|PG-13|R|NC-17|NR|X|Not Rated|Unrated|Approved|TV-(Y7?|G|PG|14|MA)"
                          r"|E10\+|EC|AO|RP|U|12A?|15|18)\b")
 COUNT = re.compile(r"^\s*\d[\d,]*\s*([a-z]+)?\s*$", re.IGNORECASE)
@@ -65,6 +67,18 @@ def is_isbn(value: str) -> bool:
 def is_measure(value: str) -> bool:
     """A number with its unit ("205 lbs", "6-7", "3.0L 300 hp V6"), and not a date ("12/13/2010")."""
     return bool(MEASURE.search(value)) and not DATE.search(value)
+
+
+def label_unit(label: str) -> str | None:
+    """The unit a label gives the bare numbers after it: "City (mpg)", "Height (cm):", "Weight in kg"."""
+    match = _LABEL_UNIT.search(label.strip())
+    return (match.group("unit") or match.group("word")).lower() if match else None
+
+
+def with_unit(value: str, unit: str | None) -> str:
+    """A bare number with the unit its label gives it ("18" in a row labelled "City (mpg)" reads "18 mpg"),
+    so the kind check sees the measure the page prints in two places."""
+    return f"{value} {unit}" if unit and _BARE_NUMBER.fullmatch(value.strip()) else value
 
 
 def is_plain_number(value: str) -> bool:

@@ -11,18 +11,21 @@ A label is never a link (a linked "Publisher" is a filter or navigation entry, n
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from lxml import etree
 
 from scrapesmith.induce.candidates import Candidate, visible_elements, xpath_literal
 from scrapesmith.induce.evidence import FieldConcept
 from scrapesmith.induce.execute import normalize_space
+from scrapesmith.induce.kinds import label_unit
 
 LABEL_STRIP = " \t\r\n:：-–—|*•»>"
 MAX_LABEL_CHARS = 40
 QUALIFIER_WORDS = 2
 PHRASE_WORDS = 6
 # link texts that are page furniture, not values: "See more", "and 2 more credits", "View all"
+_TRAILING_NOTE = re.compile(r"\s+\([^()]{1,15}\)$")
 UI_TEXT = r"(?i)^(?!(?:and\s+\d+\s+)?more\b|see\s+(?:all|more)\b|view\s+(?:all|more)\b|show\s+(?:all|more)\b)(.+)$"
 
 
@@ -50,8 +53,12 @@ def label_of(text: str, labels: tuple[str, ...]) -> str | None:
         return None
     if plain in labels:
         return plain
-    words = _words(plain)
-    return next((label for label in labels if _same_words(words, _words(label))), None)
+    for form in dict.fromkeys([plain, _TRAILING_NOTE.sub("", plain)]):  # "Height (cm)": a unit or a note
+        words = _words(form)
+        found = next((label for label in labels if _same_words(words, _words(label))), None)
+        if found:
+            return found
+    return None
 
 
 def qualified_label_of(text: str, concept: FieldConcept) -> str | None:
@@ -124,18 +131,21 @@ def label_candidates(root: etree._Element, concept: FieldConcept) -> list[Candid
         if evidence is None:
             continue
         anchor = f"//{element.tag}{_predicate(whole, concept)}"
+        here: list[Candidate] = []
         if normalize_space(element.tail or "").strip(LABEL_STRIP):
-            found.append(Candidate(f"{anchor}/following-sibling::text()[1]", evidence))
+            here.append(Candidate(f"{anchor}/following-sibling::text()[1]", evidence))
         sibling = element.getnext()
         if sibling is not None and isinstance(sibling.tag, str):
-            found.extend(_sibling_candidates(anchor, sibling, evidence, concept))
+            here.extend(_sibling_candidates(anchor, sibling, evidence, concept))
         parent = element.getparent()
         if parent is not None and normalize_space(parent.text_content()) == whole:
             after = parent.getnext()
             if after is not None and isinstance(after.tag, str):
-                found.append(Candidate(
+                here.append(Candidate(
                     f"//{parent.tag}[normalize-space()={xpath_literal(whole)}]/following-sibling::{after.tag}[1]",
                     evidence))
+        unit = label_unit(whole)  # "Height (cm)": the bare numbers after it are centimetres
+        found.extend(replace(c, unit=unit) for c in here) if unit else found.extend(here)
     found.extend(_inline_label_candidates(root, concept))
     return found
 

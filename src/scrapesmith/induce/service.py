@@ -109,7 +109,8 @@ def _induce_by_choice(requests: Sequence[FieldRequest], seeds: Sequence[etree._E
         if progress:
             progress(request.name)
         concept = concept_for(request.name, request.instruction)
-        choice = choose_candidate(llm, request, concept, rank_candidates(concept, seeds, seed_names), seeds)
+        choice = choose_candidate(llm, request, concept, rank_candidates(concept, seeds, seed_names), seeds,
+                                  seed_names)
         field = field_spec_from(request, concept, choice.chosen)
         fields.append(field.model_copy(update={"evidence": f"{choice.reason}; {field.evidence}"}))
     return ScraperSpec(site=site, method="choose", seeds=list(seed_names), fields=fields)
