@@ -60,6 +60,7 @@ The tree (each class's module in brackets; ``tests/test_errors_map.py`` keeps it
         UnknownMethod [induce.service]
         UnsafeOutput [collect.outputs]
         WidgetError [insta.widgets]
+        WorkflowError [insta.workflow.views]
         XPathSyntaxError [induce.execute]
 
 Catch ``FetchError`` for any page that could not be had, ``LLMError`` for any trouble with the model, and

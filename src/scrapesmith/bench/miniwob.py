@@ -31,6 +31,7 @@ from scrapesmith.insta.agent import Policy, run_episode
 from scrapesmith.insta.env import BrowserEnv
 from scrapesmith.insta.store import ResultStore
 from scrapesmith.insta.views import Action, Observation, SiteResult, StepOutcome, Trajectory
+from scrapesmith.insta.workflow import compile_run
 from scrapesmith.report import write_report
 
 EPISODE_MAX_MS = 3_600_000
@@ -223,13 +224,15 @@ def evaluate_miniwob(
     partial_json: Path | None = None,
     run_dir: Path | None = None,
     screenshots: bool = True,
+    compile_workflows: bool = False,
 ) -> BenchResult:
     """Run ``episodes`` episodes per task; mean raw reward per task and overall, judge agreement if judged.
 
     With ``partial_json`` the cases so far are saved there after every episode: slow local models make a
     run long, and a run stopped half-way keeps what finished. With ``run_dir`` every episode is also
     stored as an insta result (``shards/``, a PNG per step unless ``screenshots`` is off) and
-    ``report.html`` there is the trajectory viewer.
+    ``report.html`` there is the trajectory viewer; with ``compile_workflows`` too, the episodes the judge
+    verified are compiled into ``RUN_DIR/workflows/`` first (``insta.workflow``), and the report lists them.
     """
     cases: list[dict[str, Any]] = []
     store = ResultStore(run_dir) if run_dir is not None else None
@@ -245,10 +248,14 @@ def evaluate_miniwob(
                                           params={"partial": True, "tasks": tasks}), partial_json)
                 if on_case is not None:
                     on_case(cases[-1])
+    params: dict[str, Any] = {"tasks": tasks, "episodes": episodes, "seed": seed, "max_actions": max_actions}
+    if run_dir is not None and compile_workflows:
+        compiled, paths = compile_run(run_dir)
+        params["workflows"] = {"written": len(paths), "episodes": compiled.episodes, "compiled": compiled.compiled,
+                               "skipped": compiled.skipped}
     if run_dir is not None:
         write_report(run_dir)
-    return BenchResult(name="miniwob", summary=summarise(cases), cases=cases,
-                       params={"tasks": tasks, "episodes": episodes, "seed": seed, "max_actions": max_actions})
+    return BenchResult(name="miniwob", summary=summarise(cases), cases=cases, params=params)
 
 
 def _one_case(env: MiniwobEnv, policy: Policy, base_url: str, task: str, seed: int, max_actions: int,
@@ -265,8 +272,11 @@ def _one_case(env: MiniwobEnv, policy: Policy, base_url: str, task: str, seed: i
                     paths=[step.path for step in trajectory.steps if step.path],
                     confidence=[step.confidence for step in trajectory.steps if step.confidence is not None],
                     stop_reason=trajectory.stop_reason, utterance=trajectory.task,
+                    policy_seconds=round(trajectory.seconds, 2),  # the policy's steps alone: no page load, no judge
                     actions=[step.action.model_dump() if step.action else {"invalid": step.error}
                              for step in trajectory.steps])
+        if hasattr(policy, "report"):  # a workflow: which one ran, which step broke, whether the agent took over
+            case.update(policy.report())
         if judge is not None:
             try:
                 judged = judge.judge(trajectory.task, trajectory)
@@ -300,6 +310,9 @@ def summarise(cases: list[dict[str, Any]]) -> dict[str, Any]:
         "asked_steps": sum(case.get("asked_steps", 0) for case in cases),
         "errors": sum(1 for case in cases if case.get("error")),
         "judge_errors": sum(1 for case in cases if case.get("judge_error")),
+        **({"workflow_episodes": sum(1 for case in cases if case.get("workflow")),
+            "workflow_broken": sum(1 for case in cases if case.get("broken_step") is not None),
+            "fallbacks": sum(1 for case in cases if case.get("fallback"))} if any("workflow" in c for c in cases) else {}),
         "seconds": round(sum(case["seconds"] for case in cases), 1),
     }
     summary["paths"] = path_scores(cases)

@@ -16,6 +16,7 @@ from scrapesmith.cli import (
     run,  # noqa: F401
     scale,  # noqa: F401
     sites,  # noqa: F401
+    workflow,  # noqa: F401
 )
 from scrapesmith.cli.bench import (
     browser as bench_browser,  # noqa: F401

@@ -31,7 +31,8 @@ def split_list(values: str | None) -> list[str]:
 
 PolicyOption = Annotated[str, typer.Option(
     "--policy", help="candidates: the model picks among grounded candidate actions (default); "
-    "paper: the seed's free-form JSON action.")]
+    "paper: the seed's free-form JSON action; bench miniwob only: workflow, the workflows of --workflows "
+    "replayed with no model.")]
 JudgeKindOption = Annotated[str, typer.Option(
     "--judge-kind", help="evidence: criteria checked one by one with verified quotes (default); "
     "paper: the seed's free-form scores.")]

@@ -190,6 +190,7 @@ def run_episode(
         step.error, observation = outcome.error, outcome.observation
         if outcome.value is not None:  # a read: what it read is part of the step, for the next ones and the judge
             step.action.action_kwargs["value"] = outcome.value
+        step.selectors = outcome.selectors or step.selectors
         if outcome.done:
             trajectory.stop_reason = "stop"
             break

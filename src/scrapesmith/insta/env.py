@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from scrapesmith.dom.parse import parse_html
+from scrapesmith.dom.selectors import css_selector, is_stable_id, robust_xpath
 from scrapesmith.dom.tokens import estimate_tokens
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.insta.elements import actionable_elements
@@ -104,6 +105,7 @@ class BrowserEnv:
         self._ids: set[int] = set()
         self._elements: dict[int, Element] = {}
         self._shots = 0
+        self._tree: Any = None
         self.last_html = ""
 
     def reset(self, url: str) -> Observation:
@@ -121,6 +123,7 @@ class BrowserEnv:
         self._elements = {element.id: element for element in observation.elements}
         observation.attach_tree(next(iter(nodes.values())).getroottree().getroot() if nodes
                                 else (parse_html(snapshot.html, url=snapshot.url) if snapshot.html else None))
+        self._tree = observation.tree
         return observation
 
     def record_screenshots(self, folder: Path | None) -> None:
@@ -141,14 +144,31 @@ class BrowserEnv:
             return None
         return str(path.relative_to(self.relative_to)) if self.relative_to else str(path)
 
+    def selectors_of(self, target: int | None) -> dict[str, str] | None:
+        """How to find element ``target`` of the last observation again without its snapshot id: its stable id
+        and name attributes, a robust CSS selector and XPath (``dom.selectors``; positions only where needed)."""
+        if target is None or self._tree is None:
+            return None
+        found = self._tree.xpath(f"//*[@data-ss-id='{int(target)}']")
+        if not found:
+            return None
+        node, selectors = found[0], {}
+        if node.get("id") and is_stable_id(node.get("id")):
+            selectors["id"] = node.get("id")
+        if node.get("name"):
+            selectors["name"] = node.get("name")
+        selectors["css"], selectors["xpath"] = css_selector(node), robust_xpath(node)
+        return selectors
+
     def step(self, action: Action) -> StepOutcome:
         value = None
+        selectors = self.selectors_of(action.target_element_id) if action.action_key != "goto" else None
         try:
             value = self.execute(action)
             error = None
         except (ScrapesmithError, FetchError) as exc:
             error = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
-        return StepOutcome(observation=self.observe(), error=error, value=value)
+        return StepOutcome(observation=self.observe(), error=error, value=value, selectors=selectors)
 
     def execute(self, action: Action) -> str | None:
         """Run one action (a ``read`` returns what it read); raise a ``ScrapesmithError`` saying why it could not

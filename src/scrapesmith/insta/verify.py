@@ -231,6 +231,7 @@ class Verdict:
     why: str = ""
     askable: bool = False
     matched: bool = False  # the program found the action; only words beside it are unchecked
+    at: int = -1  # verified by an action: the index of the last step that proves it (a workflow's check goes there)
 
 
 def _line(act: Act) -> str:
@@ -295,7 +296,7 @@ def verify_criteria(task: str, criteria: list[str], trajectory: Trajectory) -> l
         parts = [part for part in criterion.split("; ") if part.strip()]
         status: Status = "verified"
         evidence: list[str] = []
-        why, askable, matched = "", True, True
+        why, askable, matched, proven = "", True, True, -1
         for part in parts:
             reading = read_criterion(_without_purpose(part), previous_verb)
             previous_verb = reading.verb
@@ -307,6 +308,7 @@ def verify_criteria(task: str, criteria: list[str], trajectory: Trajectory) -> l
                 used.add(one.at)
             if one.status == "verified":
                 evidence.append(one.quote)
+                proven = max(proven, one.at)
             else:
                 askable, matched = askable and one.askable, matched and one.matched
                 if one.status == "refuted" or status == "verified":
@@ -314,7 +316,8 @@ def verify_criteria(task: str, criteria: list[str], trajectory: Trajectory) -> l
             if status == "refuted":
                 break
         verdicts.append(Verdict(criterion, status, "; ".join(evidence) if status == "verified" else "", why,
-                                askable=status == "unsure" and askable, matched=status == "unsure" and matched))
+                                askable=status == "unsure" and askable, matched=status == "unsure" and matched,
+                                at=proven if status == "verified" else -1))
     return verdicts
 
 

@@ -107,6 +107,9 @@ class Step(BaseModel):
     confidence: float | None = Field(default=None, description="the evidence's confidence in the program's pick "
                                      "(insta.decide.confidence)")
     clause: str | None = Field(default=None, description="the task's clause (checklist item) this step serves")
+    selectors: dict[str, str] | None = Field(default=None, description="how to find the element acted on again "
+                                             "(id, name, css, xpath), recorded by the environment: what a "
+                                             "workflow compiled from the episode locates it by (insta.workflow)")
 
 
 class Trajectory(BaseModel):
@@ -248,6 +251,8 @@ class StepOutcome(BaseModel):
     error: str | None = None
     done: bool = False
     value: str | None = Field(default=None, description="what a ``read`` step read off the page")
+    selectors: dict[str, str] | None = Field(default=None, description="the acted-on element's id, name, css and "
+                                             "xpath on the page it was acted on")
 
 
 @dataclass

@@ -22,7 +22,16 @@ from scrapesmith.drift import DriftReport, OutputProfile
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.io import count_rows, read_json_lines, read_rows
 from scrapesmith.report.profile import profile_columns
-from scrapesmith.report.views import Check, DriftColumn, Episode, EpisodeStep, Report, StageBar, TrailStep
+from scrapesmith.report.views import (
+    Check,
+    DriftColumn,
+    Episode,
+    EpisodeStep,
+    Report,
+    StageBar,
+    TrailStep,
+    WorkflowCard,
+)
 
 RUN_RECORD_SUFFIX = ".run.json"
 TRAIL_TEXT = 240
@@ -196,7 +205,8 @@ def _episode(result: dict[str, Any]) -> Episode:
     judgement = result.get("judgement")
     steps = [EpisodeStep(number=index, url=step["url"], screenshot=step.get("screenshot"),
                          action=json.dumps(step["action"], ensure_ascii=False) if step.get("action") else "(none)",
-                         reason=step.get("response", ""), error=step.get("error"))
+                         reason=step.get("response") or step.get("reason") or "", error=step.get("error"),
+                         path=step.get("path"))
              for index, step in enumerate(trajectory.get("steps") or [], start=1)]
     scores = {key: judgement[key] for key in ("success", "efficiency", "self_correction")} if judgement else {}
     return Episode(site=result["site"], status=result["status"], task=trajectory.get("task") or (
@@ -204,6 +214,25 @@ def _episode(result: dict[str, Any]) -> Episode:
         evidence=(judgement or {}).get("response", ""), answer=trajectory.get("answer"),
         stop_reason=trajectory.get("stop_reason", ""), error=result.get("error"), steps=steps,
         refusal=_safety_line(result.get("safety")))
+
+
+def _workflows(folder: Path) -> list[WorkflowCard]:
+    """The workflows compiled into ``folder`` (``insta.workflow``); a file that is not one is left out."""
+    cards = []
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            data = _json(path)
+        except ReportError:
+            continue
+        if not isinstance(data, dict) or data.get("kind") != "workflow":
+            continue
+        cards.append(WorkflowCard(
+            id=str(data.get("id", path.stem)), family=str(data.get("family", "")), template=str(data.get("template", "")),
+            steps=[str(line) for line in data.get("readable") or []],
+            parameters=[f"{{{p.get('name')}}}: {p.get('kind')}, e.g. {', '.join(map(repr, p.get('examples') or []))}"
+                        for p in data.get("parameters") or []],
+            episodes=[str(source.get("site", "")) for source in data.get("provenance") or []]))
+    return cards
 
 
 def load_insta_run(out_dir: Path) -> Report:
@@ -222,7 +251,8 @@ def load_insta_run(out_dir: Path) -> Report:
              f"{succeeded} trajectories successful; tokens are not recorded per site"),
         seconds=sum(float(r.get("seconds", 0.0)) for r in results),
         llm_calls=sum(int(r.get("llm_calls", 0)) for r in results), tokens=0, cost=0.0,
-        failures=counts["failed"], episodes=episodes, dataset_name="shards/*.jsonl")
+        failures=counts["failed"], episodes=episodes, dataset_name="shards/*.jsonl",
+        workflows=_workflows(out_dir / "workflows"))
 
 
 def load_run(path: Path) -> Report:

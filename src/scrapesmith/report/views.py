@@ -67,6 +67,20 @@ class EpisodeStep:
     action: str
     reason: str
     error: str | None
+    path: str | None = None
+
+
+@dataclass
+class WorkflowCard:
+    """One workflow compiled from the run's judged-successful episodes (a forged program): its id, family, the
+    task template it binds, its steps as readable lines and the episodes it came from."""
+
+    id: str
+    family: str
+    template: str
+    steps: list[str]
+    parameters: list[str]
+    episodes: list[str]
 
 
 @dataclass
@@ -122,6 +136,7 @@ class Report:
     notes: list[str] = field(default_factory=list)
     dataset_name: str = ""
     episodes: list[Episode] = field(default_factory=list)
+    workflows: list[WorkflowCard] = field(default_factory=list)
     total_rows: int | None = None  # when ``rows`` holds only the first rows of a large dataset
     drift_checked: bool | None = None  # None: the run checks no drift; False: its program has no profile
     drift: list[DriftColumn] = field(default_factory=list)

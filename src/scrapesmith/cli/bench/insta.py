@@ -38,6 +38,11 @@ def bench_miniwob(
         bool, typer.Option("--judge/--no-judge", help="Also judge each episode (judge accuracy).")
     ] = True,
     policy: PolicyOption = "candidates",
+    workflows: Annotated[Path | None, typer.Option(
+        "--workflows", help="--policy workflow: a workflow file or a folder of them (a run's workflows/).")] = None,
+    fallback: Annotated[bool, typer.Option(
+        "--fallback", help="--policy workflow: where a step breaks, hand the episode to the candidate policy "
+        "(with --llm, the model chooses where it would).")] = False,
     judge_kind: JudgeKindOption = "evidence",
     ask_below: Annotated[float, typer.Option(
         "--ask-below", min=0.0, max=1.0, help="Candidate policy with a model: the model also chooses when the "
@@ -56,22 +61,32 @@ def bench_miniwob(
     """Run the InSTA agent on MiniWoB++ task pages: reward, success, invalid actions, judge precision/recall.
 
     With ``--llm none`` the candidate policy takes its best grounded candidate and the evidence judge checks
-    the criteria's own words: the no-model baseline."""
+    the criteria's own words: the no-model baseline. Episodes the judge verifies are compiled into
+    ``RUN_DIR/workflows/``; ``--policy workflow --workflows DIR`` replays such workflows with no model."""
     from scrapesmith.bench.miniwob import evaluate_miniwob, resolve_tasks
     from scrapesmith.insta.chooser import POLICIES, make_policy
     from scrapesmith.insta.evidence import JUDGE_KINDS, make_judge
     from scrapesmith.insta.judge import JudgeConfig
+    from scrapesmith.insta.workflow import load_workflows
     from scrapesmith.llm.ledger import Ledger, use_ledger
     from scrapesmith.web.browser.policy import BrowserPolicy
     from scrapesmith.web.browser.session import BrowserSession
 
-    check_choice("--policy", policy, POLICIES)
+    check_choice("--policy", policy, (*POLICIES, "workflow"))
+    if policy == "workflow" and workflows is None:
+        raise typer.BadParameter("--policy workflow needs --workflows (a workflow file or folder)",
+                                 param_hint="--workflows")
+    if (workflows is not None or fallback) and policy != "workflow":
+        raise typer.BadParameter("--workflows and --fallback go with --policy workflow", param_hint="--policy")
     check_choice("--judge-kind", judge_kind, JUDGE_KINDS)
     task_list = resolve_tasks(split_list(tasks))
     model = llm_from_options(llm, no_cache)
     paper_needs_model(model is not None, policy, judge_kind if judge else None)
     target = run_dir or Path("runs") / f"miniwob-{time.strftime('%Y%m%d-%H%M%S')}"
-    agent = make_policy(policy, model, reasoning_words=reasoning_words, max_tokens=256, ask_below=ask_below)
+    agent = make_policy("candidates" if policy == "workflow" else policy, model, reasoning_words=reasoning_words,
+                        max_tokens=256, ask_below=ask_below)
+    policy_factory = (lambda env: agent) if policy != "workflow" else \
+        workflow_factory(load_workflows(workflows), agent if fallback else None)
     judge_model = make_judge(judge_kind, model, JudgeConfig(reasoning_words=100, max_tokens=384)) if judge else None
     browser_policy = BrowserPolicy.from_settings(allow_hosts=["127.0.0.1"], delay=0)
     with use_ledger(Ledger()) as ledger, BrowserSession(policy=browser_policy) as session, \
@@ -83,19 +98,27 @@ def bench_miniwob(
             console.print(f"{case['task']} seed {case['seed']}: reward {case['reward']:+.2f} "
                           f"in {case.get('steps', 0)} steps, {case['seconds']:.0f}s", highlight=False)
 
-        result = evaluate_miniwob(session, lambda env: agent, task_list, episodes=episodes, seed=seed,
+        result = evaluate_miniwob(session, policy_factory, task_list, episodes=episodes, seed=seed,
                                   max_actions=max_actions, judge=judge_model, on_case=advance,
-                                  partial_json=json_out, run_dir=target, screenshots=not no_screenshots)
+                                  partial_json=json_out, run_dir=target, screenshots=not no_screenshots,
+                                  compile_workflows=judge and policy != "workflow")
     totals = ledger.totals()
     result.summary.update(model_calls=totals.calls, cache_hits=totals.cache_hits, input_tokens=totals.input_tokens,
                           output_tokens=totals.output_tokens,
                           seconds_per_episode=round(result.summary["seconds"] / max(1, result.summary["episodes"]), 1))
     result.params.update(llm=getattr(model, "name", "none"), reasoning_words=reasoning_words, policy=policy,
-                         ask_below=ask_below,
-                         judge_kind=judge_kind if judge else None)
+                         ask_below=ask_below, workflow_source=str(workflows) if workflows else None,
+                         fallback=fallback, judge_kind=judge_kind if judge else None)
     report(result, json_out, case_columns=["task", "seed", "reward", "steps", "invalid_steps", "judge_success",
                                            "seconds"])
     show_report(target / "report.html", open_)
+
+
+def workflow_factory(workflows: list, fallback: object | None):
+    """A policy factory for ``evaluate_miniwob``: workflows replayed on the episode's environment."""
+    from scrapesmith.insta.workflow import WorkflowPolicy
+
+    return lambda env: WorkflowPolicy(workflows, fallback=fallback, observe=env.observe)
 
 
 @bench_app.command("insta-safety")

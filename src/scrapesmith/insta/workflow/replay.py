@@ -1,0 +1,313 @@
+"""Replay a workflow with no model: bind its parameters from the task, find each element, act, check, go on.
+
+:class:`WorkflowPolicy` is a policy like the agent's (``insta.agent.run_episode`` drives it), so a replayed episode
+is recorded, judged and reported exactly like an agent's. On its first turn it picks the workflow of the page's
+family whose template the task matches (``align.bind_template``; a family with one workflow also binds by kind and
+ordinal) and binds the parameters. Each turn it first checks the step just done — the browser took it, the element
+holds the value typed or chosen or the state set, and the judge's program pass (``insta.verify``) verifies the
+criteria the step proves — then locates the next step's element (locators in order; a page still settling is
+observed again a few times) and returns the action with the value bound: a parameter's words, the value a ``read``
+step took, a constant choice. A step whose value has no source is never typed. When a step breaks (no workflow
+fits, a parameter is missing, no locator finds the element, a check fails) the episode either stops with the
+reason in the step's ``error``, or, with a ``fallback`` policy (the agent), is handed to it from that point: it
+sees the workflow's steps as its history. :meth:`WorkflowPolicy.report` says which workflow ran, which step
+broke and why, and whether the agent took over.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from scrapesmith.dom.selectors import normalize_text
+from scrapesmith.insta.agent import Policy
+from scrapesmith.insta.evidence import task_criteria
+from scrapesmith.insta.values import same_date_or_value, task_values
+from scrapesmith.insta.verify import verify_criteria
+from scrapesmith.insta.views import Action, Observation, Step, Trajectory
+from scrapesmith.insta.workflow.align import Binding, bind_by_kind, bind_template, fill_in, template_regex
+from scrapesmith.insta.workflow.compile import family_of
+from scrapesmith.insta.workflow.locate import Located, resolve
+from scrapesmith.insta.workflow.views import Workflow, WorkflowStep
+
+#: A locator that finds nothing is tried again on fresh observations this many times, this far apart (seconds):
+#: an element a click reveals may appear only after an animation.
+LOCATE_RETRIES = 4
+LOCATE_WAIT = 0.3
+
+
+def pick_workflow(workflows: list[Workflow], task: str, url: str | None = None,
+                  by_kind: bool = False) -> tuple[Workflow | None, Binding, str]:
+    """The workflow for ``task`` on ``url``'s family, its binding, and why none fits (empty when one does).
+
+    Among the workflows whose template the task matches, the most specific (most fixed words), then the one
+    compiled from most episodes. With no match and ``by_kind`` (the caller named the workflow to run), a family
+    with a single workflow binds by kind and ordinal; without it, a task the template does not fit is no task of
+    the workflow's (another clause, another field). Workflows all of one family are used on any page (the caller
+    chose them: a page that moved)."""
+    family = family_of(url) if url else None
+    pool = [w for w in workflows if family is None or w.family == family]
+    if not pool and len({w.family for w in workflows}) == 1:
+        pool = list(workflows)
+    if not pool:
+        return None, {}, f"no workflow for {family or 'this page'} ({len(workflows)} workflows of other pages)"
+    matched = []
+    for workflow in pool:
+        binding = bind_template(workflow.template, workflow.parameters, task)
+        if binding is not None:
+            fixed = len(template_regex(workflow.template).pattern) - 20 * len(workflow.parameters)
+            matched.append((fixed, len(workflow.provenance), workflow, binding))
+    if matched:
+        _, _, workflow, binding = max(matched, key=lambda entry: (entry[0], entry[1]))
+        return workflow, binding, ""
+    if len(pool) == 1 and by_kind:
+        binding_by_kind, why = bind_by_kind(pool[0].parameters, task)
+        if binding_by_kind is not None:
+            return pool[0], binding_by_kind, ""
+        return None, {}, f"the task does not match {pool[0].workflow_id}'s template and {why}"
+    return None, {}, f"the task matches none of the {len(pool)} workflow templates for {pool[0].family}"
+
+
+@dataclass
+class _Issued:
+    """The workflow step last handed to the browser, to check on the next turn."""
+
+    index: int
+    item: int
+    position: int  # its index in the episode's steps
+    value: str | None
+    target: int | None
+    last_item: bool
+
+
+class WorkflowPolicy:
+    """See the module docstring. ``observe`` (the environment's) lets a locator try again on a fresh page."""
+
+    name = "workflow"
+
+    def __init__(self, workflows: list[Workflow], fallback: Policy | None = None,
+                 observe: Callable[[], Observation] | None = None, wait: float = LOCATE_WAIT,
+                 by_kind: bool = False) -> None:
+        """``by_kind``: the workflows were named outright, so a task their template does not fit may still bind
+        by kind and ordinal (``pick_workflow``)."""
+        self.workflows = workflows
+        self.by_kind = by_kind
+        self.fallback = fallback
+        self.observe = observe
+        self.wait = wait
+        self._reset()
+
+    def _reset(self) -> None:
+        self.workflow: Workflow | None = None
+        self.binding: Binding = {}
+        self.cursor, self.item = 0, 0
+        self.issued: _Issued | None = None
+        self.broken: tuple[int, str] | None = None
+        self.handed_over = False
+        self.located: list[str] = []
+        self.revealed: set[int] = set()  # reveal controls clicked for the current step
+
+    def report(self) -> dict[str, Any]:
+        """Which workflow ran, which step broke and why, whether the agent took over, which locators found what."""
+        return {"workflow": self.workflow.workflow_id if self.workflow else None,
+                "broken_step": self.broken[0] if self.broken else None,
+                "broken_why": self.broken[1] if self.broken else None,
+                "fallback": self.handed_over, "located_by": list(self.located)}
+
+    def act(self, task: str, history: list[Step], observation: Observation) -> Step:
+        if not history:
+            self._reset()
+            self.workflow, self.binding, why = pick_workflow(self.workflows, task, observation.url, self.by_kind)
+            if self.workflow is None:
+                return self._broke(0, why, task, history, observation)
+        if self.handed_over:
+            return self._delegate(task, history, observation)
+        assert self.workflow is not None
+        why = self._check(task, history, observation)
+        if why:
+            return self._broke(self.issued.index + 1 if self.issued else 0, why, task, history, observation)
+        self.issued = None  # checked: a reveal click before the next step is not checked against it
+        step = self._next_step()
+        if step is None:
+            return self._stop(observation, None, "every step of the workflow is done")
+        index, workflow_step, item = step
+        if workflow_step.action == "stop":
+            answer, why = self._value(workflow_step, item, history, None)
+            if why:
+                return self._broke(index + 1, why, task, history, observation)
+            return self._stop(observation, answer, f"workflow step {index + 1}: stop")
+        located, observation, why = self._locate(workflow_step, item, observation)
+        if why:
+            reveal = self._reveal(index, workflow_step, observation)
+            return reveal or self._broke(index + 1, why, task, history, observation)
+        self.revealed = set()
+        value, why = self._value(workflow_step, item, history, located)
+        if why:
+            return self._broke(index + 1, why, task, history, observation)
+        return self._issue(index, workflow_step, item, value, located, history, observation)
+
+    # -- the steps -------------------------------------------------------------------------------------------
+
+    def _next_step(self) -> tuple[int, WorkflowStep, str | None] | None:
+        assert self.workflow is not None
+        while self.cursor < len(self.workflow.steps):
+            step = self.workflow.steps[self.cursor]
+            items = self.binding.get(step.repeat) if step.repeat else None
+            if isinstance(items, list):
+                if self.item < len(items):
+                    return self.cursor, step, items[self.item]
+                self.cursor, self.item = self.cursor + 1, 0
+                continue
+            if self.item == 0:
+                return self.cursor, step, None
+            self.cursor, self.item = self.cursor + 1, 0
+        return None
+
+    def _reveal(self, index: int, step: WorkflowStep, observation: Observation) -> Step | None:
+        """A click on the next reveal control of ``step`` not clicked yet that is on the page (None: none left)."""
+        for number, control in enumerate(step.reveal):
+            if number in self.revealed:
+                continue
+            self.revealed.add(number)
+            located, _ = resolve(control, observation, lambda text: text)
+            if located is None:
+                continue
+            return Step(url=observation.url, observation=observation.markdown, target=located.element,
+                        action=Action(action_key="click", target_element_id=located.id), asked=False,
+                        candidate=f"click [id: {located.id}] {located.element.name!r} (to reveal step {index + 1}'s element)",
+                        path=f"workflow:{index + 1}:reveal", reason=f"workflow step {index + 1}: its element is not on "
+                        "the page; a control that revealed such elements in other episodes")
+        return None
+
+    def _bind(self, item: str | None) -> Callable[[str], str | None]:
+        return lambda text: fill_in(text, self.binding, item)
+
+    def _locate(self, step: WorkflowStep, item: str | None,
+                observation: Observation) -> tuple[Located | None, Observation, str]:
+        if not step.locators:
+            return None, observation, ""
+        for attempt in range(LOCATE_RETRIES + 1):
+            located, tried = resolve(step.locators, observation, self._bind(item))
+            if located is not None:
+                self.located.append(located.by.kind)
+                return located, observation, ""
+            if self.observe is None or attempt == LOCATE_RETRIES:
+                break
+            time.sleep(self.wait)
+            observation = self.observe()
+        return None, observation, "no locator found the element (" + "; ".join(tried) + ")"
+
+    def _value(self, step: WorkflowStep, item: str | None, history: list[Step],
+               located: Located | None) -> tuple[str | None, str]:
+        ref = step.value
+        if ref is None:
+            return None, ""
+        if ref.source == "constant":
+            return ref.constant, ""
+        if ref.source == "unbound":
+            return None, f"it would type {ref.example!r}, which neither the task nor the page gives: not typed"
+        if ref.source == "read":
+            value = self._read_value(ref.read, history)
+            return (value, "") if value else (None, f"step {(ref.read or 0) + 1} read no value to use")
+        bound = fill_in(f"{{{ref.parameter}}}", self.binding, item)
+        if not bound:
+            return None, f"the task gives no value for {{{ref.parameter}}}"
+        return _as_field_value(bound, located), ""
+
+    def _read_value(self, index: int | None, history: list[Step]) -> str | None:
+        for step in history:
+            if step.path == f"workflow:{index + 1 if index is not None else 0}" and step.action is not None:
+                value = step.action.action_kwargs.get("value")
+                return None if value in (None, "") else str(value)
+        return None
+
+    def _issue(self, index: int, step: WorkflowStep, item: str | None, value: str | None, located: Located | None,
+               history: list[Step], observation: Observation) -> Step:
+        kwargs: dict[str, Any] = {key: v for key, v in step.options.items() if key != "url"}
+        if step.action == "fill":
+            kwargs["value"] = value
+        elif step.action == "select_option":
+            kwargs["label"] = value
+        elif step.action == "goto":
+            kwargs["url"] = step.options.get("url", "")
+        action = Action(action_key=step.action, action_kwargs=kwargs,
+                        target_element_id=located.id if located else None)
+        items = self.binding.get(step.repeat) if step.repeat else None
+        last_item = not isinstance(items, list) or self.item + 1 >= len(items)
+        self.issued = _Issued(index, self.item, len(history), value, located.id if located else None, last_item)
+        self.item += 1
+        where = f" on [id: {located.id}] {located.element.name or located.element.role!r} (by {located.by.kind})" \
+            if located else ""
+        shown = f' "{value}"' if value is not None else ""
+        grounded = [value] if value else ([located.element.name] if located and located.element.name else [])
+        return Step(url=observation.url, observation=observation.markdown, action=action, target=located.element
+                    if located else None, candidate=f"{step.action}{shown}{where}", grounded=grounded or None,
+                    reason=f"workflow {self.workflow.workflow_id if self.workflow else ''} step {index + 1}: "
+                           f"{step.describe()}", path=f"workflow:{index + 1}", asked=False, response="")
+
+    def _stop(self, observation: Observation, answer: str | None, reason: str) -> Step:
+        return Step(url=observation.url, observation=observation.markdown, reason=reason, path="workflow:stop",
+                    action=Action(action_key="stop", action_kwargs={"answer": answer} if answer else {}), asked=False)
+
+    # -- checks and breaking -----------------------------------------------------------------------------------
+
+    def _check(self, task: str, history: list[Step], observation: Observation) -> str:
+        """Why the step just done did not take (empty: it did): an error, a state not held, a criterion not verified."""
+        issued, workflow = self.issued, self.workflow
+        if issued is None or workflow is None or issued.position >= len(history):
+            return ""
+        done = history[issued.position]
+        step = workflow.steps[issued.index]
+        if done.error:
+            return f"the browser did not take it: {done.error}"
+        element = next((e for e in observation.elements if e.id == issued.target), None)
+        if element is not None and not element.widget and element.input_type != "password":
+            if step.action == "fill" and issued.value is not None and element.role == "textbox" \
+                    and not same_date_or_value(element.value or "", issued.value):
+                return f"the field holds {element.value!r}, not {issued.value!r}"
+            if step.action == "select_option" and issued.value is not None \
+                    and normalize_text(element.value or "").casefold() != normalize_text(issued.value).casefold():
+                return f"the list shows {element.value!r}, not {issued.value!r}"
+            if step.action == "set_checked" and element.checked is not None \
+                    and element.checked != bool(step.options.get("checked", True)):
+                return f"the box is {'checked' if element.checked else 'unchecked'}"
+        if not step.checks or not issued.last_item:
+            return ""
+        criteria = task_criteria(task)
+        if len(criteria) != workflow.criteria:
+            return ""
+        so_far = Trajectory(task=task, policy="candidates", start_url="", steps=list(history),
+                            final_observation=observation.markdown)
+        verdicts = verify_criteria(task, criteria, so_far)
+        failed = [verdicts[c] for c in step.checks if c < len(verdicts) and verdicts[c].status != "verified"]
+        if failed:
+            return f"the check {failed[0].criterion!r} does not hold ({failed[0].why or failed[0].status})"
+        return ""
+
+    def _broke(self, number: int, why: str, task: str, history: list[Step], observation: Observation) -> Step:
+        self.broken = (number, why)
+        where = f"workflow step {number}" if number else "workflow"
+        if self.fallback is not None:
+            self.handed_over = True
+            step = self._delegate(task, history, observation)
+            step.reason = f"{where} broke ({why}); the agent took over: {step.reason or ''}"
+            return step
+        step = self._stop(observation, None, f"{where} broke")
+        step.error, step.path = f"{where} broke: {why}", "workflow:broken"
+        return step
+
+    def _delegate(self, task: str, history: list[Step], observation: Observation) -> Step:
+        assert self.fallback is not None
+        step = self.fallback.act(task, history, observation)
+        step.path = f"fallback:{step.path or 'agent'}"
+        return step
+
+
+def _as_field_value(value: str, located: Located | None) -> str:
+    """A date or time as the field takes it (ISO for a native date input), anything else as the task wrote it."""
+    if located is None:
+        return value
+    found = [v for v in task_values(value) if v.kind in ("date", "time") and v.text == value.strip()]
+    return found[0].for_field(located.element.input_type) if found else value

@@ -1,0 +1,48 @@
+"""Reveal steps: controls that show hidden parts of a page (tabs, collapsed sections), pooled across episodes.
+
+Episodes of one task family that look for an element the task names ("click on the link "X"") open sections or
+tabs first, and which ones depends on where X was that time: each episode's path is one workflow with the same
+template. Replaying one path finds X only when it is where it was. So every step that acts on an element named
+by a parameter gets the **reveal** controls of the family: the clicks on fixed names (no parameter) that came
+before such a step in any workflow of the same family and template. When replay cannot find the element, it
+clicks those controls one by one, looking again after each (``replay.WorkflowPolicy``).
+"""
+
+from __future__ import annotations
+
+from scrapesmith.insta.workflow.views import Locator, Workflow, WorkflowStep
+
+
+def _named_by_parameter(step: WorkflowStep) -> bool:
+    return any(locator.kind == "role" and "{" in locator.value for locator in step.locators)
+
+
+def _fixed_click(step: WorkflowStep) -> list[Locator] | None:
+    """The locators of a click on an element with a fixed name (its role and id locators), else None."""
+    if step.action != "click" or _named_by_parameter(step):
+        return None
+    kept = [locator for locator in step.locators if locator.kind in ("role", "id")]
+    return kept if any(locator.kind == "role" for locator in kept) else None
+
+
+def add_reveals(workflows: list[Workflow]) -> None:
+    """Give every step on an element named by a parameter the reveal controls of its family and template."""
+    groups: dict[tuple[str, str], list[Workflow]] = {}
+    for workflow in workflows:
+        groups.setdefault((workflow.family, workflow.template), []).append(workflow)
+    for group in groups.values():
+        controls: list[list[Locator]] = []
+        for workflow in group:
+            for index, step in enumerate(workflow.steps):
+                if not _named_by_parameter(step):
+                    continue
+                for before in workflow.steps[:index]:
+                    found = _fixed_click(before)
+                    if found is not None and found not in controls:
+                        controls.append(found)
+        if not controls:
+            continue
+        for workflow in group:
+            for step in workflow.steps:
+                if _named_by_parameter(step) and step.action in ("click", "hover", "set_checked", "select_option"):
+                    step.reveal = [list(control) for control in controls]

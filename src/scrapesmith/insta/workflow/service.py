@@ -1,0 +1,56 @@
+"""Entry points: compile a run's judged-successful episodes into ``workflows/``, and replay one task in Chromium.
+
+:func:`compile_run` reads an ``insta run`` (or ``bench miniwob --run-dir``) directory's shards and writes one JSON
+file per workflow into its ``workflows/`` folder, beside the results, where ``report.html`` lists them.
+:func:`replay_task` runs one task with workflows and no model (or with the agent as ``fallback``), in a browser
+session the caller opens, and judges the episode with the evidence judge's program pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from scrapesmith.insta.agent import Policy, run_episode
+from scrapesmith.insta.env import BrowserEnv
+from scrapesmith.insta.evidence import EvidenceJudge
+from scrapesmith.insta.store import ResultStore
+from scrapesmith.insta.views import Judgement, Trajectory
+from scrapesmith.insta.workflow.compile import CompileReport, compile_workflows
+from scrapesmith.insta.workflow.replay import WorkflowPolicy
+from scrapesmith.insta.workflow.views import Workflow
+
+WORKFLOWS_DIR = "workflows"
+
+
+def compile_run(run_dir: Path, out: Path | None = None) -> tuple[CompileReport, list[Path]]:
+    """Compile the run's episodes (the latest result per site) into ``out`` (default ``RUN_DIR/workflows``)."""
+    store = ResultStore(run_dir)
+    report = compile_workflows(store.latest().values(), run=str(run_dir))
+    folder = Path(out) if out is not None else Path(run_dir) / WORKFLOWS_DIR
+    return report, [workflow.save(folder) for workflow in report.workflows]
+
+
+@dataclass
+class ReplayResult:
+    """One replayed task: the trajectory, the judge's verdict, and the policy's account of the workflow."""
+
+    trajectory: Trajectory
+    judgement: Judgement
+    workflow: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def succeeded(self) -> bool:
+        return self.workflow.get("broken_step") is None and self.judgement.succeeded
+
+
+def replay_task(session: Any, workflows: list[Workflow], task: str, url: str, fallback: Policy | None = None,
+                max_actions: int = 30) -> ReplayResult:
+    """Replay ``task`` from ``url`` with ``workflows`` (the family's are picked by ``url``) in ``session``; named
+    outright, a single workflow also binds a task its template does not fit by kind and ordinal."""
+    env = BrowserEnv(session)
+    policy = WorkflowPolicy(workflows, fallback=fallback, observe=env.observe, by_kind=len(workflows) == 1)
+    trajectory = run_episode(env, policy, task, url, max_actions=max_actions)
+    judgement = EvidenceJudge(None).judge(task, trajectory)
+    return ReplayResult(trajectory=trajectory, judgement=judgement, workflow=policy.report())
