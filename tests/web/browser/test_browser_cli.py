@@ -29,10 +29,10 @@ def test_render_auto_renders_the_js_job_board_and_says_why(demo_web):
 def test_render_errors_are_one_line(demo_web):
     refused = scrapesmith("render", demo_web.url("/acme/"))  # 127.0.0.1 not allowed
     unknown = scrapesmith("render", demo_web.url("/acme/"), "--render", "sometimes")
-    for result in (refused, unknown):
-        assert result.returncode == 1
+    for result, status in ((refused, 1), (unknown, 2)):  # a refused fetch fails the run; a bad option is usage
+        assert result.returncode == status
         assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
-    assert "127.0.0.1" in refused.stderr and "--render 'sometimes'" in unknown.stderr
+    assert "127.0.0.1" in refused.stderr and "--render: 'sometimes'" in unknown.stderr
 
 
 def test_bench_browser_reports_both_fetchers_at_each_level(tmp_path):
