@@ -596,10 +596,41 @@ def test_a_killed_caller_takes_the_sandbox_with_it(arena, listeners):
         ("from scrapesmith.collect.sandbox import run_in_sandbox; "
          f"run_in_sandbox({str(program)!r}, {str(run_dir)!r}, [])")],
         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")})
+    # the program itself, not the shell or bwrap whose command lines name it too: killing the caller while
+    # the sandbox is still being set up (before bwrap asks to die with its parent) is another case
+    guard = f"{sys.executable} -B -m scrapesmith.collect.guard {program}"
+
+    def started() -> bool:
+        return any(line.split(": ", 1)[1].startswith(guard) for line in _alive(str(program)))
+
+    deadline = time.monotonic() + 20
+    while not started() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert started(), "the sandboxed program never started"
+    caller.send_signal(signal.SIGKILL)
+    caller.wait()
+    deadline = time.monotonic() + 5
+    while _alive(str(program)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _alive(str(program)) == []
+
+
+def test_a_caller_killed_while_the_sandbox_is_set_up_takes_it_with_it(arena, listeners):
+    """The caller dies the instant the shell or bwrap appears, before bwrap asks to die with its parent: the
+    child asked it from its first instant, so nothing is left (before that, 8 of 8 such kills left bwrap and
+    a sleeping program running, with no caller to stop them)."""
+    run_dir, _outside = arena
+    program = run_dir / "program.py"
+    program.write_text("import time\ntime.sleep(60)\n")
+    caller = subprocess.Popen([
+        sys.executable, "-c",
+        ("from scrapesmith.collect.sandbox import run_in_sandbox; "
+         f"run_in_sandbox({str(program)!r}, {str(run_dir)!r}, [])")],
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")})
     deadline = time.monotonic() + 20
     while not _alive(f"guard {program}") and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert _alive(f"guard {program}"), "the sandboxed program never started"
+        time.sleep(0.002)
+    assert _alive(f"guard {program}"), "the sandbox was never started"
     caller.send_signal(signal.SIGKILL)
     caller.wait()
     deadline = time.monotonic() + 5

@@ -22,12 +22,14 @@ caller.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -180,7 +182,8 @@ def _supervise(command: list[str], folder: Path, env: dict[str, str], fds: tuple
     started = time.monotonic()
     try:
         child = subprocess.Popen(command, cwd=folder, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, start_new_session=True, pass_fds=fds)
+                                 stderr=subprocess.PIPE, start_new_session=True, pass_fds=fds,
+                                 preexec_fn=_dies_with(os.getpid()))  # noqa: PLW1509 (one syscall, no locks)
         tails = [OutputTail(pipe, limits.output_kb * 1024) for pipe in (child.stdout, child.stderr)]
         stopped = _wait(child, quota, started + limits.wall_seconds)
         oom_kills = cgroup.oom_kills() if cgroup is not None else 0
@@ -201,6 +204,22 @@ def _supervise(command: list[str], folder: Path, env: dict[str, str], fds: tuple
 
 
 _POLL_SECONDS = 0.2
+_PR_SET_PDEATHSIG = 1
+_prctl = ctypes.CDLL(None, use_errno=True).prctl
+
+
+def _dies_with(caller: int) -> Callable[[], None]:
+    """Run in the child between fork and exec: SIGKILL it when the caller dies, from its first instant.
+
+    bwrap's ``--die-with-parent`` asks the same, but only once bwrap has started: a caller killed while the
+    shell or bwrap was still setting up left an orphaned sandbox whose sleeping program lived on (no caller
+    to enforce the wall limit, no CPU time spent). The request survives the exec of sh and bwrap."""
+    def request() -> None:
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != caller:  # the caller died before the request took effect
+            os._exit(1)
+
+    return request
 
 
 def _wait(child: subprocess.Popen, quota: DiskQuota, deadline: float) -> tuple[str, str] | None:
