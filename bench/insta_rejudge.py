@@ -1,6 +1,6 @@
 """Judge a run's stored episodes again with the evidence judge and a model, with no browser: the trajectories are
 all it reads. Episodes the first judge already verified are kept as they are; the others are judged again (the
-model is asked only where the judge's program pass leaves criteria it may decide, ``insta.evidence``). The result
+model is asked only where the judge's program pass leaves criteria it may decide, ``insta.evidence_judge``). The result
 is a new run directory whose shards ``scrapesmith insta compile`` reads. With the bench's JSON of the same run,
 the judge's precision and recall against the page's reward are printed, before and after:
 
@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from scrapesmith.bench.miniwob import judge_scores
-from scrapesmith.insta.evidence import EvidenceJudge
+from scrapesmith.insta.evidence_judge import EvidenceJudge
 from scrapesmith.insta.store import ResultStore
 from scrapesmith.llm.client import resolve_llm
 from scrapesmith.llm.ledger import Ledger, use_ledger

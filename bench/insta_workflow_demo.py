@@ -22,7 +22,7 @@ from urllib.parse import parse_qs, urlsplit
 from scrapesmith.insta.agent import run_episode
 from scrapesmith.insta.chooser import CandidatePolicy
 from scrapesmith.insta.env import BrowserEnv
-from scrapesmith.insta.evidence import EvidenceJudge
+from scrapesmith.insta.evidence_judge import EvidenceJudge
 from scrapesmith.insta.views import SiteResult
 from scrapesmith.insta.workflow import WorkflowPolicy, compile_workflows
 from scrapesmith.sites import serve_sites

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from scrapesmith.sites import DemoServer, serve_sites
-from scrapesmith.web.browser.models import CHROMIUM_ARGS, BrowserOptions
+from scrapesmith.web.browser.views import CHROMIUM_ARGS, BrowserOptions
 
 # A suite started in the background of a non-interactive shell (`make test &`, nohup) inherits SIGINT
 # ignored, and so would every command the Ctrl-C tests interrupt: they would wait forever. Restore Python's

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from scrapesmith.web.browser.models import BrowserOptions
+from scrapesmith.web.browser.views import BrowserOptions
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

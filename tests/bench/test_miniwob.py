@@ -115,7 +115,7 @@ def test_episodes_land_in_a_trajectory_viewer_with_one_screenshot_per_step(brows
 
 
 def test_a_judge_that_fails_keeps_the_episode_and_is_counted(browser_session):
-    from scrapesmith.llm.types import LLMOutputError
+    from scrapesmith.llm.views import LLMOutputError
 
     class FailingJudge:
         def judge(self, task, trajectory, criteria=None):

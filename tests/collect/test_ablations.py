@@ -8,7 +8,7 @@ import pytest
 
 from scrapesmith.collect.service import collect
 from scrapesmith.llm.scripted import ScriptedLLM
-from scrapesmith.llm.types import LLMRequest
+from scrapesmith.llm.views import LLMRequest
 
 
 def decide(request: LLMRequest) -> str:

@@ -15,7 +15,7 @@ from scrapesmith.collect.service import collect
 from scrapesmith.collect.views import Blueprint, SourceLink
 from scrapesmith.io import read_rows
 from scrapesmith.llm.scripted import ScriptedLLM
-from scrapesmith.llm.types import LLMRequest
+from scrapesmith.llm.views import LLMRequest
 
 COLUMNS = ["team", "wins", "losses", "win_pct", "points_per_game"]
 SPORTS_T1 = ("Collect the 2021 season stats of the Cedar Rapids Cardinals with columns team, wins, losses, win_pct "

@@ -14,7 +14,7 @@ from scrapesmith.collect.program import run_program_file
 from scrapesmith.collect.service import collect
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.llm.scripted import ScriptedLLM
-from scrapesmith.llm.types import LLMRequest
+from scrapesmith.llm.views import LLMRequest
 
 INSTRUCTION = "Collect all papers of CLML 2023 with columns title, authors, track and url."
 

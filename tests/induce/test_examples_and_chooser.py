@@ -25,7 +25,7 @@ from scrapesmith.induce import (
     parse_example,
 )
 from scrapesmith.induce.choose import choose_candidate
-from scrapesmith.induce.evidence import concept_for
+from scrapesmith.induce.field_evidence import concept_for
 from scrapesmith.induce.heuristic import rank_candidates
 from scrapesmith.llm.scripted import ScriptedLLM
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from scrapesmith.demo.induce_step import DEMO_FIELDS
-from scrapesmith.induce.evidence import concept_for
 from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
+from scrapesmith.induce.field_evidence import concept_for
 from scrapesmith.induce.heuristic import induce_heuristic
 from scrapesmith.induce.views import FieldRequest
 

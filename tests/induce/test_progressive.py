@@ -15,7 +15,7 @@ from scrapesmith.induce.service import induce_scraper
 from scrapesmith.induce.synthesis import SequenceCandidate, synthesize
 from scrapesmith.induce.views import FieldRequest
 from scrapesmith.llm.scripted import ScriptedLLM
-from scrapesmith.llm.types import LLMRequest, NoModelConfigured
+from scrapesmith.llm.views import LLMRequest, NoModelConfigured
 
 BOOK_FIELDS = {request.name: request.instruction for request in DEMO_FIELDS}
 
@@ -237,7 +237,7 @@ def test_a_model_may_answer_with_a_candidate_number_instead_of_an_xpath():
 
 
 def test_a_model_error_such_as_an_overlong_prompt_is_recorded_not_raised():
-    from scrapesmith.llm.types import PromptTooLongError
+    from scrapesmith.llm.views import PromptTooLongError
 
     def refuse(request: LLMRequest) -> str:
         raise PromptTooLongError("prompt exceeds the context window")

@@ -12,8 +12,8 @@ import json
 from scrapesmith.dom import parse_html
 from scrapesmith.induce import CompiledSpec, FieldRequest, induce_scraper
 from scrapesmith.induce.choose import choose_candidate, label_options
-from scrapesmith.induce.evidence import concept_for
 from scrapesmith.induce.execute import post_process, run_actions
+from scrapesmith.induce.field_evidence import concept_for
 from scrapesmith.induce.heuristic import induce_heuristic, rank_candidates
 from scrapesmith.induce.kinds import label_unit, with_unit
 from scrapesmith.induce.pairs import page_pairs, shared_pairs

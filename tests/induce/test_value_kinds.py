@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scrapesmith.induce.evidence import concept_for
+from scrapesmith.induce.field_evidence import concept_for
 from scrapesmith.induce.kinds import kind_asked, recogniser
 
 

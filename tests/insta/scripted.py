@@ -16,7 +16,7 @@ import re
 from functools import partial
 
 from scrapesmith.llm.scripted import ScriptedLLM
-from scrapesmith.llm.types import LLMRequest
+from scrapesmith.llm.views import LLMRequest
 
 
 def _fenced(payload: dict) -> str:

@@ -7,7 +7,7 @@ import pytest
 from scrapesmith.insta.agent import Agent, AgentConfig, parse_action, run_episode
 from scrapesmith.insta.views import Action, Observation, StepOutcome
 from scrapesmith.llm.scripted import ScriptedLLM
-from scrapesmith.llm.types import LLMOutputError, LLMRequest
+from scrapesmith.llm.views import LLMOutputError, LLMRequest
 
 CLICK = '```json\n{"action_key": "click", "action_kwargs": {}, "target_element_id": 5}\n```'
 STOP = '```json\n{"action_key": "stop", "action_kwargs": {"answer": "42"}, "target_element_id": null}\n```'

@@ -9,10 +9,16 @@ import json
 import pytest
 
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.insta.evidence import EvidenceJudge, action_log, make_judge, quote_occurs, task_criteria
+from scrapesmith.insta.evidence_judge import (
+    EvidenceJudge,
+    action_log,
+    make_judge,
+    quote_occurs,
+    task_criteria,
+)
 from scrapesmith.insta.views import Action, Element, Step, Trajectory
 from scrapesmith.llm.scripted import ScriptedLLM
-from scrapesmith.llm.types import LLMOutputError
+from scrapesmith.llm.views import LLMOutputError
 
 TASK = 'Enter "Tora" into the text field and press Submit.'
 

@@ -11,7 +11,7 @@ import pytest
 
 from scrapesmith.config import Settings
 from scrapesmith.insta.chooser import CandidatePolicy
-from scrapesmith.insta.evidence import EvidenceJudge
+from scrapesmith.insta.evidence_judge import EvidenceJudge
 from scrapesmith.llm import Ledger, resolve_llm
 from scrapesmith.llm.models import DEFAULT_SIZE, EMBEDDED_MODELS, is_installed
 

@@ -7,7 +7,7 @@ import pytest
 from scrapesmith.insta.judge import Judge, parse_judgement
 from scrapesmith.insta.views import Action, Judgement, Step, Trajectory
 from scrapesmith.llm.scripted import ScriptedLLM
-from scrapesmith.llm.types import LLMOutputError
+from scrapesmith.llm.views import LLMOutputError
 
 SCORES = '```json\n{"success": 0.9, "efficiency": 0.5, "self_correction": 0.1}\n```'
 

@@ -15,7 +15,7 @@ from scrapesmith.insta.propose import (
 )
 from scrapesmith.insta.views import Step, Trajectory
 from scrapesmith.llm.scripted import ScriptedLLM
-from scrapesmith.llm.types import LLMOutputError, LLMRequest
+from scrapesmith.llm.views import LLMOutputError, LLMRequest
 
 
 def test_example_list_has_one_hundred_distinct_entries():

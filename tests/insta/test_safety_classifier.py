@@ -9,7 +9,7 @@ import pytest
 from scrapesmith.insta.safety import SafetyFilter, evaluate_safety_filter, groups, labelled_domains
 from scrapesmith.insta.safety.evaluate import scores
 from scrapesmith.llm.scripted import ScriptedLLM
-from scrapesmith.llm.types import LLMRequest
+from scrapesmith.llm.views import LLMRequest
 
 
 def _answer(category: str, unsafe: bool, reason: str = "the domain says so") -> str:

@@ -12,7 +12,7 @@ from scrapesmith.insta.safety import (
     split_domain,
 )
 from scrapesmith.insta.safety.classifier import assess
-from scrapesmith.insta.safety.evidence import tokens
+from scrapesmith.insta.safety.domain_evidence import tokens
 from scrapesmith.web.page import HttpStatusError, Page, UnsupportedContent
 
 

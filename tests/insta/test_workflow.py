@@ -12,7 +12,7 @@ import pytest
 from scrapesmith.insta.agent import run_episode
 from scrapesmith.insta.chooser import CandidatePolicy
 from scrapesmith.insta.env import BrowserEnv
-from scrapesmith.insta.evidence import EvidenceJudge
+from scrapesmith.insta.evidence_judge import EvidenceJudge
 from scrapesmith.insta.views import SiteResult
 from scrapesmith.insta.workflow import WorkflowPolicy, compile_workflows, load_workflows, replay_task
 

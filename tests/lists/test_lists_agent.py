@@ -15,7 +15,7 @@ from lxml import html as lxml_html
 from scrapesmith.bench.weblists import url_key
 from scrapesmith.lists.service import extract_list
 from scrapesmith.llm.scripted import ScriptedLLM
-from scrapesmith.llm.types import LLMRequest
+from scrapesmith.llm.views import LLMRequest
 
 
 def northwind_testimonial_selector(page_html: str) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 from scrapesmith.dom.tokens import estimate_tokens
 from scrapesmith.llm import Ledger, PriceTable, attribute_to, wrap_llm
 from scrapesmith.llm.scripted import ScriptedLLM
-from scrapesmith.llm.types import ChatMessage, LLMRequest
+from scrapesmith.llm.views import ChatMessage, LLMRequest
 
 from .conftest import ChatServer, Step
 

@@ -102,7 +102,7 @@ def test_ledger_chart_draws_one_bar_per_stage_with_the_ledger_figures(collect_ru
     stands in for the provider: the chart, not the model, is under test)."""
     from scrapesmith.llm.ledger import LedgeredLLM
     from scrapesmith.llm.scripted import ScriptedLLM
-    from scrapesmith.llm.types import ChatMessage, LLMRequest
+    from scrapesmith.llm.views import ChatMessage, LLMRequest
     from scrapesmith.report import write_report
 
     run_dir = tmp_path / "run"

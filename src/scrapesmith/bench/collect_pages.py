@@ -29,7 +29,7 @@ from scrapesmith.collect.views import CollectResult
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.io import read_rows
 from scrapesmith.lists.detail import MULTI_SEPARATOR
-from scrapesmith.llm.types import LLM
+from scrapesmith.llm.views import LLM
 
 INSTRUCTION = ("Collect every book listed in the catalog at {url} with columns title, author, isbn_13, "
                "publisher and publication_date")

@@ -7,7 +7,7 @@ from pathlib import Path
 from scrapesmith.bench.instruct2ds import SITE_OF, Task
 from scrapesmith.collect.service import collect
 from scrapesmith.collect.views import CollectResult
-from scrapesmith.llm.types import LLM
+from scrapesmith.llm.views import LLM
 
 
 def start_page(task: Task) -> str | None:

@@ -28,7 +28,7 @@ from pydantic import BaseModel, create_model
 from scrapesmith.bench.frame import BenchResult
 from scrapesmith.dom.tokens import estimate_tokens
 from scrapesmith.llm.structured import ask_structured
-from scrapesmith.llm.types import LLM, ChatMessage, LLMError, LLMOutputError, LLMRequest
+from scrapesmith.llm.views import LLM, ChatMessage, LLMError, LLMOutputError, LLMRequest
 
 
 def _nonce_system() -> ChatMessage:

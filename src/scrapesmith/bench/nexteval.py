@@ -39,7 +39,7 @@ from scrapesmith.dom.parse import parse_html
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.choose import choose_data_lists
 from scrapesmith.llm.ledger import Ledger
-from scrapesmith.llm.types import LLM
+from scrapesmith.llm.views import LLM
 
 TEXT_EXCLUDED = frozenset({"script", "style"})
 _INDEXED = re.compile(r"\[\d+\]$")

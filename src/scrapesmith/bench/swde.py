@@ -27,7 +27,7 @@ from scrapesmith.induce.execute import CompiledSpec, parse_for_replay, post_proc
 from scrapesmith.induce.service import induce_scraper
 from scrapesmith.induce.views import FieldRequest, ScraperSpec
 from scrapesmith.llm.ledger import Ledger, use_ledger
-from scrapesmith.llm.types import LLM
+from scrapesmith.llm.views import LLM
 
 TASK_PROMPTS = {
     "auto": "Here's a webpage with detailed information about an auto.",

@@ -21,7 +21,7 @@ from scrapesmith.dom.selectors import normalize_text
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.service import RuntimeFactory, extract_list
 from scrapesmith.llm.ledger import Ledger, use_ledger
-from scrapesmith.llm.types import LLM
+from scrapesmith.llm.views import LLM
 
 COMPANY_SITES = ("acme", "globex", "northwind")
 USE_CASES = ("jobs", "category", "blog", "testimonials")

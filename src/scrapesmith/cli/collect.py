@@ -28,7 +28,7 @@ from scrapesmith.cli.options import (
 from scrapesmith.collect.progress import live_progress
 from scrapesmith.config import get_settings
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.llm.types import LLM
+from scrapesmith.llm.views import LLM
 
 Ablation = Annotated[str, typer.Option(
     help="full | broadcast (A3: no OHCache) | no-formatter (A4) | no-cache (A5).")]

@@ -22,7 +22,7 @@ from scrapesmith.cli.options import (
 )
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.llm.client import effective_spec, parse_spec
-from scrapesmith.llm.types import NoModelConfigured
+from scrapesmith.llm.views import NoModelConfigured
 
 
 def split_list(values: str | None) -> list[str]:
@@ -88,7 +88,7 @@ def insta_run(
 
     With ``--llm none`` (candidate policy and evidence judge only) every stage takes its heuristic path."""
     from scrapesmith.insta.chooser import POLICIES
-    from scrapesmith.insta.evidence import JUDGE_KINDS
+    from scrapesmith.insta.evidence_judge import JUDGE_KINDS
     from scrapesmith.insta.pipeline import PipelineConfig, read_sites, run_pipeline
     from scrapesmith.insta.store import ResultStore
     from scrapesmith.scale.runner import make_runner

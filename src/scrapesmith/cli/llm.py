@@ -38,7 +38,7 @@ from scrapesmith.llm.models import (
     model_path,
 )
 from scrapesmith.llm.structured import ask_json, ask_text
-from scrapesmith.llm.types import LLM, LLMError, NoModelConfigured
+from scrapesmith.llm.views import LLM, LLMError, NoModelConfigured
 
 stdout = Console(soft_wrap=True)
 

@@ -26,7 +26,7 @@ from scrapesmith.io import FORMATS
 from scrapesmith.lists.service import RUNTIMES
 from scrapesmith.llm.client import SPEC_HELP, resolve_llm
 from scrapesmith.llm.ledger import Ledger
-from scrapesmith.llm.types import LLM
+from scrapesmith.llm.views import LLM
 
 
 def bounded(low: float, high: float = math.inf, *, above: bool = False) -> Callable[[float | None], float | None]:

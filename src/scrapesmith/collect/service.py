@@ -32,7 +32,7 @@ from scrapesmith.collect.seeds import resolve_seeds
 from scrapesmith.collect.views import ABLATIONS, CollectResult, Seeds
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.llm.ledger import Ledger, LedgeredLLM, use_ledger
-from scrapesmith.llm.types import LLM
+from scrapesmith.llm.views import LLM
 from scrapesmith.report import write_report
 from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
 from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RememberingFetcher, RoutingFetcher

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from scrapesmith.induce.evidence import FieldConcept, composite_split, part_regex
 from scrapesmith.induce.execute import folded, normalize_space
+from scrapesmith.induce.field_evidence import FieldConcept, composite_split, part_regex
 
 _SKIP_TAGS = {"script", "style", "noscript", "head", "title", "meta", "link", "option", "select", "textarea"}
 _OBFUSCATED = re.compile(r"\d{3,}|^[a-z]{1,2}\d|[A-Za-z0-9]{20,}|__|^css-|^sc-")

@@ -29,14 +29,14 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from scrapesmith.induce.evidence import FieldConcept
+from scrapesmith.induce.field_evidence import FieldConcept
 from scrapesmith.induce.heuristic import MIN_SCORE, ScoredCandidate, rank_pool, trusted
 from scrapesmith.induce.kinds import with_unit
 from scrapesmith.induce.pairs import shared_pairs
 from scrapesmith.induce.views import FieldRequest
 from scrapesmith.llm.structured import ask_json
 from scrapesmith.llm.templates import render_prompt
-from scrapesmith.llm.types import LLM, LLMError
+from scrapesmith.llm.views import LLM, LLMError
 
 SHOWN = 5
 CLEAR_LEAD = 2.0

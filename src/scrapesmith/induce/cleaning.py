@@ -21,14 +21,14 @@ from dataclasses import replace
 from lxml import etree
 
 from scrapesmith.induce.candidates import Candidate, xpath_literal
-from scrapesmith.induce.evidence import (
+from scrapesmith.induce.execute import folded, normalize_space
+from scrapesmith.induce.field_evidence import (
     COMPOSITE_SEPARATORS,
     MAX_PARTS,
     FieldConcept,
     composite_split,
     part_regex,
 )
-from scrapesmith.induce.execute import folded, normalize_space
 from scrapesmith.induce.fragments import value_nodes
 from scrapesmith.induce.kinds import recogniser
 from scrapesmith.induce.labels import label_of

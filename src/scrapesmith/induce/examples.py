@@ -18,7 +18,6 @@ from lxml import etree
 
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.candidates import Candidate, anchored_path, visible_elements, xpath_literal
-from scrapesmith.induce.evidence import FieldConcept, recogniser
 from scrapesmith.induce.execute import (
     XPathSyntaxError,
     normalize_space,
@@ -26,6 +25,7 @@ from scrapesmith.induce.execute import (
     run_actions,
     strip_separators,
 )
+from scrapesmith.induce.field_evidence import FieldConcept, recogniser
 from scrapesmith.induce.labels import label_candidates
 from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
 

@@ -29,8 +29,8 @@ from scrapesmith.induce.cleaning import (
     role_variant,
     template_affix,
 )
-from scrapesmith.induce.evidence import FieldConcept, concept_for
 from scrapesmith.induce.execute import XPathSyntaxError, folded, normalize_space, post_process, run_actions
+from scrapesmith.induce.field_evidence import FieldConcept, concept_for
 from scrapesmith.induce.fragments import value_nodes
 from scrapesmith.induce.kinds import with_unit
 from scrapesmith.induce.labels import MAX_LABEL_CHARS, is_ui_text, label_candidates, text_label_candidates

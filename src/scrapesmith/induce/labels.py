@@ -16,8 +16,8 @@ from dataclasses import replace
 from lxml import etree
 
 from scrapesmith.induce.candidates import Candidate, visible_elements, xpath_literal
-from scrapesmith.induce.evidence import FieldConcept
 from scrapesmith.induce.execute import normalize_space
+from scrapesmith.induce.field_evidence import FieldConcept
 from scrapesmith.induce.kinds import label_unit
 
 LABEL_STRIP = " \t\r\n:：-–—|*•»>"

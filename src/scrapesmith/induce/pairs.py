@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from scrapesmith.induce.candidates import Candidate, step_for, visible_elements, xpath_literal
-from scrapesmith.induce.evidence import FieldConcept
 from scrapesmith.induce.execute import normalize_space
+from scrapesmith.induce.field_evidence import FieldConcept
 from scrapesmith.induce.kinds import is_plain_number, label_unit
 from scrapesmith.induce.labels import LABEL_STRIP, MAX_LABEL_CHARS, label_evidence
 from scrapesmith.induce.regions import chrome_markup

@@ -21,7 +21,7 @@ from scrapesmith.induce.execute import XPathSyntaxError, as_document, comparable
 from scrapesmith.induce.fragments import fragment_html, region_for, region_xpath, value_nodes
 from scrapesmith.llm.structured import ask_structured
 from scrapesmith.llm.templates import render_prompt
-from scrapesmith.llm.types import LLM, LLMError
+from scrapesmith.llm.views import LLM, LLMError
 
 Method = Literal["autoscraper", "cot", "reflexion"]
 

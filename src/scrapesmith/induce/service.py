@@ -21,9 +21,9 @@ from lxml import etree
 
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.choose import choose_candidate
-from scrapesmith.induce.evidence import FieldConcept, concept_for
 from scrapesmith.induce.examples import Example, induce_from_examples
 from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
+from scrapesmith.induce.field_evidence import FieldConcept, concept_for
 from scrapesmith.induce.heuristic import field_spec_from, induce_heuristic, rank_candidates
 from scrapesmith.induce.profile import with_profile
 from scrapesmith.induce.progressive import GenerationSettings, generate_on_page
@@ -32,7 +32,7 @@ from scrapesmith.induce.synthesis import SequenceCandidate, synthesize
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
 from scrapesmith.io import timestamp, write_rows
 from scrapesmith.llm.client import require_llm
-from scrapesmith.llm.types import LLM
+from scrapesmith.llm.views import LLM
 from scrapesmith.report import write_report
 from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher, expand_sources
 from scrapesmith.web.page import FetchError, Page

@@ -20,7 +20,7 @@ from scrapesmith.induce.progressive import consistent
 from scrapesmith.induce.views import PostProcess
 from scrapesmith.llm.structured import ask_structured
 from scrapesmith.llm.templates import render_prompt
-from scrapesmith.llm.types import LLM, LLMError
+from scrapesmith.llm.views import LLM, LLMError
 
 MAX_SHOWN = 5
 

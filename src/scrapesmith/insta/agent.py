@@ -27,7 +27,7 @@ from scrapesmith.insta.views import (
     Trajectory,
 )
 from scrapesmith.llm.templates import render_prompt as render
-from scrapesmith.llm.types import LLM, ChatMessage, LLMOutputError, LLMRequest
+from scrapesmith.llm.views import LLM, ChatMessage, LLMOutputError, LLMRequest
 
 HISTORY_STEPS = 5
 MAX_ACTIONS = 30

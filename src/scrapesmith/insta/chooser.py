@@ -20,12 +20,12 @@ from scrapesmith.insta.agent import HISTORY_STEPS
 from scrapesmith.insta.candidates import Grounding, candidate_actions, ground_task, renumber
 from scrapesmith.insta.decide import Decision, decide
 from scrapesmith.insta.elements import pointer_targets, suggestion_targets, text_targets, with_context
-from scrapesmith.insta.evidence import without_task
+from scrapesmith.insta.evidence_judge import without_task
 from scrapesmith.insta.reading import read_candidate, read_values
 from scrapesmith.insta.views import Action, Candidate, Observation, Step
 from scrapesmith.llm.structured import ask_json, with_schema_instruction
 from scrapesmith.llm.templates import render_prompt as render
-from scrapesmith.llm.types import LLM, ChatMessage, LLMOutputError
+from scrapesmith.llm.views import LLM, ChatMessage, LLMOutputError
 
 POLICIES = ("candidates", "paper")
 PAGE_TOKENS = 1024

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from scrapesmith.insta.candidates import Grounding, action_signature, mentions
-from scrapesmith.insta.evidence import task_criteria
+from scrapesmith.insta.evidence_judge import task_criteria
 from scrapesmith.insta.verify import verify_criteria
 from scrapesmith.insta.views import Candidate, Step, Trajectory
 

@@ -25,7 +25,12 @@ from typing import Any
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.insta.agent import AgentConfig, agent_system_prompt, agent_user_prompt
 from scrapesmith.insta.chooser import ChooserConfig, chooser_messages, chooser_system_prompt
-from scrapesmith.insta.evidence import EvidenceConfig, check_schema, check_system_prompt, check_user_prompt
+from scrapesmith.insta.evidence_judge import (
+    EvidenceConfig,
+    check_schema,
+    check_system_prompt,
+    check_user_prompt,
+)
 from scrapesmith.insta.judge import JudgeConfig, judge_system_prompt, judge_user_prompt
 from scrapesmith.insta.propose import (
     ProposerConfig,
@@ -37,7 +42,7 @@ from scrapesmith.insta.propose import (
 from scrapesmith.insta.store import ResultStore
 from scrapesmith.insta.views import ExportResult, Observation, SiteResult
 from scrapesmith.llm.structured import with_schema_instruction
-from scrapesmith.llm.types import ChatMessage
+from scrapesmith.llm.views import ChatMessage
 
 KINDS = ("agent", "judge", "proposer")
 

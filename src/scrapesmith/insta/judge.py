@@ -14,7 +14,7 @@ from scrapesmith.insta.agent import HISTORY_STEPS, action_json
 from scrapesmith.insta.parsing import first_fenced_json, parse_with_one_retry
 from scrapesmith.insta.views import Judgement, Trajectory
 from scrapesmith.llm.templates import render_prompt as render
-from scrapesmith.llm.types import LLM, ChatMessage, LLMOutputError, LLMRequest
+from scrapesmith.llm.views import LLM, ChatMessage, LLMOutputError, LLMRequest
 
 SCORE_KEYS = ("success", "efficiency", "self_correction")
 CHARS_PER_TOKEN = 4

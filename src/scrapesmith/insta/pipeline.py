@@ -27,14 +27,14 @@ from scrapesmith.dom.parse import parse_html
 from scrapesmith.insta.agent import MAX_ACTIONS, run_episode
 from scrapesmith.insta.chooser import make_policy
 from scrapesmith.insta.env import OBSERVATION_TOKENS, BrowserEnv
-from scrapesmith.insta.evidence import make_judge
+from scrapesmith.insta.evidence_judge import make_judge
 from scrapesmith.insta.propose import LandingPage, Proposer
 from scrapesmith.insta.safety import LandingSnapshot, SafetyFilter, snapshot_failure, snapshot_page
 from scrapesmith.insta.safety.classifier import calls_so_far
 from scrapesmith.insta.safety.landing import is_evidence_failure
 from scrapesmith.insta.store import ResultStore
 from scrapesmith.insta.views import SiteResult
-from scrapesmith.llm.types import LLM
+from scrapesmith.llm.views import LLM
 from scrapesmith.report import write_report
 from scrapesmith.scale.runner import Runner, WorkerDied
 from scrapesmith.web.page import FetchError

@@ -24,7 +24,7 @@ from scrapesmith.insta.judge import clip
 from scrapesmith.insta.parsing import first_fenced_json, parse_with_one_retry
 from scrapesmith.insta.views import Judgement, ProposedTask, RefinedTask, Trajectory
 from scrapesmith.llm.templates import render_prompt as render
-from scrapesmith.llm.types import LLM, ChatMessage, LLMOutputError, LLMRequest
+from scrapesmith.llm.views import LLM, ChatMessage, LLMOutputError, LLMRequest
 
 IN_CONTEXT_EXAMPLES = 16
 _NOT_APPLICABLE = re.compile(r"^\W*n\s*/\s*a\b", re.IGNORECASE)

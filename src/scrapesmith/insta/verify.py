@@ -22,7 +22,7 @@ type or the text of its row. "Expand"/"collapse" criteria are decided by the fin
 
 A clause that is a means to the next one ("Expand the sections below, *to find* and click ...") holds when
 the rest holds; a purpose tail ("click the trash icon *to delete it*") is not a separate requirement. The
-judge (``insta.evidence``) asks a model about ``unsure`` criteria only, and fails them with no model.
+judge (``insta.evidence_judge``) asks a model about ``unsure`` criteria only, and fails them with no model.
 """
 
 from __future__ import annotations

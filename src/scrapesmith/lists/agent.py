@@ -56,7 +56,7 @@ from scrapesmith.lists.selectors import (
 from scrapesmith.lists.views import ListProgram
 from scrapesmith.llm.structured import ask_json, ask_structured
 from scrapesmith.llm.templates import render_prompt
-from scrapesmith.llm.types import LLM, LLMError
+from scrapesmith.llm.views import LLM, LLMError
 
 CANDIDATE_LISTS = 4
 CLOSE_MARGIN = 0.25

@@ -22,10 +22,10 @@ from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.dsl import alternatives
 from scrapesmith.lists.runtime import ReplayError
 from scrapesmith.web.browser.layout import live_layout, stamp_live
-from scrapesmith.web.browser.models import BrowserOptions
 from scrapesmith.web.browser.policy import BrowserPolicy
 from scrapesmith.web.browser.runtime import BrowserRuntime
 from scrapesmith.web.browser.session import BrowserSession
+from scrapesmith.web.browser.views import BrowserOptions
 
 
 class BrowserPageRuntime:

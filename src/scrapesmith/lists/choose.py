@@ -29,7 +29,7 @@ from scrapesmith.dom.list_evidence import RankedList, rank_lists
 from scrapesmith.dom.list_selection import DATA_LIST_THRESHOLD, select_lists
 from scrapesmith.llm.structured import ask_json
 from scrapesmith.llm.templates import render_prompt
-from scrapesmith.llm.types import LLM, LLMError
+from scrapesmith.llm.views import LLM, LLMError
 
 CLOSE = 0.25
 CHOICES = 4

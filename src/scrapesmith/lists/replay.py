@@ -53,7 +53,7 @@ from scrapesmith.lists.runtime import PageRuntime, ReplayError
 from scrapesmith.lists.selectors import first_in, select_in
 from scrapesmith.lists.views import ListProgram
 from scrapesmith.llm.templates import render_prompt
-from scrapesmith.llm.types import LLM
+from scrapesmith.llm.views import LLM
 
 DETAIL_KEY = "_detail_url"
 DETAIL_URL = "detail_url"

@@ -17,7 +17,7 @@ from scrapesmith.lists.replay import ReplayResult, replay
 from scrapesmith.lists.runtime import HttpRuntime, PageRuntime, RuntimeFactory
 from scrapesmith.lists.views import ListProgram
 from scrapesmith.llm.ledger import Ledger
-from scrapesmith.llm.types import LLM
+from scrapesmith.llm.views import LLM
 from scrapesmith.report import write_report
 from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher, expand_sources, is_web_url
 from scrapesmith.web.page import Fetcher

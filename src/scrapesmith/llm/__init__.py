@@ -24,7 +24,7 @@ from scrapesmith.llm.ledger import (
 from scrapesmith.llm.local import LocalLLM
 from scrapesmith.llm.structured import ask_json, ask_structured, ask_text, parse_json_reply
 from scrapesmith.llm.templates import list_prompts, render_prompt
-from scrapesmith.llm.types import (
+from scrapesmith.llm.views import (
     LLM,
     ChatMessage,
     Completion,

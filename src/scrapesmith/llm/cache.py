@@ -15,7 +15,7 @@ import threading
 import time
 from pathlib import Path
 
-from scrapesmith.llm.types import LLM, Completion, LLMRequest
+from scrapesmith.llm.views import LLM, Completion, LLMRequest
 
 CACHE_FILE_NAME = "llm-cache.sqlite3"
 

@@ -18,7 +18,7 @@ from scrapesmith.llm.config import LLMSettings
 from scrapesmith.llm.ledger import Ledger, LedgeredLLM
 from scrapesmith.llm.local import LocalLLM, llama_cpp_available
 from scrapesmith.llm.models import DEFAULT_SIZE, EMBEDDED_MODELS, embedded_model, is_installed, model_path
-from scrapesmith.llm.types import LLM, LLMError, NoModelConfigured
+from scrapesmith.llm.views import LLM, LLMError, NoModelConfigured
 
 SPEC_HELP = "openai:<model> | local | local:0.5b | local:1.5b | local:/path/model.gguf | none"
 

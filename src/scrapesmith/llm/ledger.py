@@ -23,7 +23,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from scrapesmith.llm.types import Completion, LLMError, LLMRequest
+from scrapesmith.llm.views import Completion, LLMError, LLMRequest
 
 FREE_PROVIDERS = frozenset({"local", "scripted", "none"})
 

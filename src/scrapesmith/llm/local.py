@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from scrapesmith.llm.types import Completion, LLMError, LLMRequest, PromptTooLongError
+from scrapesmith.llm.views import Completion, LLMError, LLMRequest, PromptTooLongError
 
 DEFAULT_CONTEXT = 8192
 DEFAULT_THREADS = 2

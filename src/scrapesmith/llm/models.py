@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from scrapesmith.llm.types import LLMError
+from scrapesmith.llm.views import LLMError
 
 DEFAULT_SIZE = "1.5b"
 _CHUNK = 4 * 1024 * 1024

@@ -18,7 +18,7 @@ from typing import Any
 import openai
 
 from scrapesmith.dom.tokens import estimate_tokens
-from scrapesmith.llm.types import Completion, LLMError, LLMRequest, PromptTooLongError
+from scrapesmith.llm.views import Completion, LLMError, LLMRequest, PromptTooLongError
 
 JSON_MODES = ("schema", "object", "prompt")
 _semaphores: dict[str, threading.BoundedSemaphore] = {}

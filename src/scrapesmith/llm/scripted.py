@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 
 from scrapesmith.dom.tokens import estimate_tokens
-from scrapesmith.llm.types import Completion, LLMRequest
+from scrapesmith.llm.views import Completion, LLMRequest
 
 
 class ScriptedLLM:

@@ -20,7 +20,7 @@ import jsonschema
 from pydantic import TypeAdapter, ValidationError
 
 from scrapesmith.llm.client import require_llm
-from scrapesmith.llm.types import LLM, ChatMessage, LLMOutputError, LLMRequest
+from scrapesmith.llm.views import LLM, ChatMessage, LLMOutputError, LLMRequest
 
 T = TypeVar("T")
 

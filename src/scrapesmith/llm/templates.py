@@ -16,7 +16,7 @@ from typing import Any
 
 import jinja2
 
-from scrapesmith.llm.types import LLMError
+from scrapesmith.llm.views import LLMError
 
 PROMPTS_DIR = Path(__file__).parent / "prompts"
 SUFFIX = ".j2"

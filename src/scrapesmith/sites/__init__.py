@@ -102,8 +102,8 @@ Release date "5 March 2019", Print length, Binding), related-book cards.
 """
 
 from scrapesmith.sites.collection import SiteCollection, build_sites
-from scrapesmith.sites.models import Response, SiteSummary
 from scrapesmith.sites.server import DemoServer, RequestLog, SiteServerError, serve_sites
+from scrapesmith.sites.views import Response, SiteSummary
 
 __all__ = [
     "DemoServer",

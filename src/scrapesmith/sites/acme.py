@@ -11,7 +11,7 @@ from datetime import date
 from scrapesmith.sites.careers import CareersView, add_filtered_careers, filter_url
 from scrapesmith.sites.company_data import CompanyData, company_data, company_truth
 from scrapesmith.sites.html import chunk, document, esc, page_count, slugify
-from scrapesmith.sites.models import SiteBuild
+from scrapesmith.sites.views import SiteBuild
 
 NAME = "acme"
 ROOT = f"/{NAME}"

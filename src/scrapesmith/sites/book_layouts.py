@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import date
 
 from scrapesmith.sites.html import ObfuscatedClasses, chunk, document, esc, page_count
-from scrapesmith.sites.models import SiteBuild
+from scrapesmith.sites.views import SiteBuild
 
 PER_PAGE = 10
 

@@ -12,7 +12,7 @@ from datetime import date, timedelta
 
 from scrapesmith.sites import book_layouts
 from scrapesmith.sites.html import slugify
-from scrapesmith.sites.models import SiteBuild
+from scrapesmith.sites.views import SiteBuild
 from scrapesmith.sites.words import BOOK_FORMATS, BOOK_TITLE_PARTS, FIRST_NAMES, LAST_NAMES, PUBLISHERS
 
 BOOKS_PER_SITE = 24

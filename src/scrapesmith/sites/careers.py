@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from scrapesmith.sites.company_data import CompanyData
 from scrapesmith.sites.html import chunk, page_count, query_path, slugify
-from scrapesmith.sites.models import QueryRoute, Response, SiteBuild, html_response
+from scrapesmith.sites.views import QueryRoute, Response, SiteBuild, html_response
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 from scrapesmith.dom.mutate import check_layout_version, layout_version
 from scrapesmith.sites import acme, books, globex, northwind, proceedings, sports, stocks
 from scrapesmith.sites.html import query_path
-from scrapesmith.sites.models import Response, SiteBuild, SiteSummary, json_response
 from scrapesmith.sites.root import NOT_FOUND_HTML, NOT_FOUND_JSON, root_pages
+from scrapesmith.sites.views import Response, SiteBuild, SiteSummary, json_response
 
 BUILDERS: tuple[Callable[[int], SiteBuild], ...] = (
     proceedings.build,

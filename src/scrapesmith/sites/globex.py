@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from scrapesmith.sites.company_data import CompanyData, company_data, company_truth, job_truth
 from scrapesmith.sites.html import chunk, document, esc, page_count, slugify
-from scrapesmith.sites.models import Response, SiteBuild, json_response
+from scrapesmith.sites.views import Response, SiteBuild, json_response
 
 NAME = "globex"
 ROOT = f"/{NAME}"

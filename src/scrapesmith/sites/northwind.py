@@ -21,7 +21,7 @@ from scrapesmith.sites.html import (
     query_path,
     slugify,
 )
-from scrapesmith.sites.models import QueryRoute, SiteBuild, html_response
+from scrapesmith.sites.views import QueryRoute, SiteBuild, html_response
 from scrapesmith.sites.words import INDUSTRIES
 
 NAME = "northwind"

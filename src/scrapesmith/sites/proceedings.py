@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 
 from scrapesmith.sites.html import chunk, document, esc, page_count
-from scrapesmith.sites.models import Response, SiteBuild
 from scrapesmith.sites.pdf import tiny_pdf
+from scrapesmith.sites.views import Response, SiteBuild
 from scrapesmith.sites.words import (
     ABSTRACT_SENTENCES,
     ABSTRACT_VERBS,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from scrapesmith.sites.html import document, esc
-from scrapesmith.sites.models import Response, SiteBuild, html_response, json_response
+from scrapesmith.sites.views import Response, SiteBuild, html_response, json_response
 
 ROBOTS_TXT = """\
 # The scrapesmith demo web. Crawl politely; the private area is off limits.

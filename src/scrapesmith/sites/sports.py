@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from scrapesmith.sites.html import chunk, document, esc, page_count
-from scrapesmith.sites.models import SiteBuild
+from scrapesmith.sites.views import SiteBuild
 from scrapesmith.sites.words import FIRST_NAMES, LAST_NAMES
 
 NAME = "sports"

@@ -13,7 +13,7 @@ import re
 from datetime import date, timedelta
 
 from scrapesmith.sites.html import document, esc, query_path
-from scrapesmith.sites.models import QueryRoute, Response, SiteBuild, json_response
+from scrapesmith.sites.views import QueryRoute, Response, SiteBuild, json_response
 
 NAME = "stocks"
 ROOT = f"/{NAME}"

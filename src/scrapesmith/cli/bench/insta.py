@@ -65,7 +65,7 @@ def bench_miniwob(
     ``RUN_DIR/workflows/``; ``--policy workflow --workflows DIR`` replays such workflows with no model."""
     from scrapesmith.bench.miniwob import evaluate_miniwob, resolve_tasks
     from scrapesmith.insta.chooser import POLICIES, make_policy
-    from scrapesmith.insta.evidence import JUDGE_KINDS, make_judge
+    from scrapesmith.insta.evidence_judge import JUDGE_KINDS, make_judge
     from scrapesmith.insta.judge import JudgeConfig
     from scrapesmith.insta.workflow import load_workflows
     from scrapesmith.llm.ledger import Ledger, use_ledger
@@ -181,7 +181,7 @@ def bench_insta_pipeline(
     run too, given the same ``--port``)."""
     from scrapesmith.bench.insta_pipeline import measure_throughput
     from scrapesmith.insta.chooser import POLICIES
-    from scrapesmith.insta.evidence import JUDGE_KINDS
+    from scrapesmith.insta.evidence_judge import JUDGE_KINDS
 
     check_choice("--policy", policy, POLICIES)
     check_choice("--judge-kind", judge_kind, JUDGE_KINDS)

@@ -16,7 +16,7 @@ from scrapesmith.llm.models import (
     embedded_model,
     is_installed,
 )
-from scrapesmith.llm.types import LLM, LLMError
+from scrapesmith.llm.views import LLM, LLMError
 
 
 @bench_app.command("llm")

@@ -21,7 +21,7 @@ from scrapesmith.collect.sandbox import SandboxLimits
 from scrapesmith.collect.search import LocalSearchIndex
 from scrapesmith.collect.views import Hyperedge, Role, Seeds
 from scrapesmith.llm.templates import render_prompt
-from scrapesmith.llm.types import LLM, ChatMessage, LLMOutputError
+from scrapesmith.llm.views import LLM, ChatMessage, LLMOutputError
 from scrapesmith.web.page import Fetcher
 
 T = TypeVar("T", bound=BaseModel)

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from scrapesmith.collect.views import ROLE_SCHEMAS, Role
 from scrapesmith.llm.structured import JSONReplyError, describe_problem, parse_json_reply
-from scrapesmith.llm.types import LLM, ChatMessage, LLMOutputError, LLMRequest
+from scrapesmith.llm.views import LLM, ChatMessage, LLMOutputError, LLMRequest
 
 T = TypeVar("T", bound=BaseModel)
 

@@ -7,8 +7,8 @@ verdict carries its category, its quoted reason and the evidence, and is stored 
 """
 
 from scrapesmith.insta.safety.classifier import SafetyFilter, assess
+from scrapesmith.insta.safety.domain_evidence import domain_evidence, split_domain
 from scrapesmith.insta.safety.evaluate import SafetyReport, evaluate_safety_filter, groups, labelled_domains
-from scrapesmith.insta.safety.evidence import domain_evidence, split_domain
 from scrapesmith.insta.safety.knowledge import knowledge_evidence
 from scrapesmith.insta.safety.landing import landing_evidence, snapshot_failure, snapshot_page
 from scrapesmith.insta.safety.views import (

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from scrapesmith.insta.safety.evidence import domain_evidence, split_domain, tokens
+from scrapesmith.insta.safety.domain_evidence import domain_evidence, split_domain, tokens
 from scrapesmith.insta.safety.knowledge import FRAMINGS, Framing, knowledge_evidence
 from scrapesmith.insta.safety.landing import describe_landing, landing_evidence
 from scrapesmith.insta.safety.views import (
@@ -31,7 +31,7 @@ from scrapesmith.insta.safety.views import (
 )
 from scrapesmith.llm.structured import ask_structured
 from scrapesmith.llm.templates import render_prompt
-from scrapesmith.llm.types import LLM, LLMError
+from scrapesmith.llm.views import LLM, LLMError
 
 STAGE = "insta.safety"
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from scrapesmith.insta.safety.evidence import content_evidence, lexicon_hits, split_domain, tokens
+from scrapesmith.insta.safety.domain_evidence import content_evidence, lexicon_hits, split_domain, tokens
 from scrapesmith.insta.safety.lexicon import BENIGN_KINDS, KIND_CATEGORY
 from scrapesmith.insta.safety.views import Evidence, SiteDescription
 

@@ -14,7 +14,7 @@ import json
 import re
 
 from scrapesmith.dom.parse import parse_html
-from scrapesmith.insta.safety.evidence import content_evidence, lexicon_hits
+from scrapesmith.insta.safety.domain_evidence import content_evidence, lexicon_hits
 from scrapesmith.insta.safety.lexicon import BENIGN
 from scrapesmith.insta.safety.views import Evidence, LandingSnapshot
 from scrapesmith.web.page import FetchError, HttpStatusError, Page, UnsupportedContent

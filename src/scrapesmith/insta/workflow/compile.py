@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from scrapesmith.insta.evidence import task_criteria
+from scrapesmith.insta.evidence_judge import task_criteria
 from scrapesmith.insta.values import same_value
 from scrapesmith.insta.verify import verify_criteria
 from scrapesmith.insta.views import SiteResult, Step, Trajectory

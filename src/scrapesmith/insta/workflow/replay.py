@@ -23,7 +23,7 @@ from typing import Any
 
 from scrapesmith.dom.selectors import normalize_text
 from scrapesmith.insta.agent import Policy
-from scrapesmith.insta.evidence import task_criteria
+from scrapesmith.insta.evidence_judge import task_criteria
 from scrapesmith.insta.values import same_date_or_value, task_values
 from scrapesmith.insta.verify import verify_criteria
 from scrapesmith.insta.views import Action, Observation, Step, Trajectory

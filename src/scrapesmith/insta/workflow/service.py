@@ -14,7 +14,7 @@ from typing import Any
 
 from scrapesmith.insta.agent import Policy, run_episode
 from scrapesmith.insta.env import BrowserEnv
-from scrapesmith.insta.evidence import EvidenceJudge
+from scrapesmith.insta.evidence_judge import EvidenceJudge
 from scrapesmith.insta.store import ResultStore
 from scrapesmith.insta.views import Judgement, Trajectory
 from scrapesmith.insta.workflow.compile import CompileReport, compile_workflows

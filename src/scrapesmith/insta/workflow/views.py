@@ -88,7 +88,7 @@ class WorkflowStep(BaseModel):
     """One action: ``action`` of the agent's action set, on the element ``locators`` find (none for scroll, back,
     stop), with ``value`` (fill, select, an answer), other ``options`` (``checked``, ``to``, ``word``,
     ``delta_y``), ``repeat`` over a list parameter's items, and ``checks``: criteria (indexes into the task's
-    clauses, ``insta.evidence.task_criteria``) that hold once this step is done."""
+    clauses, ``insta.evidence_judge.task_criteria``) that hold once this step is done."""
 
     action: str
     locators: list[Locator] = Field(default_factory=list)

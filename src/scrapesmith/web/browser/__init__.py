@@ -17,7 +17,11 @@ contexts keep no storage, and Chromium runs with background networking off behin
 """
 
 from scrapesmith.web.browser.fetcher import BrowserFetcher, make_fetcher
-from scrapesmith.web.browser.models import (
+from scrapesmith.web.browser.policy import BrowserPolicy
+from scrapesmith.web.browser.render import RENDER_MODES, AutoFetcher, RenderDecision, RenderMode, assess
+from scrapesmith.web.browser.runtime import BrowserRuntime
+from scrapesmith.web.browser.session import BrowserSession, Navigation
+from scrapesmith.web.browser.views import (
     ActionFailed,
     BrowserBusy,
     BrowserError,
@@ -28,10 +32,6 @@ from scrapesmith.web.browser.models import (
     Recovery,
     Snapshot,
 )
-from scrapesmith.web.browser.policy import BrowserPolicy
-from scrapesmith.web.browser.render import RENDER_MODES, AutoFetcher, RenderDecision, RenderMode, assess
-from scrapesmith.web.browser.runtime import BrowserRuntime
-from scrapesmith.web.browser.session import BrowserSession, Navigation
 
 __all__ = [
     "RENDER_MODES",

@@ -7,10 +7,10 @@ to a breakage kind, which the session answers by rebuilding (see ``BrowserSessio
 
 from __future__ import annotations
 
-from scrapesmith.web.browser.models import BrowserFetchError, first_line
 from scrapesmith.web.browser.proxy import REFUSED_HEADER, Refusal
 from scrapesmith.web.browser.runtime import BrowserRuntime
 from scrapesmith.web.browser.tab import Tab
+from scrapesmith.web.browser.views import BrowserFetchError, first_line
 from scrapesmith.web.page import BlockedAddress, FetchError, RobotsDisallowed, Unreachable
 
 

@@ -10,16 +10,16 @@ from types import TracebackType
 from typing import Self
 
 from scrapesmith.dom.encoding import decode_html
-from scrapesmith.web.browser.models import (
+from scrapesmith.web.browser.policy import BrowserPolicy
+from scrapesmith.web.browser.render import AutoFetcher, RenderMode
+from scrapesmith.web.browser.runtime import BrowserRuntime
+from scrapesmith.web.browser.session import BrowserSession, Navigation
+from scrapesmith.web.browser.views import (
     BrowserBusy,
     BrowserOptions,
     BrowserUnavailable,
     Recovery,
 )
-from scrapesmith.web.browser.policy import BrowserPolicy
-from scrapesmith.web.browser.render import AutoFetcher, RenderMode
-from scrapesmith.web.browser.runtime import BrowserRuntime
-from scrapesmith.web.browser.session import BrowserSession, Navigation
 from scrapesmith.web.fetch import HttpFetcher, sniff_media_type
 from scrapesmith.web.page import HttpStatusError, Page
 from scrapesmith.web.safety import redact_url

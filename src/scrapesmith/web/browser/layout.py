@@ -29,9 +29,9 @@ import lxml.html
 from lxml import etree
 
 from scrapesmith.dom.layout import BOX_ATTRIBUTE, VIEWPORT, Box, PageLayout, unrendered
-from scrapesmith.web.browser.models import BrowserError, first_line
 from scrapesmith.web.browser.runtime import BrowserRuntime
 from scrapesmith.web.browser.session import BrowserSession
+from scrapesmith.web.browser.views import BrowserError, first_line
 
 _LOCAL_SCHEMES = ("data:", "about:", "blob:")
 # What runs or reaches out on its own: scripts, and links (stylesheets, preconnect and prefetch hints

@@ -27,14 +27,6 @@ from typing import Any, Self, TypeVar
 
 import psutil
 
-from scrapesmith.web.browser.models import (
-    CHROMIUM_ARGS,
-    BrowserError,
-    BrowserOptions,
-    BrowserUnavailable,
-    Recovery,
-    first_line,
-)
 from scrapesmith.web.browser.policy import BrowserPolicy
 from scrapesmith.web.browser.process import (
     REGISTRY,
@@ -45,6 +37,14 @@ from scrapesmith.web.browser.process import (
 )
 from scrapesmith.web.browser.proxy import GuardProxy, Refusal
 from scrapesmith.web.browser.tab import SAME_TAB_JS, Tab, close_popup, watch
+from scrapesmith.web.browser.views import (
+    CHROMIUM_ARGS,
+    BrowserError,
+    BrowserOptions,
+    BrowserUnavailable,
+    Recovery,
+    first_line,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

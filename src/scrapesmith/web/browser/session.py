@@ -32,7 +32,11 @@ from scrapesmith.web.browser.failures import (
     raise_if_refused,
     refusal_error,
 )
-from scrapesmith.web.browser.models import (
+from scrapesmith.web.browser.policy import BrowserPolicy
+from scrapesmith.web.browser.runtime import BrowserHung, BrowserRuntime
+from scrapesmith.web.browser.snapshot import LIVE_STATE_JS, STAMP_IDS_JS, build_snapshot
+from scrapesmith.web.browser.tab import Tab
+from scrapesmith.web.browser.views import (
     ActionFailed,
     BrowserBusy,
     BrowserFetchError,
@@ -44,10 +48,6 @@ from scrapesmith.web.browser.models import (
     first_line,
     id_selector,
 )
-from scrapesmith.web.browser.policy import BrowserPolicy
-from scrapesmith.web.browser.runtime import BrowserHung, BrowserRuntime
-from scrapesmith.web.browser.snapshot import LIVE_STATE_JS, STAMP_IDS_JS, build_snapshot
-from scrapesmith.web.browser.tab import Tab
 
 T = TypeVar("T")
 CHROME_ERROR_PAGE = "chrome-error://"

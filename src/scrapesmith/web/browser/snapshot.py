@@ -19,7 +19,7 @@ from scrapesmith.dom.ids import nodes_by_id
 from scrapesmith.dom.markdown import to_markdown
 from scrapesmith.dom.parse import parse_html
 from scrapesmith.dom.simplify import simplify
-from scrapesmith.web.browser.models import Snapshot
+from scrapesmith.web.browser.views import Snapshot
 
 UNLIMITED_TOKENS = 10**9
 

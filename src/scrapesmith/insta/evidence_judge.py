@@ -26,7 +26,7 @@ from scrapesmith.insta.verify import verify_criteria
 from scrapesmith.insta.views import CriterionCheck, Judgement, Trajectory
 from scrapesmith.llm.structured import ask_json
 from scrapesmith.llm.templates import render_prompt as render
-from scrapesmith.llm.types import LLM, ChatMessage
+from scrapesmith.llm.views import LLM, ChatMessage
 
 JUDGE_KINDS = ("evidence", "paper")
 MAX_CRITERIA = 6
