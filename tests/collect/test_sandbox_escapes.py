@@ -586,8 +586,8 @@ def test_abstract_unix_socket_and_host_sockets(arena, listeners):
     """)
 
 
-def test_a_killed_caller_takes_the_sandbox_with_it(arena, listeners):
-    """``--die-with-parent``: the caller dies (SIGKILL, no cleanup), the sandboxed program dies too."""
+def _caller_running_a_sleeper(arena) -> tuple[Path, subprocess.Popen]:
+    """A caller process running a program that sleeps a minute in the sandbox."""
     run_dir, _outside = arena
     program = run_dir / "program.py"
     program.write_text("import time\ntime.sleep(60)\n")
@@ -596,6 +596,22 @@ def test_a_killed_caller_takes_the_sandbox_with_it(arena, listeners):
         ("from scrapesmith.collect.sandbox import run_in_sandbox; "
          f"run_in_sandbox({str(program)!r}, {str(run_dir)!r}, [])")],
         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")})
+    return program, caller
+
+
+def _kill_and_expect_nothing_left(caller: subprocess.Popen, program: Path) -> None:
+    """SIGKILL the caller (no cleanup); within 5 s no process may still name the program."""
+    caller.send_signal(signal.SIGKILL)
+    caller.wait()
+    deadline = time.monotonic() + 5
+    while _alive(str(program)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _alive(str(program)) == []
+
+
+def test_a_killed_caller_takes_the_sandbox_with_it(arena, listeners):
+    """``--die-with-parent``: the caller dies (SIGKILL, no cleanup), the sandboxed program dies too."""
+    program, caller = _caller_running_a_sleeper(arena)
     # the program itself, not the shell or bwrap whose command lines name it too: killing the caller while
     # the sandbox is still being set up (before bwrap asks to die with its parent) is another case
     guard = f"{sys.executable} -B -m scrapesmith.collect.guard {program}"
@@ -607,36 +623,19 @@ def test_a_killed_caller_takes_the_sandbox_with_it(arena, listeners):
     while not started() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert started(), "the sandboxed program never started"
-    caller.send_signal(signal.SIGKILL)
-    caller.wait()
-    deadline = time.monotonic() + 5
-    while _alive(str(program)) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert _alive(str(program)) == []
+    _kill_and_expect_nothing_left(caller, program)
 
 
 def test_a_caller_killed_while_the_sandbox_is_set_up_takes_it_with_it(arena, listeners):
     """The caller dies the instant the shell or bwrap appears, before bwrap asks to die with its parent: the
     child asked it from its first instant, so nothing is left (before that, 8 of 8 such kills left bwrap and
     a sleeping program running, with no caller to stop them)."""
-    run_dir, _outside = arena
-    program = run_dir / "program.py"
-    program.write_text("import time\ntime.sleep(60)\n")
-    caller = subprocess.Popen([
-        sys.executable, "-c",
-        ("from scrapesmith.collect.sandbox import run_in_sandbox; "
-         f"run_in_sandbox({str(program)!r}, {str(run_dir)!r}, [])")],
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")})
+    program, caller = _caller_running_a_sleeper(arena)
     deadline = time.monotonic() + 20
     while not _alive(f"guard {program}") and time.monotonic() < deadline:
         time.sleep(0.002)
     assert _alive(f"guard {program}"), "the sandbox was never started"
-    caller.send_signal(signal.SIGKILL)
-    caller.wait()
-    deadline = time.monotonic() + 5
-    while _alive(str(program)) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert _alive(str(program)) == []
+    _kill_and_expect_nothing_left(caller, program)
 
 
 def test_new_namespaces_from_inside(arena, listeners):

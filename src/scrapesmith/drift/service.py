@@ -19,6 +19,7 @@ forging engine agree on what a price or a date is.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import re
@@ -47,10 +48,8 @@ def cell_values(value: Any) -> list[str]:
     """A cell's values: one for a single value, several for a list, none for an empty cell. A CSV cell
     holding a JSON list (how ``io`` writes several values) counts as that list."""
     if isinstance(value, str) and value.startswith("["):
-        try:
+        with contextlib.suppress(ValueError):  # text that only starts with "[" stays one value
             value = json.loads(value)
-        except ValueError:
-            pass
     values = value if isinstance(value, list | tuple) else [value]
     return [str(v).strip() for v in values if not is_empty(v) and str(v).strip()]
 

@@ -17,6 +17,7 @@ check the gaps a politeness limit left between requests.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import threading
@@ -266,10 +267,8 @@ def serve_synthetic(pages: int, latency: float = 0.0) -> Iterator[SyntheticServe
 def _serve_forever(pages: int, ready: Any) -> None:
     server = SyntheticServer(SyntheticSite(pages)).start()
     ready.send(server.port)
-    try:
-        ready.recv()  # anything, or the parent's end closing, stops the server
-    except EOFError:
-        pass
+    with contextlib.suppress(EOFError):  # anything, or the parent's end closing, stops the server
+        ready.recv()
     server.stop()
 
 
@@ -285,10 +284,8 @@ def serve_in_process(pages: int) -> Iterator[str]:
             raise SyntheticSiteError("the synthetic site did not start within 30 s")
         yield f"127.0.0.1:{parent.recv()}"
     finally:
-        try:
+        with contextlib.suppress(OSError):  # the server process already gone
             parent.send(None)
-        except OSError:
-            pass
         process.join(timeout=5)
         if process.is_alive():
             process.kill()
