@@ -95,3 +95,26 @@ def test_ctrl_c_exits_130():
             _, stderr = process.communicate(timeout=30)
     assert process.returncode == 130, stderr
     assert "Traceback" not in stderr
+
+
+@pytest.mark.parametrize(("args", "status", "line"), [
+    (["crawl", "http://127.0.0.1:9/", "--follow", "([", "-o", "u.txt"], 2,
+     "error: --follow: '([' is neither a CSS selector nor a regex"),
+    (["lists", "page.html", "--goal", "x", "--columns", " , ", "-o", "o.csv"], 2,
+     "error: --columns: give at least one column"),
+    (["induce", "page.html", "--example", "price"], 2, "error: --example: bad example 'price': use NAME=VALUE"),
+    (["run", "program.py"], 1,
+     ("error: program.py declares ALLOW_HOSTS 127.0.0.1:8000, which this run does not allow; a program cannot "
+     "allow itself hosts: pass --allow-host 127.0.0.1:8000 if you trust them")),
+    (["run", "spec.json", "urls.txt", "-o", "out.csv", "--since", "nowhere.run"], 1,
+     "error: --since nowhere.run: no run there"),
+])
+def test_a_service_error_reaches_the_user_as_one_line_naming_the_flag(tmp_path, args, status, line) -> None:
+    """The service says what is wrong; the command line names the flag (``cli/hints.py``, usage errors exit 2)."""
+    (tmp_path / "page.html").write_text("<html><body><p>one paragraph</p></body></html>")
+    (tmp_path / "program.py").write_text('ALLOW_HOSTS = ["127.0.0.1:8000"]\n')
+    (tmp_path / "spec.json").write_text('{"fields": []}')
+    (tmp_path / "urls.txt").write_text("page.html\n")
+    done = scrapesmith(*args, cwd=tmp_path)
+    assert done.returncode == status
+    assert one_error_line(done).startswith(line)

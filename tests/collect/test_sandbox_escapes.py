@@ -39,7 +39,7 @@ import pytest
 
 import scrapesmith
 from scrapesmith.collect.isolation import bwrap_path
-from scrapesmith.collect.program import rerun_program, run_program_file
+from scrapesmith.collect.program import HostsNotAllowed, rerun_program, run_program_file
 from scrapesmith.collect.sandbox import SandboxLimits, run_in_sandbox
 from scrapesmith.errors import ScrapesmithError
 
@@ -501,7 +501,7 @@ def test_rerun_refuses_a_program_that_allows_itself_hosts(arena, listeners):
     run_dir, _outside = arena
     program = run_dir / "program.py"
     program.write_text('ALLOW_HOSTS = ["169.254.169.254:80"]\nprint("ESCAPED")\n')
-    with pytest.raises(ScrapesmithError, match=r"declares ALLOW_HOSTS 169\.254\.169\.254:80.*--allow-host"):
+    with pytest.raises(HostsNotAllowed, match=r"declares ALLOW_HOSTS 169\.254\.169\.254:80.*cannot allow itself"):
         run_program_file(program, [])
     assert not (run_dir / "dataset.csv").exists()
 

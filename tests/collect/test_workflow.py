@@ -10,9 +10,8 @@ import re
 import pytest
 
 from scrapesmith.collect.agents import NoStartingPoint
-from scrapesmith.collect.program import run_program_file
+from scrapesmith.collect.program import HostsNotAllowed, run_program_file
 from scrapesmith.collect.service import collect
-from scrapesmith.errors import ScrapesmithError
 from scrapesmith.llm.scripted import ScriptedLLM
 from scrapesmith.llm.views import LLMRequest
 
@@ -120,8 +119,9 @@ def test_rerunning_program_py_recollects_without_a_model(scripted_run, demo_web)
 
 
 def test_rerun_refuses_hosts_the_program_allows_itself(scripted_run):
-    with pytest.raises(ScrapesmithError, match=r"declares ALLOW_HOSTS 127\.0\.0\.1:\d+.*--allow-host 127\.0\.0\.1:"):
+    with pytest.raises(HostsNotAllowed, match=r"declares ALLOW_HOSTS 127\.0\.0\.1:\d+.*cannot allow itself") as raised:
         run_program_file(scripted_run[0].run_dir / "program.py", [])
+    assert [host.split(":")[0] for host in raised.value.hosts] == ["127.0.0.1"]
 
 
 def test_heuristic_path_collects_from_a_start_url(demo_web, tmp_path):

@@ -224,7 +224,7 @@ def test_autoscraper_induction_with_a_choosing_model_builds_a_working_spec(book_
 
 
 def test_llm_methods_without_a_model_raise_a_clear_error():
-    with pytest.raises(NoModelConfigured, match="--method cot"):
+    with pytest.raises(NoModelConfigured, match="the cot method needs a language model"):
         induce_scraper([FieldRequest("x")], [parse_for_replay(PAGE)], method="cot", llm=None)
 
 

@@ -55,7 +55,7 @@ def test_ask_with_no_model_fails_in_one_line(tmp_path: Path) -> None:
     result = scrapesmith("llm", "ask", "hi", "--llm", "none", env=cli_env(tmp_path))
     assert result.returncode == 1
     assert result.stderr.strip().splitlines() == [
-        "error: 'llm ask' needs a model: set SCRAPESMITH_LLM or pass --llm"
+        "error: 'llm ask' needs a model; set SCRAPESMITH_LLM or pass --llm (e.g. local, openai:<model>)"
     ]
 
 

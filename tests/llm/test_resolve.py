@@ -6,7 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from scrapesmith.llm import LLMError, NoModelConfigured, effective_spec, require_llm, resolve_llm, unwrap
+from scrapesmith.llm import (
+    LLMError,
+    ModelNotInstalled,
+    NoModelConfigured,
+    UnknownModelSetting,
+    effective_spec,
+    require_llm,
+    resolve_llm,
+    unwrap,
+)
 from scrapesmith.llm.openai_provider import OpenAICompatibleLLM
 
 from .conftest import ChatServer, Step
@@ -52,14 +61,15 @@ def test_bare_openai_spec_uses_the_configured_model(clean_env, chat_server: Chat
 
 
 def test_unknown_spec_is_a_clear_error(clean_env) -> None:
-    with pytest.raises(LLMError, match="unknown model setting 'gpt4'.*SCRAPESMITH_LLM or --llm"):
+    with pytest.raises(UnknownModelSetting, match="unknown model setting 'gpt4': use openai:<model> | local"):
         resolve_llm("gpt4")
 
 
 def test_local_size_without_weights_says_how_to_install(clean_env) -> None:
     pytest.importorskip("llama_cpp", reason="the 'local' extra is not installed")
-    with pytest.raises(LLMError, match="scrapesmith llm install --size 0.5b"):
+    with pytest.raises(ModelNotInstalled, match="embedded 0.5b model .* is not installed") as raised:
         resolve_llm("local:0.5b")
+    assert raised.value.size == "0.5b"  # the command line says how to install it (cli/hints.py)
 
 
 def test_local_path_that_does_not_exist_is_a_clear_error(clean_env, tmp_path: Path) -> None:
@@ -75,7 +85,7 @@ def test_unknown_local_size_lists_known_sizes(clean_env) -> None:
 
 
 def test_require_llm_names_the_setting() -> None:
-    with pytest.raises(NoModelConfigured, match="collect needs a language model.*SCRAPESMITH_LLM.*--llm"):
+    with pytest.raises(NoModelConfigured, match="collect needs a language model, but none is configured"):
         require_llm(None, "collect")
 
 

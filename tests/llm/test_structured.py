@@ -107,7 +107,7 @@ def test_ask_text_returns_the_reply_and_tags_the_stage() -> None:
 
 
 def test_no_model_raises_no_model_configured_naming_the_setting() -> None:
-    with pytest.raises(NoModelConfigured, match="SCRAPESMITH_LLM.*--llm"):
+    with pytest.raises(NoModelConfigured, match="needs a language model, but none is configured"):
         ask_structured(None, "Which book?", Book, stage="induce.top_down")
 
 

@@ -68,7 +68,7 @@ def test_ctrl_c_stops_a_run_that_resume_finishes(tmp_path, slow_shop):
 
     rerun = scrapesmith("run", "spec.json", "urls.txt", "-o", "items.parquet", "--allow-host", "127.0.0.1",
                         cwd=tmp_path)
-    assert rerun.returncode == 1 and "unfinished run: pass --resume" in rerun.stderr
+    assert rerun.returncode == 1 and "unfinished run: continue it, or remove the directory to start over (--resume continues it)" in rerun.stderr
 
     resumed = scrapesmith("run", "spec.json", "urls.txt", "-o", "items.parquet", "--allow-host", "127.0.0.1",
                           "--delay", "0", "--batch-size", str(BATCH), "--resume", cwd=tmp_path)

@@ -38,7 +38,7 @@ def test_max_pages_bounds_the_fetches(demo_web):
     rule = FollowRule.parse("css:a.c-32ca9")
     with HttpFetcher(allow_hosts=[demo_web.host], delay=0) as fetcher:
         result = crawl(demo_web.url("/pagecraft/shop/"), rule, fetcher, max_pages=4)
-    assert result.fetched == 4 and len(result.urls) == 3 and "--max-pages 4" in result.stop_reason
+    assert result.fetched == 4 and len(result.urls) == 3 and "page limit (4)" in result.stop_reason
 
 
 def test_robots_txt_is_respected_and_a_refused_page_is_a_failure_not_a_stop(demo_web):

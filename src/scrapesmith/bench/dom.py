@@ -46,7 +46,7 @@ def gguf_token_counter(path: Path) -> TokenCounter:
     try:
         import llama_cpp
     except ImportError as exc:
-        raise ScrapesmithError("--tokenizer needs llama-cpp-python (pip install 'scrapesmith[local]')") from exc
+        raise ScrapesmithError("counting with a model's tokenizer needs llama-cpp-python (pip install 'scrapesmith[local]')") from exc
     vocabulary = llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False)
     return lambda text: len(vocabulary.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 

@@ -191,7 +191,7 @@ def measure_resume(workdir: Path, host: str, settings: ScaleSettings) -> dict[st
     resumed = subprocess.run([*command, "--resume"], cwd=workdir, env=_environment(), capture_output=True,
                              text=True, check=False)
     if resumed.returncode != 0:
-        raise RuntimeError(f"--resume failed: {resumed.stderr.strip().splitlines()[-1:]}")
+        raise RuntimeError(f"the resumed run failed: {resumed.stderr.strip().splitlines()[-1:]}")
     stats = _stats(host)
     return {"pages": count, "committed_at_kill": at_kill, "resume_seconds": round(time.monotonic() - started, 2),
             "fetched_twice": stats["fetched_twice"], "items_fetched": stats["items_fetched"],

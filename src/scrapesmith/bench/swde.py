@@ -79,13 +79,17 @@ class SwdeDataError(ScrapesmithError):
     """The SWDE directories are missing or not in the original layout."""
 
 
+class SwdeDataMissing(SwdeDataError):
+    """No SWDE directory where the benchmarks look by default; the caller must say where it is."""
+
+
 def default_swde_dir() -> Path:
     """``../shared/data/swde`` beside the working directory or the repository: the benchmarks' default."""
     repo = Path(__file__).resolve().parents[3]
     for candidate in (Path.cwd() / "../shared/data/swde", repo / "../shared/data/swde"):
         if candidate.is_dir():
             return candidate.resolve()
-    raise SwdeDataError("SWDE data not found at ../shared/data/swde; pass --pages DIR (and --groundtruth DIR)")
+    raise SwdeDataMissing("SWDE data not found at ../shared/data/swde")
 
 
 @dataclass

@@ -4,7 +4,8 @@
 capabilities add their commands without editing a shared file. Every command parses its options, calls
 one service function of a capability and prints. Errors follow click's convention (see :func:`main`):
 a user's mistake on the command line is one line and exit status 2, a runtime failure
-(:class:`~scrapesmith.errors.ScrapesmithError`) one line and exit status 1, Ctrl-C exit status 130. A run
+(:class:`~scrapesmith.errors.ScrapesmithError`) one line and exit status 1 (with the flag that answers it,
+``cli/hints.py``: services never name flags), Ctrl-C exit status 130. A run
 that finished but whose output drifted from its program's profile exits 3 (``cli/drift.py``).
 """
 
@@ -97,7 +98,9 @@ def main() -> None:
     try:
         status = app(standalone_mode=False)
     except ScrapesmithError as exc:
-        _error(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        from scrapesmith.cli.hints import explain  # only on an error: it imports every service's errors
+
+        _error(explain(exc))
         sys.exit(1)
     except NoArgsIsHelpError as exc:  # bare ``scrapesmith`` or ``scrapesmith bench``: the help is the answer
         exc.show()

@@ -20,10 +20,10 @@ from scrapesmith.cli.options import (
     OpenOption,
     UnsafeNoSandboxOption,
     allowed_hosts,
+    examples_from_options,
     llm_from_options,
     not_blank,
     show_report,
-    usage_error,
 )
 from scrapesmith.collect.progress import live_progress
 from scrapesmith.config import get_settings
@@ -67,12 +67,8 @@ def collect_command(
     """Turn an instruction into a validated dataset: research, blueprint, program, sandboxed test, validation."""
     from scrapesmith.collect.sandbox import SandboxLimits
     from scrapesmith.collect.service import collect
-    from scrapesmith.induce.examples import parse_example
 
-    try:
-        examples = {found.name: found.value for found in map(parse_example, example)}
-    except ScrapesmithError as exc:
-        raise usage_error(str(exc)) from exc
+    examples = {found.name: found.value for found in examples_from_options(example)}
 
     model: LLM | None = llm_from_options(llm, no_cache)
     target = run_dir or default_run_dir(instruction)

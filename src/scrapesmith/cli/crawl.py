@@ -51,7 +51,7 @@ def crawl_command(
     try:
         rule = FollowRule.parse(follow)
     except CrawlRuleError as exc:
-        raise usage_error(str(exc)) from exc
+        raise usage_error(f"--follow: {exc}") from exc
     journal = CrawlJournal(run_dir_for(output) / "crawl.jsonl")
     if journal.path.exists() and not resume:
         raise ScrapesmithError(f"{journal.path} holds an unfinished crawl: pass --resume to continue it, or "

@@ -17,11 +17,11 @@ from scrapesmith.cli.options import (
     NoCacheOption,
     allowed_hosts,
     check_choice,
+    examples_from_options,
     llm_from_options,
     progress_bar,
 )
 from scrapesmith.config import get_settings
-from scrapesmith.induce.examples import parse_example
 from scrapesmith.induce.execute import CompiledSpec
 from scrapesmith.induce.service import METHODS, FetchProgress, induce_from_sources
 from scrapesmith.induce.views import FieldRequest, ScraperSpec
@@ -66,7 +66,7 @@ def induce_command(
 ) -> None:
     """Induce a reusable field scraper from seed pages; print its XPaths and what they extract."""
     requests = [parse_field(f) for f in field]
-    examples = [parse_example(e) for e in example]
+    examples = examples_from_options(example)
     if not requests and not examples:
         raise typer.BadParameter("give at least one --field NAME=INSTRUCTION or --example NAME=VALUE")
     check_choice("--method", method, (*METHODS, "auto"))

@@ -41,7 +41,7 @@ JudgeKindOption = Annotated[str, typer.Option(
 def paper_needs_model(has_model: bool, policy: str, judge_kind: str | None) -> None:
     """The one check that the seed's own policy and judge (``paper``) get the model they cannot run without."""
     if not has_model and "paper" in (policy, judge_kind):
-        raise NoModelConfigured("--policy paper and --judge-kind paper need a language model: pass --llm")
+        raise NoModelConfigured("--policy paper and --judge-kind paper need a language model")
 
 
 @insta_app.command("run")

@@ -18,6 +18,7 @@ from scrapesmith.cli.options import (
     OpenOption,
     RuntimeOption,
     allowed_hosts,
+    examples_from_options,
     llm_from_options,
     not_blank,
     progress_bar,
@@ -38,12 +39,10 @@ from scrapesmith.cli.scale import (
     write_run_record,
 )
 from scrapesmith.drift import DriftReport
-from scrapesmith.errors import ScrapesmithError
-from scrapesmith.induce.examples import parse_example
 from scrapesmith.lists.dsl import describe
 from scrapesmith.lists.pages import ListPages
 from scrapesmith.lists.profile import check_dataset, check_replay
-from scrapesmith.lists.record import parse_columns
+from scrapesmith.lists.record import RecordingError, parse_columns
 from scrapesmith.lists.replay import ReplayResult
 from scrapesmith.lists.service import (
     extract_from_sources,
@@ -114,11 +113,7 @@ def _print_rows(result: ReplayResult, columns: list[str], limit: int = 10) -> No
 def column_examples(texts: list[str], columns: list[str]) -> dict[str, str]:
     """``--example COLUMN=VALUE`` options as a mapping; a malformed one or an unknown column is a usage error."""
     examples = {}
-    for text in texts:
-        try:
-            found = parse_example(text)
-        except ScrapesmithError as exc:
-            raise usage_error(str(exc)) from exc
+    for text, found in zip(texts, examples_from_options(texts), strict=True):
         if found.name not in columns:
             raise usage_error(f"--example '{text}': '{found.name}' is not one of the --columns ({', '.join(columns)})")
         examples[found.name] = found.value
@@ -142,7 +137,10 @@ def lists_command(
     example: list[str] | None = EXAMPLE_OPTION,
 ) -> None:
     """Record a list program on URL (with the model, or heuristically with --llm none), then replay it."""
-    wanted = parse_columns(columns)
+    try:
+        wanted = parse_columns(columns)
+    except RecordingError as exc:
+        raise usage_error(f"--columns: {exc}") from exc
     examples = column_examples(example or [], wanted)
     ledger = Ledger()
     model = llm_from_options(llm, no_cache, ledger=ledger)

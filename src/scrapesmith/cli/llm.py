@@ -125,7 +125,7 @@ def ask_command(
     """Ask the configured model; with --schema the reply is JSON valid against that schema."""
     model = llm_from_options(llm, no_cache)
     if model is None:
-        raise NoModelConfigured("'llm ask' needs a model: set SCRAPESMITH_LLM or pass --llm")
+        raise NoModelConfigured("'llm ask' needs a model")
     ledger = Ledger()
     with use_ledger(ledger):
         if schema is None:

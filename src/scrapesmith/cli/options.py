@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -22,11 +22,15 @@ from typer._click.exceptions import UsageError
 
 from scrapesmith.cli import console
 from scrapesmith.config import get_settings
+from scrapesmith.errors import ScrapesmithError
 from scrapesmith.io import FORMATS
 from scrapesmith.lists.service import RUNTIMES
 from scrapesmith.llm.client import SPEC_HELP, resolve_llm
 from scrapesmith.llm.ledger import Ledger
 from scrapesmith.llm.views import LLM
+
+if TYPE_CHECKING:
+    from scrapesmith.induce import Example
 
 
 def bounded(low: float, high: float = math.inf, *, above: bool = False) -> Callable[[float | None], float | None]:
@@ -48,6 +52,16 @@ def bounded(low: float, high: float = math.inf, *, above: bool = False) -> Calla
 def usage_error(message: str) -> UsageError:
     """A usage mistake found in a command's body: one line, exit status 2 (as a bad option is)."""
     return UsageError(message)
+
+
+def examples_from_options(texts: Sequence[str]) -> list[Example]:
+    """``--example NAME=VALUE`` options; a malformed one is a usage error that names the flag."""
+    from scrapesmith.induce import parse_example  # lazily: ``collect`` starts without the induce package
+
+    try:
+        return [parse_example(text) for text in texts]
+    except ScrapesmithError as exc:
+        raise usage_error(f"--example: {exc}") from exc
 
 
 def check_choice(option: str, value: str | None, allowed: Sequence[str]) -> None:

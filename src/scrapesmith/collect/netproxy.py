@@ -39,7 +39,7 @@ class _RunProxy(GuardProxy):
             host = f"[{origin.host}]" if ":" in origin.host else origin.host
             return self._refuse(Refusal(
                 url, "blocked-address", f"{url}: {host}:{origin.port} is not allowed for this run (allowed: "
-                f"{allowed}); pass --allow-host {host}:{origin.port} to allow it")), []
+                f"{allowed}); allow {host}:{origin.port} for the run to reach it")), []
         return super()._check_blocking(url, navigation)
 
 

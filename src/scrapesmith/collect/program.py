@@ -14,7 +14,6 @@ import hashlib
 import io
 import json
 import os
-import shlex
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -152,6 +151,22 @@ def _declared_strings(program: Path, name: str, example: str) -> list[str]:
     return []
 
 
+class HostsNotAllowed(ScrapesmithError):
+    """A program declares hosts the run does not allow; only the caller can allow them, never the program."""
+
+    def __init__(self, hosts: list[str], message: str) -> None:
+        super().__init__(message)
+        self.hosts = hosts
+
+
+class ReadRootsNotGranted(ScrapesmithError):
+    """A program declares folders to read that the caller did not grant; only the caller can grant them."""
+
+    def __init__(self, roots: list[str], message: str) -> None:
+        super().__init__(message)
+        self.roots = roots
+
+
 def undeclared_hosts(declared: list[str], allow_hosts: list[str]) -> list[str]:
     """The hosts a program declares that the run does not allow (``host`` allows every port of it)."""
     allowed = {h.strip().lower() for h in allow_hosts}
@@ -171,17 +186,15 @@ def check_runnable(program: Path, allow_hosts: list[str], allow_read: list[str] 
         raise ScrapesmithError(f"{program}: no such program")
     missing = undeclared_hosts(declared_hosts(program), allow_hosts)
     if missing:
-        flags = " ".join(f"--allow-host {h}" for h in missing)
-        raise ScrapesmithError(f"{program} declares ALLOW_HOSTS {', '.join(missing)}, which this run does not allow; "
-                               f"a program cannot allow itself hosts: pass {flags} if you trust them")
+        raise HostsNotAllowed(missing, f"{program} declares ALLOW_HOSTS {', '.join(missing)}, which this run does "
+                              "not allow; a program cannot allow itself hosts")
     roots = declared_roots(program)
     if not all(os.path.isabs(root) for root in roots):
         raise ScrapesmithError(f"{program}: READ_ROOTS must be absolute paths")
     ungranted = ungranted_roots(roots, allow_read or [])
     if ungranted:
-        flags = " ".join(f"--allow-read {shlex.quote(r)}" for r in ungranted)
-        raise ScrapesmithError(f"{program} declares READ_ROOTS {', '.join(ungranted)}, which this run may not read; "
-                               f"a program cannot grant itself files: pass {flags} if you trust it to read them")
+        raise ReadRootsNotGranted(ungranted, f"{program} declares READ_ROOTS {', '.join(ungranted)}, which this run "
+                                  "may not read; a program cannot grant itself files")
     gone = [root for root in roots if not os.path.exists(root)]
     if gone:
         raise ScrapesmithError(f"{program} reads pages from {', '.join(gone)}, which no longer exists")

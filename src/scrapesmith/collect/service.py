@@ -58,9 +58,9 @@ def collect(instruction: str, *, llm: LLM | None, run_dir: Path, allow_hosts: li
         raise ScrapesmithError(f"unknown ablation '{ablation}' (use {', '.join(ABLATIONS)})")
     parsed = parse_instruction(instruction)
     if llm is None and parsed.start_url is None and not seeds:
-        raise NoStartingPoint("without a model (--llm none) the instruction must name a start URL and columns, "
+        raise NoStartingPoint("without a model the instruction must name a start URL and columns, "
                               "e.g. 'papers from http://host/list/ with columns title, authors, url', "
-                              "or start pages to search (collect --from)")
+                              "or start pages must be given to search")
     resolved = resolve_seeds(list(seeds or []))  # a bad seed is one line, before anything is written
     run_dir = Path(run_dir)
     inside = [root for root in resolved.roots if is_within(root, os.path.realpath(run_dir))]

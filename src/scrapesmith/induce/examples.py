@@ -44,7 +44,7 @@ def parse_example(text: str) -> Example:
     name, sep, value = text.partition("=")
     name, value = name.strip(), normalize_space(value)
     if not sep or not name or not value or not name.replace("_", "").replace("-", "").isalnum():
-        raise ScrapesmithError(f"bad --example '{text}': use NAME=VALUE, e.g. --example 'price=$10.07'")
+        raise ScrapesmithError(f"bad example '{text}': use NAME=VALUE, e.g. 'price=$10.07'")
     return Example(name, value)
 
 

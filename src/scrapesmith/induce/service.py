@@ -88,7 +88,7 @@ def induce_scraper(requests: Sequence[FieldRequest], seeds: Sequence[etree._Elem
         raise ScrapesmithError("induction needs at least one seed page")
     if method == "heuristic":
         return with_scope(induce_heuristic(requests, seeds, site=site, seed_names=seed_names), seeds)
-    model = require_llm(llm, f"--method {method}")
+    model = require_llm(llm, f"the {method} method")
     if method == "choose":
         return with_scope(_induce_by_choice(requests, seeds, model, site, seed_names, progress), seeds)
     settings = settings or GenerationSettings()
@@ -158,7 +158,7 @@ def induce_from_sources(requests: Sequence[FieldRequest], sources: Sequence[str]
     parsed seed trees (so a caller can show what each field extracts on them).
     """
     if not requests and not examples:
-        raise ScrapesmithError("give at least one --field NAME=INSTRUCTION or --example NAME=VALUE")
+        raise ScrapesmithError("give at least one field to induce (a request or an example value)")
     fetched = [(source, page) for source, page in fetch_sources(sources, allow_hosts, fetch_progress)
                if isinstance(page, Page)][:seeds]
     if not fetched:

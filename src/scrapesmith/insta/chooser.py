@@ -203,7 +203,7 @@ def make_policy(kind: str, llm: LLM | None, reasoning_words: int = 30, max_token
         return CandidatePolicy(llm, ChooserConfig(reasoning_words=reasoning_words, ask_below=ask_below))
     if kind == "paper":
         if llm is None:
-            raise ScrapesmithError("--policy paper needs a language model")
+            raise ScrapesmithError("the paper policy needs a language model")
         return Agent(llm, AgentConfig(reasoning_words=reasoning_words, max_tokens=max_tokens))
     raise ScrapesmithError(f"unknown policy {kind!r}; use one of {', '.join(POLICIES)}")
 

@@ -227,6 +227,6 @@ def make_judge(kind: str, llm: LLM | None, paper_config: Any = None) -> Any:
         return EvidenceJudge(llm)
     if kind == "paper":
         if llm is None:
-            raise ScrapesmithError("--judge-kind paper needs a language model")
+            raise ScrapesmithError("the paper judge needs a language model")
         return Judge(llm, paper_config)
     raise ScrapesmithError(f"unknown judge kind {kind!r}; use one of {', '.join(JUDGE_KINDS)}")

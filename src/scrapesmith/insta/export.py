@@ -56,8 +56,7 @@ def pii_scrubber() -> Callable[[str], str]:
     try:
         import scrubadub
     except ImportError:
-        raise PiiScrubberMissing("PII scrubbing needs scrubadub: pip install 'scrapesmith[pii]' "
-                                 "(or pass --no-scrub-pii)") from None
+        raise PiiScrubberMissing("PII scrubbing needs scrubadub: pip install 'scrapesmith[pii]'") from None
     scrubber = scrubadub.Scrubber()
     scrubber.remove_detector("url")
 

@@ -109,7 +109,7 @@ def _worker_llm(job: SiteJob) -> LLM | None:
             from scrapesmith.llm.client import require_llm, resolve_llm
 
             llm = resolve_llm(job.config.llm_spec, cache=job.config.llm_cache)
-            _WORKER["llm"] = require_llm(llm, "insta run --policy paper / --judge-kind paper") \
+            _WORKER["llm"] = require_llm(llm, "the paper policy or judge") \
                 if job.config.needs_model else llm
     return _WORKER["llm"]
 

@@ -39,8 +39,8 @@ from scrapesmith.lists.dsl import (
     ScrapeFields,
 )
 from scrapesmith.lists.record import (
+    NoListFound,
     Recording,
-    RecordingError,
     apply_goal_filter,
     pagination_selector,
     widen_to_cousins,
@@ -117,9 +117,7 @@ def record_with_llm(
     context.notes.append(f"list evidence: {layout.note}")
     candidates = _ranked_lists(context, tree, runtime.url, layout)
     if not candidates:
-        raise RecordingError(
-            f"no repeating list found on {runtime.url} (a script-rendered page needs --runtime browser)"
-        )
+        raise NoListFound(f"no repeating list found on {runtime.url} (a script-rendered page needs a browser)")
     pagination = pagination_selector(tree, runtime.url, context.notes)
     program = None
     for region in candidates[:2]:

@@ -43,10 +43,9 @@ class ListPages:
     def __post_init__(self) -> None:
         if any(step.action == "AnswerQuestion" for step in self.program.steps):
             raise NotScalable("this list program asks a model (AnswerQuestion columns): replay it one start page "
-                              "at a time with --start-url")
+                              "at a time")
         if self.program.runtime == "browser":
-            raise NotScalable("this list program needs a browser: replay it one start page at a time with "
-                              "--start-url")
+            raise NotScalable("this list program needs a browser: replay it one start page at a time")
 
     @property
     def program_id(self) -> str:

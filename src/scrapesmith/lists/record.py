@@ -58,6 +58,10 @@ class RecordingError(ScrapesmithError):
     """No list program could be recorded on the page."""
 
 
+class NoListFound(RecordingError):
+    """The page has no repeating list (often: the list is drawn by scripts, so only a browser sees it)."""
+
+
 @dataclass
 class Recording:
     """A recorded program and what the recorder noticed (shown by ``scrapesmith lists``)."""
@@ -70,7 +74,7 @@ class Recording:
 def parse_columns(text: str) -> list[str]:
     columns = [column.strip() for column in text.split(",") if column.strip()]
     if not columns:
-        raise RecordingError("give at least one column, e.g. --columns 'Job Title,Job URL'")
+        raise RecordingError("give at least one column, e.g. 'Job Title,Job URL'")
     if len(set(columns)) != len(columns):
         raise RecordingError(f"duplicate column names in {text!r}")
     return columns
@@ -88,9 +92,7 @@ def record_heuristic(runtime: PageRuntime, start_url: str, goal: str, columns: l
     notes.append(f"list evidence: {layout.note}")
     region = choose_region(tree, columns, layout)
     if region is None:
-        raise RecordingError(
-            f"no repeating list found on {runtime.url} (a script-rendered page needs --runtime browser)"
-        )
+        raise NoListFound(f"no repeating list found on {runtime.url} (a script-rendered page needs a browser)")
     items = widen_to_cousins(tree, region)
     notes.append(
         f"list: {len(items)} items under <{region.parent.tag}> ({len(region.items)} in the main group)"

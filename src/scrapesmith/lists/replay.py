@@ -323,7 +323,7 @@ class Replayer:
         key = (action.question, text)
         if key not in self._answers:
             if self.llm is None:
-                raise ReplayError(f"column {action.column!r} needs a model (AnswerQuestion); pass --llm")
+                raise ReplayError(f"column {action.column!r} needs a model (AnswerQuestion), and this replay has none")
             from scrapesmith.llm.structured import ask_structured
 
             prompt = render_prompt(

@@ -26,6 +26,10 @@ class ReplayError(ScrapesmithError):
     """A recorded action cannot be carried out on the current page."""
 
 
+class NeedsBrowser(ReplayError):
+    """An action plain HTTP cannot carry out (a click with no link or form, a POST form): it needs a browser."""
+
+
 class PageRuntime(Protocol):
     """What replay needs from a page environment."""
 
@@ -100,7 +104,7 @@ class HttpRuntime:
         if form is not None and element.tag in ("button", "input"):
             self._submit(form)
             return True
-        raise ReplayError(f"cannot click <{element.tag}> over HTTP (no link or form); use --runtime browser")
+        raise NeedsBrowser(f"cannot click <{element.tag}> over HTTP (no link or form): it needs a browser")
 
     def type_input(self, selector: str, value: str, enter: bool) -> None:
         element = self._element(selector)
@@ -126,7 +130,7 @@ class HttpRuntime:
 
     def _submit(self, form: etree._Element) -> None:
         if (form.get("method") or "get").lower() != "get":
-            raise ReplayError("only GET forms can be submitted over HTTP; use --runtime browser")
+            raise NeedsBrowser("only GET forms can be submitted over HTTP: this one needs a browser")
         fields = form_fields(form)
         fields.update(self._form_values.get(id(form), {}))
         action = urljoin(self.url, form.get("action") or self.url)

@@ -31,8 +31,10 @@ from scrapesmith.llm.views import (
     LLMError,
     LLMOutputError,
     LLMRequest,
+    ModelNotInstalled,
     NoModelConfigured,
     PromptTooLongError,
+    UnknownModelSetting,
 )
 
 __all__ = [
@@ -47,11 +49,13 @@ __all__ = [
     "LedgerEntry",
     "LedgerTotals",
     "LocalLLM",
+    "ModelNotInstalled",
     "NoModelConfigured",
     "OpenAICompatibleLLM",
     "PriceTable",
     "PromptTooLongError",
     "ResponseCache",
+    "UnknownModelSetting",
     "ask_json",
     "ask_structured",
     "ask_text",

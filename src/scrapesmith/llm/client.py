@@ -18,7 +18,7 @@ from scrapesmith.llm.config import LLMSettings
 from scrapesmith.llm.ledger import Ledger, LedgeredLLM
 from scrapesmith.llm.local import LocalLLM, llama_cpp_available
 from scrapesmith.llm.models import DEFAULT_SIZE, EMBEDDED_MODELS, embedded_model, is_installed, model_path
-from scrapesmith.llm.views import LLM, LLMError, NoModelConfigured
+from scrapesmith.llm.views import LLM, LLMError, ModelNotInstalled, NoModelConfigured, UnknownModelSetting
 
 SPEC_HELP = "openai:<model> | local | local:0.5b | local:1.5b | local:/path/model.gguf | none"
 
@@ -37,7 +37,7 @@ def parse_spec(spec: str) -> LLMSpec:
     provider = provider.lower()
     if provider in ("none", "local", "openai") and not (provider == "none" and target):
         return LLMSpec(provider, target.strip() or None)
-    raise LLMError(f"unknown model setting {spec!r}: use {SPEC_HELP} (SCRAPESMITH_LLM or --llm)")
+    raise UnknownModelSetting(f"unknown model setting {spec!r}: use {SPEC_HELP}")
 
 
 def default_spec(settings: Settings, llm_settings: LLMSettings) -> str:
@@ -90,10 +90,7 @@ def _build_local(target: str | None, settings: Settings, llm_settings: LLMSettin
     size = target or llm_settings.local_size or _installed_or_default(settings.cache_dir)
     model = embedded_model(size)
     if not is_installed(model, settings.cache_dir):
-        raise LLMError(
-            f"the embedded {model.size} model ({model.title}) is not installed: "
-            f"run 'scrapesmith llm install --size {model.size}'"
-        )
+        raise ModelNotInstalled(model.size, f"the embedded {model.size} model ({model.title}) is not installed")
     path = model_path(model, settings.cache_dir)
     return LocalLLM(path, name=f"local:{model.size}", model_label=path.stem, **options)
 
@@ -150,8 +147,7 @@ def require_llm(llm: LLM | None, purpose: str) -> LLM:
     """``llm`` itself, or :class:`NoModelConfigured` naming the setting that would provide one."""
     if llm is None:
         raise NoModelConfigured(
-            f"{purpose} needs a language model, but none is configured: "
-            "set SCRAPESMITH_LLM or pass --llm (e.g. local, openai:<model>)"
+            f"{purpose} needs a language model, but none is configured"
         )
     return llm
 

@@ -59,3 +59,15 @@ class PromptTooLongError(LLMError):
 
 class NoModelConfigured(LLMError):
     """A capability that truly needs a model was called with ``SCRAPESMITH_LLM=none``."""
+
+
+class UnknownModelSetting(LLMError):
+    """A model setting that names no provider we know (``SCRAPESMITH_LLM`` or the caller's choice)."""
+
+
+class ModelNotInstalled(LLMError):
+    """The embedded model of ``size`` is asked for but its weights are not on this machine."""
+
+    def __init__(self, size: str, message: str) -> None:
+        super().__init__(message)
+        self.size = size

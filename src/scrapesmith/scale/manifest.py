@@ -51,6 +51,18 @@ class RunStateError(ScrapesmithError):
     """A run directory that cannot be resumed or continued as asked."""
 
 
+class UnfinishedRun(RunStateError):
+    """A new run asked for in a directory whose last run did not finish (it would be lost)."""
+
+
+class ResumeMismatch(RunStateError):
+    """A resumed run given another program or another URL list than the run it continues."""
+
+
+class EarlierRunUnusable(RunStateError):
+    """The earlier run a new one should build on is missing, unfinished or of another program."""
+
+
 @dataclass(frozen=True)
 class Generation:
     id: int

@@ -153,7 +153,7 @@ class RayRunner:
         try:
             import ray
         except ImportError:
-            raise RayUnavailable("--ray needs Ray: pip install 'scrapesmith[scale]'") from None
+            raise RayUnavailable("running on Ray needs Ray: pip install 'scrapesmith[scale]'") from None
         self._ray = ray
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # never report usage to the internet
         if not ray.is_initialized():

@@ -29,7 +29,16 @@ from typing import Any
 
 from scrapesmith.io.datasets import write_row_chunks
 from scrapesmith.scale.limits import shared_schedule
-from scrapesmith.scale.manifest import Generation, RunState, RunStateError, batch_digest, run_dir_for
+from scrapesmith.scale.manifest import (
+    EarlierRunUnusable,
+    Generation,
+    ResumeMismatch,
+    RunState,
+    RunStateError,
+    UnfinishedRun,
+    batch_digest,
+    run_dir_for,
+)
 from scrapesmith.scale.runner import Runner, WorkerDied
 from scrapesmith.scale.shards import read_shard
 from scrapesmith.scale.views import (
@@ -71,8 +80,8 @@ def open_run(plan: RunPlan, program_id: str) -> tuple[RunState, Generation]:
         last = state.last_generation()
         state.close()
         if last is not None and not last.finished:
-            raise RunStateError(f"{run_dir} holds an unfinished run: pass --resume to continue it, or remove "
-                                "the directory to start over")
+            raise UnfinishedRun(f"{run_dir} holds an unfinished run: continue it, or remove the directory to "
+                                "start over")
         shutil.rmtree(run_dir)
     state = RunState(run_dir)
     return state, state.begin(program_id, plan.batch_size)
@@ -86,23 +95,23 @@ def _resumed(run_dir: Path, program_id: str) -> tuple[RunState, Generation]:
     if last is None:
         return state, state.begin(program_id, 1)
     if last.program_id != program_id:
-        raise RunStateError(f"{run_dir} was run with program {last.program_id}, not {program_id}: --resume "
-                            "continues a run with the program it began with")
+        raise ResumeMismatch(f"{run_dir} was run with program {last.program_id}, not {program_id}: a resumed "
+                             "run keeps the program it began with")
     state.remove_partial_shards()
     return state, last
 
 
 def _continued(run_dir: Path, since_dir: Path, program_id: str, batch_size: int) -> tuple[RunState, Generation]:
     if not RunState.exists(since_dir):
-        raise RunStateError(f"--since {since_dir}: no run there (give the run directory or its dataset)")
+        raise EarlierRunUnusable(f"{since_dir}: no run there (give the run directory or its dataset)")
     if since_dir.resolve() != run_dir.resolve():
         RunState.copy(since_dir, run_dir).close()
     state = RunState(run_dir)
     last = state.last_generation()
     if last is not None and last.program_id != program_id:
-        raise RunStateError(f"--since {since_dir}: that run used program {last.program_id}, not {program_id}")
+        raise EarlierRunUnusable(f"{since_dir}: that run used program {last.program_id}, not {program_id}")
     if last is not None and not last.finished:
-        raise RunStateError(f"--since {since_dir}: that run is unfinished; finish it with --resume first")
+        raise EarlierRunUnusable(f"{since_dir}: that run is unfinished; finish it first")
     return state, state.begin(program_id, batch_size)
 
 
@@ -175,8 +184,8 @@ class _BatchPlanner:
             digest = batch_digest(url for _, url in batch)
             if index in self.committed:
                 if self.committed[index] != digest:
-                    raise RunStateError(f"the URL list changed since this run began (batch {index} differs): "
-                                        "--resume needs the same list; start a new run, or --since this one")
+                    raise ResumeMismatch(f"the URL list changed since this run began (batch {index} differs): "
+                                         "a resumed run needs the same list")
                 self.summary.batches_resumed += 1
                 self.summary.pages_resumed += len(batch)
                 continue

@@ -31,7 +31,7 @@ CrawlProgress = Callable[[int, str], None]
 
 
 class CrawlRuleError(ScrapesmithError):
-    """The ``--follow`` rule is neither a CSS selector nor a regular expression."""
+    """A follow rule is neither a CSS selector nor a regular expression."""
 
 
 @dataclass
@@ -60,7 +60,7 @@ class FollowRule:
     def parse(cls, text: str) -> FollowRule:
         body = text.strip()
         if not body:
-            raise CrawlRuleError("--follow is empty: give a CSS selector for the links or a regex for their URLs")
+            raise CrawlRuleError("the follow rule is empty: give a CSS selector for the links or a regex for their URLs")
         kind, _, rest = body.partition(":")
         if kind in ("css", "re") and rest:
             return cls._css(text, rest) if kind == "css" else cls._regex(text, rest)
@@ -74,7 +74,7 @@ class FollowRule:
         try:
             css_to_xpath(css)
         except SelectorError as exc:
-            raise CrawlRuleError(f"--follow {text!r} is not a CSS selector: {exc}") from exc
+            raise CrawlRuleError(f"{text!r} is not a CSS selector: {exc}") from exc
         return cls(text, css=css)
 
     @classmethod
@@ -82,7 +82,7 @@ class FollowRule:
         try:
             return cls(text, pattern=regex.compile(pattern))
         except regex.error as exc:
-            raise CrawlRuleError(f"--follow {text!r} is neither a CSS selector nor a regex ({exc})") from exc
+            raise CrawlRuleError(f"{text!r} is neither a CSS selector nor a regex ({exc})") from exc
 
     def links(self, tree: HtmlElement, page_url: str) -> list[str]:
         """Absolute URLs (no fragment) of the links on the page that the rule follows, in page order."""
@@ -139,7 +139,7 @@ def crawl(start_url: str, rule: FollowRule, fetcher: Fetcher, *, max_pages: int 
     done = {entry.get("url"): entry for entry in journal.entries()} if journal is not None else {}
     while walk.queue:
         if walk.result.fetched >= max_pages:
-            walk.result.stop_reason = f"--max-pages {max_pages} reached"
+            walk.result.stop_reason = f"page limit ({max_pages}) reached"
             break
         url, depth = walk.queue.popleft()
         entry = done.get(url)

@@ -215,7 +215,7 @@ class HttpFetcher:
             if refused is not None:
                 raise BlockedAddress(url, f"the network proxy refused the connection ({refused})")
             raise Unreachable(url, "cannot reach the server (robots.txt could not be fetched)")
-        raise RobotsDisallowed(url, "robots.txt disallows fetching this URL (pass --no-robots to ignore)")
+        raise RobotsDisallowed(url, "robots.txt disallows fetching this URL")
 
     def _check(self, url: str) -> None:
         """The address guard, then pin what it checked so the connection goes to exactly that."""

@@ -71,6 +71,14 @@ class BlockedAddress(FetchError):
     reason = "blocked-address"
 
 
+class PrivateAddress(BlockedAddress):
+    """A host that is, or resolves to, a private or local address, and that the caller did not allow."""
+
+    def __init__(self, url: str, host: str, message: str) -> None:
+        super().__init__(url, message)
+        self.host = host
+
+
 class TooLarge(FetchError):
     reason = "too-large"
 

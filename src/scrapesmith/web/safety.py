@@ -23,7 +23,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 from protego import Protego
 
-from scrapesmith.web.page import BlockedAddress, FetchError, Unreachable
+from scrapesmith.web.page import BlockedAddress, FetchError, PrivateAddress, Unreachable
 
 WEB_SCHEMES = ("http", "https")
 # The header a guard proxy tags its refusals with (the reason tag of the FetchError it stands for).
@@ -159,10 +159,9 @@ class AddressGuard:
         for address in addresses:
             if not is_public_address(address):
                 where = "is" if address == origin.host else f"resolves to {address}, which is"
-                raise BlockedAddress(
-                    url,
-                    f"{origin.host} {where} a private or local address; "
-                    f"allow it explicitly (e.g. --allow-host {origin.host}) if you mean it",
+                raise PrivateAddress(
+                    url, origin.host,
+                    f"{origin.host} {where} a private or local address; allow the host explicitly if you mean it",
                 )
         return addresses
 

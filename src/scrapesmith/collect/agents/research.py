@@ -257,7 +257,7 @@ class WebAgent(Agent):
         if self.team.seeds.urls:
             return self.team.seeds.urls[0]
         raise NoStartingPoint("no start URL: name one in the instruction (e.g. 'from http://host/list/') "
-                              "or give start pages to search (collect --from)")
+                              "or give start pages to search")
 
     def _best_start(self, hits: list[str], columns: list[str]) -> str:
         """The search hit to start from: the best-ranked one, unless it fills fewer of the columns than

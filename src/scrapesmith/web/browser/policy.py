@@ -57,7 +57,7 @@ class BrowserPolicy:
         """Raise the fetch error a navigation to ``url`` deserves, before anything is sent."""
         self.guard.check(url)
         if self.robots is not None and not self.robots.allowed(url):
-            raise RobotsDisallowed(url, "robots.txt disallows fetching this URL (pass --no-robots to ignore)")
+            raise RobotsDisallowed(url, "robots.txt disallows fetching this URL")
 
     def address_refusal(self, url: str) -> Refusal | None:
         """Why a request to ``url`` may not be sent at all, or ``None``."""
