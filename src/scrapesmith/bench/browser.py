@@ -19,10 +19,8 @@ from dataclasses import replace
 from scrapesmith.bench.frame import BenchResult
 from scrapesmith.config import get_settings
 from scrapesmith.sites import DemoServer, serve_sites
+from scrapesmith.web import Fetcher, HttpFetcher, RobotsPolicy
 from scrapesmith.web.browser import BrowserFetcher, BrowserOptions, BrowserPolicy, BrowserRuntime
-from scrapesmith.web.fetch import HttpFetcher
-from scrapesmith.web.page import Fetcher
-from scrapesmith.web.safety import RobotsPolicy
 
 Progress = Callable[[str], None]
 

@@ -24,12 +24,11 @@ from urllib.parse import urlsplit
 from scrapesmith.bench.frame import BenchResult, report
 from scrapesmith.bench.metrics import value_set
 from scrapesmith.bench.swde import SwdeSite, discover_sites, load_groundtruth, read_page
-from scrapesmith.collect.service import collect
-from scrapesmith.collect.views import CollectResult
+from scrapesmith.collect import CollectResult, collect
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.io import read_rows
-from scrapesmith.lists.detail import MULTI_SEPARATOR
-from scrapesmith.llm.views import LLM
+from scrapesmith.lists import MULTI_SEPARATOR
+from scrapesmith.llm import LLM
 
 INSTRUCTION = ("Collect every book listed in the catalog at {url} with columns title, author, isbn_13, "
                "publisher and publication_date")

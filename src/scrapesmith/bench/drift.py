@@ -40,7 +40,7 @@ from scrapesmith.induce.heal import heal_spec
 from scrapesmith.induce.profile import with_profile
 from scrapesmith.induce.service import induce_scraper
 from scrapesmith.induce.views import FieldRequest, ScraperSpec
-from scrapesmith.llm.ledger import Ledger, use_ledger
+from scrapesmith.llm import Ledger, use_ledger
 from scrapesmith.sites import build_sites
 
 HEALED_F1 = 0.95

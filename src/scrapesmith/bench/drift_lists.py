@@ -19,11 +19,9 @@ from typing import Any
 
 from scrapesmith.dom.mutate import mutate_page
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.lists.heal import heal_list_program
-from scrapesmith.lists.profile import check_replay
-from scrapesmith.lists.service import extract_list, http_runtimes, replay_program
-from scrapesmith.llm.ledger import Ledger, use_ledger
-from scrapesmith.web.fetch import FileFetcher
+from scrapesmith.lists import check_replay, extract_list, heal_list_program, http_runtimes, replay_program
+from scrapesmith.llm import Ledger, use_ledger
+from scrapesmith.web import FileFetcher
 
 COLUMNS = ["Title", "URL"]
 HEALED_F1 = 0.95

@@ -21,8 +21,7 @@ import httpx
 from scrapesmith.bench.frame import BenchResult
 from scrapesmith.config import get_settings
 from scrapesmith.sites import DemoServer, serve_sites
-from scrapesmith.web.fetch import DEFAULT_ACCEPT_TYPES, HttpFetcher, accepts
-from scrapesmith.web.safety import RobotsPolicy
+from scrapesmith.web import DEFAULT_ACCEPT_TYPES, HttpFetcher, RobotsPolicy, accepts
 
 MODES = ("bare_httpx", "fetcher_robots", "fetcher_no_robots")
 BLOCK = 25

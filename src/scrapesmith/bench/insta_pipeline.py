@@ -22,7 +22,7 @@ from scrapesmith.bench.frame import BenchResult
 from scrapesmith.insta.pipeline import PipelineConfig, run_pipeline
 from scrapesmith.insta.store import ResultStore
 from scrapesmith.scale.runner import LocalPoolRunner, RayRunner, Runner
-from scrapesmith.sites.server import serve_sites
+from scrapesmith.sites import serve_sites
 
 THREADS_VARIABLE = "SCRAPESMITH_LLM_THREADS"
 
@@ -45,7 +45,7 @@ def _cached_answers() -> int:
     """Answers in the response cache: the growth over a configuration is how many requests reached the
     model (the rest were replayed from earlier configurations)."""
     from scrapesmith.config import read_settings
-    from scrapesmith.llm.cache import CACHE_FILE_NAME, ResponseCache
+    from scrapesmith.llm import CACHE_FILE_NAME, ResponseCache
 
     cache = ResponseCache(read_settings().cache_dir / CACHE_FILE_NAME)
     try:

@@ -8,7 +8,7 @@ from typing import Any
 from scrapesmith.bench.frame import BenchResult
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.insta.safety import SafetyFilter, evaluate_safety_filter, groups, labelled_domains
-from scrapesmith.llm.views import LLM
+from scrapesmith.llm import LLM
 
 
 class UnknownGroup(ScrapesmithError):

@@ -21,8 +21,7 @@ from urllib.parse import urlsplit
 
 from scrapesmith.bench.frame import BenchResult
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.io import read_rows
-from scrapesmith.io.schema import is_empty
+from scrapesmith.io import is_empty, read_rows
 
 DOMAINS = ("academic", "finance", "sports")
 SITE_OF = {"academic": "proceedings", "finance": "stocks", "sports": "sports"}

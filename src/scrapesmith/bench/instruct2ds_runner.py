@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from scrapesmith.bench.instruct2ds import SITE_OF, Task
-from scrapesmith.collect.service import collect
-from scrapesmith.collect.views import CollectResult
-from scrapesmith.llm.views import LLM
+from scrapesmith.collect import CollectResult, collect
+from scrapesmith.llm import LLM
 
 
 def start_page(task: Task) -> str | None:

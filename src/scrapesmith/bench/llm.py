@@ -27,8 +27,7 @@ from pydantic import BaseModel, create_model
 
 from scrapesmith.bench.frame import BenchResult
 from scrapesmith.dom.tokens import estimate_tokens
-from scrapesmith.llm.structured import ask_structured
-from scrapesmith.llm.views import LLM, ChatMessage, LLMError, LLMOutputError, LLMRequest
+from scrapesmith.llm import LLM, ChatMessage, LLMError, LLMOutputError, LLMRequest, ask_structured
 
 
 def _nonce_system() -> ChatMessage:

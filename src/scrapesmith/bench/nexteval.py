@@ -37,9 +37,8 @@ from scrapesmith.dom.list_selection import detect_lists
 from scrapesmith.dom.lists import is_element, own_text
 from scrapesmith.dom.parse import parse_html
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.lists.choose import choose_data_lists
-from scrapesmith.llm.ledger import Ledger
-from scrapesmith.llm.views import LLM
+from scrapesmith.lists import choose_data_lists
+from scrapesmith.llm import LLM, Ledger
 
 TEXT_EXCLUDED = frozenset({"script", "style"})
 _INDEXED = re.compile(r"\[\d+\]$")

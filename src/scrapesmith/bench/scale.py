@@ -36,7 +36,7 @@ import psutil
 from scrapesmith.bench.frame import BenchResult
 from scrapesmith.induce.views import FieldSpec, ScraperSpec
 from scrapesmith.io import read_rows
-from scrapesmith.sites.synthetic import ITEM_FIELDS, item_truth, serve_in_process
+from scrapesmith.sites import ITEM_FIELDS, item_truth, serve_in_process
 
 SAMPLE_SECONDS = 0.2
 

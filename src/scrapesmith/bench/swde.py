@@ -26,8 +26,7 @@ from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.execute import CompiledSpec, parse_for_replay, post_process
 from scrapesmith.induce.service import induce_scraper
 from scrapesmith.induce.views import FieldRequest, ScraperSpec
-from scrapesmith.llm.ledger import Ledger, use_ledger
-from scrapesmith.llm.views import LLM
+from scrapesmith.llm import LLM, Ledger, use_ledger
 
 TASK_PROMPTS = {
     "auto": "Here's a webpage with detailed information about an auto.",

@@ -19,9 +19,8 @@ from urllib.parse import urlsplit
 from scrapesmith.bench.frame import BenchResult
 from scrapesmith.dom.selectors import normalize_text
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.lists.service import RuntimeFactory, extract_list
-from scrapesmith.llm.ledger import Ledger, use_ledger
-from scrapesmith.llm.views import LLM
+from scrapesmith.lists import RuntimeFactory, extract_list
+from scrapesmith.llm import LLM, Ledger, use_ledger
 
 COMPANY_SITES = ("acme", "globex", "northwind")
 USE_CASES = ("jobs", "category", "blog", "testimonials")

@@ -23,9 +23,8 @@ from scrapesmith.cli.options import (
     check_choice,
     usage_error,
 )
+from scrapesmith.web import FileFetcher, HttpFetcher, Page, RoutingFetcher, is_web_url
 from scrapesmith.web.browser import RENDER_MODES, AutoFetcher, BrowserOptions, assess, make_fetcher
-from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher, is_web_url
-from scrapesmith.web.page import Page
 
 RenderOption = Annotated[
     str,
@@ -103,7 +102,7 @@ def _local_page(source: str) -> tuple[Page, str]:
 def _print_view(page: Page, reason: str, view: str) -> None:
     from scrapesmith.dom.markdown import to_markdown
     from scrapesmith.dom.simplify import simplify
-    from scrapesmith.web.page import parse_page
+    from scrapesmith.web import parse_page
 
     console.print(f"{page.status} {page.url} via {page.via} ({reason})", markup=False, highlight=False)
     if view == "html":

@@ -28,7 +28,7 @@ from scrapesmith.cli.options import (
 from scrapesmith.collect.progress import live_progress
 from scrapesmith.config import get_settings
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.llm.views import LLM
+from scrapesmith.llm import LLM
 
 Ablation = Annotated[str, typer.Option(
     help="full | broadcast (A3: no OHCache) | no-formatter (A4) | no-cache (A5).")]
@@ -65,8 +65,8 @@ def collect_command(
         "value on the items' pages (repeatable; no model).")] = [],  # noqa: B006
 ) -> None:
     """Turn an instruction into a validated dataset: research, blueprint, program, sandboxed test, validation."""
+    from scrapesmith.collect import collect
     from scrapesmith.collect.sandbox import SandboxLimits
-    from scrapesmith.collect.service import collect
 
     examples = {found.name: found.value for found in examples_from_options(example)}
 

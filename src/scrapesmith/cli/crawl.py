@@ -21,9 +21,17 @@ from scrapesmith.cli.options import (
 from scrapesmith.cli.scale import ResumeOption
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.scale.manifest import run_dir_for
-from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
-from scrapesmith.web.crawl import CrawlJournal, CrawlRuleError, FollowRule, crawl
-from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher
+from scrapesmith.web import (
+    ArchivingFetcher,
+    CrawlJournal,
+    CrawlRuleError,
+    FileFetcher,
+    FollowRule,
+    HttpFetcher,
+    RoutingFetcher,
+    WarcWriter,
+    crawl,
+)
 
 
 @app.command("crawl")

@@ -13,9 +13,7 @@ from scrapesmith.cli import console
 from scrapesmith.cli.options import allowed_hosts
 from scrapesmith.drift import DriftReport
 from scrapesmith.induce.heal import HealResult, next_version_path
-from scrapesmith.lists.heal import heal_list_program
-from scrapesmith.lists.service import make_runtimes
-from scrapesmith.lists.views import ListProgram
+from scrapesmith.lists import ListProgram, heal_list_program, make_runtimes
 
 DRIFT_EXIT = 3
 """The exit status of a run that finished but whose output drifted from its program's profile."""

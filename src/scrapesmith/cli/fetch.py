@@ -16,10 +16,15 @@ from scrapesmith.cli.options import (
     allowed_hosts,
     bounded,
 )
-from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
-from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher
-from scrapesmith.web.page import Page
-from scrapesmith.web.safety import redact_url
+from scrapesmith.web import (
+    ArchivingFetcher,
+    FileFetcher,
+    HttpFetcher,
+    Page,
+    RoutingFetcher,
+    WarcWriter,
+    redact_url,
+)
 
 
 def page_summary(page: Page) -> str:

@@ -12,7 +12,7 @@ from scrapesmith.cli.drift import DRIFT_EXIT, heal_list, save_healed
 from scrapesmith.cli.options import AllowHostOption, DelayOption, allowed_hosts, usage_error
 from scrapesmith.induce.heal import heal_from_sources
 from scrapesmith.induce.views import ScraperSpec
-from scrapesmith.lists.views import ListProgram
+from scrapesmith.lists import ListProgram
 
 
 @app.command("heal")

@@ -17,12 +17,10 @@ from scrapesmith.collect.agents import NoStartingPoint
 from scrapesmith.collect.program import HostsNotAllowed, ReadRootsNotGranted
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.insta.export import PiiScrubberMissing
-from scrapesmith.lists.pages import NotScalable
-from scrapesmith.lists.record import NoListFound
-from scrapesmith.lists.runtime import NeedsBrowser
-from scrapesmith.llm.views import ModelNotInstalled, NoModelConfigured, UnknownModelSetting
+from scrapesmith.lists import NeedsBrowser, NoListFound, NotScalable
+from scrapesmith.llm import ModelNotInstalled, NoModelConfigured, UnknownModelSetting
 from scrapesmith.scale.manifest import EarlierRunUnusable, ResumeMismatch, UnfinishedRun
-from scrapesmith.web.page import PrivateAddress, RobotsDisallowed
+from scrapesmith.web import PrivateAddress, RobotsDisallowed
 
 
 def _flags(flag: str, values: Sequence[str]) -> str:

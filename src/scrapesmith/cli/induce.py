@@ -25,7 +25,7 @@ from scrapesmith.config import get_settings
 from scrapesmith.induce.execute import CompiledSpec
 from scrapesmith.induce.service import METHODS, FetchProgress, induce_from_sources
 from scrapesmith.induce.views import FieldRequest, ScraperSpec
-from scrapesmith.llm.views import LLM
+from scrapesmith.llm import LLM
 
 Sources = Annotated[list[str], typer.Argument(help="Pages: files, directories, URLs or a .txt URL list.")]
 

@@ -21,8 +21,7 @@ from scrapesmith.cli.options import (
     show_report,
 )
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.llm.client import effective_spec, parse_spec
-from scrapesmith.llm.views import NoModelConfigured
+from scrapesmith.llm import NoModelConfigured, effective_spec, parse_spec
 
 
 def split_list(values: str | None) -> list[str]:

@@ -39,20 +39,22 @@ from scrapesmith.cli.scale import (
     write_run_record,
 )
 from scrapesmith.drift import DriftReport
-from scrapesmith.lists.dsl import describe
-from scrapesmith.lists.pages import ListPages
-from scrapesmith.lists.profile import check_dataset, check_replay
-from scrapesmith.lists.record import RecordingError, parse_columns
-from scrapesmith.lists.replay import ReplayResult
-from scrapesmith.lists.service import (
+from scrapesmith.lists import (
+    ListPages,
+    ListProgram,
+    RecordingError,
+    ReplayResult,
+    check_dataset,
+    check_replay,
+    describe,
     extract_from_sources,
     list_sources,
     make_runtimes,
+    parse_columns,
     replay_program,
     save_run,
 )
-from scrapesmith.lists.views import ListProgram
-from scrapesmith.llm.ledger import Ledger, use_ledger
+from scrapesmith.llm import Ledger, use_ledger
 from scrapesmith.scale.service import DEFAULT_BATCH_SIZE
 
 URL_OPTION = typer.Argument(

@@ -24,21 +24,28 @@ from scrapesmith.bench.llm import measure_generation_speed, measure_prompt_speed
 from scrapesmith.cli import console, llm_app
 from scrapesmith.cli.options import LLMOption, NoCacheOption, llm_from_options
 from scrapesmith.config import Settings, read_settings
-from scrapesmith.llm.client import build_provider, effective_spec, parse_spec
-from scrapesmith.llm.config import LLMSettings
-from scrapesmith.llm.ledger import Ledger, LedgerTotals, use_ledger
-from scrapesmith.llm.local import LocalLLM
-from scrapesmith.llm.models import (
+from scrapesmith.llm import (
     DEFAULT_SIZE,
     EMBEDDED_MODELS,
+    LLM,
+    Ledger,
+    LedgerTotals,
+    LLMError,
+    LLMSettings,
+    LocalLLM,
+    NoModelConfigured,
+    ask_json,
+    ask_text,
+    build_provider,
+    effective_spec,
     embedded_model,
     file_sha256,
     install_model,
     is_installed,
     model_path,
+    parse_spec,
+    use_ledger,
 )
-from scrapesmith.llm.structured import ask_json, ask_text
-from scrapesmith.llm.views import LLM, LLMError, NoModelConfigured
 
 stdout = Console(soft_wrap=True)
 

@@ -24,10 +24,8 @@ from scrapesmith.cli import console
 from scrapesmith.config import get_settings
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.io import FORMATS
-from scrapesmith.lists.service import RUNTIMES
-from scrapesmith.llm.client import SPEC_HELP, resolve_llm
-from scrapesmith.llm.ledger import Ledger
-from scrapesmith.llm.views import LLM
+from scrapesmith.lists import RUNTIMES
+from scrapesmith.llm import LLM, SPEC_HELP, Ledger, resolve_llm
 
 if TYPE_CHECKING:
     from scrapesmith.induce import Example

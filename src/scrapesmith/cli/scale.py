@@ -18,7 +18,7 @@ from scrapesmith.scale.manifest import run_dir_for
 from scrapesmith.scale.runner import InlineRunner, LocalPoolRunner, Runner, make_runner
 from scrapesmith.scale.service import DEFAULT_BATCH_SIZE, RunPlan, assemble, run_pages
 from scrapesmith.scale.views import FetchOptions, PageProgram, RunSummary
-from scrapesmith.web.files import iter_sources
+from scrapesmith.web import iter_sources
 
 WorkersOption = Annotated[int, typer.Option("--workers", min=1, help="Worker processes (local pool, or Ray tasks "
                                                                       "at once). 1 runs in this process.")]

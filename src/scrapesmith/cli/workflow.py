@@ -48,8 +48,7 @@ def insta_replay(
     """Run TASK with a compiled workflow in Chromium, with no model: bind, locate, act, check every step."""
     from scrapesmith.insta.chooser import make_policy
     from scrapesmith.insta.workflow import load_workflows, replay_task
-    from scrapesmith.web.browser.policy import BrowserPolicy
-    from scrapesmith.web.browser.session import BrowserSession
+    from scrapesmith.web.browser import BrowserPolicy, BrowserSession
 
     if not task.strip():
         raise typer.BadParameter("must not be empty", param_hint="--task")

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["CollectResult", "collect"]
+__all__ = [
+    "CollectResult",
+    "collect",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -20,11 +20,9 @@ from scrapesmith.collect.joins import PROBES, join_pages, plan_join
 from scrapesmith.collect.mapping import map_columns, plausible
 from scrapesmith.collect.tables import best_table, table_rows
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.io.schema import is_empty
-from scrapesmith.lists.record import record_heuristic
-from scrapesmith.lists.replay import replay
-from scrapesmith.lists.runtime import HttpRuntime
-from scrapesmith.web.page import Fetcher, FetchError
+from scrapesmith.io import is_empty
+from scrapesmith.lists import HttpRuntime, record_heuristic, replay
+from scrapesmith.web import Fetcher, FetchError
 
 _ENDPOINT = re.compile(r"GET\s+(?P<path>/[\w/.-]+)(?:\?(?P<query>[^\s]+))?")
 _TICKER = re.compile(r"\b[A-Z]{2,5}\b")

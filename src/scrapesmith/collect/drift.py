@@ -16,8 +16,7 @@ from scrapesmith.collect.runtime import DATASET_FILES
 from scrapesmith.collect.sandbox import SandboxLimits
 from scrapesmith.drift import DriftReport, compare, profile_rows
 from scrapesmith.induce.examples import kind_of
-from scrapesmith.io import read_rows
-from scrapesmith.io.schema import PROVENANCE_COLUMNS
+from scrapesmith.io import PROVENANCE_COLUMNS, read_rows
 from scrapesmith.report import write_report
 
 PROFILED_ROWS = 10_000

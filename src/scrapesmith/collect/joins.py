@@ -18,7 +18,7 @@ from lxml import html
 
 from scrapesmith.collect.mapping import map_columns
 from scrapesmith.collect.tables import LINK_KEY, cell_value, snake
-from scrapesmith.web.page import Fetcher, FetchError, Page
+from scrapesmith.web import Fetcher, FetchError, Page
 
 PROBES = 2
 _LABELLED = re.compile(r"^\s*(?P<label>[A-Za-z][\w .'/%()-]{0,40}?)\s*:\s*(?P<value>\S.*)$")

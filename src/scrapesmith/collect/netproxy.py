@@ -19,9 +19,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-from scrapesmith.web.browser.proxy import GuardProxy, Refusal
-from scrapesmith.web.page import FetchError
-from scrapesmith.web.safety import AddressGuard, origin_of
+from scrapesmith.web import AddressGuard, FetchError, origin_of
+from scrapesmith.web.browser import GuardProxy, Refusal
 
 SOCKET_NAME = "proxy.sock"
 

@@ -27,7 +27,7 @@ from scrapesmith.collect.views import Blueprint, Rerun
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.io import write_rows
 from scrapesmith.report import write_report
-from scrapesmith.web.files import is_within
+from scrapesmith.web import is_within
 
 TEMPLATES = ("html_list", "html_table", "rest")
 _FAILURES_LIMIT = 16 * 2**20  # the per-item failures the parent reads into a rerun's record

@@ -37,12 +37,16 @@ from scrapesmith.induce.examples import Example, induce_from_examples
 from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
 from scrapesmith.induce.views import ScraperSpec
 from scrapesmith.io import timestamp, write_rows
-from scrapesmith.lists.replay import replay
-from scrapesmith.lists.runtime import HttpRuntime
-from scrapesmith.lists.views import ListProgram
-from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
-from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher
-from scrapesmith.web.page import FetchError, Page
+from scrapesmith.lists import HttpRuntime, ListProgram, replay
+from scrapesmith.web import (
+    ArchivingFetcher,
+    FetchError,
+    FileFetcher,
+    HttpFetcher,
+    Page,
+    RoutingFetcher,
+    WarcWriter,
+)
 
 PARTIAL_DATASET = "dataset.partial.jsonl"
 DATASET_FILES = ("dataset.csv", "dataset.jsonl", "dataset.parquet")

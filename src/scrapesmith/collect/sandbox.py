@@ -46,7 +46,7 @@ from scrapesmith.collect.limits import DiskQuota, MemoryCgroup, OutputTail
 from scrapesmith.collect.netproxy import NetworkGate
 from scrapesmith.collect.outputs import fresh_program_folder, harvest
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.web.files import is_within
+from scrapesmith.web import is_within
 
 UNSAFE_FLAG = "--unsafe-no-sandbox"
 

@@ -31,12 +31,17 @@ from scrapesmith.collect.search import LocalSearchIndex
 from scrapesmith.collect.seeds import resolve_seeds
 from scrapesmith.collect.views import ABLATIONS, CollectResult, Seeds
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.llm.ledger import Ledger, LedgeredLLM, use_ledger
-from scrapesmith.llm.views import LLM
+from scrapesmith.llm import LLM, Ledger, LedgeredLLM, use_ledger
 from scrapesmith.report import write_report
-from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
-from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RememberingFetcher, RoutingFetcher
-from scrapesmith.web.files import is_within
+from scrapesmith.web import (
+    ArchivingFetcher,
+    FileFetcher,
+    HttpFetcher,
+    RememberingFetcher,
+    RoutingFetcher,
+    WarcWriter,
+    is_within,
+)
 
 MAX_STEPS = 20
 

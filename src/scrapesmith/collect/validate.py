@@ -18,13 +18,9 @@ from pydantic import ValidationError
 
 from scrapesmith.collect.filters import covers, parse_date, row_matches
 from scrapesmith.collect.views import Blueprint, Check
-from scrapesmith.io import read_rows
-from scrapesmith.io.schema import is_empty
-from scrapesmith.lists.detail import MULTI_SEPARATOR
-from scrapesmith.lists.dsl import ScrapeFields
-from scrapesmith.lists.views import ListProgram
-from scrapesmith.web.archive import WarcReplayFetcher
-from scrapesmith.web.page import FetchError, Page, parse_page
+from scrapesmith.io import is_empty, read_rows
+from scrapesmith.lists import MULTI_SEPARATOR, ListProgram, ScrapeFields
+from scrapesmith.web import FetchError, Page, WarcReplayFetcher, parse_page
 
 SAMPLE_ROWS = 3
 

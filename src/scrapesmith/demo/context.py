@@ -10,7 +10,7 @@ from pathlib import Path
 from rich.console import Console
 
 from scrapesmith.sites import DemoServer
-from scrapesmith.web.page import Fetcher
+from scrapesmith.web import Fetcher
 
 
 @dataclass

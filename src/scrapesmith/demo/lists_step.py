@@ -8,9 +8,8 @@ from __future__ import annotations
 from rich.table import Table
 
 from scrapesmith.demo.context import DemoContext
-from scrapesmith.lists.dsl import describe
-from scrapesmith.lists.service import extract_list, http_runtimes, replay_program, save_run
-from scrapesmith.llm.ledger import Ledger
+from scrapesmith.lists import describe, extract_list, http_runtimes, replay_program, save_run
+from scrapesmith.llm import Ledger
 
 DEMO_PATH = "/acme/careers/"
 DEMO_GOAL = "all open Engineering jobs"

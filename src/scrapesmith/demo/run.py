@@ -17,8 +17,7 @@ from scrapesmith.demo.lists_step import record_job_list
 from scrapesmith.demo.survey import survey_sites
 from scrapesmith.report import write_index
 from scrapesmith.sites import serve_sites
-from scrapesmith.web.archive import ArchivingFetcher, WarcWriter
-from scrapesmith.web.fetch import HttpFetcher
+from scrapesmith.web import ArchivingFetcher, HttpFetcher, WarcWriter
 
 STEPS: list[tuple[str, DemoStep]] = [
     ("Survey the local demo web", survey_sites),

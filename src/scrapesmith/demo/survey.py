@@ -9,7 +9,7 @@ from rich.table import Table
 
 from scrapesmith.demo.context import DemoContext
 from scrapesmith.sites import SiteCollection
-from scrapesmith.web.page import FetchError
+from scrapesmith.web import FetchError
 
 SAMPLE_PAGES_PER_SITE = 12
 

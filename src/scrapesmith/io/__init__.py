@@ -18,7 +18,10 @@ from scrapesmith.io.schema import (
     SchemaError,
     column_order,
     infer_schema,
+    infer_type,
+    is_empty,
     timestamp,
+    value_type,
 )
 
 __all__ = [
@@ -31,10 +34,13 @@ __all__ = [
     "column_order",
     "count_rows",
     "infer_schema",
+    "infer_type",
+    "is_empty",
     "iter_rows",
     "read_json_lines",
     "read_rows",
     "timestamp",
     "typed_rows",
+    "value_type",
     "write_rows",
 ]

@@ -8,16 +8,58 @@ and saves them as a :class:`ListProgram`; replay runs the program on the live si
     rows = replay_program(http_runtimes(fetcher), recording.program).rows
 """
 
-from scrapesmith.lists.record import Recording
-from scrapesmith.lists.replay import ReplayResult
+from scrapesmith.lists.choose import choose_data_lists
+from scrapesmith.lists.detail import MULTI_SEPARATOR
+from scrapesmith.lists.dsl import ScrapeFields, describe
+from scrapesmith.lists.heal import heal_list_program
+from scrapesmith.lists.pages import ListPages, NotScalable
+from scrapesmith.lists.profile import check_dataset, check_replay
+from scrapesmith.lists.record import NoListFound, Recording, RecordingError, parse_columns, record_heuristic
+from scrapesmith.lists.replay import ReplayResult, replay
+from scrapesmith.lists.runtime import HttpRuntime, NeedsBrowser
 from scrapesmith.lists.service import (
+           RUNTIMES,
            RuntimeFactory,
+           extract_from_sources,
            extract_list,
            http_runtimes,
+           list_sources,
+           make_runtimes,
            record_program,
            replay_program,
+           save_run,
 )
 from scrapesmith.lists.views import ListProgram, ProgramError
 
-__all__ = ["ListProgram", "ProgramError", "Recording", "ReplayResult", "RuntimeFactory", "extract_list",
-           "http_runtimes", "record_program", "replay_program"]
+__all__ = [
+           "MULTI_SEPARATOR",
+           "RUNTIMES",
+           "HttpRuntime",
+           "ListPages",
+           "ListProgram",
+           "NeedsBrowser",
+           "NoListFound",
+           "NotScalable",
+           "ProgramError",
+           "Recording",
+           "RecordingError",
+           "ReplayResult",
+           "RuntimeFactory",
+           "ScrapeFields",
+           "check_dataset",
+           "check_replay",
+           "choose_data_lists",
+           "describe",
+           "extract_from_sources",
+           "extract_list",
+           "heal_list_program",
+           "http_runtimes",
+           "list_sources",
+           "make_runtimes",
+           "parse_columns",
+           "record_heuristic",
+           "record_program",
+           "replay",
+           "replay_program",
+           "save_run",
+]

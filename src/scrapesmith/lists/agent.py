@@ -54,9 +54,7 @@ from scrapesmith.lists.selectors import (
     shape_of,
 )
 from scrapesmith.lists.views import ListProgram
-from scrapesmith.llm.structured import ask_json, ask_structured
-from scrapesmith.llm.templates import render_prompt
-from scrapesmith.llm.views import LLM, LLMError
+from scrapesmith.llm import LLM, LLMError, ask_json, ask_structured, render_prompt
 
 CANDIDATE_LISTS = 4
 CLOSE_MARGIN = 0.25

@@ -17,7 +17,7 @@ from lxml import etree
 
 from scrapesmith.dom.layout import PageLayout
 from scrapesmith.lists.runtime import HttpRuntime, PageRuntime, ReplayError, RuntimeFactory, page_layout
-from scrapesmith.web.browser.render import assess
+from scrapesmith.web.browser import assess
 
 
 class AutoPageRuntime:

@@ -21,11 +21,14 @@ from scrapesmith.dom.selectors import css_selector
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.dsl import alternatives
 from scrapesmith.lists.runtime import ReplayError
-from scrapesmith.web.browser.layout import live_layout, stamp_live
-from scrapesmith.web.browser.policy import BrowserPolicy
-from scrapesmith.web.browser.runtime import BrowserRuntime
-from scrapesmith.web.browser.session import BrowserSession
-from scrapesmith.web.browser.views import BrowserOptions
+from scrapesmith.web.browser import (
+    BrowserOptions,
+    BrowserPolicy,
+    BrowserRuntime,
+    BrowserSession,
+    live_layout,
+    stamp_live,
+)
 
 
 class BrowserPageRuntime:

@@ -27,9 +27,7 @@ from lxml import etree
 from scrapesmith.dom.layout import PageLayout
 from scrapesmith.dom.list_evidence import RankedList, rank_lists
 from scrapesmith.dom.list_selection import DATA_LIST_THRESHOLD, select_lists
-from scrapesmith.llm.structured import ask_json
-from scrapesmith.llm.templates import render_prompt
-from scrapesmith.llm.views import LLM, LLMError
+from scrapesmith.llm import LLM, LLMError, ask_json, render_prompt
 
 CLOSE = 0.25
 CHOICES = 4

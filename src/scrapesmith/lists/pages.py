@@ -15,7 +15,7 @@ from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.replay import replay
 from scrapesmith.lists.runtime import HttpRuntime
 from scrapesmith.lists.views import ListProgram
-from scrapesmith.web.page import Fetcher, Page
+from scrapesmith.web import Fetcher, Page
 
 
 class NotScalable(ScrapesmithError):

@@ -52,8 +52,7 @@ from scrapesmith.lists.dsl import (
 from scrapesmith.lists.runtime import PageRuntime, ReplayError
 from scrapesmith.lists.selectors import first_in, select_in
 from scrapesmith.lists.views import ListProgram
-from scrapesmith.llm.templates import render_prompt
-from scrapesmith.llm.views import LLM
+from scrapesmith.llm import LLM, render_prompt
 
 DETAIL_KEY = "_detail_url"
 DETAIL_URL = "detail_url"
@@ -324,7 +323,7 @@ class Replayer:
         if key not in self._answers:
             if self.llm is None:
                 raise ReplayError(f"column {action.column!r} needs a model (AnswerQuestion), and this replay has none")
-            from scrapesmith.llm.structured import ask_structured
+            from scrapesmith.llm import ask_structured
 
             prompt = render_prompt(
                 "lists_answer_question", column=action.column, question=action.question, text=text[:4000]

@@ -19,7 +19,7 @@ from scrapesmith.dom.layout import PageLayout, unrendered
 from scrapesmith.dom.selectors import normalize_text
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.selectors import first_in
-from scrapesmith.web.page import Fetcher, Page, parse_page
+from scrapesmith.web import Fetcher, Page, parse_page
 
 
 class ReplayError(ScrapesmithError):

@@ -16,11 +16,9 @@ from scrapesmith.lists.record import Recording, record_heuristic
 from scrapesmith.lists.replay import ReplayResult, replay
 from scrapesmith.lists.runtime import HttpRuntime, PageRuntime, RuntimeFactory
 from scrapesmith.lists.views import ListProgram
-from scrapesmith.llm.ledger import Ledger
-from scrapesmith.llm.views import LLM
+from scrapesmith.llm import LLM, Ledger
 from scrapesmith.report import write_report
-from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher, expand_sources, is_web_url
-from scrapesmith.web.page import Fetcher
+from scrapesmith.web import Fetcher, FileFetcher, HttpFetcher, RoutingFetcher, expand_sources, is_web_url
 
 RUNTIMES = ("http", "browser", "auto")
 

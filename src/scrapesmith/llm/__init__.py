@@ -10,10 +10,21 @@ Typical use in a capability::
 """
 
 from scrapesmith.dom.tokens import estimate_tokens
-from scrapesmith.llm.cache import CachedLLM, ResponseCache
-from scrapesmith.llm.client import effective_spec, parse_spec, require_llm, resolve_llm, unwrap, wrap_llm
+from scrapesmith.llm.cache import CACHE_FILE_NAME, CachedLLM, ResponseCache
+from scrapesmith.llm.client import (
+    SPEC_HELP,
+    build_provider,
+    effective_spec,
+    parse_spec,
+    require_llm,
+    resolve_llm,
+    unwrap,
+    wrap_llm,
+)
+from scrapesmith.llm.config import LLMSettings
 from scrapesmith.llm.ledger import (
     Ledger,
+    LedgeredLLM,
     LedgerEntry,
     LedgerTotals,
     PriceTable,
@@ -22,7 +33,23 @@ from scrapesmith.llm.ledger import (
     use_ledger,
 )
 from scrapesmith.llm.local import LocalLLM
-from scrapesmith.llm.structured import ask_json, ask_structured, ask_text, parse_json_reply
+from scrapesmith.llm.models import (
+    DEFAULT_SIZE,
+    EMBEDDED_MODELS,
+    embedded_model,
+    file_sha256,
+    install_model,
+    is_installed,
+    model_path,
+)
+from scrapesmith.llm.structured import (
+    JSONReplyError,
+    ask_json,
+    ask_structured,
+    ask_text,
+    describe_problem,
+    parse_json_reply,
+)
 from scrapesmith.llm.templates import list_prompts, render_prompt
 from scrapesmith.llm.views import (
     LLM,
@@ -38,16 +65,23 @@ from scrapesmith.llm.views import (
 )
 
 __all__ = [
+    "CACHE_FILE_NAME",
+    "DEFAULT_SIZE",
+    "EMBEDDED_MODELS",
     "LLM",
+    "SPEC_HELP",
     "CachedLLM",
     "ChatMessage",
     "Completion",
+    "JSONReplyError",
     "LLMError",
     "LLMOutputError",
     "LLMRequest",
+    "LLMSettings",
     "Ledger",
     "LedgerEntry",
     "LedgerTotals",
+    "LedgeredLLM",
     "LocalLLM",
     "ModelNotInstalled",
     "NoModelConfigured",
@@ -60,10 +94,17 @@ __all__ = [
     "ask_structured",
     "ask_text",
     "attribute_to",
+    "build_provider",
     "current_ledger",
+    "describe_problem",
     "effective_spec",
+    "embedded_model",
     "estimate_tokens",
+    "file_sha256",
+    "install_model",
+    "is_installed",
     "list_prompts",
+    "model_path",
     "parse_json_reply",
     "parse_spec",
     "render_prompt",

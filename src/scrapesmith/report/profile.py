@@ -11,8 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scrapesmith.io import PROVENANCE_COLUMNS, column_order
-from scrapesmith.io.schema import is_empty, value_type
+from scrapesmith.io import PROVENANCE_COLUMNS, column_order, is_empty, value_type
 from scrapesmith.report.views import ColumnProfile
 
 _URL = re.compile(r"^(https?|file)://", re.IGNORECASE)

@@ -103,9 +103,11 @@ Release date "5 March 2019", Print length, Binding), related-book cards.
 
 from scrapesmith.sites.collection import SiteCollection, build_sites
 from scrapesmith.sites.server import DemoServer, RequestLog, SiteServerError, serve_sites
+from scrapesmith.sites.synthetic import ITEM_FIELDS, item_truth, serve_in_process
 from scrapesmith.sites.views import Response, SiteSummary
 
 __all__ = [
+    "ITEM_FIELDS",
     "DemoServer",
     "RequestLog",
     "Response",
@@ -113,5 +115,7 @@ __all__ = [
     "SiteServerError",
     "SiteSummary",
     "build_sites",
+    "item_truth",
+    "serve_in_process",
     "serve_sites",
 ]

@@ -21,7 +21,7 @@ from scrapesmith.cli.options import (
     progress_bar,
     show_report,
 )
-from scrapesmith.llm.client import effective_spec, parse_spec
+from scrapesmith.llm import effective_spec, parse_spec
 
 
 @bench_app.command("miniwob")
@@ -68,9 +68,8 @@ def bench_miniwob(
     from scrapesmith.insta.evidence_judge import JUDGE_KINDS, make_judge
     from scrapesmith.insta.judge import JudgeConfig
     from scrapesmith.insta.workflow import load_workflows
-    from scrapesmith.llm.ledger import Ledger, use_ledger
-    from scrapesmith.web.browser.policy import BrowserPolicy
-    from scrapesmith.web.browser.session import BrowserSession
+    from scrapesmith.llm import Ledger, use_ledger
+    from scrapesmith.web.browser import BrowserPolicy, BrowserSession
 
     check_choice("--policy", policy, (*POLICIES, "workflow"))
     if policy == "workflow" and workflows is None:
@@ -142,7 +141,7 @@ def bench_insta_safety(
     if ask not in ("describe", "judge"):
         raise typer.BadParameter(f"must be describe or judge, not {ask!r}", param_hint="--ask")
     from scrapesmith.bench.insta_safety import UnknownGroup, measure_safety
-    from scrapesmith.llm.ledger import Ledger
+    from scrapesmith.llm import Ledger
 
     model = llm_from_options(llm, no_cache, ledger=Ledger())
     try:

@@ -21,10 +21,8 @@ from scrapesmith.cli.options import (
 )
 from scrapesmith.dom.layout import PageLayout
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.lists.service import (
-    make_runtimes,
-)
-from scrapesmith.llm.ledger import Ledger, use_ledger
+from scrapesmith.lists import make_runtimes
+from scrapesmith.llm import Ledger, use_ledger
 
 HTML_OPTION = typer.Option(Path("../shared/data/next-eval/html"), "--html", help="Directory of N.html pages.")
 
@@ -127,8 +125,7 @@ def _renderer(render: bool) -> Iterator[Callable[[etree._Element], PageLayout] |
     if not render:
         yield None
         return
-    from scrapesmith.web.browser import BrowserRuntime
-    from scrapesmith.web.browser.layout import render_layout
+    from scrapesmith.web.browser import BrowserRuntime, render_layout
 
     runtime = BrowserRuntime()  # started by the first page: a browser that cannot start leaves every
     try:  # page to the DOM evidence, each one counted with the reason, instead of ending the run

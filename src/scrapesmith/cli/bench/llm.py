@@ -9,14 +9,16 @@ from scrapesmith.bench.llm import bench_llm
 from scrapesmith.cli import bench_app, console
 from scrapesmith.cli.options import JsonOutOption
 from scrapesmith.config import read_settings
-from scrapesmith.llm.client import build_provider, parse_spec
-from scrapesmith.llm.config import LLMSettings
-from scrapesmith.llm.models import (
+from scrapesmith.llm import (
     EMBEDDED_MODELS,
+    LLM,
+    LLMError,
+    LLMSettings,
+    build_provider,
     embedded_model,
     is_installed,
+    parse_spec,
 )
-from scrapesmith.llm.views import LLM, LLMError
 
 
 @bench_app.command("llm")

@@ -20,9 +20,8 @@ from scrapesmith.collect.ohcache import ArtifactCache, HyperedgeFormatter, Messa
 from scrapesmith.collect.sandbox import SandboxLimits
 from scrapesmith.collect.search import LocalSearchIndex
 from scrapesmith.collect.views import Hyperedge, Role, Seeds
-from scrapesmith.llm.templates import render_prompt
-from scrapesmith.llm.views import LLM, ChatMessage, LLMOutputError
-from scrapesmith.web.page import Fetcher
+from scrapesmith.llm import LLM, ChatMessage, LLMOutputError, render_prompt
+from scrapesmith.web import Fetcher
 
 T = TypeVar("T", bound=BaseModel)
 _REF = re.compile(r"cache://([0-9a-f]{12})")

@@ -32,8 +32,8 @@ from scrapesmith.collect.views import (
 )
 from scrapesmith.dom.lists import find_first_page, find_pagination
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.io.schema import infer_type
-from scrapesmith.web.page import FetchError, Page
+from scrapesmith.io import infer_type
+from scrapesmith.web import FetchError, Page
 
 CRAWL_LIMIT = 200
 MAX_LINKS = 20

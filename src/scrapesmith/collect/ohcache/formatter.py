@@ -15,8 +15,15 @@ from typing import TypeVar
 from pydantic import BaseModel, ValidationError
 
 from scrapesmith.collect.views import ROLE_SCHEMAS, Role
-from scrapesmith.llm.structured import JSONReplyError, describe_problem, parse_json_reply
-from scrapesmith.llm.views import LLM, ChatMessage, LLMOutputError, LLMRequest
+from scrapesmith.llm import (
+    LLM,
+    ChatMessage,
+    JSONReplyError,
+    LLMOutputError,
+    LLMRequest,
+    describe_problem,
+    parse_json_reply,
+)
 
 T = TypeVar("T", bound=BaseModel)
 

@@ -17,7 +17,9 @@ contexts keep no storage, and Chromium runs with background networking off behin
 """
 
 from scrapesmith.web.browser.fetcher import BrowserFetcher, make_fetcher
+from scrapesmith.web.browser.layout import live_layout, render_layout, stamp_live
 from scrapesmith.web.browser.policy import BrowserPolicy
+from scrapesmith.web.browser.proxy import GuardProxy, Refusal
 from scrapesmith.web.browser.render import RENDER_MODES, AutoFetcher, RenderDecision, RenderMode, assess
 from scrapesmith.web.browser.runtime import BrowserRuntime
 from scrapesmith.web.browser.session import BrowserSession, Navigation
@@ -46,12 +48,17 @@ __all__ = [
     "BrowserRuntime",
     "BrowserSession",
     "BrowserUnavailable",
+    "GuardProxy",
     "Navigation",
     "PageCrashed",
     "Recovery",
+    "Refusal",
     "RenderDecision",
     "RenderMode",
     "Snapshot",
     "assess",
+    "live_layout",
     "make_fetcher",
+    "render_layout",
+    "stamp_live",
 ]
