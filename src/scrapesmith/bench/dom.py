@@ -23,10 +23,7 @@ from rich.progress import Progress
 
 from scrapesmith.bench.frame import BenchResult
 from scrapesmith.bench.swde import SwdeSite, discover_sites, load_groundtruth
-from scrapesmith.dom.clean import clean_tree
-from scrapesmith.dom.parse import parse_html
-from scrapesmith.dom.simplify import simplify
-from scrapesmith.dom.tokens import estimate_tokens
+from scrapesmith.dom import clean_tree, estimate_tokens, parse_html, simplify
 from scrapesmith.errors import ScrapesmithError
 
 _LEADING_SEPARATORS = re.compile(r"^[\s:;,|/\-–—•·]+")

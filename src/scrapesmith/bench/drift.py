@@ -32,7 +32,7 @@ from typing import Any
 from scrapesmith.bench.drift_lists import run_lists
 from scrapesmith.bench.frame import BenchResult, report
 from scrapesmith.bench.swde import SwdeSite, discover_sites, parse_list, read_page, requests_for
-from scrapesmith.dom.mutate import LAYOUT_VERSIONS, MUTATIONS, mutate_page
+from scrapesmith.dom import LAYOUT_VERSIONS, MUTATIONS, mutate_page
 from scrapesmith.drift import compare
 from scrapesmith.induce.examples import kind_of
 from scrapesmith.induce.execute import CompiledSpec, parse_for_replay

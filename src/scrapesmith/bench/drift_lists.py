@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from scrapesmith.dom.mutate import mutate_page
+from scrapesmith.dom import mutate_page
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists import check_replay, extract_list, heal_list_program, http_runtimes, replay_program
 from scrapesmith.llm import Ledger, use_ledger

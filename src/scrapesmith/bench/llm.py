@@ -26,7 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, create_model
 
 from scrapesmith.bench.frame import BenchResult
-from scrapesmith.dom.tokens import estimate_tokens
+from scrapesmith.dom import estimate_tokens
 from scrapesmith.llm import LLM, ChatMessage, LLMError, LLMOutputError, LLMRequest, ask_structured
 
 

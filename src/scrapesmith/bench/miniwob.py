@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from scrapesmith.bench.frame import BenchResult, save_json
-from scrapesmith.dom.parse import parse_html
+from scrapesmith.dom import parse_html
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.insta.agent import Policy, run_episode
 from scrapesmith.insta.env import BrowserEnv

@@ -32,10 +32,8 @@ from lxml import etree
 from scipy.optimize import linear_sum_assignment
 
 from scrapesmith.bench.frame import BenchResult
-from scrapesmith.dom.layout import PageLayout
+from scrapesmith.dom import PageLayout, is_element, own_text, parse_html
 from scrapesmith.dom.list_selection import detect_lists
-from scrapesmith.dom.lists import is_element, own_text
-from scrapesmith.dom.parse import parse_html
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists import choose_data_lists
 from scrapesmith.llm import LLM, Ledger

@@ -27,7 +27,7 @@ from scipy.optimize import minimize
 
 from scrapesmith.bench.nexteval import expand_record, nexteval_xpath, overlap_matrix, page_ids, score_records
 from scrapesmith.bench.nexteval import text_map_keys as page_keys
-from scrapesmith.dom.layout import PageLayout
+from scrapesmith.dom import PageLayout, parse_html
 from scrapesmith.dom.list_evidence import FEATURES, RankedList, rank_lists
 from scrapesmith.dom.list_selection import (
     DATA_LIST_THRESHOLD,
@@ -37,7 +37,6 @@ from scrapesmith.dom.list_selection import (
     secondary_features,
     select_lists,
 )
-from scrapesmith.dom.parse import parse_html
 
 LABEL_OVERLAP = 0.5
 DEFAULT_C = 0.03

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from scrapesmith.bench.frame import BenchResult
-from scrapesmith.dom.selectors import normalize_text
+from scrapesmith.dom import normalize_text
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists import RuntimeFactory, extract_list
 from scrapesmith.llm import LLM, Ledger, use_ledger

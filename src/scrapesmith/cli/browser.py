@@ -100,8 +100,7 @@ def _local_page(source: str) -> tuple[Page, str]:
 
 
 def _print_view(page: Page, reason: str, view: str) -> None:
-    from scrapesmith.dom.markdown import to_markdown
-    from scrapesmith.dom.simplify import simplify
+    from scrapesmith.dom import simplify, to_markdown
     from scrapesmith.web import parse_page
 
     console.print(f"{page.status} {page.url} via {page.via} ({reason})", markup=False, highlight=False)

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from scrapesmith.cli import app
-from scrapesmith.dom.mutate import LAYOUT_VERSIONS
+from scrapesmith.dom import LAYOUT_VERSIONS
 from scrapesmith.sites import DemoServer, SiteCollection, build_sites
 
 DEFAULT_PORT = 8765

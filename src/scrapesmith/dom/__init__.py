@@ -4,14 +4,46 @@ The few nouns every capability needs are re-exported here; each module's docstri
 """
 
 from scrapesmith.dom.clean import clean_html, clean_tree
-from scrapesmith.dom.ids import ID_ATTRIBUTE, assign_ids, node_id
+from scrapesmith.dom.encoding import decode_html
+from scrapesmith.dom.ids import ID_ATTRIBUTE, assign_ids, node_id, nodes_by_id
+from scrapesmith.dom.layout import BOX_ATTRIBUTE, VIEWPORT, Box, PageLayout, unrendered
+from scrapesmith.dom.lists import (
+    PREVIOUS_WORDS,
+    RecordRegion,
+    content_children,
+    element_text,
+    find_first_page,
+    find_pagination,
+    fingerprint,
+    is_element,
+    least_common_ancestor,
+    own_text,
+    page_number,
+    similarity,
+)
 from scrapesmith.dom.markdown import MarkdownView, to_markdown
-from scrapesmith.dom.parse import HtmlElement, absolutize, document_base_url, parse_html
+from scrapesmith.dom.mutate import (
+    LAYOUT_VERSIONS,
+    MUTATIONS,
+    check_layout_version,
+    layout_version,
+    mutate_page,
+)
+from scrapesmith.dom.parse import (
+    HtmlElement,
+    absolutize,
+    document_base_url,
+    is_parsable_url,
+    parse_html,
+    safe_urljoin,
+)
 from scrapesmith.dom.selectors import (
     SelectorError,
     absolute_xpath,
     css_selector,
+    css_to_xpath,
     is_obfuscated_class,
+    is_stable_id,
     node_text,
     normalize_text,
     relative_xpath,
@@ -23,8 +55,56 @@ from scrapesmith.dom.simplify import SimplifiedDom, simplify
 from scrapesmith.dom.tokens import estimate_tokens
 
 __all__ = [
-    "ID_ATTRIBUTE", "HtmlElement", "MarkdownView", "SelectorError", "SimplifiedDom", "absolute_xpath",
-    "absolutize", "assign_ids", "clean_html", "clean_tree", "css_selector", "document_base_url",
-    "estimate_tokens", "is_obfuscated_class", "node_id", "node_text", "normalize_text", "parse_html",
-    "relative_xpath", "robust_xpath", "select", "select_text", "simplify", "to_markdown",
+    "BOX_ATTRIBUTE",
+    "ID_ATTRIBUTE",
+    "LAYOUT_VERSIONS",
+    "MUTATIONS",
+    "PREVIOUS_WORDS",
+    "VIEWPORT",
+    "Box",
+    "HtmlElement",
+    "MarkdownView",
+    "PageLayout",
+    "RecordRegion",
+    "SelectorError",
+    "SimplifiedDom",
+    "absolute_xpath",
+    "absolutize",
+    "assign_ids",
+    "check_layout_version",
+    "clean_html",
+    "clean_tree",
+    "content_children",
+    "css_selector",
+    "css_to_xpath",
+    "decode_html",
+    "document_base_url",
+    "element_text",
+    "estimate_tokens",
+    "find_first_page",
+    "find_pagination",
+    "fingerprint",
+    "is_element",
+    "is_obfuscated_class",
+    "is_parsable_url",
+    "is_stable_id",
+    "layout_version",
+    "least_common_ancestor",
+    "mutate_page",
+    "node_id",
+    "node_text",
+    "nodes_by_id",
+    "normalize_text",
+    "own_text",
+    "page_number",
+    "parse_html",
+    "relative_xpath",
+    "robust_xpath",
+    "safe_urljoin",
+    "select",
+    "select_text",
+    "similarity",
+    "simplify",
+    "to_markdown",
+    "unrendered",
 ]

@@ -20,10 +20,8 @@ from dataclasses import dataclass
 from lxml import etree
 from pydantic import BaseModel
 
-from scrapesmith.dom.layout import PageLayout
+from scrapesmith.dom import PageLayout, RecordRegion, element_text, least_common_ancestor, simplify
 from scrapesmith.dom.list_evidence import RankedList, rank_lists
-from scrapesmith.dom.lists import RecordRegion, element_text, least_common_ancestor
-from scrapesmith.dom.simplify import simplify
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.choose import CONFIDENT, describe
 from scrapesmith.lists.columns import column_kind, content_type, locate

@@ -15,7 +15,7 @@ from contextlib import ExitStack, contextmanager
 
 from lxml import etree
 
-from scrapesmith.dom.layout import PageLayout
+from scrapesmith.dom import PageLayout
 from scrapesmith.lists.runtime import HttpRuntime, PageRuntime, ReplayError, RuntimeFactory, page_layout
 from scrapesmith.web.browser import assess
 

@@ -15,9 +15,7 @@ from typing import Self
 
 from lxml import etree
 
-from scrapesmith.dom.layout import PageLayout, unrendered
-from scrapesmith.dom.parse import parse_html
-from scrapesmith.dom.selectors import css_selector
+from scrapesmith.dom import PageLayout, css_selector, parse_html, unrendered
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.dsl import alternatives
 from scrapesmith.lists.runtime import ReplayError

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from scrapesmith.dom.lists import element_text, is_element
+from scrapesmith.dom import element_text, is_element
 from scrapesmith.lists.dsl import Action, SaveLink, SaveText
 from scrapesmith.lists.selectors import field_selectors
 

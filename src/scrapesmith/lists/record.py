@@ -20,17 +20,17 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
-from scrapesmith.dom.layout import PageLayout
-from scrapesmith.dom.list_evidence import rank_lists
-from scrapesmith.dom.lists import (
+from scrapesmith.dom import (
+    PageLayout,
     RecordRegion,
     content_children,
     find_pagination,
     fingerprint,
+    normalize_text,
     page_number,
     similarity,
 )
-from scrapesmith.dom.selectors import normalize_text
+from scrapesmith.dom.list_evidence import rank_lists
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.columns import URL_WORDS, column_actions, column_words, main_link
 from scrapesmith.lists.detail import record_detail_pass

@@ -32,8 +32,7 @@ from lxml import etree
 from pydantic import BaseModel
 
 from scrapesmith.artifacts import regex_search
-from scrapesmith.dom.lists import PREVIOUS_WORDS, element_text
-from scrapesmith.dom.selectors import node_text
+from scrapesmith.dom import PREVIOUS_WORDS, element_text, node_text
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce import CompiledSpec
 from scrapesmith.io import timestamp

@@ -15,8 +15,7 @@ from urllib.parse import urlencode, urljoin, urlsplit, urlunsplit
 
 from lxml import etree
 
-from scrapesmith.dom.layout import PageLayout, unrendered
-from scrapesmith.dom.selectors import normalize_text
+from scrapesmith.dom import PageLayout, normalize_text, unrendered
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.selectors import first_in
 from scrapesmith.web import Fetcher, Page, parse_page

@@ -12,8 +12,15 @@ from collections.abc import Sequence
 
 from lxml import etree
 
-from scrapesmith.dom.lists import content_children, least_common_ancestor
-from scrapesmith.dom.selectors import SelectorError, css_selector, is_obfuscated_class, is_stable_id, select
+from scrapesmith.dom import (
+    SelectorError,
+    content_children,
+    css_selector,
+    is_obfuscated_class,
+    is_stable_id,
+    least_common_ancestor,
+    select,
+)
 from scrapesmith.lists.dsl import alternatives, join_alternatives
 
 SCOPE = ":scope"

@@ -9,7 +9,7 @@ Typical use in a capability::
 ``ask_structured`` enforces the output schema (grammar, JSON mode, tolerant parsing, one retry).
 """
 
-from scrapesmith.dom.tokens import estimate_tokens
+from scrapesmith.dom import estimate_tokens
 from scrapesmith.llm.cache import CACHE_FILE_NAME, CachedLLM, ResponseCache
 from scrapesmith.llm.client import (
     SPEC_HELP,

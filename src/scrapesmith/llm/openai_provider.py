@@ -17,7 +17,7 @@ from typing import Any
 
 import openai
 
-from scrapesmith.dom.tokens import estimate_tokens
+from scrapesmith.dom import estimate_tokens
 from scrapesmith.llm.views import Completion, LLMError, LLMRequest, PromptTooLongError
 
 JSON_MODES = ("schema", "object", "prompt")

@@ -10,7 +10,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from scrapesmith.dom.tokens import estimate_tokens
+from scrapesmith.dom import estimate_tokens
 from scrapesmith.llm.views import Completion, LLMRequest
 
 

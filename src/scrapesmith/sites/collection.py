@@ -12,7 +12,7 @@ import copy
 from collections.abc import Callable
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from scrapesmith.dom.mutate import check_layout_version, layout_version
+from scrapesmith.dom import check_layout_version, layout_version
 from scrapesmith.sites import acme, books, globex, northwind, proceedings, sports, stocks
 from scrapesmith.sites.html import query_path
 from scrapesmith.sites.root import NOT_FOUND_HTML, NOT_FOUND_JSON, root_pages

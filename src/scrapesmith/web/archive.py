@@ -29,7 +29,7 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from scrapesmith.dom.encoding import decode_html
+from scrapesmith.dom import decode_html
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.web.page import Fetcher, FetchError, Page
 from scrapesmith.web.safety import redact_url

@@ -21,8 +21,15 @@ from urllib.parse import urldefrag, urlsplit
 
 import regex
 
-from scrapesmith.dom.parse import HtmlElement, is_parsable_url, parse_html, safe_urljoin
-from scrapesmith.dom.selectors import SelectorError, css_to_xpath, select
+from scrapesmith.dom import (
+    HtmlElement,
+    SelectorError,
+    css_to_xpath,
+    is_parsable_url,
+    parse_html,
+    safe_urljoin,
+    select,
+)
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.io import read_json_lines
 from scrapesmith.web.page import Fetcher, FetchError

@@ -27,7 +27,7 @@ import httpx
 from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt
 
 from scrapesmith.config import get_settings
-from scrapesmith.dom.encoding import decode_html
+from scrapesmith.dom import decode_html
 from scrapesmith.web.content import DEFAULT_ACCEPT_TYPES, accepts, sniff_media_type
 from scrapesmith.web.files import FileFetcher, expand_sources, is_file_url, is_web_url
 from scrapesmith.web.page import (

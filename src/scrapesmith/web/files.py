@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from scrapesmith.config import get_settings
-from scrapesmith.dom.encoding import decode_html
+from scrapesmith.dom import decode_html
 from scrapesmith.web.content import DEFAULT_ACCEPT_TYPES, accepts, sniff_media_type
 from scrapesmith.web.page import FetchError, Page, TooLarge, UnsupportedContent
 from scrapesmith.web.safety import InvalidUrl

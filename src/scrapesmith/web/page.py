@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Protocol
 
-from scrapesmith.dom.parse import HtmlElement, parse_html
+from scrapesmith.dom import HtmlElement, parse_html
 from scrapesmith.errors import ScrapesmithError
 
 

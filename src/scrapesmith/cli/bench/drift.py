@@ -10,7 +10,7 @@ import typer
 from scrapesmith.bench.swde import default_swde_dir
 from scrapesmith.cli import bench_app, console
 from scrapesmith.cli.options import JsonOutOption, usage_error
-from scrapesmith.dom.mutate import MUTATIONS
+from scrapesmith.dom import MUTATIONS
 
 
 @bench_app.command("drift")

@@ -19,7 +19,7 @@ from scrapesmith.cli.options import (
     llm_from_options,
     progress_bar,
 )
-from scrapesmith.dom.layout import PageLayout
+from scrapesmith.dom import PageLayout
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists import make_runtimes
 from scrapesmith.llm import Ledger, use_ledger

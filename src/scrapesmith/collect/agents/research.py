@@ -30,7 +30,7 @@ from scrapesmith.collect.views import (
     ValidationRules,
     WebMessage,
 )
-from scrapesmith.dom.lists import find_first_page, find_pagination
+from scrapesmith.dom import find_first_page, find_pagination
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.io import infer_type
 from scrapesmith.web import FetchError, Page

@@ -9,7 +9,7 @@ import time
 from types import TracebackType
 from typing import Self
 
-from scrapesmith.dom.encoding import decode_html
+from scrapesmith.dom import decode_html
 from scrapesmith.web.browser.policy import BrowserPolicy
 from scrapesmith.web.browser.render import AutoFetcher, RenderMode
 from scrapesmith.web.browser.runtime import BrowserRuntime

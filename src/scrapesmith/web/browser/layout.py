@@ -28,7 +28,7 @@ from typing import Any
 import lxml.html
 from lxml import etree
 
-from scrapesmith.dom.layout import BOX_ATTRIBUTE, VIEWPORT, Box, PageLayout, unrendered
+from scrapesmith.dom import BOX_ATTRIBUTE, VIEWPORT, Box, PageLayout, unrendered
 from scrapesmith.web.browser.runtime import BrowserRuntime
 from scrapesmith.web.browser.session import BrowserSession
 from scrapesmith.web.browser.views import BrowserError, first_line

@@ -26,7 +26,7 @@ from typing import Literal
 
 from lxml import etree
 
-from scrapesmith.dom.parse import HtmlElement
+from scrapesmith.dom import HtmlElement
 from scrapesmith.web.browser.views import BrowserError
 from scrapesmith.web.page import Fetcher, FetchError, Page, parse_page
 

@@ -15,10 +15,7 @@ ticked boxes, the focus, class-based hiding) lives in DOM properties. ``LIVE_STA
 
 from __future__ import annotations
 
-from scrapesmith.dom.ids import nodes_by_id
-from scrapesmith.dom.markdown import to_markdown
-from scrapesmith.dom.parse import parse_html
-from scrapesmith.dom.simplify import simplify
+from scrapesmith.dom import nodes_by_id, parse_html, simplify, to_markdown
 from scrapesmith.web.browser.views import Snapshot
 
 UNLIMITED_TOKENS = 10**9
