@@ -5,3 +5,27 @@ detection), ``miniwob`` (agents and judge against the page's true reward); then 
 ``weblists``, ``instruct2ds`` (collect), ``insta_pipeline`` (throughput); and component speed: ``fetch``,
 ``dom``, ``browser``, ``llm``. ``frame`` prints and saves every result the same way.
 """
+
+#: each benchmark is a module of its own, imported by its command when it runs (so none slows the others)
+__all__ = [
+    "browser",
+    "collect_pages",
+    "dom",
+    "drift",
+    "drift_lists",
+    "fetch",
+    "frame",
+    "insta_pipeline",
+    "insta_safety",
+    "instruct2ds",
+    "instruct2ds_runner",
+    "llm",
+    "metrics",
+    "miniwob",
+    "nexteval",
+    "nexteval_fit",
+    "sandbox",
+    "scale",
+    "swde",
+    "weblists",
+]

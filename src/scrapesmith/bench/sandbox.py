@@ -22,9 +22,7 @@ from pathlib import Path
 from scrapesmith.bench.frame import BenchResult
 from scrapesmith.bench.instruct2ds import demo_instructions, site_truths
 from scrapesmith.bench.instruct2ds_runner import single_page_start
-from scrapesmith.collect import collect
-from scrapesmith.collect.program import run_program_file
-from scrapesmith.collect.sandbox import SandboxLimits, run_in_sandbox
+from scrapesmith.collect import SandboxLimits, collect, run_in_sandbox, run_program_file
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.sites import serve_sites
 

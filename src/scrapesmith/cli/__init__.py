@@ -25,6 +25,8 @@ from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageErro
 from scrapesmith import __version__
 from scrapesmith.errors import ScrapesmithError
 
+__all__ = ["app", "main"]
+
 app = typer.Typer(
     name="scrapesmith",
     help="Forge reusable scraping programs with an LLM, then run them without it.",

@@ -25,7 +25,7 @@ from scrapesmith.cli.options import (
     not_blank,
     show_report,
 )
-from scrapesmith.collect.progress import live_progress
+from scrapesmith.collect import live_progress
 from scrapesmith.config import get_settings
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.llm import LLM
@@ -65,8 +65,7 @@ def collect_command(
         "value on the items' pages (repeatable; no model).")] = [],  # noqa: B006
 ) -> None:
     """Turn an instruction into a validated dataset: research, blueprint, program, sandboxed test, validation."""
-    from scrapesmith.collect import collect
-    from scrapesmith.collect.sandbox import SandboxLimits
+    from scrapesmith.collect import SandboxLimits, collect
 
     examples = {found.name: found.value for found in examples_from_options(example)}
 
@@ -95,10 +94,14 @@ def collect_command(
 def run_collection_program(program: Path, allow_host: list[str] | None, output: Path | None = None,
                            unsafe_no_sandbox: bool = False, allow_read: list[str] | None = None) -> None:
     """``scrapesmith run runs/<id>/program.py [-o OUT]``: recollect in the sandbox with zero LLM calls."""
-    from scrapesmith.collect.drift import check_rerun, record_drift
-    from scrapesmith.collect.program import RerunInterrupted, rerun_program
-    from scrapesmith.collect.runtime import PARTIAL_DATASET
-    from scrapesmith.collect.sandbox import SandboxLimits
+    from scrapesmith.collect import (
+        PARTIAL_DATASET,
+        RerunInterrupted,
+        SandboxLimits,
+        check_rerun,
+        record_drift,
+        rerun_program,
+    )
 
     where = "WITHOUT the sandbox (--unsafe-no-sandbox)" if unsafe_no_sandbox else "in the sandbox"
     try:
@@ -126,7 +129,7 @@ def run_collection_program(program: Path, allow_host: list[str] | None, output: 
 def rerun_command(program: Path) -> str:
     """``scrapesmith run program.py`` with the ``--allow-host`` flags its hosts need beyond the settings', and
     the ``--allow-read`` flags for the local roots it reads."""
-    from scrapesmith.collect.program import declared_hosts, declared_roots, undeclared_hosts
+    from scrapesmith.collect import declared_hosts, declared_roots, undeclared_hosts
 
     try:
         needed = undeclared_hosts(declared_hosts(program), get_settings().allow_hosts)

@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from scrapesmith.bench.swde import SwdeDataMissing
+from scrapesmith.collect import HostsNotAllowed, ReadRootsNotGranted
 from scrapesmith.collect.agents import NoStartingPoint
-from scrapesmith.collect.program import HostsNotAllowed, ReadRootsNotGranted
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.insta.export import PiiScrubberMissing
 from scrapesmith.lists import NeedsBrowser, NoListFound, NotScalable

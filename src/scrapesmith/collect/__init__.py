@@ -11,21 +11,50 @@ should not pay for the agents.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
+#: each public name and the module that defines it, imported on first use
+_DEFINED_IN = {
+    "CollectResult": "views",
+    "HostsNotAllowed": "program",
+    "PARTIAL_DATASET": "runtime",
+    "ReadRootsNotGranted": "program",
+    "RerunInterrupted": "program",
+    "SandboxLimits": "sandbox",
+    "check_rerun": "drift",
+    "collect": "service",
+    "declared_hosts": "program",
+    "declared_roots": "program",
+    "live_progress": "progress",
+    "record_drift": "drift",
+    "rerun_program": "program",
+    "run_in_sandbox": "sandbox",
+    "run_program_file": "program",
+    "undeclared_hosts": "program",
+}
+
 __all__ = [
+    "PARTIAL_DATASET",
     "CollectResult",
+    "HostsNotAllowed",
+    "ReadRootsNotGranted",
+    "RerunInterrupted",
+    "SandboxLimits",
+    "check_rerun",
     "collect",
+    "declared_hosts",
+    "declared_roots",
+    "live_progress",
+    "record_drift",
+    "rerun_program",
+    "run_in_sandbox",
+    "run_program_file",
+    "undeclared_hosts",
 ]
 
 
 def __getattr__(name: str) -> Any:
-    if name == "collect":
-        from scrapesmith.collect.service import collect
-
-        return collect
-    if name == "CollectResult":
-        from scrapesmith.collect.views import CollectResult
-
-        return CollectResult
-    raise AttributeError(name)
+    if name not in _DEFINED_IN:
+        raise AttributeError(f"module 'scrapesmith.collect' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"scrapesmith.collect.{_DEFINED_IN[name]}"), name)

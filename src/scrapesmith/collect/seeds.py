@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from scrapesmith.collect.views import Seeds
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.web.files import (
+from scrapesmith.web import (
     HTML_SUFFIXES,
     FileFetcher,
     directory_pages,

@@ -8,8 +8,7 @@ from rich.table import Table
 
 from scrapesmith.bench.instruct2ds import SITE_OF, demo_instructions, score_task, site_truths
 from scrapesmith.bench.instruct2ds_runner import single_page_start
-from scrapesmith.collect import CollectResult, collect
-from scrapesmith.collect.progress import live_progress
+from scrapesmith.collect import CollectResult, collect, live_progress
 from scrapesmith.demo.context import DemoContext
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.io import read_rows

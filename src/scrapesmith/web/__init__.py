@@ -4,20 +4,27 @@ from scrapesmith.web.archive import ArchivingFetcher, WarcReplayFetcher, WarcWri
 from scrapesmith.web.crawl import CrawlJournal, CrawlRuleError, FollowRule, crawl
 from scrapesmith.web.fetch import (
     DEFAULT_ACCEPT_TYPES,
-    FileFetcher,
     HttpFetcher,
     RememberingFetcher,
     RoutingFetcher,
     accepts,
-    expand_sources,
-    is_web_url,
 )
-from scrapesmith.web.files import is_within, iter_sources
+from scrapesmith.web.files import (
+    HTML_SUFFIXES,
+    FileFetcher,
+    directory_pages,
+    expand_sources,
+    is_file_url,
+    is_web_url,
+    is_within,
+    iter_sources,
+)
 from scrapesmith.web.page import Fetcher, FetchError, Page, PrivateAddress, RobotsDisallowed, parse_page
 from scrapesmith.web.safety import AddressGuard, RobotsPolicy, origin_of, redact_url
 
 __all__ = [
     "DEFAULT_ACCEPT_TYPES",
+    "HTML_SUFFIXES",
     "AddressGuard",
     "ArchivingFetcher",
     "CrawlJournal",
@@ -37,7 +44,9 @@ __all__ = [
     "WarcWriter",
     "accepts",
     "crawl",
+    "directory_pages",
     "expand_sources",
+    "is_file_url",
     "is_web_url",
     "is_within",
     "iter_sources",

@@ -17,7 +17,7 @@ from scrapesmith.cli.options import (
     llm_from_options,
     progress_bar,
 )
-from scrapesmith.collect.progress import live_progress
+from scrapesmith.collect import live_progress
 from scrapesmith.errors import ScrapesmithError
 
 
