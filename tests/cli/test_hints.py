@@ -5,6 +5,8 @@ Each case is an error as a service raises it, and the line the command line prin
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from scrapesmith.bench.swde import SwdeDataMissing
@@ -50,3 +52,16 @@ from scrapesmith.web.page import PrivateAddress, RobotsDisallowed
 def test_the_command_line_adds_the_flag_that_answers_the_error(error: ScrapesmithError, line: str) -> None:
     assert explain(error) == line
 
+
+
+@pytest.mark.parametrize("error", [
+    RobotsDisallowed("http://a/x", "robots.txt disallows fetching this URL"),
+    PrivateAddress("http://10.0.0.1/", "10.0.0.1", "10.0.0.1 is a private or local address"),
+    ModelNotInstalled("0.5b", "the embedded 0.5b model is not installed"),
+    HostsNotAllowed(["a:80"], "p declares ALLOW_HOSTS a:80"),
+    ReadRootsNotGranted(["/pages"], "p declares READ_ROOTS /pages"),
+])
+def test_an_error_carrying_what_the_hint_needs_crosses_a_process_pool(error: ScrapesmithError) -> None:
+    """A worker's error is pickled back to the parent: it must come back whole, or the pool breaks."""
+    copy = pickle.loads(pickle.dumps(error))
+    assert type(copy) is type(error) and str(copy) == str(error) and explain(copy) == explain(error)

@@ -158,6 +158,9 @@ class HostsNotAllowed(ScrapesmithError):
         super().__init__(message)
         self.hosts = hosts
 
+    def __reduce__(self) -> tuple:
+        return type(self), (self.hosts, str(self))
+
 
 class ReadRootsNotGranted(ScrapesmithError):
     """A program declares folders to read that the caller did not grant; only the caller can grant them."""
@@ -165,6 +168,9 @@ class ReadRootsNotGranted(ScrapesmithError):
     def __init__(self, roots: list[str], message: str) -> None:
         super().__init__(message)
         self.roots = roots
+
+    def __reduce__(self) -> tuple:
+        return type(self), (self.roots, str(self))
 
 
 def undeclared_hosts(declared: list[str], allow_hosts: list[str]) -> list[str]:

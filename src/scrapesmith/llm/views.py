@@ -71,3 +71,7 @@ class ModelNotInstalled(LLMError):
     def __init__(self, size: str, message: str) -> None:
         super().__init__(message)
         self.size = size
+
+    def __reduce__(self) -> tuple:
+        """Rebuilt from its own arguments when it crosses a process pool (a worker resolves its model)."""
+        return type(self), (self.size, str(self))

@@ -61,6 +61,11 @@ class FetchError(ScrapesmithError):
     def __init__(self, url: str, message: str) -> None:
         super().__init__(f"{url}: {message}")
         self.url = url
+        self.message = message
+
+    def __reduce__(self) -> tuple:
+        """Rebuilt from its own arguments when it crosses a process pool (``args`` holds only the line)."""
+        return type(self), (self.url, self.message)
 
 
 class RobotsDisallowed(FetchError):
@@ -77,6 +82,9 @@ class PrivateAddress(BlockedAddress):
     def __init__(self, url: str, host: str, message: str) -> None:
         super().__init__(url, message)
         self.host = host
+
+    def __reduce__(self) -> tuple:
+        return type(self), (self.url, self.host, self.message)
 
 
 class TooLarge(FetchError):
@@ -97,6 +105,9 @@ class HttpStatusError(FetchError):
     def __init__(self, url: str, message: str, status: int) -> None:
         super().__init__(url, message)
         self.status = status
+
+    def __reduce__(self) -> tuple:
+        return type(self), (self.url, self.message, self.status)
 
 
 class Unreachable(FetchError):
