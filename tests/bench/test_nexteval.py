@@ -16,6 +16,14 @@ from scrapesmith.bench.nexteval import (
     score_records,
     text_map_keys,
 )
+from scrapesmith.bench.nexteval_fit import (
+    LOW_F1,
+    PageData,
+    cross_half_f1,
+    cross_halves,
+    load_pages,
+    shipped_method,
+)
 from scrapesmith.dom.layout import unrendered
 from scrapesmith.dom.parse import parse_html
 from scrapesmith.errors import ScrapesmithError
@@ -97,3 +105,26 @@ def test_rendered_pages_report_their_seconds_beside_f1() -> None:
     assert result.summary["pages_rendered"] == 2 and result.summary["pages_not_rendered"] == 0
     assert all(case["rendered"] and float(case["render_seconds"]) > 0 for case in result.cases)
     assert float(result.summary["render_seconds_per_page"]) > 0
+
+
+def test_cross_halves_score_each_half_only_with_what_was_fitted_on_the_other() -> None:
+    pages = load_pages(DATA / "html", DATA / "groundtruth", limit=6)
+    splits: list[tuple[set[int], set[int]]] = []
+    shipped = shipped_method()
+
+    def recording(train: list[PageData], test: list[PageData]) -> list[float]:
+        splits.append(({id(page) for page in train}, {id(page) for page in test}))
+        return shipped(train, test)
+
+    halves = cross_halves(pages, recording)
+    assert [len(half.scores) for half in halves] == [3, 3, 3, 3]
+    everything = {id(page) for page in pages}
+    for train, test in splits:
+        assert not train & test and train | test == everything
+    assert splits[0] == splits[1][::-1] and splits[2] == splits[3][::-1]
+    assert splits[0][0] != splits[2][0]  # page halves and odd/even pages are different splits
+    for half in halves:
+        assert half.under_half == sum(1 for score in half.scores if score < LOW_F1)
+    scores = [score for half in halves for score in half.scores]
+    assert cross_half_f1(halves) == pytest.approx(sum(scores) / len(scores))
+    assert 0.0 < cross_half_f1(halves) <= 1.0
