@@ -47,6 +47,7 @@ from scrapesmith.bench.nexteval_fit import (
     LabelledList,
     Method,
     PageData,
+    choose_c,
     cross_half_f1,
     cross_halves,
     fit_logistic,
@@ -142,6 +143,28 @@ def built_alike(page: PageData, ordered: list[LabelledList], scores: np.ndarray)
     return taken
 
 
+def with_same_template(others: Others, alike: float) -> Others:
+    """``others``, then every list left whose items are built like the main list's (template similarity
+    ``alike`` or more, the same item tag, the same chrome status) and that overlaps none taken."""
+
+    def judge(page: PageData, ordered: list[LabelledList], scores: np.ndarray) -> list[LabelledList]:
+        taken = others(page, ordered, scores)
+        main = ordered[0].ranked
+        chosen = [main, *(cand.ranked for cand in taken)]
+        for cand in ordered[1:]:
+            region, evidence = cand.ranked.region, cand.ranked.evidence
+            if any(cand is other for other in taken) or any(overlapping(region, o.region) for o in chosen):
+                continue
+            if evidence.in_chrome != main.evidence.in_chrome or evidence.item_tag != main.evidence.item_tag:
+                continue
+            if template_similarity(region, main.region) >= alike:
+                chosen.append(cand.ranked)
+                taken.append(cand)
+        return taken
+
+    return judge
+
+
 def second_model(first: FittedWeights, train: list[PageData], c: float, index: list[int] | None) -> Others:
     """The shipped second model, refitted on the training pages against ``first``'s main lists."""
     secondary = fit_secondary_with(train, first, c, index)
@@ -177,36 +200,49 @@ def fit_secondary_with(train: list[PageData], first: FittedWeights, c: float, in
     return fit_secondary(train, full, c)
 
 
-def logistic_method(c: float | None, select: bool = False, others: str = "model 2") -> Method:
+def logistic_method(
+    c: float | None,
+    select: bool = False,
+    others: str = "model 2",
+    names: tuple[str, ...] | None = None,
+    second_c: float | None = None,
+    bags: int = 0,
+) -> Method:
     def run(train: list[PageData], test: list[PageData]) -> list[float]:
-        chosen_c = c if c is not None else nested_c(train)
-        index = selected_features(train, chosen_c) if select else None
-        first = logistic_scorer(train, chosen_c, index)
+        chosen_c = c if c is not None else choose_c(train)
+        index = selected_features(train, chosen_c) if select else (columns(list(names)) if names else None)
+        first = bagged(train, chosen_c, index, bags) if bags else logistic_scorer(train, chosen_c, index)
 
         def scorer(cands: list[LabelledList]) -> np.ndarray:
             values = matrix(cands, index)
             logits = ((values - first.means) / first.scales) @ np.asarray(first.weights) + first.intercept
             return 1.0 / (1.0 + np.exp(-np.clip(logits, -50, 50)))
 
-        judge = {"model 2": lambda: second_model(first, train, chosen_c, index), "main only": lambda: main_only,
+        judge = {"model 2": lambda: second_model(first, train, second_c or chosen_c, index),
+                 "model 2 + same template": lambda: with_same_template(second_model(first, train, second_c or chosen_c, index), 1.0),
+                 "model 2 + alike 0.9": lambda: with_same_template(second_model(first, train, second_c or chosen_c, index), 0.9), "main only": lambda: main_only,
                  "built alike": lambda: built_alike}[others]()
         return [page_f1(page, scorer, judge) for page in test]
 
     return run
 
 
-C_OPTIONS = (0.03, 0.01, 0.003, 0.001)
+def bagged(train: list[PageData], c: float, index: list[int] | None, bags: int) -> FittedWeights:
+    """The mean of ``bags`` models, each fitted on a random half of the training pages (in the raw feature
+    scale, so their standardisations need not agree)."""
+    rng = np.random.default_rng(0)
+    weights, intercepts = [], []
+    for _ in range(bags):
+        half = [train[int(i)] for i in rng.permutation(len(train))[: len(train) // 2]]
+        fitted = logistic_scorer(half, c, index)
+        raw = np.asarray(fitted.weights) / np.asarray(fitted.scales)
+        weights.append(raw)
+        intercepts.append(fitted.intercept - float(raw @ np.asarray(fitted.means)))
+    size = len(weights[0])
+    return FittedWeights([0.0] * size, [1.0] * size, list(np.mean(weights, axis=0)), float(np.mean(intercepts)))
 
 
-def nested_c(train: list[PageData]) -> float:
-    """The C whose model, fitted on one half of the training pages, scores best on the other (both ways)."""
-    first, second = inner_halves(train)
-
-    def inner(c: float) -> float:
-        method = logistic_method(c)
-        return float(np.mean(method(first, second) + method(second, first)))
-
-    return max(C_OPTIONS, key=inner)
+TAG_FEATURES = ("rows", "paragraphs", "list_items", "links", "form_controls")
 
 
 def equal_weights(others: Others) -> Method:
@@ -253,6 +289,16 @@ VARIANTS: dict[str, Method] = {
     "logistic C=0.003 + model 2": logistic_method(0.003),
     "logistic C=0.001 + model 2": logistic_method(0.001),
     "logistic C nested + model 2": logistic_method(None),
+    "logistic C=0.1 + model 2": logistic_method(0.1),
+    "logistic C=0.3 + model 2": logistic_method(0.3),
+    "logistic C=0.03 + model 2 C=0.01": logistic_method(DEFAULT_C, second_c=0.01),
+    "logistic C=0.03 + model 2 C=0.1": logistic_method(DEFAULT_C, second_c=0.1),
+    "logistic no tag features + model 2": logistic_method(
+        DEFAULT_C, names=tuple(name for name in FEATURES if name not in TAG_FEATURES)
+    ),
+    "logistic bagged x10 + model 2": logistic_method(DEFAULT_C, bags=10),
+    "logistic C=0.03 + model 2 + same template": logistic_method(DEFAULT_C, others="model 2 + same template"),
+    "logistic C=0.03 + model 2 + alike 0.9": logistic_method(DEFAULT_C, others="model 2 + alike 0.9"),
     "logistic selected + model 2": logistic_method(DEFAULT_C, select=True),
     "logistic selected C=0.003 + model 2": logistic_method(0.003, select=True),
     "logistic C=0.03 / main only": logistic_method(DEFAULT_C, others="main only"),

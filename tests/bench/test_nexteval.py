@@ -17,10 +17,13 @@ from scrapesmith.bench.nexteval import (
     text_map_keys,
 )
 from scrapesmith.bench.nexteval_fit import (
+    C_OPTIONS,
     LOW_F1,
     PageData,
+    choose_c,
     cross_half_f1,
     cross_halves,
+    fit_models,
     load_pages,
     shipped_method,
 )
@@ -128,3 +131,9 @@ def test_cross_halves_score_each_half_only_with_what_was_fitted_on_the_other() -
     scores = [score for half in halves for score in half.scores]
     assert cross_half_f1(halves) == pytest.approx(sum(scores) / len(scores))
     assert 0.0 < cross_half_f1(halves) <= 1.0
+
+
+def test_the_penalty_is_one_of_the_options_and_a_page_or_two_still_fit() -> None:
+    pages = load_pages(DATA / "html", DATA / "groundtruth", limit=6)
+    assert choose_c(pages) in C_OPTIONS
+    assert len(fit_models(pages[:1]).secondary.weights) == len(fit_models(pages).secondary.weights)
