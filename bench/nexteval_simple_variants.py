@@ -10,10 +10,13 @@ the cross-half figure, which is still a choice made on all 100 pages (said so wh
 
 Main list (the likeliest candidate):
 
-* ``logistic C=…`` — the shipped 29-feature model at the shipped C (0.03) or stronger L2;
-* ``logistic C nested`` — C chosen on the training half alone (its own two halves);
+* ``logistic C=…`` — the shipped 29-feature model at the shipped C (0.03), stronger or weaker L2;
+* ``logistic C nested`` — C chosen on the training half alone (its own two halves,
+  :func:`scrapesmith.bench.nexteval_fit.choose_c`; what ``bench nexteval --fit`` does since issue 34);
 * ``logistic selected`` — only the features whose weight has the same sign, and at least
   :data:`KEEP_WEIGHT`, when fitted on each of the training half's own two halves;
+* ``logistic no tag features`` — without the five item-tag indicators; ``logistic bagged x10`` — the
+  mean of ten models, each fitted on a random half of the training pages;
 * ``equal weights`` — :data:`SIMPLE_SIGNS`: eight features with signs fixed beforehand, each standardised
   over the training pages' candidates (no label is used), summed with weight one;
 * ``page ranks`` — the same eight features, each turned into its rank among the page's candidates (no
@@ -22,11 +25,14 @@ Main list (the likeliest candidate):
   items outside the page's chrome and forms (no fitting).
 
 Other lists: the shipped second model refitted on the training half (``+ model 2``, only after a
-logistic first model), none (``main only``), or :func:`built_alike` (no fitting): another list built
-like the main list (template similarity at least 0.5, not site chrome where the main list is not).
+logistic first model; also at its own C, and ``model 2 selected`` on the comparisons that survive the
+same selection), none (``main only``), :func:`built_alike` (no fitting): another list built like the
+main list (template similarity at least 0.5, not site chrome where the main list is not), or the second
+model plus every list of the main list's item tag and chrome status built like it
+(:func:`with_same_template`, at template similarity 1.0 or 0.9).
 
-Run: ``python bench/nexteval_simple_variants.py [--variants …] [--json OUT]`` (about 3 minutes; no model,
-no browser).
+Run: ``python bench/nexteval_simple_variants.py [--variants …] [--json OUT]`` (about 20 minutes for all on
+2 shared cores; no model, no browser).
 """
 
 from __future__ import annotations
@@ -53,10 +59,12 @@ from scrapesmith.bench.nexteval_fit import (
     fit_logistic,
     fit_secondary,
     load_pages,
+    secondary_rows,
 )
 from scrapesmith.dom.list_evidence import FEATURES, RankedList
 from scrapesmith.dom.list_selection import (
     DATA_LIST_THRESHOLD,
+    SECONDARY_FEATURES,
     SECONDARY_FLOOR,
     overlapping,
     secondary_features,
@@ -165,9 +173,30 @@ def with_same_template(others: Others, alike: float) -> Others:
     return judge
 
 
-def second_model(first: FittedWeights, train: list[PageData], c: float, index: list[int] | None) -> Others:
-    """The shipped second model, refitted on the training pages against ``first``'s main lists."""
-    secondary = fit_secondary_with(train, first, c, index)
+def selected_secondary(train: list[PageData], first: FittedWeights, c: float, index: list[int] | None) -> FittedWeights:
+    """The second model on only the comparisons whose weight keeps its sign (and some size) on both halves
+    of the training pages; the others weigh nothing."""
+    first = expanded(first, index)
+    halves = [fit_logistic(*secondary_rows(part, first), c) for part in inner_halves(train)]
+    keep = [
+        i for i, (a, b) in enumerate(zip(halves[0].weights, halves[1].weights, strict=True))
+        if a * b > 0 and min(abs(a), abs(b)) >= KEEP_WEIGHT
+    ]
+    features, labels = secondary_rows(train, first)
+    fitted = fit_logistic(features[:, keep], labels, c)
+    size = len(SECONDARY_FEATURES)
+    full = FittedWeights([0.0] * size, [1.0] * size, [0.0] * size, fitted.intercept)
+    for position, i in enumerate(keep):
+        full.means[i], full.scales[i], full.weights[i] = fitted.means[position], fitted.scales[position], fitted.weights[position]
+    return full
+
+
+def second_model(
+    first: FittedWeights, train: list[PageData], c: float, index: list[int] | None, select: bool = False
+) -> Others:
+    """The shipped second model, refitted on the training pages against ``first``'s main lists (with
+    ``select``, on the comparisons that survive :func:`selected_secondary`)."""
+    secondary = selected_secondary(train, first, c, index) if select else fit_secondary_with(train, first, c, index)
 
     def judge(page: PageData, ordered: list[LabelledList], scores: np.ndarray) -> list[LabelledList]:
         ranked = [RankedList(c.ranked.region, c.ranked.evidence, float(p)) for c, p in zip(ordered, scores, strict=True)]
@@ -190,14 +219,20 @@ def second_model(first: FittedWeights, train: list[PageData], c: float, index: l
     return judge
 
 
-def fit_secondary_with(train: list[PageData], first: FittedWeights, c: float, index: list[int] | None) -> FittedWeights:
-    """:func:`fit_secondary` for a first model on a subset of the features."""
+def expanded(first: FittedWeights, index: list[int] | None) -> FittedWeights:
+    """A first model on a subset of the features as one on all of them (the others weigh nothing)."""
     if index is None:
-        return fit_secondary(train, first, c)
-    full = FittedWeights([0.0] * len(FEATURES), [1.0] * len(FEATURES), [0.0] * len(FEATURES), first.intercept)
+        return first
+    size = len(FEATURES)
+    full = FittedWeights([0.0] * size, [1.0] * size, [0.0] * size, first.intercept)
     for position, i in enumerate(index):
         full.means[i], full.scales[i], full.weights[i] = first.means[position], first.scales[position], first.weights[position]
-    return fit_secondary(train, full, c)
+    return full
+
+
+def fit_secondary_with(train: list[PageData], first: FittedWeights, c: float, index: list[int] | None) -> FittedWeights:
+    """:func:`fit_secondary` for a first model on a subset of the features."""
+    return fit_secondary(train, expanded(first, index), c)
 
 
 def logistic_method(
@@ -219,6 +254,7 @@ def logistic_method(
             return 1.0 / (1.0 + np.exp(-np.clip(logits, -50, 50)))
 
         judge = {"model 2": lambda: second_model(first, train, second_c or chosen_c, index),
+                 "model 2 selected": lambda: second_model(first, train, second_c or chosen_c, index, select=True),
                  "model 2 + same template": lambda: with_same_template(second_model(first, train, second_c or chosen_c, index), 1.0),
                  "model 2 + alike 0.9": lambda: with_same_template(second_model(first, train, second_c or chosen_c, index), 0.9), "main only": lambda: main_only,
                  "built alike": lambda: built_alike}[others]()
@@ -299,6 +335,8 @@ VARIANTS: dict[str, Method] = {
     "logistic bagged x10 + model 2": logistic_method(DEFAULT_C, bags=10),
     "logistic C=0.03 + model 2 + same template": logistic_method(DEFAULT_C, others="model 2 + same template"),
     "logistic C=0.03 + model 2 + alike 0.9": logistic_method(DEFAULT_C, others="model 2 + alike 0.9"),
+    "logistic C=0.03 + model 2 selected": logistic_method(DEFAULT_C, others="model 2 selected"),
+    "logistic selected + model 2 selected": logistic_method(DEFAULT_C, select=True, others="model 2 selected"),
     "logistic selected + model 2": logistic_method(DEFAULT_C, select=True),
     "logistic selected C=0.003 + model 2": logistic_method(0.003, select=True),
     "logistic C=0.03 / main only": logistic_method(DEFAULT_C, others="main only"),

@@ -171,9 +171,10 @@ def ranked_by(page: PageData, fitted: FittedWeights) -> list[tuple[RankedList, L
     return sorted(pairs, key=lambda pair: pair[0].probability, reverse=True)
 
 
-def fit_secondary(pages: list[PageData], evidence: FittedWeights, c: float = DEFAULT_C) -> FittedWeights:
-    """The second model: on every page, the candidates :func:`select_lists` weighs against the main list
-    (``evidence``'s likeliest), described by :func:`secondary_features`, labelled as for the first model."""
+def secondary_rows(pages: list[PageData], evidence: FittedWeights) -> tuple[np.ndarray, np.ndarray]:
+    """The second model's training rows: on every page, the candidates :func:`select_lists` weighs against
+    the main list (``evidence``'s likeliest), described by :func:`secondary_features`, labelled as for the
+    first model."""
     features, labels = [], []
     for page in pages:
         ranked = ranked_by(page, evidence)
@@ -184,10 +185,16 @@ def fit_secondary(pages: list[PageData], evidence: FittedWeights, c: float = DEF
             if candidate.probability >= SECONDARY_FLOOR and not overlapping(candidate.region, main.region):
                 features.append(secondary_features(candidate, main))
                 labels.append(cand.label)
-    if not features:  # a few pages with no other list to learn from: other lists are not taken
+    return np.array(features).reshape(len(features), len(SECONDARY_FEATURES)), np.array(labels, dtype=float)
+
+
+def fit_secondary(pages: list[PageData], evidence: FittedWeights, c: float = DEFAULT_C) -> FittedWeights:
+    """The second model, fitted on :func:`secondary_rows`."""
+    features, labels = secondary_rows(pages, evidence)
+    if not len(labels):  # a few pages with no other list to learn from: other lists are not taken
         size = len(SECONDARY_FEATURES)
         return FittedWeights([0.0] * size, [1.0] * size, [0.0] * size, -50.0)
-    return fit_logistic(np.array(features), np.array(labels, dtype=float), c)
+    return fit_logistic(features, labels, c)
 
 
 def fit_models(pages: list[PageData], c: float = DEFAULT_C) -> FittedModels:
