@@ -197,14 +197,14 @@ def test_a_details_row_pairs_with_its_row_but_a_placeholder_row_does_not() -> No
 @pytest.mark.parametrize(
     ("page", "beside"),
     [
-        ("88", "four short link menus (the model fitted on odd pages took them as the main list)"),
-        ("14", "a 277-item link list (taken by the model fitted on odd pages)"),
-        ("38", "six ten-item link lists (taken by the model fitted on odd pages)"),
-        ("60", "a 15-item side menu beside the table (taken by the model fitted on the first half)"),
-        ("92", "two short side menus (taken by the model fitted on odd pages)"),
+        ("88", "four short lists of items (the model fitted on odd pages took one as the main list)"),
+        ("14", "a 277-item list (taken by the model fitted on odd pages)"),
+        ("38", "six ten-item lists (taken by the model fitted on odd pages)"),
+        ("60", "a 15-item list beside the table (taken by the model fitted on the first half)"),
+        ("92", "two short lists (taken by the model fitted on odd pages)"),
     ],
 )
-def test_the_main_list_is_taken_without_the_menus_beside_it_on_real_pages(page: str, beside: str) -> None:
+def test_the_main_list_is_taken_without_the_short_lists_beside_it_on_real_pages(page: str, beside: str) -> None:
     # `bench nexteval --fit` cross-half: a model fitted on the half without this page got it wrong
     lists = taken(page)
     assert top_list_f1(page) > 0.9, f"page {page}: the main list should outrank {beside}"
