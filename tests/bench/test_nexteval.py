@@ -146,10 +146,8 @@ def test_the_penalty_is_one_of_the_options_and_a_page_or_two_still_fit() -> None
 
 @pytest.mark.skipif(not DATA.is_dir(), reason="shared NEXT-EVAL data not present")
 def test_fit_prints_the_chosen_penalty_and_each_half_with_its_pages_under_half() -> None:
-    result = CliRunner().invoke(
-        app,
-        ["bench", "nexteval", "--fit", "--limit", "4", "--html", str(DATA / "html"), "--groundtruth", str(DATA / "groundtruth")],
-    )
+    where = ["--html", str(DATA / "html"), "--groundtruth", str(DATA / "groundtruth")]
+    result = CliRunner().invoke(app, ["bench", "nexteval", "--fit", "--limit", "4", *where])
     assert result.exit_code == 0, result.output
     assert "# L2 penalty C = " in result.output and "INTERCEPT = " in result.output
     halves = [line for line in result.output.splitlines() if line.startswith("cross-half, fit on")]
