@@ -39,7 +39,7 @@ import pytest
 
 import scrapesmith
 from scrapesmith.collect.isolation import bwrap_path
-from scrapesmith.collect.program import HostsNotAllowed, rerun_program, run_program_file
+from scrapesmith.collect.program import HostsNotAllowed, ReadRootsNotGranted, rerun_program, run_program_file
 from scrapesmith.collect.sandbox import SandboxLimits, run_in_sandbox
 from scrapesmith.errors import ScrapesmithError
 
@@ -554,8 +554,9 @@ def test_rerun_refuses_a_program_that_grants_itself_files(arena, listeners):
     run_dir, outside = arena
     program = run_dir / "program.py"
     program.write_text(f'READ_ROOTS = [{str(outside)!r}]\nprint("ESCAPED", open({str(outside / "secret.txt")!r}).read())\n')
-    with pytest.raises(ScrapesmithError, match=r"declares READ_ROOTS .*outside.*--allow-read"):
+    with pytest.raises(ReadRootsNotGranted, match=r"declares READ_ROOTS .*outside.*cannot grant itself") as raised:
         run_program_file(program, [])
+    assert raised.value.roots == [str(outside)]  # the command line names them in --allow-read (cli/hints.py)
     with pytest.raises(ScrapesmithError, match=r"declares READ_ROOTS"):
         run_program_file(program, [], allow_read=[str(run_dir)])  # a grant elsewhere is not this root
     assert not (run_dir / "dataset.csv").exists()
