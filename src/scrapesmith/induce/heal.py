@@ -47,6 +47,8 @@ NARROW_FIRST = 0.99
 """A selector generalised from the first value to all its siblings wins only by giving back more values."""
 NEW_CONDITIONS = 0.995
 """A selector that keeps the old one's conditions on its nodes wins over one without them, all else equal."""
+MAX_PARTS = 4
+"""A multi-valued field is re-found one value at a time only when it had at most this many values a page."""
 _LABEL_STEP = re.compile(r"//[\w-]+\[normalize-space\(\)\s*=[^\]]*\](?=/)")
 _LAST_POSITION = re.compile(r"\[\d+\](?=(/text\(\))?$)")
 
@@ -236,6 +238,30 @@ def _relocate(spec_field: FieldSpec, seeds: SeedValues, pages: Sequence[etree._E
         "evidence": f"healed: seed values found again on {hits} of {len(pairs)} pages via {best.evidence}"}), hits
 
 
+def _relocate_parts(spec_field: FieldSpec, pairs: Sequence[tuple[etree._Element, Sequence[str]]],
+                    ) -> tuple[FieldSpec, int] | None:
+    """A multi-valued field whose values sit in separate places (a car's city mileage in one row, its highway
+    mileage in another: the forged selector was a union), re-found one value at a time: per position, the
+    candidate that gives exactly that value on most pages; the field is their union. Only where every seed
+    page had the same number of values, so that a position means the same thing on each."""
+    counts = {len(values) for _, values in pairs}
+    if not spec_field.post.multiple or len(counts) != 1 or not 1 < (count := counts.pop()) <= MAX_PARTS:
+        return None
+    single = spec_field.post.model_copy(update={"multiple": False})
+    parts = []
+    for position in range(count):
+        part = spec_field.model_copy(update={"post": single})
+        found = _relocate(part, [[values[position]] for _, values in pairs], [root for root, _ in pairs])
+        if found is None or found[0].post.regex != spec_field.post.regex:
+            return None
+        parts.append(found[0].actions[0])
+    union = " | ".join(dict.fromkeys(parts))
+    hits = sum(_gives(spec_field, _values(root, [union], spec_field.post), want) for root, want in pairs)
+    return spec_field.model_copy(update={
+        "actions": [union], "evidence": f"healed: seed values found again on {hits} of {len(pairs)} pages, "
+                                        f"one value at a time"}), hits
+
+
 def _heal_field(spec_field: FieldSpec, seeds: SeedValues,
                 pages: Sequence[etree._Element]) -> tuple[FieldSpec, FieldHeal]:
     pairs = _pairs(pages, seeds)
@@ -245,6 +271,9 @@ def _heal_field(spec_field: FieldSpec, seeds: SeedValues,
     if all(_gives(spec_field, _values(root, spec_field.actions, spec_field.post), want) for root, want in pairs):
         return spec_field, FieldHeal(spec_field.name, "kept", spec_field.actions, spec_field.actions)
     found = _relocate(spec_field, seeds, pages)
+    if found is None or found[1] < len(pairs):
+        parts = _relocate_parts(spec_field, pairs)
+        found = parts if parts is not None and parts[1] > (found[1] if found else 0) else found
     if found is None:
         return spec_field, FieldHeal(spec_field.name, "lost", spec_field.actions, spec_field.actions,
                                      "no selector gives its seed values back")
