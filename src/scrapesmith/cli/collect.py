@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from scrapesmith.cli import app, console
-from scrapesmith.cli.drift import exit_on_drift, show_drift
+from scrapesmith.cli.drift import exit_on_drift, heal_collection, show_drift
 from scrapesmith.cli.options import (
     AllowHostOption,
     DelayOption,
@@ -97,8 +97,10 @@ def collect_command(
 
 
 def run_collection_program(program: Path, allow_host: list[str] | None, output: Path | None = None,
-                           unsafe_no_sandbox: bool = False, allow_read: list[str] | None = None) -> None:
-    """``scrapesmith run runs/<id>/program.py [-o OUT]``: recollect in the sandbox with zero LLM calls."""
+                           unsafe_no_sandbox: bool = False, allow_read: list[str] | None = None, *,
+                           heal: bool = False, delay: float | None = None) -> None:
+    """``scrapesmith run runs/<id>/program.py [-o OUT] [--heal]``: recollect in the sandbox with zero LLM calls;
+    with ``heal``, a drifted program's list is recorded again as ``program.v2.py``, which is then run."""
     from scrapesmith.collect.drift import check_rerun, record_drift
     from scrapesmith.collect.program import RerunInterrupted, rerun_program
     from scrapesmith.collect.runtime import PARTIAL_DATASET
@@ -124,6 +126,10 @@ def run_collection_program(program: Path, allow_host: list[str] | None, output: 
     show_report(record_drift(rerun, drift) if drift is not None else rerun.report)
     if drift is not None:
         show_drift(drift)
+        if drift.drifted and heal and (healed := heal_collection(program, allow_host, delay)) is not None:
+            console.print(f"running {healed}", highlight=False)
+            run_collection_program(healed, allow_host, output, unsafe_no_sandbox, allow_read)
+            return
         exit_on_drift(drift)
 
 

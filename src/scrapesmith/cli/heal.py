@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from scrapesmith.cli import app
-from scrapesmith.cli.drift import DRIFT_EXIT, heal_list, save_healed
+from scrapesmith.cli.drift import DRIFT_EXIT, heal_collection, heal_list, save_healed
 from scrapesmith.cli.options import AllowHostOption, DelayOption, allowed_hosts, usage_error
 from scrapesmith.induce.heal import heal_from_sources
 from scrapesmith.induce.views import ScraperSpec
@@ -17,7 +17,8 @@ from scrapesmith.lists.views import ListProgram
 
 @app.command("heal")
 def heal_command(
-    program: Annotated[Path, typer.Argument(help="A scraper spec or a list program (.json) whose site changed.")],
+    program: Annotated[Path, typer.Argument(help="A scraper spec or a list program (.json), or a collection's "
+                                                 "program.py, whose site changed.")],
     pages: Annotated[list[str] | None, typer.Argument(help="A spec's seed pages as they are now, in its seed order "
                                                            "(default: fetch them again); a list program's start "
                                                            "page (default: its own).")] = None,
@@ -30,9 +31,17 @@ def heal_command(
 
     A spec: each broken field is found again from the seed values it kept; the selector diff and a check of
     the new output against the old profile are printed. A list program: recorded again on its start page,
-    accepted when its replay looks like the old profile. Exit status 3 when something could not be healed."""
+    accepted when its replay looks like the old profile. A collection's program.py: its list program recorded
+    again, checked against the collection's dataset, as program.v2.py. Exit status 3 when something could not
+    be healed."""
+    if program.suffix.lower() == ".py":
+        if pages:
+            raise usage_error("a collection program heals on its own sources: give no pages")
+        if heal_collection(program, allow_host, delay, output) is None:
+            raise typer.Exit(DRIFT_EXIT)
+        return
     if program.suffix.lower() != ".json":
-        raise usage_error(f"{program}: heal takes a scraper spec or a list program (.json)")
+        raise usage_error(f"{program}: heal takes a scraper spec or a list program (.json), or a program.py")
     if '"steps"' in program.read_text(encoding="utf-8", errors="replace"):
         if len(pages or []) > 1:
             raise usage_error("a list program heals on one start page")

@@ -68,7 +68,8 @@ def run_command(
     batch_size: BatchSizeOption = DEFAULT_BATCH_SIZE,
     run_dir: RunDirOption = None,
     heal: Annotated[bool, typer.Option("--heal", help="When the output drifted, heal the spec from its seed "
-                                                      "values (a new version beside it) and run that.")] = False,
+                                                      "values, or a program.py's list from its dataset (a new "
+                                                      "version beside it), and run that.")] = False,
 ) -> None:
     """Apply a scraper spec to pages, or rerun a collection program.py, with no LLM.
 
@@ -79,11 +80,12 @@ def run_command(
     --allow-host ones and reading only the local pages under --allow-read; --delay, --concurrency and
     --no-robots apply to a spec's pages. A spec's output is checked against the profile it was forged with:
     on drift the run says what changed and exits with status 3; --heal then mends the spec from its seed
-    pages as a new version (spec.v2.json) and runs that instead."""
+    pages as a new version (spec.v2.json) and runs that instead. A program's rerun is checked against the
+    collection's dataset; --heal records its list again as program.v2.py and reruns that."""
     if target.suffix.lower() == ".py":
         from scrapesmith.cli.collect import run_collection_program
 
-        run_collection_program(target, allow_host, output, unsafe_no_sandbox, allow_read)
+        run_collection_program(target, allow_host, output, unsafe_no_sandbox, allow_read, heal=heal, delay=delay)
         return
     if output is None or not sources:
         raise usage_error("running a scraper spec needs pages and -o OUTPUT, e.g. run spec.json page.html -o out.csv")

@@ -12,6 +12,7 @@ Every check reads as a sentence and has a threshold a person can reason about:
   when fewer than half of its filled values still are;
 * **length** — drifted when the median value is over three times the longest forged value (plus a line's
   worth), or under a third of the shortest: the selector now reads a container or a fragment;
+* **rows** — a program that gave rows when forged gives none at all (every other check needs a row to speak);
 * **items** — a list is drifted when the median number of items per start page is under half the fewest
   or over twice the most seen when it was recorded.
 
@@ -197,8 +198,11 @@ def compare(forged: OutputProfile | None, rows: Iterable[Mapping[str, Any]], kin
     now = profile_rows(counted, [c.name for c in forged.columns], kind_of, items_per_page=items_per_page)
     drifts: list[Drift] = []
     items = _items_drift(forged.items_per_page, now.items_per_page)
+    forged_rows = max((c.pages for c in forged.columns), default=0)
     if items is not None:
         drifts.append(items)
+    elif forged_rows and not counted.count:  # a list whose items per page were not counted says it here
+        drifts.append(Drift(column="", check="rows", evidence=f"no rows read, was {forged_rows} when forged"))
     for was in forged.columns:
         current = now.column(was.name)
         if current is None:

@@ -66,7 +66,7 @@ class Drift(BaseModel):
     """One column (or the list itself, ``column=''``) that no longer looks as it did, with the evidence."""
 
     column: str
-    check: str = Field(description="fill | several | kind | length | items")
+    check: str = Field(description="rows | fill | several | kind | length | items")
     evidence: str
 
     def __str__(self) -> str:
