@@ -11,11 +11,18 @@ page, so a program that read them before can be mended from its seed values:
 * ``reorder`` — the element children of some kinds of block container (by tag and class) reversed;
 * ``labels`` — label texts (short texts ending in ``:``, table and definition headers) renamed;
 * ``combined`` — all four.
+
+One more kind changes what the records *say*, not only where: ``formats`` — classes obfuscated as above, and
+amounts written another way (``$53,310`` -> ``USD 53310``, ``1,024`` -> ``1024``), so the seed values of
+such fields are no longer on the page and heal must find them by other evidence. It is not a layout version
+and not among the default layout ``MUTATIONS``; ``reformat_text`` maps a value read before to how the
+changed page writes it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 
 from lxml import etree, html
@@ -106,10 +113,43 @@ MUTATIONS: dict[str, Mutation] = {"classes": rename_classes, "wrappers": add_wra
                                   "labels": relabel, "combined": combined}
 
 
+_AMOUNT = re.compile(r"([$£€])\s?(\d[\d,]*(?:\.\d+)?)")
+_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])")
+_CURRENCY_CODES = {"$": "USD", "£": "GBP", "€": "EUR"}
+
+
+def reformat_text(text: str) -> str:
+    """Amounts written another way: a currency sign becomes its code before the number, thousands
+    separators go (``$1,299.00`` -> ``USD 1299.00``); other text is unchanged."""
+    text = _AMOUNT.sub(lambda m: f"{_CURRENCY_CODES[m.group(1)]} {m.group(2)}", text)
+    return _GROUPED.sub(lambda m: m.group(0).replace(",", ""), text)
+
+
+def reformat_values(root: etree._Element, seed: int) -> None:
+    """Every text and tail on the page through :func:`reformat_text` (the seed is not needed: a site's new
+    number format is one format)."""
+    for element in root.iter(etree.Element):
+        if element.tag in ("script", "style"):
+            continue
+        if element.text:
+            element.text = reformat_text(element.text)
+        if element.tail:
+            element.tail = reformat_text(element.tail)
+
+
+def formats(root: etree._Element, seed: int) -> None:
+    rename_classes(root, seed)
+    reformat_values(root, seed)
+
+
+VALUE_MUTATIONS: dict[str, Mutation] = {"formats": formats}
+"""Mutations that change the records' text as well as the layout (not among the default ``MUTATIONS``)."""
+
+
 def mutate_page(text: str, mutation: str, seed: int = 0) -> str:
-    """The page ``text`` with ``mutation`` applied, serialised again as HTML."""
+    """The page ``text`` with ``mutation`` (a layout or a value mutation) applied, serialised again as HTML."""
     root = html.document_fromstring(text)
-    MUTATIONS[mutation](root, seed)
+    (MUTATIONS.get(mutation) or VALUE_MUTATIONS[mutation])(root, seed)
     return html.tostring(root, encoding="unicode", doctype="<!DOCTYPE html>")
 
 

@@ -24,7 +24,7 @@ from typing import Literal
 
 from lxml import etree
 
-from scrapesmith.drift import DriftReport, compare
+from scrapesmith.drift import ColumnProfile, DriftReport, compare
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.candidates import Candidate, xpath_literal
 from scrapesmith.induce.examples import MAX_LABEL, Example, example_candidates, kind_of
@@ -35,9 +35,11 @@ from scrapesmith.induce.execute import (
     post_process,
     run_actions,
 )
+from scrapesmith.induce.heal_evidence import relocate_by_evidence
 from scrapesmith.induce.profile import seed_rows
 from scrapesmith.induce.scope import with_scope
 from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
+from scrapesmith.llm.views import LLM
 from scrapesmith.web.page import FetchError, Page
 
 _VERSION = re.compile(r"\.v(\d+)$")
@@ -55,6 +57,13 @@ _LAST_POSITION = re.compile(r"\[\d+\](?=(/text\(\))?$)")
 
 class HealError(ScrapesmithError):
     """A spec that cannot be healed (no profile, no pages)."""
+
+
+@dataclass(frozen=True)
+class EvidenceHeal:
+    """Heal fields whose seed values are gone by the evidence (``llm`` None: the evidence's best alone)."""
+
+    llm: LLM | None = None
 
 
 @dataclass
@@ -262,9 +271,16 @@ def _relocate_parts(spec_field: FieldSpec, pairs: Sequence[tuple[etree._Element,
                                         f"one value at a time"}), hits
 
 
-def _heal_field(spec_field: FieldSpec, seeds: SeedValues,
-                pages: Sequence[etree._Element]) -> tuple[FieldSpec, FieldHeal]:
+def _heal_field(spec_field: FieldSpec, column: ColumnProfile | None, pages: Sequence[etree._Element],
+                evidence: EvidenceHeal | None) -> tuple[FieldSpec, FieldHeal]:
+    seeds = column.seed_values if column is not None else []
     pairs = _pairs(pages, seeds)
+    if not pairs and column is not None and any(seeds) and evidence is not None:
+        found_by_evidence, how = relocate_by_evidence(spec_field, column, pages, evidence.llm)
+        if found_by_evidence is not None:
+            return found_by_evidence, FieldHeal(spec_field.name, "healed", spec_field.actions,
+                                                found_by_evidence.actions, how)
+        return spec_field, FieldHeal(spec_field.name, "lost", spec_field.actions, spec_field.actions, how)
     if not pairs:
         return spec_field, FieldHeal(spec_field.name, "lost" if any(seeds) else "kept", spec_field.actions,
                                      spec_field.actions, "its seed values are not on the pages")
@@ -282,8 +298,10 @@ def _heal_field(spec_field: FieldSpec, seeds: SeedValues,
                              f"{hits} of {len(pairs)} seed pages")
 
 
-def heal_spec(spec: ScraperSpec, pages: Sequence[etree._Element]) -> HealResult:
-    """A new version of ``spec`` for ``pages`` (the seed pages as they are now, in the spec's seed order)."""
+def heal_spec(spec: ScraperSpec, pages: Sequence[etree._Element], evidence: EvidenceHeal | None = None) -> HealResult:
+    """A new version of ``spec`` for ``pages`` (the seed pages as they are now, in the spec's seed order).
+    With ``evidence``, a field whose seed values are gone is looked for by the forging engine's evidence
+    (:mod:`scrapesmith.induce.heal_evidence`), the model choosing where it is split; without, it is lost."""
     if spec.profile is None:
         raise HealError("this spec has no output profile (saved before profiles), so it keeps no seed values "
                         "to heal from: induce it again")
@@ -291,9 +309,7 @@ def heal_spec(spec: ScraperSpec, pages: Sequence[etree._Element]) -> HealResult:
         raise HealError("heal needs the seed pages as they are now")
     fields, heals = [], []
     for spec_field in spec.fields:
-        column = spec.profile.column(spec_field.name)
-        seeds = column.seed_values if column is not None else []
-        healed, heal = _heal_field(spec_field, seeds, pages)
+        healed, heal = _heal_field(spec_field, spec.profile.column(spec_field.name), pages, evidence)
         fields.append(healed)
         heals.append(heal)
     new = spec.model_copy(update={"fields": fields, "method": spec.method if not any(
@@ -317,7 +333,8 @@ def next_version_path(path: Path) -> Path:
     return candidate
 
 
-def heal_from_sources(spec: ScraperSpec, sources: Sequence[str], allow_hosts: Sequence[str]) -> HealResult:
+def heal_from_sources(spec: ScraperSpec, sources: Sequence[str], allow_hosts: Sequence[str],
+                      evidence: EvidenceHeal | None = None) -> HealResult:
     """``scrapesmith heal``: fetch ``sources`` (default: the spec's own seeds, as they are now) and heal."""
     from scrapesmith.induce.service import fetch_sources
 
@@ -330,4 +347,4 @@ def heal_from_sources(spec: ScraperSpec, sources: Sequence[str], allow_hosts: Se
         raise HealError(f"none of the {len(fetched)} pages could be fetched (first: {failed[0][1]})")
     trees = [parse_for_replay(page.text) if isinstance(page, Page) else etree.Element("html")
              for _, page in fetched]  # a page that failed keeps its place, so pages and seed values stay paired
-    return heal_spec(spec, trees)
+    return heal_spec(spec, trees, evidence)
