@@ -9,8 +9,8 @@ import typer
 
 from scrapesmith.cli import app
 from scrapesmith.cli.drift import DRIFT_EXIT, heal_collection, heal_list, save_healed
-from scrapesmith.cli.options import AllowHostOption, DelayOption, allowed_hosts, usage_error
-from scrapesmith.induce.heal import heal_from_sources
+from scrapesmith.cli.options import AllowHostOption, DelayOption, allowed_hosts, llm_from_options, usage_error
+from scrapesmith.induce.heal import EvidenceHeal, heal_from_sources
 from scrapesmith.induce.views import ScraperSpec
 from scrapesmith.lists.views import ListProgram
 
@@ -26,12 +26,16 @@ def heal_command(
                                                 "(default: beside the program, as NAME.v2.json).")] = None,
     allow_host: AllowHostOption = None,
     delay: DelayOption = None,
+    llm: Annotated[str | None, typer.Option("--llm", help="A spec's field whose seed values are gone is found by "
+                                                          "its evidence; let this model choose where the "
+                                                          "evidence is split (default: no model).")] = None,
 ) -> None:
-    """Mend a program whose site changed, with no model, as a new version beside the old (never over it).
+    """Mend a program whose site changed, with no model unless --llm, as a new version beside the old.
 
     A spec: each broken field is found again from the seed values it kept; the selector diff and a check of
-    the new output against the old profile are printed. A list program: recorded again on its start page,
-    accepted when its replay looks like the old profile. A collection's program.py: its list program recorded
+    the new output against the old profile are printed; a field whose seed values are gone is found by its
+    evidence (label, value kind, place) among candidates that look like its old output. A list program:
+    recorded again on its start page, accepted when its replay looks like the old profile. A collection's program.py: its list program recorded
     again, checked against the collection's dataset, as program.v2.py. Exit status 3 when something could not
     be healed."""
     if program.suffix.lower() == ".py":
@@ -50,7 +54,9 @@ def heal_command(
         if result is None and old.profile is not None:
             raise typer.Exit(DRIFT_EXIT)
         return
-    result = heal_from_sources(ScraperSpec.load(program), pages or [], allowed_hosts(allow_host))
+    model = llm_from_options(llm) if llm else None
+    result = heal_from_sources(ScraperSpec.load(program), pages or [], allowed_hosts(allow_host),
+                               EvidenceHeal(model))
     save_healed(result, program, output)
     if result.lost:
         raise typer.Exit(DRIFT_EXIT)

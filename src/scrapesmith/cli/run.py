@@ -36,7 +36,7 @@ from scrapesmith.cli.scale import (
 )
 from scrapesmith.drift import DriftReport
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.induce.heal import heal_from_sources
+from scrapesmith.induce.heal import EvidenceHeal, heal_from_sources
 from scrapesmith.induce.pages import SpecPages
 from scrapesmith.induce.profile import check_dataset
 from scrapesmith.induce.views import ScraperSpec
@@ -96,7 +96,7 @@ def run_command(
     fetch = {"allow_host": allow_host, "delay": delay, "respect_robots": not no_robots, "concurrency": concurrency}
     drift, report_file = _run_spec(spec, target, sources, output, choices, fetch)
     if drift.drifted and heal:
-        healed = save_healed(heal_from_sources(spec, [], allowed_hosts(allow_host)), target)
+        healed = save_healed(heal_from_sources(spec, [], allowed_hosts(allow_host), EvidenceHeal()), target)
         if healed is not None:
             console.print(f"running {healed} on the same pages", highlight=False)
             drift, report_file = _run_spec(ScraperSpec.load(healed), healed, sources, output, choices, fetch)
