@@ -96,7 +96,8 @@ class HealResult:
         lines = []
         for heal in self.fields:
             if heal.outcome == "healed":
-                lines += [f"{heal.name}:", f"- {' ⟶ '.join(heal.before)}", f"+ {' ⟶ '.join(heal.after)}"]
+                lines += [f"{heal.name}: ({heal.detail})" if heal.detail else f"{heal.name}:",
+                          f"- {' ⟶ '.join(heal.before)}", f"+ {' ⟶ '.join(heal.after)}"]
             elif heal.outcome == "lost":
                 lines.append(f"{heal.name}: not healed ({heal.detail})")
         return lines
