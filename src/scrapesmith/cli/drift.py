@@ -89,13 +89,17 @@ def heal_collection(program: Path, allow_host: list[str] | None, delay: float | 
     """Record the list program inside a collection's ``program.py`` again (:mod:`scrapesmith.collect.heal`);
     save the new program beside the old (``program.v2.py``, in the same run directory) and return its path,
     or None when nothing was needed or it did not heal (said on the console)."""
-    from scrapesmith.collect.heal import heal_collection_program
+    from scrapesmith.collect.heal import CollectionHealError, heal_collection_program
     from scrapesmith.collect.program import check_runnable
 
     hosts = allowed_hosts(allow_host)
     check_runnable(program, hosts)  # the hosts it reads are allowed by the user, as for its rerun
-    with make_runtimes("http", hosts, delay) as runtimes:
-        result = heal_collection_program(program, runtimes)
+    try:
+        with make_runtimes("http", hosts, delay) as runtimes:
+            result = heal_collection_program(program, runtimes)
+    except CollectionHealError as exc:  # a table or API program: said, and the drift stands
+        console.print(f"not healed: {exc}", highlight=False)
+        return None
     if not result.heal.needed:
         console.print("nothing to heal: its list still reads as it did when the collection was made",
                       highlight=False)
