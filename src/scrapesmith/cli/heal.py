@@ -7,12 +7,13 @@ from typing import Annotated
 
 import typer
 
-from scrapesmith.cli import app
+from scrapesmith.cli import app, console
 from scrapesmith.cli.drift import DRIFT_EXIT, heal_collection, heal_list, save_healed
 from scrapesmith.cli.options import AllowHostOption, DelayOption, allowed_hosts, llm_from_options, usage_error
 from scrapesmith.induce.heal import EvidenceHeal, heal_from_sources
 from scrapesmith.induce.views import ScraperSpec
 from scrapesmith.lists.views import ListProgram
+from scrapesmith.llm.ledger import Ledger
 
 
 @app.command("heal")
@@ -54,9 +55,14 @@ def heal_command(
         if result is None and old.profile is not None:
             raise typer.Exit(DRIFT_EXIT)
         return
-    model = llm_from_options(llm) if llm else None
+    ledger = Ledger()
+    model = llm_from_options(llm, ledger=ledger) if llm else None
     result = heal_from_sources(ScraperSpec.load(program), pages or [], allowed_hosts(allow_host),
                                EvidenceHeal(model))
+    if model is not None:
+        totals = ledger.totals()
+        console.print(f"{totals.calls} model calls, {totals.input_tokens + totals.output_tokens} tokens",
+                      highlight=False)
     save_healed(result, program, output)
     if result.lost:
         raise typer.Exit(DRIFT_EXIT)
