@@ -16,6 +16,7 @@ The tree (each class's module in brackets; ``tests/test_errors_map.py`` keeps it
             PageCrashed [web.browser.views]
         CacheMiss [collect.ohcache.cache]
         CollectionError [collect.runtime]
+        CollectionHealError [collect.heal]
         CrawlRuleError [web.crawl]
         FetchError [web.page]
             BlockedAddress [web.page]
