@@ -54,3 +54,10 @@ def test_the_model_chooses_among_options_that_pass_the_checks_and_may_reject_the
     assert healed.lost == ["price"] and "rejected" in next(f.detail for f in healed.fields if f.name == "price")
     options = asked[0].split('"enum":[')[1].split("]")[0]
     assert options.count("USD") == 9 and options.endswith('"none"')  # every option reads prices, as it did
+
+
+def test_formats_rewrites_amounts_and_nothing_else():
+    from scrapesmith.dom.mutate import reformat_text
+
+    assert reformat_text("Price: $1,299.00 (was £1,400)") == "Price: USD 1299.00 (was GBP 1400)"
+    assert reformat_text("1,024 pages, ISBN 978-0-12, 2010, 3.5 stars") == "1024 pages, ISBN 978-0-12, 2010, 3.5 stars"
