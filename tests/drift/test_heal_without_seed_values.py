@@ -10,7 +10,7 @@ import pytest
 
 from scrapesmith.bench.drift import agreement_f1, forge, reformatted, rows_of
 from scrapesmith.bench.swde import discover_sites, read_page
-from scrapesmith.dom.mutate import mutate_page
+from scrapesmith.dom.mutate import mutate_page, reformat_text
 from scrapesmith.induce.execute import parse_for_replay
 from scrapesmith.induce.heal import EvidenceHeal, heal_spec
 from scrapesmith.llm.scripted import ScriptedLLM
@@ -57,7 +57,5 @@ def test_the_model_chooses_among_options_that_pass_the_checks_and_may_reject_the
 
 
 def test_formats_rewrites_amounts_and_nothing_else():
-    from scrapesmith.dom.mutate import reformat_text
-
     assert reformat_text("Price: $1,299.00 (was £1,400)") == "Price: USD 1299.00 (was GBP 1400)"
     assert reformat_text("1,024 pages, ISBN 978-0-12, 2010, 3.5 stars") == "1024 pages, ISBN 978-0-12, 2010, 3.5 stars"
