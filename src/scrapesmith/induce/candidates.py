@@ -112,6 +112,37 @@ def _positional_step(element: etree._Element, hashed: bool = False) -> str:
     return step if len(same) == 1 else f"{step}[{same.index(element) + 1}]"
 
 
+def _sole_child(element: etree._Element) -> etree._Element | None:
+    """The one child element that holds all of ``element``'s content (a wrapper a template added), if any."""
+    if len(element) != 1 or normalize_space(element.text or ""):
+        return None
+    child = element[0]
+    if not isinstance(child.tag, str) or normalize_space(child.tail or ""):
+        return None
+    return child
+
+
+def inner_box(element: etree._Element) -> tuple[etree._Element, str]:
+    """The innermost element that still holds all of ``element``'s content, and the steps down to it:
+    ``<h1><span>Title <small>x</small></span></h1>`` gives the span and ``/span``. One template wraps a
+    heading's text where another does not; the heading's own text is the wrapper's own text."""
+    steps = ""
+    child = _sole_child(element)
+    while child is not None and len(steps) < 60:
+        element, steps = child, f"{steps}/{child.tag}"
+        child = _sole_child(element)
+    return element, steps
+
+
+def outer_box(element: etree._Element) -> etree._Element:
+    """The outermost ancestor whose whole content is ``element`` (``<b><span>Publisher:</span></b>`` gives the
+    ``b`` for the span): a label's value follows the box, not the wrapper inside it."""
+    parent = element.getparent()
+    while parent is not None and parent.tag not in ("body", "html") and _sole_child(parent) is element:
+        element, parent = parent, parent.getparent()
+    return element
+
+
 def visible_elements(root: etree._Element) -> Iterator[etree._Element]:
     """Every element in document order, except scripts, styles, the head and form options with all they
     hold (one walk that skips those subtrees; the root itself only when it is shown)."""
@@ -157,8 +188,9 @@ def class_words(value: str) -> set[str]:
 
 def _element_variants(element: etree._Element, path: str, evidence: str) -> list[Candidate]:
     variants = [Candidate(path, evidence)]
-    if normalize_space(element.text or ""):
-        variants.append(Candidate(f"{path}/text()", evidence))
+    box, steps = inner_box(element)
+    if normalize_space(box.text or ""):
+        variants.append(Candidate(f"{path}{steps}/text()", evidence))
     child_tags = {c.tag for c in element if isinstance(c.tag, str)}
     for tag in child_tags:
         variants.append(Candidate(f"{path}/{tag}", evidence))
@@ -186,12 +218,13 @@ def headline_candidates(root: etree._Element, concept: FieldConcept) -> list[Can
         if not is_heading:
             continue
         whole = normalize_space(element.text_content())
-        own = normalize_space(element.text or "")
+        box, steps = inner_box(element)
+        own = normalize_space(box.text or "")
         for path in anchored_path(element):
             if 3 <= len(whole) <= concept.max_length and folded(whole) in title:
                 found.append(Candidate(path, "headline"))
             if own and own != whole and 3 <= len(own) and folded(own) in title:
-                found.append(Candidate(f"{path}/text()", "headline"))
+                found.append(Candidate(f"{path}{steps}/text()", "headline"))
     return found
 
 
