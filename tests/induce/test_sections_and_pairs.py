@@ -138,3 +138,15 @@ def test_pairs_of_another_kind_are_not_offered_and_a_bad_answer_keeps_the_eviden
     kept = choose_candidate(ScriptedLLM(lambda _: "no idea"), request, concept, ranked, seeds)
     assert kept.asked and "unusable" in kept.reason and kept.chosen is not None
     assert kept.chosen.values[0] == ["Work", "Work"]  # the heuristic's choice, not a pair the model never named
+
+
+def test_a_pair_that_repeats_the_pages_own_title_is_never_offered_for_another_field() -> None:
+    overview = "<tr><td class='label'>Overview: </td><td class='value'>{name}</td></tr>"
+    pages = [p.replace("<tr><td class='label'>Institutional", overview.format(name=name) + "<tr><td class='label'>"
+                       "Institutional") for p, name in zip(university_pages(), ["Adrian College", "Ohio State University",
+                                                                                "Alma College", "Kent State University"],
+                                                          strict=True)]
+    seeds = [parse_html(p) for p in pages[:3]]
+    assert "Overview" in [p.label for p in shared_pairs(seeds)]  # the page prints it as a pair
+    offered = [label for label, _ in label_options(concept_for("type", "the type of the university"), seeds, [])]
+    assert "Institutional Control" in offered and "Overview" not in offered  # it names the record, not its type
