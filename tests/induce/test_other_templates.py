@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from scrapesmith.dom import parse_html
 from scrapesmith.induce import CompiledSpec, FieldRequest
+from scrapesmith.induce.field_evidence import concept_for
 from scrapesmith.induce.heuristic import induce_heuristic
 
 BOOKS = [
@@ -36,3 +37,40 @@ def test_wrappers_around_a_heading_and_its_labels_do_not_hide_the_values() -> No
     assert [r["title"] for r in rows] == [b["title"] for b in BOOKS]
     assert [r["publisher"] for r in rows] == [b["publisher"] for b in BOOKS]
     assert [r["isbn_13"] for r in rows] == [b["isbn"] for b in BOOKS]
+
+
+def unmarked_title_page(book: dict) -> str:
+    """A template whose headline is a bare ``<span>`` with an opaque id: no heading tag, no telling class."""
+    return (f"<html><head><title>{book['title']}: A Novel - Shop</title></head><body><div id=\"c-19af\">"
+            f"<a href=\"/\">Shop</a><div id=\"c-77e2\"><span id=\"i-08bc\">{book['title']}</span> "
+            f"<span>Paperback</span></div><p>Publisher: {book['publisher']}</p></div></body></html>")
+
+
+def test_a_headline_in_an_unmarked_element_is_found_where_the_title_begins_with_it() -> None:
+    pages = [unmarked_title_page(b) for b in BOOKS]
+    compiled = CompiledSpec(induce_heuristic([FieldRequest("title", "the title of the book")],
+                                             [parse_html(p) for p in pages[:3]]))
+    assert [compiled.row(p)["title"] for p in pages] == [b["title"] for b in BOOKS]
+
+
+FILMS = [("Heat", ["Michael Mann"], ["Michael Mann"]), ("Fargo", ["Joel Coen", "Ethan Coen"], ["Ethan Coen"]),
+         ("Alien", ["Ridley Scott"], ["Dan O'Bannon"]), ("Ran", ["Akira Kurosawa"], ["Hideo Oguni"])]
+
+
+def credits_page(film: tuple[str, list[str], list[str]]) -> str:
+    """Credits whose labels are "<verb> by" phrases, the writers before the directors."""
+    title, directors, writers = film
+    people = lambda names: ", ".join(f"<a href=\"/p/{n}\">{n}</a>" for n in names)
+    return (f"<html><head><title>{title}</title></head><body><h1>{title}</h1>"
+            f"<div><span>Written by</span> {people(writers)}</div>"
+            f"<div><span>Directed by</span> {people(directors)}</div></body></html>")
+
+
+def test_a_verb_by_label_names_one_role_only() -> None:
+    pages = [credits_page(f) for f in FILMS]
+    compiled = CompiledSpec(induce_heuristic([FieldRequest("director", "the director of the movie")],
+                                             [parse_html(p) for p in pages[:3]]))
+    assert [compiled.row(p)["director"] for p in pages] == [f[1] for f in FILMS]
+    director, author = concept_for("director", "the director of the movie"), concept_for("author", "the author")
+    assert "directed by" in director.labels and "written by" not in director.labels
+    assert "written by" in author.labels and "directed by" not in author.labels

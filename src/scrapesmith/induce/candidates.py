@@ -22,7 +22,7 @@ _OBFUSCATED = re.compile(r"\d{3,}|^[a-z]{1,2}\d|[A-Za-z0-9]{20,}|__|^css-|^sc-")
 _VALUE_STRIP = " \t\r\n:：-–—|*•»>"
 CandidateKey = tuple[str, str | None, str | None]
 PRIORS = {"label": 1.0, "qualified": 0.9, "itemprop": 0.95, "class": 0.85, "headline": 0.8, "section": 0.75,
-          "pair": 0.9, "type": 0.55}
+          "pair": 0.9, "type": 0.55, "titled": 0.7}
 
 
 @dataclass(frozen=True)
@@ -215,11 +215,14 @@ def headline_candidates(root: etree._Element, concept: FieldConcept) -> list[Can
         is_heading = element.tag in ("h1", "h2", "h3") or any(
             w in (element.get("class") or "").lower() + (element.get("id") or "").lower()
             for w in ("title", "name", "headline"))
-        if not is_heading:
-            continue
         whole = normalize_space(element.text_content())
         box, steps = inner_box(element)
         own = normalize_space(box.text or "")
+        if not is_heading:  # a styled span or div: only its own text, and only where the title begins with it
+            if own and box is element and not len(element) and 3 <= len(own) <= concept.max_length \
+                    and element.tag != "a" and title.startswith(folded(own)):
+                found.extend(Candidate(path, "titled") for path in anchored_path(element)[:3])
+            continue
         for path in anchored_path(element):
             if 3 <= len(whole) <= concept.max_length and folded(whole) in title:
                 found.append(Candidate(path, "headline"))
