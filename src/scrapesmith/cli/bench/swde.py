@@ -18,7 +18,7 @@ from scrapesmith.cli.options import (
     progress_bar,
     usage_error,
 )
-from scrapesmith.dom.mutate import MUTATIONS
+from scrapesmith.dom.mutate import TEMPLATE_MUTATIONS
 from scrapesmith.induce.service import METHODS
 
 
@@ -34,7 +34,7 @@ def bench_swde_command(
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
     mutate: Annotated[str | None, typer.Option(help="Redraw every site's pages with these layout mutations "
-                                                     f"({', '.join(MUTATIONS)}), comma-separated, and forge "
+                                                     f"({', '.join(TEMPLATE_MUTATIONS)}), comma-separated, and forge "
                                                      "from scratch on them; each kind reported apart.")] = None,
     mutation_seeds: Annotated[str, typer.Option("--mutation-seeds", help="Seeds of each mutation, "
                                                                          "comma-separated.")] = "0,1,2",
@@ -60,8 +60,8 @@ def bench_swde_command(
 def mutation_choice(mutate: str, mutation_seeds: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
     """The mutation kinds and seeds asked for, or a one-line usage error."""
     kinds = tuple(m.strip() for m in mutate.split(",") if m.strip())
-    if not kinds or set(kinds) - set(MUTATIONS):
-        raise usage_error(f"--mutate takes {', '.join(MUTATIONS)}, not {mutate!r}")
+    if not kinds or set(kinds) - set(TEMPLATE_MUTATIONS):
+        raise usage_error(f"--mutate takes {', '.join(TEMPLATE_MUTATIONS)}, not {mutate!r}")
     try:
         numbers = tuple(int(s) for s in mutation_seeds.split(",") if s.strip())
     except ValueError:
