@@ -219,9 +219,9 @@ def headline_candidates(root: etree._Element, concept: FieldConcept) -> list[Can
         box, steps = inner_box(element)
         own = normalize_space(box.text or "")
         if not is_heading:  # a styled span or div: only its own text, and only where the title begins with it
-            if own and box is element and not len(element) and 3 <= len(own) <= concept.max_length \
-                    and element.tag != "a" and title.startswith(folded(own)):
-                found.extend(Candidate(path, "titled") for path in anchored_path(element)[:3])
+            if own and 3 <= len(own) <= concept.max_length and element.tag != "a" and title.startswith(folded(own)):
+                tail = f"{steps}/text()" if len(box) else steps
+                found.extend(Candidate(f"{path}{tail}", "titled") for path in anchored_path(element)[:3])
             continue
         for path in anchored_path(element):
             if 3 <= len(whole) <= concept.max_length and folded(whole) in title:
