@@ -20,6 +20,12 @@ BOOKS = [
 ]
 
 
+def rows_of(pages: list[str], *requests: FieldRequest) -> list[dict]:
+    """Induce on the first three pages; the rows of all four (the fourth unseen)."""
+    compiled = CompiledSpec(induce_heuristic(list(requests), [parse_html(p) for p in pages[:3]]))
+    return [compiled.row(p) for p in pages]
+
+
 def wrapped_book_page(book: dict) -> str:
     """A template that wraps every heading's and label's content in a ``<span>``."""
     return (f"<html><head><title>{book['title']} ({book['year']}) - Books</title></head><body>"
@@ -29,11 +35,9 @@ def wrapped_book_page(book: dict) -> str:
 
 
 def test_wrappers_around_a_heading_and_its_labels_do_not_hide_the_values() -> None:
-    pages = [wrapped_book_page(b) for b in BOOKS]
-    requests = [FieldRequest("title", "the title of the book"), FieldRequest("publisher", "the publisher of the book"),
-                FieldRequest("isbn_13", "the isbn number of the book")]
-    compiled = CompiledSpec(induce_heuristic(requests, [parse_html(p) for p in pages[:3]]))
-    rows = [compiled.row(p) for p in pages]
+    rows = rows_of([wrapped_book_page(b) for b in BOOKS], FieldRequest("title", "the title of the book"),
+                   FieldRequest("publisher", "the publisher of the book"),
+                   FieldRequest("isbn_13", "the isbn number of the book"))
     assert [r["title"] for r in rows] == [b["title"] for b in BOOKS]
     assert [r["publisher"] for r in rows] == [b["publisher"] for b in BOOKS]
     assert [r["isbn_13"] for r in rows] == [b["isbn"] for b in BOOKS]
@@ -47,10 +51,8 @@ def unmarked_title_page(book: dict) -> str:
 
 
 def test_a_headline_in_an_unmarked_element_is_found_where_the_title_begins_with_it() -> None:
-    pages = [unmarked_title_page(b) for b in BOOKS]
-    compiled = CompiledSpec(induce_heuristic([FieldRequest("title", "the title of the book")],
-                                             [parse_html(p) for p in pages[:3]]))
-    assert [compiled.row(p)["title"] for p in pages] == [b["title"] for b in BOOKS]
+    rows = rows_of([unmarked_title_page(b) for b in BOOKS], FieldRequest("title", "the title of the book"))
+    assert [r["title"] for r in rows] == [b["title"] for b in BOOKS]
 
 
 FILMS = [("Heat", ["Michael Mann"], ["Michael Mann"]), ("Fargo", ["Joel Coen", "Ethan Coen"], ["Ethan Coen"]),
@@ -67,10 +69,8 @@ def credits_page(film: tuple[str, list[str], list[str]]) -> str:
 
 
 def test_a_verb_by_label_names_one_role_only() -> None:
-    pages = [credits_page(f) for f in FILMS]
-    compiled = CompiledSpec(induce_heuristic([FieldRequest("director", "the director of the movie")],
-                                             [parse_html(p) for p in pages[:3]]))
-    assert [compiled.row(p)["director"] for p in pages] == [f[1] for f in FILMS]
+    rows = rows_of([credits_page(f) for f in FILMS], FieldRequest("director", "the director of the movie"))
+    assert [r["director"] for r in rows] == [f[1] for f in FILMS]
     director, author = concept_for("director", "the director of the movie"), concept_for("author", "the author")
     assert "directed by" in director.labels and "written by" not in director.labels
     assert "written by" in author.labels and "directed by" not in author.labels
