@@ -57,13 +57,6 @@ def test_a_section_heading_labels_the_rows_below_it_and_not_a_rivals_rows() -> N
     assert field.post.multiple and "Fuel Economy" in field.actions[0] and field.evidence.startswith("section")
 
 
-def test_section_headings_drawn_as_styled_divs_still_label_their_rows() -> None:
-    pages = [car_page(*car).replace("<h3>", "<div class='hd'>").replace("</h3>", "</div>") for car in CARS]
-    compiled = CompiledSpec(induce_heuristic([FieldRequest("fuel_economy", "the fuel efficiency of the auto")],
-                                             [parse_html(p) for p in pages[:3]]))
-    assert [compiled.row(p)["fuel_economy"] for p in pages] == [[car[2], car[3]] for car in CARS]
-
-
 def test_a_unit_in_the_label_makes_bare_numbers_measures() -> None:
     players = [("Kobe Bryant", "198", "96"), ("Pau Gasol", "213", "113"), ("Lamar Odom", "208", "104"),
                ("Derek Fisher", "185", "95")]

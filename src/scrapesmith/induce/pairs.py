@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from scrapesmith.induce.candidates import Candidate, inner_box, step_for, visible_elements, xpath_literal
+from scrapesmith.induce.candidates import Candidate, step_for, visible_elements, xpath_literal
 from scrapesmith.induce.execute import normalize_space
 from scrapesmith.induce.field_evidence import FieldConcept
 from scrapesmith.induce.kinds import is_plain_number, label_unit
@@ -32,7 +32,6 @@ from scrapesmith.induce.labels import LABEL_STRIP, MAX_LABEL_CHARS, label_eviden
 from scrapesmith.induce.regions import chrome_markup
 
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "caption", "legend"})
-STYLED_HEADINGS = ("div", "p", "span", "b", "strong")
 CELLS = ("td", "th")
 MAX_LABEL_WORDS = 6
 MAX_SECTION_ROWS = 12
@@ -179,12 +178,6 @@ def section_candidates(root: etree._Element, concept: FieldConcept) -> list[Cand
         return []
     headings = _headings(root)
     named = [h for h in headings if label_evidence(normalize_space(h.text_content()), concept)]
-    if not named:  # a template that draws its headings as styled blocks: a text-only block naming the field
-        named = [e for e in visible_elements(root) if e.tag in STYLED_HEADINGS and not len(inner_box(e)[0])
-                 and not normalize_space(e.text_content()).endswith((":", "："))
-                 and label_evidence(normalize_space(e.text_content()), concept)]
-        built_alike = {_signature(e) for e in named}  # the next section's heading ends this one
-        headings = [e for e in visible_elements(root) if e.tag in STYLED_HEADINGS and _signature(e) in built_alike]
     if not named:
         return []
     order = {element: index for index, element in enumerate(root.iter())}
