@@ -57,6 +57,17 @@ def test_a_section_heading_labels_the_rows_below_it_and_not_a_rivals_rows() -> N
     assert field.post.multiple and "Fuel Economy" in field.actions[0] and field.evidence.startswith("section")
 
 
+def test_a_wrapper_in_every_cell_does_not_make_the_rows_headings_look_like_section_headings() -> None:
+    def wrapped(page: str) -> str:  # a template that wraps every cell's content in one span
+        return page.replace("'theadtext'><h3>", "'theadtext'><span class='w'><h3>").replace(
+            "(<a href='#'>more</a>)</span></td>", "(<a href='#'>more</a>)</span></span></td>").replace(
+            "'tbtext'><h3>", "'tbtext'><span class='w'><h3>").replace("</h3></td></tr>", "</h3></span></td></tr>")
+    pages = [wrapped(car_page(*car)) for car in CARS]
+    compiled = CompiledSpec(induce_heuristic([FieldRequest("fuel_economy", "the fuel efficiency of the auto")],
+                                             [parse_html(p) for p in pages[:3]]))
+    assert [compiled.row(p)["fuel_economy"] for p in pages] == [[car[2], car[3]] for car in CARS]
+
+
 def test_a_unit_in_the_label_makes_bare_numbers_measures() -> None:
     players = [("Kobe Bryant", "198", "96"), ("Pau Gasol", "213", "113"), ("Lamar Odom", "208", "104"),
                ("Derek Fisher", "185", "95")]
