@@ -252,7 +252,7 @@ def evaluate_miniwob(
     if run_dir is not None and compile_workflows:
         compiled, paths = compile_run(run_dir)
         params["workflows"] = {"written": len(paths), "episodes": compiled.episodes, "compiled": compiled.compiled,
-                               "skipped": compiled.skipped}
+                               "skipped": compiled.skipped, "no_workflow": compiled.uncovered()}
     if run_dir is not None:
         write_report(run_dir)
     return BenchResult(name="miniwob", summary=summarise(cases), cases=cases, params=params)
