@@ -88,3 +88,11 @@ def test_of_two_elements_named_alike_case_aside_the_one_written_as_the_task_writ
         assert located is not None and located.id == wanted
     located, tried = resolve(locators, observation, lambda text: text.replace("{p1}", "YES"))
     assert located is None and tried == ["role 'YES': 2 elements"]
+
+
+def test_a_handle_is_one_span_with_its_sign():
+    """"@enola" clicked is the task's "@enola" (one parameter), not "@" and a separate "enola"."""
+    task = 'Click the "Retweet" button on 1 post by @enola and then click Submit.'
+    span = find_span("@enola", task)
+    assert span is not None and span.text == "@enola" and task[span.start:span.end] == "@enola"
+    assert find_span("enola", task).text == "enola"  # the bare word still has its source

@@ -10,6 +10,7 @@ wins, so a changed id or a reworded button still leaves the others (``Located.by
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -98,7 +99,8 @@ def _by_role(locator: Locator, value: str, context: str | None, observation: Obs
         ids = [int(n.get("data-ss-id")) for n in _named_nodes(observation.tree, value, locator.role or "")]
     if context and len(ids) != 1 and observation.tree is not None:
         nodes = {int(n.get("data-ss-id")): n for n in _stamped(observation.tree.xpath("//*[@data-ss-id]"))}
-        ids = [i for i in ids if i in nodes and _norm(context) in _norm(context_of(nodes[i], value))]
+        shown = re.compile(rf"(?<!\w){re.escape(_norm(context))}(?!\w)")  # "@et" is not in "@etiam"
+        ids = [i for i in ids if i in nodes and shown.search(_norm(context_of(nodes[i], value)))]
     return _same_case_first(ids, value, observation)
 
 
@@ -195,6 +197,8 @@ def resolve(locators: list[Locator], observation: Observation,
                     element.text = value
                 if locator.kind == "source":
                     element.context = value  # the ordinal the task used: what the judge checks a read by
+                if context and context.casefold() not in (element.context or "").casefold():
+                    element.context = f"{element.context} {context}".strip()  # found in the row that shows it
                 return Located(ids[0], element, locator), tried
         tried.append(f"{locator.kind} {value!r}: {'nothing' if not ids else f'{len(ids)} elements'}")
     return None, tried
