@@ -96,3 +96,16 @@ def test_a_handle_is_one_span_with_its_sign():
     span = find_span("@enola", task)
     assert span is not None and span.text == "@enola" and task[span.start:span.end] == "@enola"
     assert find_span("enola", task).text == "enola"  # the bare word still has its source
+
+
+def test_a_row_context_is_matched_as_whole_words_and_kept_on_the_element():
+    from scrapesmith.dom.parse import parse_html
+
+    html = "".join(f'<div class="media"><span class="username">{who}</span>'
+                   f' <span class="like" data-ss-id="{n}">Like</span></div>' for n, who in ((1, "@etiam"), (2, "@et")))
+    observation = Observation(url="http://127.0.0.1/", markdown="", elements=[])
+    observation.attach_tree(parse_html(f"<html><body>{html}</body></html>"))
+    locators = [Locator(kind="role", role="clickable", value="Like", context="{p1}")]
+    located, tried = resolve(locators, observation, lambda text: text.replace("{p1}", "@et"))
+    assert located is not None and located.id == 2, tried
+    assert "@et" in located.element.context  # what the step's check reads the row by

@@ -99,8 +99,10 @@ def _by_role(locator: Locator, value: str, context: str | None, observation: Obs
         ids = [int(n.get("data-ss-id")) for n in _named_nodes(observation.tree, value, locator.role or "")]
     if context and len(ids) != 1 and observation.tree is not None:
         nodes = {int(n.get("data-ss-id")): n for n in _stamped(observation.tree.xpath("//*[@data-ss-id]"))}
-        shown = re.compile(rf"(?<!\w){re.escape(_norm(context))}(?!\w)")  # "@et" is not in "@etiam"
-        ids = [i for i in ids if i in nodes and shown.search(_norm(context_of(nodes[i], value)))]
+        rows = {i: _norm(context_of(nodes[i], value)) for i in ids if i in nodes}
+        whole = re.compile(rf"(?<!\w){re.escape(_norm(context))}(?!\w)")  # "@et" is not in "@etiam" ...
+        ids = [i for i, row in rows.items() if whole.search(row)] or \
+            [i for i, row in rows.items() if _norm(context) in row]  # ... unless only text glued to it holds it
     return _same_case_first(ids, value, observation)
 
 
