@@ -23,6 +23,7 @@ from typing import Any
 
 from scrapesmith.dom.selectors import normalize_text
 from scrapesmith.insta.agent import Policy
+from scrapesmith.insta.candidates import Grounding
 from scrapesmith.insta.evidence_judge import task_criteria
 from scrapesmith.insta.values import same_date_or_value, task_values
 from scrapesmith.insta.verify import verify_criteria
@@ -146,7 +147,7 @@ class WorkflowPolicy:
             return self._stop(observation, answer, f"workflow step {index + 1}: stop")
         unrevealed = len(self.revealed) < len(workflow_step.reveal)  # a reveal click may bring it: no long wait
         located, observation, why = self._locate(workflow_step, item, observation,
-                                                 REVEAL_FIRST if unrevealed else self.wait)
+                                                 REVEAL_FIRST if unrevealed else self.wait, Grounding(task=task).restates)
         if why:
             reveal = self._reveal(index, workflow_step, observation)
             return reveal or self._broke(index + 1, why, task, history, observation)
@@ -192,13 +193,13 @@ class WorkflowPolicy:
     def _bind(self, item: str | None) -> Callable[[str], str | None]:
         return lambda text: fill_in(text, self.binding, item)
 
-    def _locate(self, step: WorkflowStep, item: str | None, observation: Observation,
-                wait: float) -> tuple[Located | None, Observation, str]:
+    def _locate(self, step: WorkflowStep, item: str | None, observation: Observation, wait: float,
+                instruction: Callable[[str], bool]) -> tuple[Located | None, Observation, str]:
         if not step.locators:
             return None, observation, ""
         deadline = time.monotonic() + wait
         while True:
-            located, tried = resolve(step.locators, observation, self._bind(item))
+            located, tried = resolve(step.locators, observation, self._bind(item), instruction)
             if located is not None:
                 self.located.append(located.by.kind)
                 return located, observation, ""
