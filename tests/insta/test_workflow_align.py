@@ -109,3 +109,21 @@ def test_a_row_context_is_matched_as_whole_words_and_kept_on_the_element():
     located, tried = resolve(locators, observation, lambda text: text.replace("{p1}", "@et"))
     assert located is not None and located.id == 2, tried
     assert "@et" in located.element.context  # what the step's check reads the row by
+
+
+def test_a_name_inside_the_printed_instruction_is_no_target():
+    """The page prints the task ("Find the email by <b>Manya</b> …"): the sender's row is the element to click."""
+    from scrapesmith.dom.parse import parse_html
+    from scrapesmith.insta.candidates import Grounding
+
+    task = 'Find the email by Manya and reply to them with the text "Egestas amet.".'
+    html = ('<div id="query">Find the email by <span data-ss-id="1">Manya</span> and reply to them with the text '
+            '"Egestas amet.".</div><div class="email"><div data-ss-id="2">Manya</div> Vel diam. Urna amet.</div>')
+    observation = Observation(url="http://127.0.0.1/", markdown="", elements=[])
+    observation.attach_tree(parse_html(f"<html><body>{html}</body></html>"))
+    locators = [Locator(kind="role", role="text", value="{p1}")]
+    bind = lambda text: text.replace("{p1}", "Manya")
+    located, tried = resolve(locators, observation, bind)
+    assert located is None and tried == ["role 'Manya': 2 elements"]  # without the task, both bear the name
+    located, _ = resolve(locators, observation, bind, Grounding(task=task).restates)
+    assert located is not None and located.id == 2
