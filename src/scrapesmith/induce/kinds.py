@@ -173,7 +173,7 @@ KINDS: tuple[ValueKind, ...] = (
                          "writers", "artist", "artists", "composer", "creator", "editor", "illustrator", "producer",
                          "cast", "stars", "singer", "photographer", "designer", "architect", "coach", "chef",
                          "founder", "inventor", "narrator", "translator", "speaker", "host", "contributors"),
-              is_person, labels=("by", "written by", "directed by", "created by", "produced by"), multiple=True,
+              is_person, labels=("by",), multiple=True,
               max_length=120),
     ValueKind("identifier", ("sku", "upc", "asin", "mpn", "serial", "model number", "part number", "item number",
                              "product code", "reference", "code"), _pattern(IDENTIFIER), True,
@@ -195,6 +195,18 @@ KINDS: tuple[ValueKind, ...] = (
               is_short_name, labels=("location", "city", "where"), max_length=100, finds=False),
 )
 BY_NAME = {kind.name: kind for kind in KINDS}
+
+# "<verb> by" labels name one role each: "Written by" heads the writers, not the directors of the same film
+ROLE_LABELS = {"written by": ("author", "authors", "writer", "writers"), "directed by": ("director", "directors"),
+               "created by": ("creator", "creators"), "produced by": ("producer", "producers"),
+               "composed by": ("composer", "composers"), "edited by": ("editor", "editors"),
+               "illustrated by": ("illustrator", "illustrators"), "translated by": ("translator", "translators"),
+               "narrated by": ("narrator", "narrators"), "designed by": ("designer", "designers")}
+
+
+def role_labels(words: set[str]) -> tuple[str, ...]:
+    """The "<verb> by" labels of the roles a field's words name ("directed by" for a ``director``)."""
+    return tuple(label for label, roles in ROLE_LABELS.items() if words & set(roles))
 
 
 def words_of(text: str) -> set[str]:
