@@ -52,12 +52,21 @@ def _digits(value: str, keep: str = "0-9") -> str:
     return re.sub(f"[^{keep}]", "", value)
 
 
+# An ISBN is written as digits (X as an ISBN-10 check digit), hyphens and spaces, perhaps after an "ISBN"
+# label; anything else around ten digits ("$52,400 - $58,250") is some other number that happens to have ten.
+_ISBN_TEXT = re.compile(r"^\s*(isbn(-?1[03])?\s*:?)?[\s:]*[\dXx][\dXx\s-]*\s*$", re.IGNORECASE)
+
+
 def is_isbn13(value: str) -> bool:
-    return bool(re.fullmatch(r"97[89]\d{10}", _digits(value)))
+    digits = _digits(value)
+    return (bool(_ISBN_TEXT.match(value)) and bool(re.fullmatch(r"97[89]\d{10}", digits))
+            and sum(int(d) * (3 if i % 2 else 1) for i, d in enumerate(digits)) % 10 == 0)
 
 
 def is_isbn10(value: str) -> bool:
-    return bool(re.fullmatch(r"\d{9}[\dXx]", _digits(value, "0-9Xx")))
+    digits = _digits(value, "0-9Xx").upper()
+    return (bool(_ISBN_TEXT.match(value)) and bool(re.fullmatch(r"\d{9}[\dX]", digits))
+            and sum((10 - i) * (10 if d == "X" else int(d)) for i, d in enumerate(digits)) % 11 == 0)
 
 
 def is_isbn(value: str) -> bool:
