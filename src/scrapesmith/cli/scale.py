@@ -58,6 +58,8 @@ class ScaledRun:
         summary = self.summary
         return {"runner": summary.runner, "workers": summary.workers, "seconds": summary.seconds,
                 "pages_fetched": summary.fetched, "pages_per_second": summary.pages_per_second,
+                "first_batch_seconds": summary.first_batch_seconds,
+                "steady_pages_per_second": summary.steady_pages_per_second,
                 "batches": summary.batches, "batches_resumed": summary.batches_resumed,
                 "pages_resumed": summary.pages_resumed, "unchanged": summary.unchanged, "kept": summary.kept,
                 "counts": self.counts, "rows": self.rows}
