@@ -180,6 +180,7 @@ def measure_run(workdir: Path, host: str, runner: str, workers: int, pages: int,
             "command_pages_per_s": round(pages / (time.monotonic() - started), 1),
             "driver_peak_mb": round(memory.driver / 2**20, 1), "worker_peak_mb": round(memory.worker / 2**20, 1),
             "driver_cpu_ms_per_page": round(driver_ms / pages, 3), "others_cpu_ms_per_page": round(others_ms / pages, 3),
+            "run_cpu_ms_per_page": round((driver_ms + others_ms) / pages, 3),
             "server_cpu_ms_per_page": round(server_ms / pages, 3),
             # what the machine's cores could give at these CPU costs per page (run and site together)
             "cpu_ceiling_pages_per_s": round((os.cpu_count() or 1) * 1000 * pages / (driver_ms + others_ms + server_ms), 1),
@@ -272,7 +273,7 @@ def _summary(cases: list[dict[str, Any]], resume: dict[str, Any], settings: Scal
         for workers in settings.workers:
             mine = [c for (_, w), c in sorted(runs.items()) if w == workers]
             for figure in ("pages_per_s", "steady_pages_per_s", "command_pages_per_s", "cpu_ceiling_pages_per_s",
-                           "server_cpu_ms_per_page"):
+                           "run_cpu_ms_per_page", "server_cpu_ms_per_page"):
                 spread(summary, f"{runner}_x{workers}_{figure}", [c[figure] for c in mine])
         for rate, name in (("pages_per_s", "second_worker_adds"), ("steady_pages_per_s", "second_worker_adds_steady"),
                            ("command_pages_per_s", "second_worker_adds_command")):
