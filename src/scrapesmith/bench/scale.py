@@ -245,7 +245,7 @@ def run_benchmark(settings: ScaleSettings, progress: Any = print) -> BenchResult
                 cases.append(measure_run(workdir, host, "local", max(settings.workers), size, settings))
         progress(f"resume after kill -9 at 50 % of {settings.resume_pages} pages")
         resume = measure_resume(workdir, host, settings)
-    return BenchResult(name="scale", summary=_summary(cases, resume, settings), cases=cases,
+    return BenchResult(name="scale", summary=summarise(cases, resume, settings), cases=cases,
                        params={**settings.__dict__, "resume": resume, "load_before": load_before})
 
 
@@ -265,7 +265,7 @@ def spread(summary: dict[str, Any], key: str, values: list[float]) -> None:
         summary[f"{key}_range"] = [round(min(values), 3), round(max(values), 3)]
 
 
-def _summary(cases: list[dict[str, Any]], resume: dict[str, Any], settings: ScaleSettings) -> dict[str, Any]:
+def summarise(cases: list[dict[str, Any]], resume: dict[str, Any], settings: ScaleSettings) -> dict[str, Any]:
     summary: dict[str, Any] = {"rounds": settings.rounds, "cores": os.cpu_count()}
     throughput = [c for c in cases if c["pages"] == settings.throughput_pages]
     for runner in settings.runners:
