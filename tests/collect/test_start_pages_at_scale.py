@@ -142,3 +142,9 @@ def test_a_program_without_a_sources_list_is_refused_in_one_line(tmp_path):
     with pytest.raises(NotRunnableOnPages, match="no plain SOURCES list") as caught:
         CollectionPages(program, ["127.0.0.1"])
     assert "\n" not in str(caught.value)
+
+
+def test_start_pages_without_an_output_are_a_usage_error(program, shop, tmp_path):
+    _starts(tmp_path, shop, [1])
+    done = _run(str(program), "starts.txt", "--allow-host", "127.0.0.1", cwd=tmp_path)
+    assert done.returncode == 2 and "needs -o OUTPUT" in done.stderr and "Traceback" not in done.stderr

@@ -79,7 +79,7 @@ def run_command(
     A program's rerun without start pages writes into RUN_DIR/reruns/<time>/ (and to
     -o when given), never over the original run, in the sandbox, reaching only the settings' hosts and
     --allow-host ones and reading only the local pages under --allow-read; --delay, --concurrency and
-    --no-robots apply to a spec's pages. A spec's output is checked against the profile it was forged with:
+    --no-robots apply to a spec's pages and a program's start pages. A spec's output is checked against the profile it was forged with:
     on drift the run says what changed and exits with status 3; --heal then mends the spec from its seed
     pages as a new version (spec.v2.json) and runs that instead."""
     choices = ScaleChoices(workers, ray, ray_address, resume, since, batch_size, run_dir)
