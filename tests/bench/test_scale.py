@@ -35,3 +35,4 @@ def test_rounds_are_interleaved_and_summed_up_as_median_and_range_of_every_round
     assert summary["local_second_worker_adds_each_round"] == [0.9, 0.2, 0.7]
     assert (summary["local_second_worker_adds"], summary["local_second_worker_adds_range"]) == (0.7, [0.2, 0.9])
     assert summary["local_x1_pages_per_s"] == 100.0 and summary["local_x1_pages_per_s_range"] == [50.0, 100.0]
+    assert summary["local_second_worker_adds_on_free_cores"] == 1.0  # the same CPU per page with two workers

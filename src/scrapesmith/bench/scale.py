@@ -282,6 +282,11 @@ def summarise(cases: list[dict[str, Any]], resume: dict[str, Any], settings: Sca
             if added:
                 spread(summary, f"{runner}_{name}", added)
                 summary[f"{runner}_{name}_each_round"] = [round(a, 3) for a in added]
+        # a projection, not a measured rate: two workers each on a core of its own, at the CPU per page the
+        # run spent with one worker and with two (start-up, driver, pickling included; the site apart)
+        free = [2 * runs[r, 1]["run_cpu_ms_per_page"] / runs[r, 2]["run_cpu_ms_per_page"] - 1
+                for r in range(settings.rounds) if (r, 1) in runs and (r, 2) in runs and runs[r, 2]["run_cpu_ms_per_page"]]
+        spread(summary, f"{runner}_second_worker_adds_on_free_cores", free)
     by_size = {c["pages"]: c for c in cases if c["runner"] == "local" and c["workers"] == max(settings.workers)}
     for size in sorted(by_size):
         summary[f"driver_peak_mb_{size}"] = by_size[size]["driver_peak_mb"]
