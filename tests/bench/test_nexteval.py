@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from scrapesmith.bench.nexteval import (
     RenderingDetector,
@@ -16,6 +17,19 @@ from scrapesmith.bench.nexteval import (
     score_records,
     text_map_keys,
 )
+from scrapesmith.bench.nexteval_fit import (
+    C_OPTIONS,
+    DEFAULT_C,
+    LOW_F1,
+    PageData,
+    choose_c,
+    cross_half_f1,
+    cross_halves,
+    fit_models,
+    load_pages,
+    shipped_method,
+)
+from scrapesmith.cli import app
 from scrapesmith.dom.layout import unrendered
 from scrapesmith.dom.parse import parse_html
 from scrapesmith.errors import ScrapesmithError
@@ -97,3 +111,45 @@ def test_rendered_pages_report_their_seconds_beside_f1() -> None:
     assert result.summary["pages_rendered"] == 2 and result.summary["pages_not_rendered"] == 0
     assert all(case["rendered"] and float(case["render_seconds"]) > 0 for case in result.cases)
     assert float(result.summary["render_seconds_per_page"]) > 0
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="shared NEXT-EVAL data not present")
+def test_cross_halves_score_each_half_only_with_what_was_fitted_on_the_other() -> None:
+    pages = load_pages(DATA / "html", DATA / "groundtruth", limit=6)
+    splits: list[tuple[set[int], set[int]]] = []
+    shipped = shipped_method(DEFAULT_C)  # the penalty fixed: only the splits are under test here
+
+    def recording(train: list[PageData], test: list[PageData]) -> list[float]:
+        splits.append(({id(page) for page in train}, {id(page) for page in test}))
+        return shipped(train, test)
+
+    halves = cross_halves(pages, recording)
+    assert [len(half.scores) for half in halves] == [3, 3, 3, 3]
+    everything = {id(page) for page in pages}
+    for train, test in splits:
+        assert not train & test and train | test == everything
+    assert splits[0] == splits[1][::-1] and splits[2] == splits[3][::-1]
+    assert splits[0][0] != splits[2][0]  # page halves and odd/even pages are different splits
+    for half in halves:
+        assert half.under_half == sum(1 for score in half.scores if score < LOW_F1)
+    scores = [score for half in halves for score in half.scores]
+    assert cross_half_f1(halves) == pytest.approx(sum(scores) / len(scores))
+    assert 0.0 < cross_half_f1(halves) <= 1.0
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="shared NEXT-EVAL data not present")
+def test_the_penalty_is_one_of_the_options_and_a_page_or_two_still_fit() -> None:
+    pages = load_pages(DATA / "html", DATA / "groundtruth", limit=6)
+    assert choose_c(pages) in C_OPTIONS
+    assert len(fit_models(pages[:1]).secondary.weights) == len(fit_models(pages).secondary.weights)
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="shared NEXT-EVAL data not present")
+def test_fit_prints_the_chosen_penalty_and_each_half_with_its_pages_under_half() -> None:
+    where = ["--html", str(DATA / "html"), "--groundtruth", str(DATA / "groundtruth")]
+    result = CliRunner().invoke(app, ["bench", "nexteval", "--fit", "--limit", "4", *where])
+    assert result.exit_code == 0, result.output
+    assert "# L2 penalty C = " in result.output and "INTERCEPT = " in result.output
+    halves = [line for line in result.output.splitlines() if line.startswith("cross-half, fit on")]
+    assert len(halves) == 4 and all("of 2 pages under 0.5" in line for line in halves)
+    assert "cross-half, all four directions: F1 " in result.output

@@ -191,3 +191,22 @@ def test_a_details_row_pairs_with_its_row_but_a_placeholder_row_does_not() -> No
     assert paired.region.items[0].get("class") == "item" and len(paired.region.record(0)) == 2
     alone = [c.region for c in rank_lists(parse_html(two_row_table("…")))]
     assert all(not region.companions for region in alone)
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="shared NEXT-EVAL data not present")
+@pytest.mark.parametrize(
+    ("page", "beside"),
+    [
+        ("88", "four short lists of items (the model fitted on odd pages took one as the main list)"),
+        ("14", "a 277-item list (taken by the model fitted on odd pages)"),
+        ("38", "six ten-item lists (taken by the model fitted on odd pages)"),
+        ("60", "a 15-item list beside the table (taken by the model fitted on the first half)"),
+        ("92", "two short lists (taken by the model fitted on odd pages)"),
+    ],
+)
+def test_the_main_list_is_taken_without_the_short_lists_beside_it_on_real_pages(page: str, beside: str) -> None:
+    # `bench nexteval --fit` cross-half: a model fitted on the half without this page got it wrong
+    lists = taken(page)
+    assert top_list_f1(page) > 0.9, f"page {page}: the main list should outrank {beside}"
+    assert len(lists) == 1, f"page {page}: the annotation holds one list; {beside} should not be taken"
+    assert page_f1(page) > 0.9, f"page {page}: {beside} should not be taken"

@@ -141,15 +141,30 @@ def _fit_evidence(
     html: Path, groundtruth: Path, limit: int | None, draw: Callable[[etree._Element], PageLayout] | None
 ) -> None:
     """Refit the list-evidence weights and say how they do on pages they were not fitted on."""
-    from scrapesmith.bench.nexteval_fit import fit_models, held_out_report, load_pages, score_with
+    from scrapesmith.bench.nexteval_fit import (
+        LOW_F1,
+        choose_c,
+        fit_models,
+        held_out_report,
+        load_pages,
+        page_scores,
+    )
 
     with console.status("measuring every candidate list…"):
         pages = load_pages(html, groundtruth, limit, draw)
-    fitted = fit_models(pages)
+    with console.status("choosing the penalty on two halves of the pages…"):
+        c = choose_c(pages)
+    fitted = fit_models(pages, c)
+    console.print(f"# L2 penalty C = {c} (chosen on two halves of these pages)", highlight=False)
     console.print(fitted.as_python(), markup=False, highlight=False)
-    console.print(f"F1 on the fitted pages {score_with(pages, fitted):.4f}", highlight=False)
+    scores = page_scores(pages, fitted)
+    low = sum(1 for score in scores if score < LOW_F1)
+    console.print(
+        f"F1 on the fitted pages {sum(scores) / max(len(scores), 1):.4f}, {low} of {len(scores)} under {LOW_F1}",
+        highlight=False,
+    )
     with console.status("refitting on held-out splits…"):
-        lines = held_out_report(pages)
+        lines = held_out_report(pages, c)
     for line in lines:
         console.print(line, highlight=False)
 
