@@ -41,6 +41,7 @@ The tree (each class's module in brackets; ``tests/test_errors_map.py`` keeps it
         MarkdownUnavailable [insta.env]
         MiniwobUnavailable [bench.miniwob]
         NoStartingPoint [collect.agents.research]
+        NotRunnableOnPages [collect.pages]
         NotScalable [lists.pages]
         PiiScrubberMissing [insta.export]
         ProgramError [lists.views]
