@@ -23,21 +23,24 @@ import scrapesmith
 SOURCE = Path(scrapesmith.__file__).parent
 
 REMAINING = {
-    "scrapesmith.dom.clean": 1, "scrapesmith.dom.list_evidence": 4, "scrapesmith.dom.list_selection": 3,
-    "scrapesmith.dom.markdown": 1, "scrapesmith.dom.parse": 7, "scrapesmith.dom.selectors": 9,
-    "scrapesmith.dom.tokens": 3, "scrapesmith.dom.visibility": 3, "scrapesmith.drift.service": 1,
-    "scrapesmith.drift.views": 2, "scrapesmith.induce.examples": 6, "scrapesmith.induce.execute": 6,
-    "scrapesmith.induce.field_evidence": 1, "scrapesmith.induce.heal": 4, "scrapesmith.induce.pages": 1,
+    "scrapesmith.bench.swde_mutated": 1, "scrapesmith.collect.heal": 1, "scrapesmith.collect.pages": 1,
+    "scrapesmith.collect.program": 1, "scrapesmith.collect.sandbox": 1, "scrapesmith.dom.clean": 1,
+    "scrapesmith.dom.list_evidence": 4, "scrapesmith.dom.list_selection": 3, "scrapesmith.dom.markdown": 1,
+    "scrapesmith.dom.mutate": 2, "scrapesmith.dom.parse": 7, "scrapesmith.dom.selectors": 9,
+    "scrapesmith.dom.tokens": 3, "scrapesmith.dom.visibility": 3, "scrapesmith.drift.service": 2,
+    "scrapesmith.drift.views": 2, "scrapesmith.induce.examples": 7, "scrapesmith.induce.execute": 6,
+    "scrapesmith.induce.field_evidence": 1, "scrapesmith.induce.heal": 5, "scrapesmith.induce.pages": 1,
     "scrapesmith.induce.profile": 2, "scrapesmith.induce.service": 5, "scrapesmith.induce.views": 9,
     "scrapesmith.insta.agent": 1, "scrapesmith.insta.chooser": 4, "scrapesmith.insta.env": 1,
     "scrapesmith.insta.evidence_judge": 3, "scrapesmith.insta.export": 2, "scrapesmith.insta.judge": 1,
     "scrapesmith.insta.pipeline": 2, "scrapesmith.insta.store": 3, "scrapesmith.insta.views": 1,
-    "scrapesmith.io.datasets": 1, "scrapesmith.io.schema": 2, "scrapesmith.llm.client": 2,
-    "scrapesmith.llm.structured": 7, "scrapesmith.llm.templates": 9, "scrapesmith.llm.views": 13,
+    "scrapesmith.io.datasets": 1, "scrapesmith.io.schema": 2, "scrapesmith.lists.heal": 1,
+    "scrapesmith.lists.runtime": 1, "scrapesmith.lists.views": 1, "scrapesmith.llm.client": 2,
+    "scrapesmith.llm.structured": 7, "scrapesmith.llm.templates": 9, "scrapesmith.llm.views": 16,
     "scrapesmith.scale.manifest": 3, "scrapesmith.scale.runner": 4, "scrapesmith.scale.service": 4,
     "scrapesmith.scale.views": 1, "scrapesmith.web.browser.policy": 1, "scrapesmith.web.browser.runtime": 1,
-    "scrapesmith.web.browser.session": 1, "scrapesmith.web.fetch": 4, "scrapesmith.web.page": 8,
-    "scrapesmith.web.safety": 3,
+    "scrapesmith.web.browser.session": 1, "scrapesmith.web.fetch": 4, "scrapesmith.web.files": 1,
+    "scrapesmith.web.page": 9, "scrapesmith.web.safety": 3,
 }
 
 

@@ -63,3 +63,8 @@ def test_error_rows_say_nothing_about_the_site():
 def test_a_program_without_profile_is_not_checked():
     report = compare(None, SEED_ROWS, kind_of)
     assert not report.checked and not report.drifted
+
+
+def test_no_rows_at_all_is_drift():
+    report = compare(_profile(), [], kind_of)
+    assert [(d.check, d.evidence) for d in report.drifts] == [("rows", "no rows read, was 3 when forged")]

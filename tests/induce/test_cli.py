@@ -146,3 +146,20 @@ def test_bench_swde_scores_a_small_heuristic_run_and_writes_json(tmp_path):
 def test_bench_swde_reports_missing_data_in_one_line(tmp_path):
     done = scrapesmith("bench", "swde", "--pages", str(tmp_path / "nope"), cwd=tmp_path)
     assert done.returncode == 1 and "not found" in done.stderr
+
+
+@pytest.mark.skipif(not SWDE.is_dir(), reason="SWDE development data not present")
+def test_bench_swde_mutate_forges_on_redrawn_pages_and_reports_each_kind(tmp_path):
+    out = tmp_path / "mutated.json"
+    done = scrapesmith("bench", "swde", "--pages", str(SWDE), "--sites", "booksamillion", "--attributes",
+                       "isbn_13,publisher", "--seeds", "3", "--test", "3", "--mutate", "wrappers,tables",
+                       "--mutation-seeds", "0", "--json", str(out), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(out.read_text())
+    kinds = [row["kind"] for row in result["params"]["per_kind"]]
+    assert kinds == ["none", "wrappers", "tables"] and all(row["cases"] == 2 for row in result["params"]["per_kind"])
+    assert {(c["mutation"], c["attribute"]) for c in result["cases"]} == {
+        (k, a) for k in kinds for a in ("isbn_13", "publisher")}
+    assert "wrappers_correct_ratio" in result["summary"] and "per kind" in done.stdout
+    wrong = scrapesmith("bench", "swde", "--pages", str(SWDE), "--mutate", "shuffle", cwd=tmp_path)
+    assert wrong.returncode == 2 and "--mutate takes" in wrong.stderr

@@ -57,6 +57,17 @@ def test_a_section_heading_labels_the_rows_below_it_and_not_a_rivals_rows() -> N
     assert field.post.multiple and "Fuel Economy" in field.actions[0] and field.evidence.startswith("section")
 
 
+def test_a_wrapper_in_every_cell_does_not_make_the_rows_headings_look_like_section_headings() -> None:
+    def wrapped(page: str) -> str:  # a template that wraps every cell's content in one span
+        return page.replace("'theadtext'><h3>", "'theadtext'><span class='w'><h3>").replace(
+            "(<a href='#'>more</a>)</span></td>", "(<a href='#'>more</a>)</span></span></td>").replace(
+            "'tbtext'><h3>", "'tbtext'><span class='w'><h3>").replace("</h3></td></tr>", "</h3></span></td></tr>")
+    pages = [wrapped(car_page(*car)) for car in CARS]
+    compiled = CompiledSpec(induce_heuristic([FieldRequest("fuel_economy", "the fuel efficiency of the auto")],
+                                             [parse_html(p) for p in pages[:3]]))
+    assert [compiled.row(p)["fuel_economy"] for p in pages] == [[car[2], car[3]] for car in CARS]
+
+
 def test_a_unit_in_the_label_makes_bare_numbers_measures() -> None:
     players = [("Kobe Bryant", "198", "96"), ("Pau Gasol", "213", "113"), ("Lamar Odom", "208", "104"),
                ("Derek Fisher", "185", "95")]
@@ -138,3 +149,15 @@ def test_pairs_of_another_kind_are_not_offered_and_a_bad_answer_keeps_the_eviden
     kept = choose_candidate(ScriptedLLM(lambda _: "no idea"), request, concept, ranked, seeds)
     assert kept.asked and "unusable" in kept.reason and kept.chosen is not None
     assert kept.chosen.values[0] == ["Work", "Work"]  # the heuristic's choice, not a pair the model never named
+
+
+def test_a_pair_that_repeats_the_pages_own_title_is_never_offered_for_another_field() -> None:
+    overview = "<tr><td class='label'>Overview: </td><td class='value'>{name}</td></tr>"
+    pages = [p.replace("<tr><td class='label'>Institutional", overview.format(name=name) + "<tr><td class='label'>"
+                       "Institutional") for p, name in zip(university_pages(), ["Adrian College", "Ohio State University",
+                                                                                "Alma College", "Kent State University"],
+                                                          strict=True)]
+    seeds = [parse_html(p) for p in pages[:3]]
+    assert "Overview" in [p.label for p in shared_pairs(seeds)]  # the page prints it as a pair
+    offered = [label for label, _ in label_options(concept_for("type", "the type of the university"), seeds, [])]
+    assert "Institutional Control" in offered and "Overview" not in offered  # it names the record, not its type

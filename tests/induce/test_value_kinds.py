@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scrapesmith.induce.field_evidence import concept_for
-from scrapesmith.induce.kinds import kind_asked, recogniser
+from scrapesmith.induce.kinds import kind_asked, kind_of_value, recogniser
 
 
 @pytest.mark.parametrize(("name", "description", "kind"), [
@@ -58,3 +58,15 @@ def test_a_field_is_labelled_by_its_own_words_its_synonyms_and_its_kinds_labels(
     dated = concept_for("publication_date", "")
     assert {"publication date", "publication", "date"} <= set(dated.labels) and dated.hard_type
     assert concept_for("genres").multiple and not concept_for("type").multiple
+
+
+@pytest.mark.parametrize(("value", "kind"), [
+    ("978-0307269997", "isbn13"),
+    ("ISBN 978-3-16-148410-0", "isbn13"),
+    (": 9780316125581", "isbn13"),
+    ("0-306-40615-2", "isbn"),
+    ("$52,400 - $58,250", "money"),  # ten digits, but a price range
+    ("9780316125582", None),  # an ISBN-13's shape with a wrong check digit
+])
+def test_an_isbn_is_written_as_one_and_its_check_digit_holds(value, kind) -> None:
+    assert kind_of_value(value) == kind

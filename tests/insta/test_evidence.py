@@ -303,3 +303,57 @@ def test_a_value_the_task_does_not_quote_is_never_verified_by_the_program():
     assert verify_criteria(task, ["type your answer into the textbox"], typed)[0].status == "unsure"
     nothing = Trajectory(task=task, start_url="u", steps=[], policy="candidates")
     assert verify_criteria(task, ["type your answer into the textbox"], nothing)[0].status == "refuted"
+
+
+def _acted(task: str, *acts: tuple[str, Element, str | None]) -> list[str]:
+    """The statuses the program gives the task's criteria after ``acts`` (kind, element, value typed)."""
+    from scrapesmith.insta.verify import verify_criteria
+
+    steps = [Step(url="u", observation="", target=element,
+                  action=Action(action_key=kind, action_kwargs={"value": value} if value else {},
+                                target_element_id=element.id)) for kind, element, value in acts]
+    trajectory = Trajectory(task=task, start_url="u", steps=steps, policy="candidates")
+    return [v.status for v in verify_criteria(task, task_criteria(task), trajectory)]
+
+
+def test_a_description_before_a_name_is_not_a_requirement_the_element_must_show():
+    """"the email by Deva", "the folder or file named "Emile"": the name identifies the thing; a row shows
+    "Deva", not "email". A word beside the name that is no description still must show."""
+    deva, star = Element(id=1, tag="span", role="text", text="Deva"), Element(id=2, tag="span", role="clickable",
+                                                                              text="star")
+    task = "Find the email by Deva and click the star icon to mark it as important."
+    assert _acted(task, ("click", deva, None), ("click", star, None)) == ["verified", "verified"]
+    assert _acted("Find the email by Ina and click the star icon.", ("click", deva, None), ("click", star, None)
+                  )[0] != "verified"
+    emile = Element(id=3, tag="li", role="text", text="Emile")
+    task = 'Navigate through the file tree. Find and click on the folder or file named "Emile".'
+    assert _acted(task, ("click", emile, None)) == ["verified", "verified"]  # the first clause is the way there
+    assert _acted('Navigate through the file tree.', ("click", emile, None)) == ["unsure"]  # nothing follows it
+    assert _acted('Click on the "Emile" entry in the blue folder.', ("click", emile, None)) == ["unsure"]
+
+
+def test_a_close_glyph_a_by_clause_and_a_written_count():
+    close = Element(id=1, tag="button", role="button", text="Close", label="Close")
+    assert _acted('Close the dialog box by clicking the "x".', ("click", close, None)) == ["verified"]
+    assert _acted('Click the button in the dialog box labeled "x".', ("click", close, None)) == ["verified"]
+    ok = Element(id=2, tag="button", role="button", text="OK")
+    assert _acted('Close the dialog box by clicking the "x".', ("click", ok, None)) == ["refuted"]
+    posts = [Element(id=10 + n, tag="span", role="icon", text="retweet", context=f"{who} @{who} text")
+             for n, who in enumerate(("enola", "enola", "ada"))]
+    submit = Element(id=20, tag="button", role="button", text="Submit")
+    task = 'Click the "Retweet" button on 1 post by @enola and then click Submit.'
+    assert _acted(task, ("click", posts[0], None), ("click", submit, None)) == ["verified", "verified"]
+    two = ("click", posts[0], None), ("click", posts[1], None), ("click", submit, None)
+    assert _acted(task, *two)[0] == "unsure"  # two posts where one was asked
+    assert _acted(task.replace("1 post", "2 posts"), *two)[0] == "verified"
+    assert _acted(task, ("click", posts[0], None), ("click", posts[2], None), ("click", submit, None))[0] == "unsure"
+    assert _acted(task, ("click", posts[0], None), ("click", posts[0], None), ("click", submit, None))[0] == "unsure"
+
+
+def test_a_reply_needs_a_send_click_after_the_text():
+    sender, field = Element(id=1, tag="span", role="text", text="Ina"), Element(id=2, tag="textarea", role="textbox")
+    send = Element(id=3, tag="span", role="clickable", text="", hint="send-reply")
+    task = 'Find the email by Ina and reply to them with the text "Hi there".'
+    typed = ("click", sender, None), ("fill", field, "Hi there")
+    assert _acted(task, *typed) == ["verified", "unsure"]
+    assert _acted(task, *typed, ("click", send, None)) == ["verified", "verified"]

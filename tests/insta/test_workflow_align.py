@@ -88,3 +88,42 @@ def test_of_two_elements_named_alike_case_aside_the_one_written_as_the_task_writ
         assert located is not None and located.id == wanted
     located, tried = resolve(locators, observation, lambda text: text.replace("{p1}", "YES"))
     assert located is None and tried == ["role 'YES': 2 elements"]
+
+
+def test_a_handle_is_one_span_with_its_sign():
+    """"@enola" clicked is the task's "@enola" (one parameter), not "@" and a separate "enola"."""
+    task = 'Click the "Retweet" button on 1 post by @enola and then click Submit.'
+    span = find_span("@enola", task)
+    assert span is not None and span.text == "@enola" and task[span.start:span.end] == "@enola"
+    assert find_span("enola", task).text == "enola"  # the bare word still has its source
+
+
+def test_a_row_context_is_matched_as_whole_words_and_kept_on_the_element():
+    from scrapesmith.dom.parse import parse_html
+
+    html = "".join(f'<div class="media"><span class="username">{who}</span>'
+                   f' <span class="like" data-ss-id="{n}">Like</span></div>' for n, who in ((1, "@etiam"), (2, "@et")))
+    observation = Observation(url="http://127.0.0.1/", markdown="", elements=[])
+    observation.attach_tree(parse_html(f"<html><body>{html}</body></html>"))
+    locators = [Locator(kind="role", role="clickable", value="Like", context="{p1}")]
+    located, tried = resolve(locators, observation, lambda text: text.replace("{p1}", "@et"))
+    assert located is not None and located.id == 2, tried
+    assert "@et" in located.element.context  # what the step's check reads the row by
+
+
+def test_a_name_inside_the_printed_instruction_is_no_target():
+    """The page prints the task ("Find the email by <b>Manya</b> …"): the sender's row is the element to click."""
+    from scrapesmith.dom.parse import parse_html
+    from scrapesmith.insta.candidates import Grounding
+
+    task = 'Find the email by Manya and reply to them with the text "Egestas amet.".'
+    html = ('<div id="query">Find the email by <span data-ss-id="1">Manya</span> and reply to them with the text '
+            '"Egestas amet.".</div><div class="email"><div data-ss-id="2">Manya</div> Vel diam. Urna amet.</div>')
+    observation = Observation(url="http://127.0.0.1/", markdown="", elements=[])
+    observation.attach_tree(parse_html(f"<html><body>{html}</body></html>"))
+    locators = [Locator(kind="role", role="text", value="{p1}")]
+    bind = lambda text: text.replace("{p1}", "Manya")
+    located, tried = resolve(locators, observation, bind)
+    assert located is None and tried == ["role 'Manya': 2 elements"]  # without the task, both bear the name
+    located, _ = resolve(locators, observation, bind, Grounding(task=task).restates)
+    assert located is not None and located.id == 2

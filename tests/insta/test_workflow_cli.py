@@ -48,3 +48,27 @@ def test_workflow_command_mistakes_are_one_clear_error(tmp_path):
     assert empty.exit_code == 2
     nothing = runner.invoke(app, ["insta", "compile", str(tmp_path)])
     assert isinstance(nothing.exception, ScrapesmithError) and "no shards" in str(nothing.exception)
+
+
+def test_insta_compile_reads_several_runs_rejudges_and_says_why_a_family_has_no_workflow(tmp_path):
+    """Two sources of one task (say the no-model and the model agent); an episode its old judge left out is
+    judged again by the program pass; a family with no verified episode is listed with the reason."""
+    first, second = ResultStore(tmp_path / "a"), ResultStore(tmp_path / "b")
+    first.append(_episode("ok", 1.0))
+    second.append(_episode("no", 0.0))  # the program pass verifies it: clicked the quoted button, stopped
+    other = _episode("Go", 0.0)
+    other.url = other.trajectory.start_url = "http://127.0.0.1:1/miniwob/click-link.html"
+    other.trajectory.stop_reason = "max_actions"  # never verified: the episode did not stop
+    second.append(other)
+    runner = CliRunner(env={"COLUMNS": "200"})
+    plain = runner.invoke(app, ["insta", "compile", str(tmp_path / "a"), str(tmp_path / "b"), "--out",
+                                str(tmp_path / "plain")])
+    assert plain.exit_code == 0, plain.output
+    assert "3 episodes: 1 compiled into 1 workflows; left out: 2 judged unsuccessful" in plain.output
+    assert "1 of 2 task families have no workflow" in plain.output
+    assert "127.0.0.1/miniwob/click-link.html: 1 judged unsuccessful" in plain.output
+    again = runner.invoke(app, ["insta", "compile", str(tmp_path / "a"), str(tmp_path / "b"), "--rejudge"])
+    assert again.exit_code == 0, again.output
+    assert "3 episodes: 2 compiled into 1 workflows; left out: 1 judged unsuccessful" in again.output
+    [path] = (tmp_path / "a" / "workflows").glob("*.json")
+    assert json.loads(path.read_text())["parameters"][0]["examples"] == ["ok", "no"]

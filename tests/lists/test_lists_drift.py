@@ -125,3 +125,21 @@ def test_heal_points_each_column_at_the_values_it_read(mutable_site, site_runtim
     assert healed.needed and healed.healed and healed.rows_found_again == 10
     rows = replay_program(site_runtimes, healed.program).rows
     assert [r["Title"] for r in rows] == [f"Lamp model {i}" for i in range(1, 11)]
+
+
+def test_replay_start_urls_heal_records_again_on_the_first_and_replays_every_start_page(
+        mutable_site, site_runtimes, tmp_path) -> None:
+    mutable_site.pages["/list"] = shop(12)
+    recording, _ = extract_list(site_runtimes, mutable_site.url("/list"), "products", ["Name", "Price"])
+    recording.program.save(tmp_path / "shop.json")
+    mutable_site.pages["/list"] = mutate_page(shop(12), "classes", 1)
+    mutable_site.pages["/list2"] = mutate_page(shop(7), "classes", 1)
+    (tmp_path / "starts.txt").write_text(f"{mutable_site.url('/list')}\n{mutable_site.url('/list2')}\n")
+    done = subprocess.run([sys.executable, "-m", "scrapesmith", "replay", "shop.json", "-o", "out.jsonl",
+                           "--start-urls", "starts.txt", "--heal", "--allow-host",
+                           f"{mutable_site.host}:{mutable_site.port}", "--delay", "0"], cwd=tmp_path,
+                          env={**os.environ, "SCRAPESMITH_LLM": "none", "COLUMNS": "200"}, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "shop.v2.json" in done.stderr and "from every start page" in done.stderr
+    assert len((tmp_path / "out.jsonl").read_text().splitlines()) == 12 + 7

@@ -32,11 +32,11 @@ from typing import Any
 from scrapesmith.bench.drift_lists import run_lists
 from scrapesmith.bench.frame import BenchResult, report
 from scrapesmith.bench.swde import SwdeSite, discover_sites, parse_list, read_page, requests_for
-from scrapesmith.dom import LAYOUT_VERSIONS, MUTATIONS, mutate_page
+from scrapesmith.dom import LAYOUT_VERSIONS, MUTATIONS, VALUE_MUTATIONS, mutate_page, reformat_text
 from scrapesmith.drift import compare
 from scrapesmith.induce.examples import kind_of
 from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
-from scrapesmith.induce.heal import heal_spec
+from scrapesmith.induce.heal import EvidenceHeal, heal_spec
 from scrapesmith.induce.profile import with_profile
 from scrapesmith.induce.service import induce_scraper
 from scrapesmith.induce.views import FieldRequest, ScraperSpec
@@ -58,6 +58,8 @@ class DriftSettings:
     list_pages: tuple[Path, ...] = ()
     demo: bool = False
     windows: int = 1
+    evidence: EvidenceHeal | None = None
+    """Heal fields whose seed values are gone by the evidence (and its model, if any); None: they are lost."""
 
 
 def _cell(value: Any) -> tuple[str, ...]:
@@ -103,8 +105,17 @@ def forge(site: SwdeSite, texts: Sequence[str], seeds: int) -> ScraperSpec:
     return forge_on(requests_for(site), texts[:seeds], site.key)
 
 
+def reformatted(rows: Sequence[dict]) -> list[dict]:
+    """The reference rows as a ``formats`` page writes them (its values' amounts in the new format)."""
+    def cell(value: Any) -> Any:
+        if isinstance(value, list):
+            return [reformat_text(v) for v in value]
+        return reformat_text(value) if isinstance(value, str) else value
+    return [{name: cell(value) for name, value in row.items()} for row in rows]
+
+
 def run_case(site: str, spec: ScraperSpec, changed: Sequence[str], reference: Sequence[dict],
-             mutation: str, seed: int, seeds: int) -> dict[str, Any]:
+             mutation: str, seed: int, seeds: int, evidence: EvidenceHeal | None = None) -> dict[str, Any]:
     """One site's ``changed`` pages (seed pages first): detection, heal and what each field reads afterwards."""
     rows = rows_of(spec, changed[seeds:])
     before = _field_f1(spec, rows, reference)
@@ -112,7 +123,7 @@ def run_case(site: str, spec: ScraperSpec, changed: Sequence[str], reference: Se
     drifted = _worst(before) < HEALED_F1
     started = time.perf_counter()
     with use_ledger(Ledger()) as ledger:
-        healed = heal_spec(spec, [parse_for_replay(t) for t in changed[:seeds]])
+        healed = heal_spec(spec, [parse_for_replay(t) for t in changed[:seeds]], evidence)
     heal_seconds = time.perf_counter() - started
     after = _field_f1(healed.spec, rows_of(healed.spec, changed[seeds:]), reference)
     broken = [name for name, f1 in before.items() if f1 is not None and f1 < HEALED_F1]
@@ -121,7 +132,9 @@ def run_case(site: str, spec: ScraperSpec, changed: Sequence[str], reference: Se
             "evidence": [d.evidence for d in check.drifts], "f1_before": round(_worst(before), 4),
             "f1_after_heal": round(_worst(after), 4), "healed": drifted and _worst(after) >= HEALED_F1,
             "healed_fields": healed.healed, "lost_fields": healed.lost, "heal_seconds": round(heal_seconds, 3),
-            "model_calls": len(ledger), "fields_before": before, "fields_after": after}
+            "model_calls": len(ledger), "model_tokens": ledger.totals().input_tokens + ledger.totals().output_tokens,
+            "heal_details": {f.name: f.detail for f in healed.fields if f.outcome != "kept"},
+            "fields_before": before, "fields_after": after}
 
 
 DEMO_SITES = ("bookshelf", "pagecraft")
@@ -170,6 +183,7 @@ def summarise(cases: Sequence[dict], unchanged: Sequence[dict]) -> dict[str, flo
         "healed_share": _share(sum(c["healed"] for c in drifted), len(drifted)),
         "healed_detected_share": _share(sum(c["healed"] and c["detected"] for c in drifted), len(drifted)),
         "model_calls": sum(c["model_calls"] for c in cases),
+        "model_tokens": sum(c.get("model_tokens", 0) for c in cases),
         "seconds_per_heal": round(sum(c["heal_seconds"] for c in cases) / max(1, len(cases)), 3),
     }
 
@@ -216,7 +230,9 @@ def run_benchmark(settings: DriftSettings, json_out: Path | None, progress: Prog
         for mutation in settings.mutations:
             for seed in settings.mutation_seeds:
                 changed = [mutate_page(t, mutation, seed) for t in texts]
-                cases.append(run_case(site.key, spec, changed, reference, mutation, seed, settings.seeds))
+                expected = reformatted(reference) if mutation in VALUE_MUTATIONS else reference
+                cases.append(run_case(site.key, spec, changed, expected, mutation, seed, settings.seeds,
+                                      settings.evidence))
         done = [c for c in cases if c["site"] == site.key]
         progress(f"{site.key}: {sum(c['drifted'] for c in done)} of {len(done)} drifted, "
                  f"{sum(c['detected'] for c in done if c['drifted'])} detected, "

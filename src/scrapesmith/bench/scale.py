@@ -8,7 +8,12 @@ Measured per configuration, from outside the command: pages/s over the run (the 
 record), the peak resident memory of the driver, of the largest worker and of the whole process tree
 (sampled every 0.2 s), the CPU time per page of the driver (start-up, batching, manifest, assembly,
 report) and of every other process of the run (workers; for Ray also its own services), and the dataset
-checked against the site's truth (rows lost, duplicated, wrong). The site's own CPU is not counted.
+checked against the site's truth (rows lost, duplicated, wrong). The site's own CPU per page is read from
+the site (it shares the cores with the run). Besides the whole run's pages/s, the *steady* rate after the
+first finished batch leaves out the start-up of pool and Ray workers (processes spawned, modules imported),
+a fixed cost that weighs on a 20,000-page run and not on a million-page one; both are reported.
+``rounds`` repeats every throughput configuration, interleaved (the order reversed every other round), and
+sums them up as median and range, each round's figure kept in the cases.
 
 Then the resume: a run of ``resume_pages`` items with two local workers is killed (``kill -9`` on its
 process group) once half its pages are committed, and run again with ``--resume``: the server counts how
@@ -21,6 +26,7 @@ import json
 import os
 import signal
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -50,6 +56,7 @@ class ScaleSettings:
     resume_pages: int = 20_000
     batch_size: int = 100
     delay: float = 0.0
+    rounds: int = 1
 
 
 class MemorySampler:
@@ -147,10 +154,12 @@ def _write_urls(workdir: Path, host: str, first: int, count: int) -> Path:
 
 
 def measure_run(workdir: Path, host: str, runner: str, workers: int, pages: int,
-                settings: ScaleSettings) -> dict[str, Any]:
-    """One configuration from scratch, through the command line, watched from outside."""
+                settings: ScaleSettings, round_: int = 0) -> dict[str, Any]:
+    """One configuration from scratch, through the command line, watched from outside; the site's own CPU
+    read from it before and after."""
     urls = _write_urls(workdir, host, 0, pages)
-    output = f"out-{runner}-{workers}-{pages}.parquet"
+    output = f"out-{runner}-{workers}-{pages}-r{round_}.parquet"
+    server_before = _stats(host)["cpu_ms"]
     started = time.monotonic()
     process = subprocess.Popen(_command(workdir, urls, output, workers, runner, settings), cwd=workdir,
                                env=_environment(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -158,15 +167,26 @@ def measure_run(workdir: Path, host: str, runner: str, workers: int, pages: int,
         _out, err = process.communicate()
     if process.returncode != 0:
         raise RuntimeError(f"{runner} x{workers} on {pages} pages failed: {err.strip().splitlines()[-1:]}")
+    server_ms = _stats(host)["cpu_ms"] - server_before
     record = json.loads((workdir / output).with_suffix(".run.json").read_text(encoding="utf-8"))["scale"]
-    return {"runner": runner, "workers": workers, "pages": pages,
-            "pages_per_s": round(record["pages_per_second"], 1), "run_seconds": round(record["seconds"], 2),
-            "command_seconds": round(time.monotonic() - started, 2),
+    driver_ms = 1000 * memory.cpu.get(process.pid, 0.0)
+    others_ms = 1000 * sum(t for pid, t in memory.cpu.items() if pid != process.pid)
+    case = {"round": round_, "runner": runner, "workers": workers, "pages": pages,
+            "pages_per_s": round(record["pages_per_second"], 1),
+            "steady_pages_per_s": round(record["steady_pages_per_second"], 1),
+            "first_batch_seconds": round(record["first_batch_seconds"] or 0.0, 2),
+            "run_seconds": round(record["seconds"], 2), "command_seconds": round(time.monotonic() - started, 2),
+            # the whole command, from starting Python to the report: what a user waits for
+            "command_pages_per_s": round(pages / (time.monotonic() - started), 1),
             "driver_peak_mb": round(memory.driver / 2**20, 1), "worker_peak_mb": round(memory.worker / 2**20, 1),
-            "driver_cpu_ms_per_page": round(1000 * memory.cpu.get(process.pid, 0.0) / pages, 3),
-            "others_cpu_ms_per_page": round(1000 * sum(t for pid, t in memory.cpu.items() if pid != process.pid)
-                                            / pages, 3),
+            "driver_cpu_ms_per_page": round(driver_ms / pages, 3), "others_cpu_ms_per_page": round(others_ms / pages, 3),
+            "run_cpu_ms_per_page": round((driver_ms + others_ms) / pages, 3),
+            "server_cpu_ms_per_page": round(server_ms / pages, 3),
+            # what the machine's cores could give at these CPU costs per page (run and site together)
+            "cpu_ceiling_pages_per_s": round((os.cpu_count() or 1) * 1000 * pages / (driver_ms + others_ms + server_ms), 1),
             "tree_peak_mb": round(memory.tree / 2**20, 1), **check_dataset(workdir / output, 0, pages)}
+    (workdir / output).unlink()
+    return case
 
 
 def measure_resume(workdir: Path, host: str, settings: ScaleSettings) -> dict[str, Any]:
@@ -216,27 +236,57 @@ def run_benchmark(settings: ScaleSettings, progress: Any = print) -> BenchResult
         workdir = Path(folder)
         ScraperSpec(fields=[FieldSpec(name=name, actions=[xpath]) for name, xpath in ITEM_FIELDS.items()]).save(
             workdir / "spec.json")
-        plan = [(runner, workers, settings.throughput_pages) for runner in settings.runners
-                for workers in settings.workers]
-        plan += [("local", max(settings.workers), size) for size in settings.sizes]
-        for runner, workers, pages in dict.fromkeys(plan):
-            progress(f"{runner} x{workers}: {pages} pages")
-            cases.append(measure_run(workdir, host, runner, workers, pages, settings))
+        for round_, (runner, workers) in throughput_plan(settings):
+            progress(f"round {round_ + 1}/{settings.rounds}: {runner} x{workers}: {settings.throughput_pages} pages")
+            cases.append(measure_run(workdir, host, runner, workers, settings.throughput_pages, settings, round_))
+        for size in settings.sizes:
+            if size != settings.throughput_pages or "local" not in settings.runners:
+                progress(f"local x{max(settings.workers)}: {size} pages")
+                cases.append(measure_run(workdir, host, "local", max(settings.workers), size, settings))
         progress(f"resume after kill -9 at 50 % of {settings.resume_pages} pages")
         resume = measure_resume(workdir, host, settings)
-    return BenchResult(name="scale", summary=_summary(cases, resume, settings), cases=cases,
+    return BenchResult(name="scale", summary=summarise(cases, resume, settings), cases=cases,
                        params={**settings.__dict__, "resume": resume, "load_before": load_before})
 
 
-def _summary(cases: list[dict[str, Any]], resume: dict[str, Any], settings: ScaleSettings) -> dict[str, Any]:
-    summary: dict[str, Any] = {}
+def throughput_plan(settings: ScaleSettings) -> list[tuple[int, tuple[str, int]]]:
+    """Every runner and worker count once per round, interleaved, the order reversed every other round: a
+    load that comes and goes on the machine falls on each configuration alike, not on one."""
+    configurations = [(runner, workers) for runner in settings.runners for workers in settings.workers]
+    return [(round_, configuration) for round_ in range(settings.rounds)
+            for configuration in (configurations if round_ % 2 == 0 else configurations[::-1])]
+
+
+def spread(summary: dict[str, Any], key: str, values: list[float]) -> None:
+    """``key``: the median of the rounds' figures; ``key_range``: the least and the greatest (every round's
+    figure is in the cases)."""
+    if values:
+        summary[key] = round(statistics.median(values), 3)
+        summary[f"{key}_range"] = [round(min(values), 3), round(max(values), 3)]
+
+
+def summarise(cases: list[dict[str, Any]], resume: dict[str, Any], settings: ScaleSettings) -> dict[str, Any]:
+    summary: dict[str, Any] = {"rounds": settings.rounds, "cores": os.cpu_count()}
+    throughput = [c for c in cases if c["pages"] == settings.throughput_pages]
     for runner in settings.runners:
-        rates = {c["workers"]: c["pages_per_s"] for c in cases
-                 if c["runner"] == runner and c["pages"] == settings.throughput_pages}
-        for workers, rate in sorted(rates.items()):
-            summary[f"{runner}_x{workers}_pages_per_s"] = rate
-        if 1 in rates and 2 in rates and rates[1]:
-            summary[f"{runner}_second_worker_adds"] = round((rates[2] - rates[1]) / rates[1], 3)
+        runs = {(c["round"], c["workers"]): c for c in throughput if c["runner"] == runner}
+        for workers in settings.workers:
+            mine = [c for (_, w), c in sorted(runs.items()) if w == workers]
+            for figure in ("pages_per_s", "steady_pages_per_s", "command_pages_per_s", "cpu_ceiling_pages_per_s",
+                           "run_cpu_ms_per_page", "server_cpu_ms_per_page"):
+                spread(summary, f"{runner}_x{workers}_{figure}", [c[figure] for c in mine])
+        for rate, name in (("pages_per_s", "second_worker_adds"), ("steady_pages_per_s", "second_worker_adds_steady"),
+                           ("command_pages_per_s", "second_worker_adds_command")):
+            added = [(runs[r, 2][rate] - runs[r, 1][rate]) / runs[r, 1][rate] for r in range(settings.rounds)
+                     if (r, 1) in runs and (r, 2) in runs and runs[r, 1][rate]]
+            if added:
+                spread(summary, f"{runner}_{name}", added)
+                summary[f"{runner}_{name}_each_round"] = [round(a, 3) for a in added]
+        # a projection, not a measured rate: two workers each on a core of its own, at the CPU per page the
+        # run spent with one worker and with two (start-up, driver, pickling included; the site apart)
+        free = [2 * runs[r, 1]["run_cpu_ms_per_page"] / runs[r, 2]["run_cpu_ms_per_page"] - 1
+                for r in range(settings.rounds) if (r, 1) in runs and (r, 2) in runs and runs[r, 2]["run_cpu_ms_per_page"]]
+        spread(summary, f"{runner}_second_worker_adds_on_free_cores", free)
     by_size = {c["pages"]: c for c in cases if c["runner"] == "local" and c["workers"] == max(settings.workers)}
     for size in sorted(by_size):
         summary[f"driver_peak_mb_{size}"] = by_size[size]["driver_peak_mb"]

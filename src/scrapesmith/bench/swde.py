@@ -202,7 +202,9 @@ def score_site(spec: ScraperSpec, texts: Sequence[str], page_ids: Sequence[str],
 
 
 def run_site(site: SwdeSite, gt_dir: Path, inducer: Inducer, attributes: Sequence[str] = (),
-             seeds: int = 3, test: int = 200) -> SiteRun:
+             seeds: int = 3, test: int = 200, reader: Callable[[Path], str] = read_page) -> SiteRun:
+    """Induce on the site's first ``seeds`` pages and score the next ``test``; ``reader`` gives a page's text
+    (``bench swde --mutate`` passes one that redraws every page of the site in another template)."""
     requests = requests_for(site, attributes)
     paths = site.page_paths()
     if len(paths) <= seeds:
@@ -210,10 +212,10 @@ def run_site(site: SwdeSite, gt_dir: Path, inducer: Inducer, attributes: Sequenc
     seed_paths, test_paths = paths[:seeds], paths[seeds : seeds + test]
     truth = {r.name: load_groundtruth(gt_dir / site.vertical / f"{site.key}-{r.name}.txt") for r in requests}
     start = time.perf_counter()
-    seed_trees = [parse_for_replay(read_page(p)) for p in seed_paths]
+    seed_trees = [parse_for_replay(reader(p)) for p in seed_paths]
     spec = inducer(requests, seed_trees, site.key, [p.name for p in seed_paths])
     run = SiteRun(site, spec, induce_seconds=time.perf_counter() - start)
-    texts = [read_page(p) for p in test_paths]
+    texts = [reader(p) for p in test_paths]
     score_site(spec, texts, [p.stem for p in test_paths], truth, run)
     run.execute_pages_per_s, run.lxml_pages_per_s = measure_throughput(spec, texts)
     return run
@@ -263,6 +265,7 @@ def print_groups(title: str, rows: Sequence[dict]) -> None:
     table = Table(title=title)
     columns = {"group": "", "sites": "sites", "cases": "cases", "correct_ratio": "correct", "f1": "F1",
                "precision": "P", "recall": "R", "llm_calls": "calls", "tokens": "tokens"}
+    columns = {c: h for c, h in columns.items() if rows and c in rows[0]}
     for column, header in columns.items():
         table.add_column(header, justify="left" if column == "group" else "right", no_wrap=column == "group")
     for row in rows:
@@ -270,30 +273,39 @@ def print_groups(title: str, rows: Sequence[dict]) -> None:
     Console().print(table)
 
 
+def run_sites(chosen: Sequence[SwdeSite], groundtruth: Path, attributes: str | None, seeds: int, test: int,
+              method: str, llm: LLM | None, progress: Progress,
+              reader: Callable[[Path], str] = read_page) -> tuple[list[SiteRun], list[dict]]:
+    """Every chosen site induced and scored, one ledger per site: the runs and each site's model use."""
+    runs, calls = [], []
+    task = progress.add_task("sites", total=len(chosen))
+    for site in chosen:
+        progress.update(task, description=f"{method} on {site.key}")
+
+        def inducer(requests, trees, key, names):
+            return induce_scraper(requests, trees, method=method, llm=llm, site=key, seed_names=names)
+
+        with use_ledger(Ledger()) as ledger:
+            run = run_site(site, groundtruth, inducer, parse_list(attributes), seeds, test, reader)
+            induce_calls = len(ledger)
+            CompiledSpec(run.spec).extract(reader(site.page_paths()[-1]))
+            totals = ledger.totals()
+        calls.append({"site": site.key, "llm_calls": totals.calls, "input_tokens": totals.input_tokens,
+                      "output_tokens": totals.output_tokens, "cache_hits": totals.cache_hits,
+                      "execute_llm_calls": totals.calls - induce_calls})
+        runs.append(run)
+        progress.advance(task)
+    progress.remove_task(task)
+    return runs, calls
+
+
 def run_benchmark(pages: Path, groundtruth: Path, sites: str | None, attributes: str | None, seeds: int,
                   test: int, method: str, llm: LLM | None, json_out: Path | None,
                   progress_factory: Callable[[], Progress]) -> BenchResult:
     """The whole ``bench swde`` run: every site, one ledger per site, one report."""
     chosen = discover_sites(pages, parse_list(sites))
-    runs, calls = [], []
     with progress_factory() as progress:
-        task = progress.add_task("sites", total=len(chosen))
-        for site in chosen:
-            progress.update(task, description=f"{method} on {site.key}")
-
-            def inducer(requests, trees, key, names):
-                return induce_scraper(requests, trees, method=method, llm=llm, site=key, seed_names=names)
-
-            with use_ledger(Ledger()) as ledger:
-                run = run_site(site, groundtruth, inducer, parse_list(attributes), seeds, test)
-                induce_calls = len(ledger)
-                CompiledSpec(run.spec).extract(read_page(site.page_paths()[-1]))
-                totals = ledger.totals()
-            calls.append({"site": site.key, "llm_calls": totals.calls, "input_tokens": totals.input_tokens,
-                          "output_tokens": totals.output_tokens, "cache_hits": totals.cache_hits,
-                          "execute_llm_calls": totals.calls - induce_calls})
-            runs.append(run)
-            progress.advance(task)
+        runs, calls = run_sites(chosen, groundtruth, attributes, seeds, test, method, llm, progress)
     summary = summary_of(runs)
     summary["llm_calls"] = sum(c["llm_calls"] for c in calls)
     summary["tokens"] = sum(c["input_tokens"] + c["output_tokens"] for c in calls)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import shlex
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
@@ -11,7 +12,7 @@ from typing import Annotated
 import typer
 
 from scrapesmith.cli import app, console
-from scrapesmith.cli.drift import exit_on_drift, show_drift
+from scrapesmith.cli.drift import exit_on_drift, heal_collection, show_drift
 from scrapesmith.cli.options import (
     AllowHostOption,
     DelayOption,
@@ -25,6 +26,7 @@ from scrapesmith.cli.options import (
     not_blank,
     show_report,
 )
+from scrapesmith.cli.scale import ScaleChoices, run_at_scale, write_run_record
 from scrapesmith.collect import live_progress
 from scrapesmith.config import get_settings
 from scrapesmith.errors import ScrapesmithError
@@ -92,8 +94,10 @@ def collect_command(
 
 
 def run_collection_program(program: Path, allow_host: list[str] | None, output: Path | None = None,
-                           unsafe_no_sandbox: bool = False, allow_read: list[str] | None = None) -> None:
-    """``scrapesmith run runs/<id>/program.py [-o OUT]``: recollect in the sandbox with zero LLM calls."""
+                           unsafe_no_sandbox: bool = False, allow_read: list[str] | None = None, *,
+                           heal: bool = False, delay: float | None = None) -> None:
+    """``scrapesmith run runs/<id>/program.py [-o OUT] [--heal]``: recollect in the sandbox with zero LLM calls;
+    with ``heal``, a drifted program's list is recorded again as ``program.v2.py``, which is then run."""
     from scrapesmith.collect import (
         PARTIAL_DATASET,
         RerunInterrupted,
@@ -123,7 +127,35 @@ def run_collection_program(program: Path, allow_host: list[str] | None, output: 
     show_report(record_drift(rerun, drift) if drift is not None else rerun.report)
     if drift is not None:
         show_drift(drift)
+        if drift.drifted and heal and (healed := heal_collection(program, allow_host, delay)) is not None:
+            console.print(f"running {healed}", highlight=False)
+            run_collection_program(healed, allow_host, output, unsafe_no_sandbox, allow_read)
+            return
         exit_on_drift(drift)
+
+
+def run_collection_on_pages(program: Path, sources: list[str], output: Path, choices: ScaleChoices, fetch: dict,
+                            unsafe_no_sandbox: bool = False, allow_read: list[str] | None = None,
+                            open_: bool = False) -> None:
+    """``scrapesmith run program.py starts.txt -o OUT``: the program once per start page, in the sandbox, as
+    a sharded, resumable run (:class:`~scrapesmith.collect.pages.CollectionPages`)."""
+    from scrapesmith.collect.pages import CollectionPages
+    from scrapesmith.collect.sandbox import SandboxLimits
+
+    started = time.monotonic()
+    pages = CollectionPages(program, allowed_hosts(fetch["allow_host"]), list(allow_read or []),
+                            SandboxLimits(unsafe_no_sandbox=unsafe_no_sandbox))
+    run = run_at_scale(pages, sources, output, choices, **fetch)
+    failed = run.counts.get("failed", 0)
+    report = write_run_record(output, run, kind="run", title=f"{program} on {run.pages} start pages",
+                              program=program, steps=[f"program {pages.program_id}, one sandboxed run per start page"],
+                              seconds=time.monotonic() - started)
+    console.print(f"{run.rows} rows from {run.pages} start pages written to {output}"
+                  + (f"; {failed} start pages failed (see the error column)" if failed else ""), highlight=False)
+    show_report(report, open_)
+    if run.pages and failed == run.pages:
+        raise ScrapesmithError(f"all {run.pages} start pages failed (first: {run.failures[0][1]}); the error rows "
+                               f"are in {output}")
 
 
 def rerun_command(program: Path) -> str:

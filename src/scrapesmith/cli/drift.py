@@ -80,3 +80,38 @@ def heal_list(old: ListProgram, path: Path, start_url: str | None, runtime: str,
     console.print(f"healed: program {result.program.program_id} written to {target} (the old program "
                   f"{old.program_id} is unchanged); its replay matches the old profile; {found}", highlight=False)
     return target
+
+
+def heal_collection(program: Path, allow_host: list[str] | None, delay: float | None,
+                    output: Path | None = None) -> Path | None:
+    """Record the list program inside a collection's ``program.py`` again (:mod:`scrapesmith.collect.heal`);
+    save the new program beside the old (``program.v2.py``, in the same run directory) and return its path,
+    or None when nothing was needed or it did not heal (said on the console)."""
+    from scrapesmith.collect.heal import CollectionHealError, heal_collection_program
+    from scrapesmith.collect.program import check_runnable
+
+    hosts = allowed_hosts(allow_host)
+    check_runnable(program, hosts)  # the hosts it reads are allowed by the user, as for its rerun
+    try:
+        with make_runtimes("http", hosts, delay) as runtimes:
+            result = heal_collection_program(program, runtimes)
+    except CollectionHealError as exc:  # a table or API program: said, and the drift stands
+        console.print(f"not healed: {exc}", highlight=False)
+        return None
+    if not result.heal.needed:
+        console.print("nothing to heal: its list still reads as it did when the collection was made",
+                      highlight=False)
+        return None
+    for line in result.heal.diff(result.old):
+        console.print(escape(line), highlight=False)
+    found = f"{result.heal.rows_found_again} of {result.heal.rows_kept} rows of its dataset read again"
+    if not result.healed:
+        console.print("not healed: the list recorded again does not look like the collection's dataset either ("
+                      + "; ".join(d.evidence for d in result.heal.validation.drifts) + f"); {found}",
+                      highlight=False)
+        return None
+    target = output or next_version_path(program)
+    target.write_text(result.text, encoding="utf-8")
+    console.print(f"healed: its list program recorded again, written to {target} ({program} is unchanged); "
+                  f"{found}; rerun with `scrapesmith run {target}`", highlight=False)
+    return target

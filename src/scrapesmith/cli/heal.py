@@ -7,17 +7,19 @@ from typing import Annotated
 
 import typer
 
-from scrapesmith.cli import app
-from scrapesmith.cli.drift import DRIFT_EXIT, heal_list, save_healed
-from scrapesmith.cli.options import AllowHostOption, DelayOption, allowed_hosts, usage_error
-from scrapesmith.induce.heal import heal_from_sources
+from scrapesmith.cli import app, console
+from scrapesmith.cli.drift import DRIFT_EXIT, heal_collection, heal_list, save_healed
+from scrapesmith.cli.options import AllowHostOption, DelayOption, allowed_hosts, llm_from_options, usage_error
+from scrapesmith.induce.heal import EvidenceHeal, heal_from_sources
 from scrapesmith.induce.views import ScraperSpec
 from scrapesmith.lists import ListProgram
+from scrapesmith.llm import Ledger
 
 
 @app.command("heal")
 def heal_command(
-    program: Annotated[Path, typer.Argument(help="A scraper spec or a list program (.json) whose site changed.")],
+    program: Annotated[Path, typer.Argument(help="A scraper spec or a list program (.json), or a collection's "
+                                                 "program.py, whose site changed.")],
     pages: Annotated[list[str] | None, typer.Argument(help="A spec's seed pages as they are now, in its seed order "
                                                            "(default: fetch them again); a list program's start "
                                                            "page (default: its own).")] = None,
@@ -25,14 +27,26 @@ def heal_command(
                                                 "(default: beside the program, as NAME.v2.json).")] = None,
     allow_host: AllowHostOption = None,
     delay: DelayOption = None,
+    llm: Annotated[str | None, typer.Option("--llm", help="A spec's field whose seed values are gone is found by "
+                                                          "its evidence; let this model choose where the "
+                                                          "evidence is split (default: no model).")] = None,
 ) -> None:
-    """Mend a program whose site changed, with no model, as a new version beside the old (never over it).
+    """Mend a program whose site changed, with no model unless --llm, as a new version beside the old.
 
     A spec: each broken field is found again from the seed values it kept; the selector diff and a check of
-    the new output against the old profile are printed. A list program: recorded again on its start page,
-    accepted when its replay looks like the old profile. Exit status 3 when something could not be healed."""
+    the new output against the old profile are printed; a field whose seed values are gone is found by its
+    evidence (label, value kind, place) among candidates that look like its old output. A list program:
+    recorded again on its start page, accepted when its replay looks like the old profile. A collection's program.py: its list program recorded
+    again, checked against the collection's dataset, as program.v2.py. Exit status 3 when something could not
+    be healed."""
+    if program.suffix.lower() == ".py":
+        if pages:
+            raise usage_error("a collection program heals on its own sources: give no pages")
+        if heal_collection(program, allow_host, delay, output) is None:
+            raise typer.Exit(DRIFT_EXIT)
+        return
     if program.suffix.lower() != ".json":
-        raise usage_error(f"{program}: heal takes a scraper spec or a list program (.json)")
+        raise usage_error(f"{program}: heal takes a scraper spec or a list program (.json), or a program.py")
     if '"steps"' in program.read_text(encoding="utf-8", errors="replace"):
         if len(pages or []) > 1:
             raise usage_error("a list program heals on one start page")
@@ -41,7 +55,14 @@ def heal_command(
         if result is None and old.profile is not None:
             raise typer.Exit(DRIFT_EXIT)
         return
-    result = heal_from_sources(ScraperSpec.load(program), pages or [], allowed_hosts(allow_host))
+    ledger = Ledger()
+    model = llm_from_options(llm, ledger=ledger) if llm else None
+    result = heal_from_sources(ScraperSpec.load(program), pages or [], allowed_hosts(allow_host),
+                               EvidenceHeal(model))
+    if model is not None:
+        totals = ledger.totals()
+        console.print(f"{totals.calls} model calls, {totals.input_tokens + totals.output_tokens} tokens",
+                      highlight=False)
     save_healed(result, program, output)
     if result.lost:
         raise typer.Exit(DRIFT_EXIT)

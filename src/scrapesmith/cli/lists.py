@@ -56,6 +56,7 @@ from scrapesmith.lists import (
 )
 from scrapesmith.llm import Ledger, use_ledger
 from scrapesmith.scale.service import DEFAULT_BATCH_SIZE
+from scrapesmith.web.files import iter_sources
 
 URL_OPTION = typer.Argument(
     ...,
@@ -196,13 +197,24 @@ def replay_command(
 
     With --start-urls, the program runs from every start page listed, as a resumable run (--resume,
     --since, --workers, --ray; see `scrapesmith run`). Its output is checked against the program's profile:
-    on drift it exits with status 3, and --heal records the list again as NAME.v2.json and replays that."""
+    on drift it exits with status 3, and --heal records the list again as NAME.v2.json (on the first start
+    page listed, with --start-urls) and replays that."""
     program = ListProgram.load(program_path)
-    if heal and start_urls:
-        raise usage_error("--heal mends a replay from one start page; with --start-urls run `scrapesmith heal` first")
+    if heal and start_urls and (resume or since is not None):
+        raise usage_error("--heal replays every start page again with the healed program: it does not go with "
+                          "--resume or --since")
     if start_urls:
         choices = ScaleChoices(workers, ray, ray_address, resume, since, batch_size, run_dir)
-        _replay_many(program, program_path, start_urls, output, choices, allow_host, delay, max_pages, open_)
+        many = (program_path, start_urls, output, choices, allow_host, delay, max_pages)
+        drift, report_file = _replay_many(program, *many)
+        if heal and drift.drifted:
+            first = next(iter_sources(start_urls), None)
+            healed = heal_list(program, program_path, first, runtime or program.runtime, allow_host, delay)
+            if healed is not None:
+                console.print(f"replaying {healed} from every start page", highlight=False)
+                drift, report_file = _replay_many(ListProgram.load(healed), healed, *many[1:])
+        show_report(report_file, open_)
+        exit_on_drift(drift)
         return
     options = (start_url, output, runtime, max_pages, allow_host, delay, llm, no_cache)
     drift, report_file = _replay_once(program, program_path, *options)
@@ -243,7 +255,7 @@ def _replay_once(program: ListProgram, program_path: Path, start_url: str | None
 
 def _replay_many(program: ListProgram, program_path: Path, start_urls: list[str], output: Path,
                  choices: ScaleChoices, allow_host: list[str] | None, delay: float | None,
-                 max_pages: int | None, open_: bool) -> None:
+                 max_pages: int | None) -> tuple[DriftReport, Path]:
     started = time.monotonic()
     run = run_at_scale(ListPages(program, max_pages), start_urls, output, choices, allow_host=allow_host,
                        delay=delay, respect_robots=True, concurrency=1)
@@ -255,8 +267,7 @@ def _replay_many(program: ListProgram, program_path: Path, start_urls: list[str]
     console.print(f"wrote {run.rows} rows to {output} from {run.pages} start pages"
                   + (f"; {failed} failed (see the error column)" if failed else ""), highlight=False)
     show_drift(drift)
-    show_report(report_file, open_)
-    exit_on_drift(drift)
+    return drift, report_file
 
 
 

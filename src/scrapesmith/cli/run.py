@@ -36,7 +36,7 @@ from scrapesmith.cli.scale import (
 )
 from scrapesmith.drift import DriftReport
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.induce.heal import heal_from_sources
+from scrapesmith.induce.heal import EvidenceHeal, heal_from_sources
 from scrapesmith.induce.pages import SpecPages
 from scrapesmith.induce.profile import check_dataset
 from scrapesmith.induce.views import ScraperSpec
@@ -47,8 +47,8 @@ from scrapesmith.scale.service import DEFAULT_BATCH_SIZE
 def run_command(
     target: Annotated[Path, typer.Argument(help="A scraper spec (.json) from `scrapesmith induce`, or a "
                                                 "collection program (program.py) from `scrapesmith collect`.")],
-    sources: Annotated[list[str] | None, typer.Argument(help="Pages for a spec: files, directories, URLs or a "
-                                                             ".txt URL list.")] = None,
+    sources: Annotated[list[str] | None, typer.Argument(help="Pages for a spec, or start pages for a program.py: "
+                                                             "files, directories, URLs or a .txt URL list.")] = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", callback=table_path,
                                                 help="Output table: .csv, .jsonl or .parquet.")] = None,
     allow_host: AllowHostOption = None,
@@ -68,33 +68,45 @@ def run_command(
     batch_size: BatchSizeOption = DEFAULT_BATCH_SIZE,
     run_dir: RunDirOption = None,
     heal: Annotated[bool, typer.Option("--heal", help="When the output drifted, heal the spec from its seed "
-                                                      "values (a new version beside it) and run that.")] = False,
+                                                      "values, or a program.py's list from its dataset (a new "
+                                                      "version beside it), and run that.")] = False,
 ) -> None:
     """Apply a scraper spec to pages, or rerun a collection program.py, with no LLM.
 
     A spec's run keeps its shards and a manifest in a run directory beside the output (OUTPUT.run), so a
     killed run continues with --resume and a later one fetches only new or changed pages with --since;
-    --workers and --ray spread the batches. A program's rerun writes into RUN_DIR/reruns/<time>/ (and to
+    --workers and --ray spread the batches. A program.py given start pages runs once per start page (in
+    place of its SOURCES), in the sandbox, as such a run: resumable, incremental, spread out the same way.
+    A program's rerun without start pages writes into RUN_DIR/reruns/<time>/ (and to
     -o when given), never over the original run, in the sandbox, reaching only the settings' hosts and
     --allow-host ones and reading only the local pages under --allow-read; --delay, --concurrency and
-    --no-robots apply to a spec's pages. A spec's output is checked against the profile it was forged with:
+    --no-robots apply to a spec's pages and a program's start pages. A spec's output is checked against the profile it was forged with:
     on drift the run says what changed and exits with status 3; --heal then mends the spec from its seed
-    pages as a new version (spec.v2.json) and runs that instead."""
+    pages as a new version (spec.v2.json) and runs that instead. A program's rerun is checked against the
+    collection's dataset; --heal records its list again as program.v2.py and reruns that."""
+    choices = ScaleChoices(workers, ray, ray_address, resume, since, batch_size, run_dir)
+    fetch = {"allow_host": allow_host, "delay": delay, "respect_robots": not no_robots, "concurrency": concurrency}
     if target.suffix.lower() == ".py":
-        from scrapesmith.cli.collect import run_collection_program
+        from scrapesmith.cli.collect import run_collection_on_pages, run_collection_program
 
-        run_collection_program(target, allow_host, output, unsafe_no_sandbox, allow_read)
+        if not sources:
+            run_collection_program(target, allow_host, output, unsafe_no_sandbox, allow_read, heal=heal, delay=delay)
+            return
+        if heal:
+            raise usage_error("--heal reruns a program on its own sources: it does not go with start pages")
+        if output is None:
+            raise usage_error("running a program over start pages needs -o OUTPUT, e.g. run program.py "
+                              "starts.txt -o out.parquet")
+        run_collection_on_pages(target, sources, output, choices, fetch, unsafe_no_sandbox, allow_read, open_)
         return
     if output is None or not sources:
         raise usage_error("running a scraper spec needs pages and -o OUTPUT, e.g. run spec.json page.html -o out.csv")
     if heal and (resume or since is not None):
         raise usage_error("--heal reruns the whole run with the healed spec: it does not go with --resume or --since")
     spec = load_runnable(target)
-    choices = ScaleChoices(workers, ray, ray_address, resume, since, batch_size, run_dir)
-    fetch = {"allow_host": allow_host, "delay": delay, "respect_robots": not no_robots, "concurrency": concurrency}
     drift, report_file = _run_spec(spec, target, sources, output, choices, fetch)
     if drift.drifted and heal:
-        healed = save_healed(heal_from_sources(spec, [], allowed_hosts(allow_host)), target)
+        healed = save_healed(heal_from_sources(spec, [], allowed_hosts(allow_host), EvidenceHeal()), target)
         if healed is not None:
             console.print(f"running {healed} on the same pages", highlight=False)
             drift, report_file = _run_spec(ScraperSpec.load(healed), healed, sources, output, choices, fetch)

@@ -58,6 +58,8 @@ class ScaledRun:
         summary = self.summary
         return {"runner": summary.runner, "workers": summary.workers, "seconds": summary.seconds,
                 "pages_fetched": summary.fetched, "pages_per_second": summary.pages_per_second,
+                "first_batch_seconds": summary.first_batch_seconds,
+                "steady_pages_per_second": summary.steady_pages_per_second,
                 "batches": summary.batches, "batches_resumed": summary.batches_resumed,
                 "pages_resumed": summary.pages_resumed, "unchanged": summary.unchanged, "kept": summary.kept,
                 "counts": self.counts, "rows": self.rows}
@@ -79,10 +81,15 @@ class ScaleChoices:
         if self.resume and self.since is not None:
             raise usage_error("--resume continues an unfinished run and --since starts a new one: give one")
 
-    def runner(self) -> Runner:
+    def runner(self, program: PageProgram | None = None) -> Runner:
+        """The runner the options ask for; a local pool's workers start at once, importing the worker and
+        ``program``'s module while the driver opens the run."""
         if self.ray or self.ray_address:
             return make_runner(self.workers, use_ray=True, ray_address=self.ray_address)
-        return InlineRunner() if self.workers == 1 else LocalPoolRunner(self.workers, in_flight=2 * self.workers)
+        if self.workers == 1:
+            return InlineRunner()
+        preload = ("scrapesmith.scale.worker", *([type(program).__module__] if program is not None else []))
+        return LocalPoolRunner(self.workers, in_flight=2 * self.workers, preload=preload).start()
 
 
 def write_run_record(output: Path, run: ScaledRun, *, kind: str, title: str, program: Path, steps: list[str],
@@ -113,9 +120,9 @@ def run_at_scale(program: PageProgram, sources: list[str], output: Path, choices
     run_dir = choices.run_dir or run_dir_for(output)
     plan = RunPlan(run_dir, choices.batch_size, choices.resume, choices.since)
     options = FetchOptions(tuple(allowed_hosts(allow_host)), delay, respect_robots, concurrency)
-    total = sum(1 for _ in iter_sources(sources))
-    runner = choices.runner()
+    runner = choices.runner(program)  # a pool's workers start while the sources are counted
     try:
+        total = sum(1 for _ in iter_sources(sources))
         with progress_bar() as progress:
             task = progress.add_task(f"pages ({runner.name} x{runner.workers})", total=total)
             summary, state, generation = run_pages(

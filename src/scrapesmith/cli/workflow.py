@@ -14,21 +14,34 @@ from scrapesmith.errors import ScrapesmithError
 
 @insta_app.command("compile")
 def insta_compile(
-    run_dir: Annotated[Path, typer.Argument(help="Output directory of 'insta run' or 'bench miniwob --run-dir'.")],
+    run_dirs: Annotated[list[Path], typer.Argument(
+        help="Output directories of 'insta run' or 'bench miniwob --run-dir' (several: their episodes together; "
+        "the workflows go into the first one's workflows/).")],
     out: Annotated[Path | None, typer.Option("--out", help="Where the workflows go (default RUN_DIR/workflows).")] = None,
+    rejudge: Annotated[bool, typer.Option(
+        "--rejudge", help="Judge the episodes a run's judge did not verify again with the evidence judge's program "
+        "pass (runs judged by an older judge); no model is asked.")] = False,
 ) -> None:
-    """Compile the episodes the judge verified into workflow programs (JSON, one per task family and shape)."""
+    """Compile the episodes the judge verified into workflow programs (JSON, one per task family and shape);
+    every task family left without a workflow is listed with why."""
     from scrapesmith.insta.workflow import compile_run
 
-    if not (run_dir / "shards").is_dir():
-        raise ScrapesmithError(f"{run_dir}: not an insta run (no shards/ folder)")
-    report, paths = compile_run(run_dir, out)
+    for run_dir in run_dirs:
+        if not (run_dir / "shards").is_dir():
+            raise ScrapesmithError(f"{run_dir}: not an insta run (no shards/ folder)")
+    report, paths = compile_run(run_dirs[0], out, more=run_dirs[1:], rejudge=rejudge)
     skipped = ", ".join(f"{count} {reason}" for reason, count in sorted(report.skipped.items())) or "none"
     console.print(f"{report.episodes} episodes: {report.compiled} compiled into {len(paths)} workflows; "
                   f"left out: {skipped}", highlight=False)
     for workflow, path in zip(report.workflows, paths, strict=True):
         console.print(f"[bold]{workflow.workflow_id}[/] {workflow.family} ({len(workflow.provenance)} episodes) "
                       f"-> {path}\n  {workflow.template}", highlight=False)
+    uncovered = report.uncovered()
+    if uncovered:
+        console.print(f"{len(uncovered)} of {len(report.families)} task families have no workflow:", highlight=False)
+    for family, reasons in uncovered.items():
+        why = ", ".join(f"{count} {reason}" for reason, count in sorted(reasons.items()))
+        console.print(f"  {family}: {why}", highlight=False)
 
 
 @insta_app.command("replay")

@@ -313,7 +313,7 @@ def save_rerun(program: Path, result: SandboxResult, rerun_dir: Path | None = No
     """
     program = Path(program)
     rerun_dir = Path(rerun_dir or program.parent)
-    failures, unread = _failures(rerun_dir / FAILURES_FILE)
+    failures, unread = read_failures(rerun_dir / FAILURES_FILE)
     dataset = "dataset.csv" if failure is None and (rerun_dir / "dataset.csv").is_file() else ""
     record = {
         "kind": "run", "title": f"rerun of {program}" + (" (FAILED)" if failure else ""), "dataset": dataset,
@@ -325,7 +325,7 @@ def save_rerun(program: Path, result: SandboxResult, rerun_dir: Path | None = No
     return _write_record(rerun_dir, record)
 
 
-def _failures(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
+def read_failures(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
     """The per-item failures a program wrote, and a line when they could not be read."""
     if not os.path.lexists(path):
         return [], []

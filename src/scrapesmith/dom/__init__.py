@@ -25,9 +25,11 @@ from scrapesmith.dom.markdown import MarkdownView, to_markdown
 from scrapesmith.dom.mutate import (
     LAYOUT_VERSIONS,
     MUTATIONS,
+    VALUE_MUTATIONS,
     check_layout_version,
     layout_version,
     mutate_page,
+    reformat_text,
 )
 from scrapesmith.dom.parse import (
     HtmlElement,
@@ -60,6 +62,7 @@ __all__ = [
     "LAYOUT_VERSIONS",
     "MUTATIONS",
     "PREVIOUS_WORDS",
+    "VALUE_MUTATIONS",
     "VIEWPORT",
     "Box",
     "HtmlElement",
@@ -98,6 +101,7 @@ __all__ = [
     "own_text",
     "page_number",
     "parse_html",
+    "reformat_text",
     "relative_xpath",
     "robust_xpath",
     "safe_urljoin",

@@ -1,4 +1,4 @@
-"""Seeded, generic changes to a page's layout that keep its records: what a site redesign does to a scraper
+r"""Seeded, generic changes to a page's layout that keep its records: what a site redesign does to a scraper
 (``bench drift`` measures drift and heal with them; the demo web's layout versions are drawn with them).
 
 Each operator is a DOM operation on any page, never written for one page or site, and deterministic for a
@@ -10,12 +10,21 @@ page, so a program that read them before can be mended from its seed values:
 * ``wrappers`` — the content of some kinds of element (by tag and class) wrapped in an extra ``<span>``;
 * ``reorder`` — the element children of some kinds of block container (by tag and class) reversed;
 * ``labels`` — label texts (short texts ending in ``:``, table and definition headers) renamed;
-* ``combined`` — all four.
+* ``combined`` — all four;
+* ``headings`` and ``tables`` (``TEMPLATE_MUTATIONS`` only, not drift's set): headings drawn as styled
+  ``div``\ s; tables of two-cell rows drawn as definition lists or ``div`` rows.
+
+One more kind changes what the records *say*, not only where: ``formats`` — classes obfuscated as above, and
+amounts written another way (``$53,310`` -> ``USD 53310``, ``1,024`` -> ``1024``), so the seed values of
+such fields are no longer on the page and heal must find them by other evidence. It is not a layout version
+and not among the default layout ``MUTATIONS``; ``reformat_text`` maps a value read before to how the
+changed page writes it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 
 from lxml import etree, html
@@ -106,10 +115,99 @@ MUTATIONS: dict[str, Mutation] = {"classes": rename_classes, "wrappers": add_wra
                                   "labels": relabel, "combined": combined}
 
 
+_AMOUNT = re.compile(r"([$£€])\s?(\d[\d,]*(?:\.\d+)?)")
+_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])")
+_CURRENCY_CODES = {"$": "USD", "£": "GBP", "€": "EUR"}
+
+
+def reformat_text(text: str) -> str:
+    """Amounts written another way: a currency sign becomes its code before the number, thousands
+    separators go (``$1,299.00`` -> ``USD 1299.00``); other text is unchanged."""
+    text = _AMOUNT.sub(lambda m: f"{_CURRENCY_CODES[m.group(1)]} {m.group(2)}", text)
+    return _GROUPED.sub(lambda m: m.group(0).replace(",", ""), text)
+
+
+def reformat_values(root: etree._Element, seed: int) -> None:
+    """Every text and tail on the page through :func:`reformat_text` (the seed is not needed: a site's new
+    number format is one format)."""
+    for element in root.iter(etree.Element):
+        if element.tag in ("script", "style"):
+            continue
+        if element.text:
+            element.text = reformat_text(element.text)
+        if element.tail:
+            element.tail = reformat_text(element.tail)
+
+
+def formats(root: etree._Element, seed: int) -> None:
+    rename_classes(root, seed)
+    reformat_values(root, seed)
+
+
+VALUE_MUTATIONS: dict[str, Mutation] = {"formats": formats}
+"""Mutations that change the records' text as well as the layout (not among the default ``MUTATIONS``)."""
+
+
+def styled_headings(root: etree._Element, seed: int) -> None:
+    """Every heading (``h1``-``h6``) drawn as a styled ``div``, as templates that size text by CSS do."""
+    for heading in list(root.iter("h1", "h2", "h3", "h4", "h5", "h6")):
+        level = heading.tag
+        heading.tag = "div"
+        heading.set("class", " ".join(filter(None, [heading.get("class"), f"t-{_token(seed, 'heading', level)}"])))
+
+
+def _pair_rows(table: etree._Element) -> list[etree._Element] | None:
+    """The table's rows when it reads as label/value pairs: every row one or two cells (a heading row, a
+    pair), at least two pairs, and no table inside."""
+    rows = [r for r in table.iter("tr") if next(r.iterancestors("table"), None) is table]
+    if any(t is not table for t in table.iter("table")) or any(
+            not 1 <= len(r) <= 2 or any(c.tag not in ("td", "th") for c in r) for r in rows):
+        return None
+    return rows if sum(len(r) == 2 for r in rows) >= 2 else None
+
+
+def _moved(source: etree._Element, tag: str, cls: str) -> etree._Element:
+    """A new ``tag`` element holding ``source``'s content (text and children)."""
+    target = etree.Element(tag, {"class": cls})
+    target.text = source.text
+    for child in list(source):
+        target.append(child)
+    return target
+
+
+def rows_as_pairs(root: etree._Element, seed: int) -> None:
+    """Tables of label/value rows drawn as a definition list (even seeds) or as rows of ``div``/``span`` (odd
+    seeds): the same facts in another template's markup. A one-cell row (a heading) stays a line of its own."""
+    listed = seed % 2 == 0
+    for table in list(root.iter("table")):
+        rows = _pair_rows(table)
+        parent = table.getparent()
+        if rows is None or parent is None:
+            continue
+        box = etree.Element("dl" if listed else "div", {"class": f"p-{_token(seed, 'pairs')}"})
+        for row in rows:
+            if len(row) == 1:
+                box.append(_moved(row[0], "dt" if listed else "div", f"h-{_token(seed, 'head')}"))
+            elif listed:
+                box.append(_moved(row[0], "dt", f"k-{_token(seed, 'k')}"))
+                box.append(_moved(row[1], "dd", f"v-{_token(seed, 'v')}"))
+            else:
+                line = etree.SubElement(box, "div", {"class": f"r-{_token(seed, 'row')}"})
+                line.append(_moved(row[0], "span", f"k-{_token(seed, 'k')}"))
+                line.append(_moved(row[1], "span", f"v-{_token(seed, 'v')}"))
+        box.tail = table.tail
+        parent.replace(table, box)
+
+
+TEMPLATE_MUTATIONS: dict[str, Mutation] = {**MUTATIONS, "headings": styled_headings, "tables": rows_as_pairs}
+"""What another site's template may change, for ``bench swde --mutate``: the drift kinds above and two
+more (headings drawn as styled divs, two-cell table rows as definition lists or div rows)."""
+
+
 def mutate_page(text: str, mutation: str, seed: int = 0) -> str:
-    """The page ``text`` with ``mutation`` applied, serialised again as HTML."""
+    """The page ``text`` with ``mutation`` (a layout or a value mutation) applied, serialised again as HTML."""
     root = html.document_fromstring(text)
-    MUTATIONS[mutation](root, seed)
+    (TEMPLATE_MUTATIONS.get(mutation) or VALUE_MUTATIONS[mutation])(root, seed)
     return html.tostring(root, encoding="unicode", doctype="<!DOCTYPE html>")
 
 

@@ -6,10 +6,13 @@ Every check reads as a sentence and has a threshold a person can reason about:
   and so few filled pages would happen by chance less than once in a hundred runs on an unchanged site
   (binomial tail, with the forged rate estimated as if one more seed page were filled and one empty, so
   three seeds never claim certainty);
+* **several** — a column that read several values on most seed pages (a car's city and highway mileage)
+  is drifted when, by the same test as *fill*, its cells now rarely hold more than one: half the field is gone;
 * **kind** — a column whose forged values were mostly of one typed kind (a price, a date, a URL …) is drifted
   when fewer than half of its filled values still are;
 * **length** — drifted when the median value is over three times the longest forged value (plus a line's
   worth), or under a third of the shortest: the selector now reads a container or a fragment;
+* **rows** — a program that gave rows when forged gives none at all (every other check needs a row to speak);
 * **items** — a list is drifted when the median number of items per start page is under half the fewest
   or over twice the most seen when it was recorded.
 
@@ -75,7 +78,7 @@ class _ColumnTally:
 
     def __init__(self, name: str, kind_of: KindOf, seed: bool) -> None:
         self.name, self.kind_of, self.seed = name, kind_of, seed
-        self.pages = self.filled = 0
+        self.pages = self.filled = self.several = 0
         self.kinds: Counter[str] = Counter()
         self.lengths: list[int] = []
         self.numbers: list[float] = []
@@ -90,6 +93,7 @@ class _ColumnTally:
             return
         text = values[0]
         self.filled += 1
+        self.several += len(values) > 1
         self.kinds[self.kind_of(text) or TEXT] += 1
         if len(self.lengths) < SAMPLE:
             self.lengths.append(len(text))
@@ -98,7 +102,7 @@ class _ColumnTally:
                 self.numbers.append(number)
 
     def profile(self) -> ColumnProfile:
-        return ColumnProfile(name=self.name, pages=self.pages, filled=self.filled, kinds=dict(self.kinds),
+        return ColumnProfile(name=self.name, pages=self.pages, filled=self.filled, several=self.several, kinds=dict(self.kinds),
                              lengths=self.lengths, numbers=self.numbers, seed_values=self.seed_values)
 
 
@@ -128,14 +132,27 @@ def binomial_tail(k: int, n: int, p: float) -> float:
     return sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k + 1))
 
 
+def _rare(was: int, was_of: int, now: int, now_of: int) -> bool:
+    """``now`` of ``now_of`` is under half the rate of ``was`` of ``was_of``, and that few would happen by
+    chance less than :data:`CHANCE` of the time (the old rate taken as if one more were in and one out)."""
+    if not was or not now_of or now / now_of >= was / was_of / 2:
+        return False
+    return binomial_tail(now, now_of, (was + 1) / (was_of + 2)) < CHANCE
+
+
 def _fill_drift(was: ColumnProfile, now: ColumnProfile) -> Drift | None:
-    if not was.filled or not now.pages or now.fill_rate >= was.fill_rate / 2:
-        return None
-    expected = (was.filled + 1) / (was.pages + 2)
-    if binomial_tail(now.filled, now.pages, expected) >= CHANCE:
+    if not _rare(was.filled, was.pages, now.filled, now.pages):
         return None
     return Drift(column=was.name, check="fill", evidence=f"{was.name}: {now.filled} of {now.pages} filled, "
                                                          f"was {was.filled} of {was.pages}")
+
+
+def _several_drift(was: ColumnProfile, now: ColumnProfile) -> Drift | None:
+    several, filled = was.forged_several
+    if not filled or several * 2 <= filled or not _rare(several, filled, now.several, now.filled):
+        return None
+    return Drift(column=was.name, check="several", evidence=f"{was.name}: {now.several} of {now.filled} cells "
+                                                            f"hold several values, was {several} of {filled}")
 
 
 def _kind_drift(was: ColumnProfile, now: ColumnProfile) -> Drift | None:
@@ -181,13 +198,17 @@ def compare(forged: OutputProfile | None, rows: Iterable[Mapping[str, Any]], kin
     now = profile_rows(counted, [c.name for c in forged.columns], kind_of, items_per_page=items_per_page)
     drifts: list[Drift] = []
     items = _items_drift(forged.items_per_page, now.items_per_page)
+    forged_rows = max((c.pages for c in forged.columns), default=0)
     if items is not None:
         drifts.append(items)
+    elif forged_rows and not counted.count:  # a list whose items per page were not counted says it here
+        drifts.append(Drift(column="", check="rows", evidence=f"no rows read, was {forged_rows} when forged"))
     for was in forged.columns:
         current = now.column(was.name)
         if current is None:
             continue
-        found = _fill_drift(was, current) or _kind_drift(was, current) or _length_drift(was, current)
+        found = (_fill_drift(was, current) or _several_drift(was, current) or _kind_drift(was, current)
+                 or _length_drift(was, current))
         if found is not None:
             drifts.append(found)
     return DriftReport(checked=True, pages=counted.count, drifts=drifts, now=now)

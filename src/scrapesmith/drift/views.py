@@ -21,6 +21,7 @@ class ColumnProfile(BaseModel):
     name: str
     pages: int = Field(description="pages (or items) the column was read on")
     filled: int = Field(description="of those, how many gave a value")
+    several: int = Field(default=0, description="of those, how many gave several values (a list of genres)")
     kinds: dict[str, int] = Field(default_factory=dict, description="filled values per value kind ('text': none)")
     lengths: list[int] = Field(default_factory=list, description="characters of each filled value (a sample)")
     numbers: list[float] = Field(default_factory=list, description="the numeric reading of each value that has one")
@@ -30,6 +31,13 @@ class ColumnProfile(BaseModel):
     @property
     def fill_rate(self) -> float:
         return self.filled / self.pages if self.pages else 0.0
+
+    @property
+    def forged_several(self) -> tuple[int, int]:
+        """(cells with several values, filled cells) on the seed pages, from the kept seed values: what a
+        profile saved before ``several`` was counted still knows."""
+        filled = [values for values in self.seed_values if values]
+        return sum(len(values) > 1 for values in filled), len(filled)
 
     @property
     def main_kind(self) -> str | None:
@@ -58,7 +66,7 @@ class Drift(BaseModel):
     """One column (or the list itself, ``column=''``) that no longer looks as it did, with the evidence."""
 
     column: str
-    check: str = Field(description="fill | kind | length | items")
+    check: str = Field(description="rows | fill | several | kind | length | items")
     evidence: str
 
     def __str__(self) -> str:

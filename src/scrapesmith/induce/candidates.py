@@ -22,7 +22,7 @@ _OBFUSCATED = re.compile(r"\d{3,}|^[a-z]{1,2}\d|[A-Za-z0-9]{20,}|__|^css-|^sc-")
 _VALUE_STRIP = " \t\r\n:：-–—|*•»>"
 CandidateKey = tuple[str, str | None, str | None]
 PRIORS = {"label": 1.0, "qualified": 0.9, "itemprop": 0.95, "class": 0.85, "headline": 0.8, "section": 0.75,
-          "pair": 0.9, "type": 0.55}
+          "pair": 0.9, "type": 0.55, "titled": 0.7}
 
 
 @dataclass(frozen=True)
@@ -112,6 +112,37 @@ def _positional_step(element: etree._Element, hashed: bool = False) -> str:
     return step if len(same) == 1 else f"{step}[{same.index(element) + 1}]"
 
 
+def _sole_child(element: etree._Element) -> etree._Element | None:
+    """The one child element that holds all of ``element``'s content (a wrapper a template added), if any."""
+    if len(element) != 1 or normalize_space(element.text or ""):
+        return None
+    child = element[0]
+    if not isinstance(child.tag, str) or normalize_space(child.tail or ""):
+        return None
+    return child
+
+
+def inner_box(element: etree._Element) -> tuple[etree._Element, str]:
+    """The innermost element that still holds all of ``element``'s content, and the steps down to it:
+    ``<h1><span>Title <small>x</small></span></h1>`` gives the span and ``/span``. One template wraps a
+    heading's text where another does not; the heading's own text is the wrapper's own text."""
+    steps = ""
+    child = _sole_child(element)
+    while child is not None and len(steps) < 60:
+        element, steps = child, f"{steps}/{child.tag}"
+        child = _sole_child(element)
+    return element, steps
+
+
+def outer_box(element: etree._Element) -> etree._Element:
+    """The outermost ancestor whose whole content is ``element`` (``<b><span>Publisher:</span></b>`` gives the
+    ``b`` for the span): a label's value follows the box, not the wrapper inside it."""
+    parent = element.getparent()
+    while parent is not None and parent.tag not in ("body", "html") and _sole_child(parent) is element:
+        element, parent = parent, parent.getparent()
+    return element
+
+
 def visible_elements(root: etree._Element) -> Iterator[etree._Element]:
     """Every element in document order, except scripts, styles, the head and form options with all they
     hold (one walk that skips those subtrees; the root itself only when it is shown)."""
@@ -157,8 +188,9 @@ def class_words(value: str) -> set[str]:
 
 def _element_variants(element: etree._Element, path: str, evidence: str) -> list[Candidate]:
     variants = [Candidate(path, evidence)]
-    if normalize_space(element.text or ""):
-        variants.append(Candidate(f"{path}/text()", evidence))
+    box, steps = inner_box(element)
+    if normalize_space(box.text or ""):
+        variants.append(Candidate(f"{path}{steps}/text()", evidence))
     child_tags = {c.tag for c in element if isinstance(c.tag, str)}
     for tag in child_tags:
         variants.append(Candidate(f"{path}/{tag}", evidence))
@@ -183,15 +215,19 @@ def headline_candidates(root: etree._Element, concept: FieldConcept) -> list[Can
         is_heading = element.tag in ("h1", "h2", "h3") or any(
             w in (element.get("class") or "").lower() + (element.get("id") or "").lower()
             for w in ("title", "name", "headline"))
-        if not is_heading:
-            continue
         whole = normalize_space(element.text_content())
-        own = normalize_space(element.text or "")
+        box, steps = inner_box(element)
+        own = normalize_space(box.text or "")
+        if not is_heading:  # a styled span or div: only its own text, and only where the title begins with it
+            if own and 3 <= len(own) <= concept.max_length and element.tag != "a" and title.startswith(folded(own)):
+                tail = f"{steps}/text()" if len(box) else steps
+                found.extend(Candidate(f"{path}{tail}", "titled") for path in anchored_path(element)[:3])
+            continue
         for path in anchored_path(element):
             if 3 <= len(whole) <= concept.max_length and folded(whole) in title:
                 found.append(Candidate(path, "headline"))
             if own and own != whole and 3 <= len(own) and folded(own) in title:
-                found.append(Candidate(f"{path}/text()", "headline"))
+                found.append(Candidate(f"{path}{steps}/text()", "headline"))
     return found
 
 

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from scrapesmith.induce.candidates import page_title
+from scrapesmith.induce.execute import folded
 from scrapesmith.induce.field_evidence import FieldConcept
 from scrapesmith.induce.heuristic import MIN_SCORE, ScoredCandidate, rank_pool, trusted
 from scrapesmith.induce.kinds import with_unit
@@ -51,6 +53,7 @@ VALUES_SHOWN = 2
 NONE = "none"
 EMPTY = "(empty)"
 ANSWER_TOKENS = 16
+MIN_TITLE_CHARS = 4  # a short value ("PG", "Male") may sit in a title by chance; a record's name does not
 
 
 @dataclass
@@ -132,11 +135,22 @@ def label_options(concept: FieldConcept, seeds: Sequence[etree._Element], shown:
         scored = best.get(xpath)
         if scored is None or not all(scored.values) or not trusted(scored, len(seeds)):
             continue
+        if names_the_record(scored, seeds):
+            continue
         flat = [with_unit(v, scored.candidate.unit) for page in scored.values for v in page]
         if all(concept.matches_type(v) is not False for v in flat) and not any(
                 _same_answer(scored, other) for other in [*shown, *(o for _, o in found)]):
             found.append((label, scored))
     return found[:PAIRS_SHOWN]
+
+
+def names_the_record(scored: ScoredCandidate, seeds: Sequence[etree._Element]) -> bool:
+    """Does the option's value repeat each seed page's own title (``Overview: <the page's heading>``)? That
+    names the record the page is about, not one of its properties: a field that is not the headline is
+    never the page's title (the chooser copied such a row for a university's type, issue 28)."""
+    titles = [folded(page_title(root)) for root in seeds]
+    firsts = [folded(page[0]) if page else "" for page in scored.values]
+    return bool(firsts) and all(len(v) >= MIN_TITLE_CHARS and v in t for v, t in zip(firsts, titles, strict=False))
 
 
 def _answer(llm: LLM, template: str, request: FieldRequest, concept: FieldConcept,

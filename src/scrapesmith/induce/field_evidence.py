@@ -13,7 +13,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from scrapesmith.induce.kinds import BY_NAME, ValueKind, instruction_label, kind_asked, recogniser
+from scrapesmith.induce.kinds import (
+    BY_NAME,
+    ValueKind,
+    instruction_label,
+    kind_asked,
+    recogniser,
+    role_labels,
+)
 
 COMPOSITE_SEPARATORS = "/|·•;"
 MAX_PARTS = 5
@@ -120,6 +127,7 @@ def concept_for(name: str, instruction: str = "") -> FieldConcept:
         labels.insert(0, phrase)
     if kind is not None:
         labels += [label for label in kind.labels if label not in labels]
+        labels += [label for label in role_labels(name_words) if label not in labels]
     words = tuple(w for w in name_words if not w.isdigit())
     joined = "".join(w for w in re.findall(r"[a-z]+", name.lower()))
     class_words = tuple(dict.fromkeys([*words, joined, *(("title", "name") if headline else ())]))

@@ -24,7 +24,7 @@ from typing import Literal
 
 from lxml import etree
 
-from scrapesmith.drift import DriftReport, compare
+from scrapesmith.drift import ColumnProfile, DriftReport, compare
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.candidates import Candidate, xpath_literal
 from scrapesmith.induce.examples import MAX_LABEL, Example, example_candidates, kind_of
@@ -35,9 +35,11 @@ from scrapesmith.induce.execute import (
     post_process,
     run_actions,
 )
+from scrapesmith.induce.heal_evidence import relocate_by_evidence
 from scrapesmith.induce.profile import seed_rows
 from scrapesmith.induce.scope import with_scope
 from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
+from scrapesmith.llm.views import LLM
 from scrapesmith.web.page import FetchError, Page
 
 _VERSION = re.compile(r"\.v(\d+)$")
@@ -47,12 +49,21 @@ NARROW_FIRST = 0.99
 """A selector generalised from the first value to all its siblings wins only by giving back more values."""
 NEW_CONDITIONS = 0.995
 """A selector that keeps the old one's conditions on its nodes wins over one without them, all else equal."""
+MAX_PARTS = 4
+"""A multi-valued field is re-found one value at a time only when it had at most this many values a page."""
 _LABEL_STEP = re.compile(r"//[\w-]+\[normalize-space\(\)\s*=[^\]]*\](?=/)")
 _LAST_POSITION = re.compile(r"\[\d+\](?=(/text\(\))?$)")
 
 
 class HealError(ScrapesmithError):
     """A spec that cannot be healed (no profile, no pages)."""
+
+
+@dataclass(frozen=True)
+class EvidenceHeal:
+    """Heal fields whose seed values are gone by the evidence (``llm`` None: the evidence's best alone)."""
+
+    llm: LLM | None = None
 
 
 @dataclass
@@ -85,7 +96,8 @@ class HealResult:
         lines = []
         for heal in self.fields:
             if heal.outcome == "healed":
-                lines += [f"{heal.name}:", f"- {' ⟶ '.join(heal.before)}", f"+ {' ⟶ '.join(heal.after)}"]
+                lines += [f"{heal.name}: ({heal.detail})" if heal.detail else f"{heal.name}:",
+                          f"- {' ⟶ '.join(heal.before)}", f"+ {' ⟶ '.join(heal.after)}"]
             elif heal.outcome == "lost":
                 lines.append(f"{heal.name}: not healed ({heal.detail})")
         return lines
@@ -236,15 +248,49 @@ def _relocate(spec_field: FieldSpec, seeds: SeedValues, pages: Sequence[etree._E
         "evidence": f"healed: seed values found again on {hits} of {len(pairs)} pages via {best.evidence}"}), hits
 
 
-def _heal_field(spec_field: FieldSpec, seeds: SeedValues,
-                pages: Sequence[etree._Element]) -> tuple[FieldSpec, FieldHeal]:
+def _relocate_parts(spec_field: FieldSpec, pairs: Sequence[tuple[etree._Element, Sequence[str]]],
+                    ) -> tuple[FieldSpec, int] | None:
+    """A multi-valued field whose values sit in separate places (a car's city mileage in one row, its highway
+    mileage in another: the forged selector was a union), re-found one value at a time: per position, the
+    candidate that gives exactly that value on most pages; the field is their union. Only where every seed
+    page had the same number of values, so that a position means the same thing on each."""
+    counts = {len(values) for _, values in pairs}
+    if not spec_field.post.multiple or len(counts) != 1 or not 1 < (count := counts.pop()) <= MAX_PARTS:
+        return None
+    single = spec_field.post.model_copy(update={"multiple": False})
+    parts = []
+    for position in range(count):
+        part = spec_field.model_copy(update={"post": single})
+        found = _relocate(part, [[values[position]] for _, values in pairs], [root for root, _ in pairs])
+        if found is None or found[0].post.regex != spec_field.post.regex:
+            return None
+        parts.append(found[0].actions[0])
+    union = " | ".join(dict.fromkeys(parts))
+    hits = sum(_gives(spec_field, _values(root, [union], spec_field.post), want) for root, want in pairs)
+    return spec_field.model_copy(update={
+        "actions": [union], "evidence": f"healed: seed values found again on {hits} of {len(pairs)} pages, "
+                                        f"one value at a time"}), hits
+
+
+def _heal_field(spec_field: FieldSpec, column: ColumnProfile | None, pages: Sequence[etree._Element],
+                evidence: EvidenceHeal | None) -> tuple[FieldSpec, FieldHeal]:
+    seeds = column.seed_values if column is not None else []
     pairs = _pairs(pages, seeds)
+    if not pairs and column is not None and any(seeds) and evidence is not None:
+        found_by_evidence, how = relocate_by_evidence(spec_field, column, pages, evidence.llm)
+        if found_by_evidence is not None:
+            return found_by_evidence, FieldHeal(spec_field.name, "healed", spec_field.actions,
+                                                found_by_evidence.actions, how)
+        return spec_field, FieldHeal(spec_field.name, "lost", spec_field.actions, spec_field.actions, how)
     if not pairs:
         return spec_field, FieldHeal(spec_field.name, "lost" if any(seeds) else "kept", spec_field.actions,
                                      spec_field.actions, "its seed values are not on the pages")
     if all(_gives(spec_field, _values(root, spec_field.actions, spec_field.post), want) for root, want in pairs):
         return spec_field, FieldHeal(spec_field.name, "kept", spec_field.actions, spec_field.actions)
     found = _relocate(spec_field, seeds, pages)
+    if found is None or found[1] < len(pairs):
+        parts = _relocate_parts(spec_field, pairs)
+        found = parts if parts is not None and parts[1] > (found[1] if found else 0) else found
     if found is None:
         return spec_field, FieldHeal(spec_field.name, "lost", spec_field.actions, spec_field.actions,
                                      "no selector gives its seed values back")
@@ -253,8 +299,10 @@ def _heal_field(spec_field: FieldSpec, seeds: SeedValues,
                              f"{hits} of {len(pairs)} seed pages")
 
 
-def heal_spec(spec: ScraperSpec, pages: Sequence[etree._Element]) -> HealResult:
-    """A new version of ``spec`` for ``pages`` (the seed pages as they are now, in the spec's seed order)."""
+def heal_spec(spec: ScraperSpec, pages: Sequence[etree._Element], evidence: EvidenceHeal | None = None) -> HealResult:
+    """A new version of ``spec`` for ``pages`` (the seed pages as they are now, in the spec's seed order).
+    With ``evidence``, a field whose seed values are gone is looked for by the forging engine's evidence
+    (:mod:`scrapesmith.induce.heal_evidence`), the model choosing where it is split; without, it is lost."""
     if spec.profile is None:
         raise HealError("this spec has no output profile (saved before profiles), so it keeps no seed values "
                         "to heal from: induce it again")
@@ -262,9 +310,7 @@ def heal_spec(spec: ScraperSpec, pages: Sequence[etree._Element]) -> HealResult:
         raise HealError("heal needs the seed pages as they are now")
     fields, heals = [], []
     for spec_field in spec.fields:
-        column = spec.profile.column(spec_field.name)
-        seeds = column.seed_values if column is not None else []
-        healed, heal = _heal_field(spec_field, seeds, pages)
+        healed, heal = _heal_field(spec_field, spec.profile.column(spec_field.name), pages, evidence)
         fields.append(healed)
         heals.append(heal)
     new = spec.model_copy(update={"fields": fields, "method": spec.method if not any(
@@ -288,7 +334,8 @@ def next_version_path(path: Path) -> Path:
     return candidate
 
 
-def heal_from_sources(spec: ScraperSpec, sources: Sequence[str], allow_hosts: Sequence[str]) -> HealResult:
+def heal_from_sources(spec: ScraperSpec, sources: Sequence[str], allow_hosts: Sequence[str],
+                      evidence: EvidenceHeal | None = None) -> HealResult:
     """``scrapesmith heal``: fetch ``sources`` (default: the spec's own seeds, as they are now) and heal."""
     from scrapesmith.induce.service import fetch_sources
 
@@ -301,4 +348,4 @@ def heal_from_sources(spec: ScraperSpec, sources: Sequence[str], allow_hosts: Se
         raise HealError(f"none of the {len(fetched)} pages could be fetched (first: {failed[0][1]})")
     trees = [parse_for_replay(page.text) if isinstance(page, Page) else etree.Element("html")
              for _, page in fetched]  # a page that failed keeps its place, so pages and seed values stay paired
-    return heal_spec(spec, trees)
+    return heal_spec(spec, trees, evidence)

@@ -52,12 +52,21 @@ def _digits(value: str, keep: str = "0-9") -> str:
     return re.sub(f"[^{keep}]", "", value)
 
 
+# An ISBN is written as digits (X as an ISBN-10 check digit), hyphens and spaces, perhaps after an "ISBN"
+# label; anything else around ten digits ("$52,400 - $58,250") is some other number that happens to have ten.
+_ISBN_TEXT = re.compile(r"^\s*(isbn(-?1[03])?\s*:?)?[\s:]*[\dXx][\dXx\s-]*\s*$", re.IGNORECASE)
+
+
 def is_isbn13(value: str) -> bool:
-    return bool(re.fullmatch(r"97[89]\d{10}", _digits(value)))
+    digits = _digits(value)
+    return (bool(_ISBN_TEXT.match(value)) and bool(re.fullmatch(r"97[89]\d{10}", digits))
+            and sum(int(d) * (3 if i % 2 else 1) for i, d in enumerate(digits)) % 10 == 0)
 
 
 def is_isbn10(value: str) -> bool:
-    return bool(re.fullmatch(r"\d{9}[\dXx]", _digits(value, "0-9Xx")))
+    digits = _digits(value, "0-9Xx").upper()
+    return (bool(_ISBN_TEXT.match(value)) and bool(re.fullmatch(r"\d{9}[\dX]", digits))
+            and sum((10 - i) * (10 if d == "X" else int(d)) for i, d in enumerate(digits)) % 11 == 0)
 
 
 def is_isbn(value: str) -> bool:
@@ -173,7 +182,7 @@ KINDS: tuple[ValueKind, ...] = (
                          "writers", "artist", "artists", "composer", "creator", "editor", "illustrator", "producer",
                          "cast", "stars", "singer", "photographer", "designer", "architect", "coach", "chef",
                          "founder", "inventor", "narrator", "translator", "speaker", "host", "contributors"),
-              is_person, labels=("by", "written by", "directed by", "created by", "produced by"), multiple=True,
+              is_person, labels=("by",), multiple=True,
               max_length=120),
     ValueKind("identifier", ("sku", "upc", "asin", "mpn", "serial", "model number", "part number", "item number",
                              "product code", "reference", "code"), _pattern(IDENTIFIER), True,
@@ -195,6 +204,18 @@ KINDS: tuple[ValueKind, ...] = (
               is_short_name, labels=("location", "city", "where"), max_length=100, finds=False),
 )
 BY_NAME = {kind.name: kind for kind in KINDS}
+
+# "<verb> by" labels name one role each: "Written by" heads the writers, not the directors of the same film
+ROLE_LABELS = {"written by": ("author", "authors", "writer", "writers"), "directed by": ("director", "directors"),
+               "created by": ("creator", "creators"), "produced by": ("producer", "producers"),
+               "composed by": ("composer", "composers"), "edited by": ("editor", "editors"),
+               "illustrated by": ("illustrator", "illustrators"), "translated by": ("translator", "translators"),
+               "narrated by": ("narrator", "narrators"), "designed by": ("designer", "designers")}
+
+
+def role_labels(words: set[str]) -> tuple[str, ...]:
+    """The "<verb> by" labels of the roles a field's words name ("directed by" for a ``director``)."""
+    return tuple(label for label, roles in ROLE_LABELS.items() if words & set(roles))
 
 
 def words_of(text: str) -> set[str]:

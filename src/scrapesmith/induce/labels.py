@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from lxml import etree
 
-from scrapesmith.induce.candidates import Candidate, visible_elements, xpath_literal
+from scrapesmith.induce.candidates import Candidate, outer_box, visible_elements, xpath_literal
 from scrapesmith.induce.execute import normalize_space
 from scrapesmith.induce.field_evidence import FieldConcept
 from scrapesmith.induce.kinds import label_unit
@@ -117,6 +117,25 @@ def _sibling_candidates(anchor: str, sibling: etree._Element, evidence: str,
     return found
 
 
+def _after_label(element: etree._Element, whole: str, evidence: str, concept: FieldConcept) -> list[Candidate]:
+    """The ways from the label ``element`` to its value: its tail text, its next sibling(s), the next cell."""
+    anchor = f"//{element.tag}{_predicate(whole, concept)}"
+    here: list[Candidate] = []
+    if normalize_space(element.tail or "").strip(LABEL_STRIP):
+        here.append(Candidate(f"{anchor}/following-sibling::text()[1]", evidence))
+    sibling = element.getnext()
+    if sibling is not None and isinstance(sibling.tag, str):
+        here.extend(_sibling_candidates(anchor, sibling, evidence, concept))
+    parent = element.getparent()
+    if parent is not None and normalize_space(parent.text_content()) == whole:
+        after = parent.getnext()
+        if after is not None and isinstance(after.tag, str):
+            here.append(Candidate(
+                f"//{parent.tag}[normalize-space()={xpath_literal(whole)}]/following-sibling::{after.tag}[1]",
+                evidence))
+    return here
+
+
 def label_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
     """Values next to a label: the label's tail text, its next sibling(s), or the next cell after it."""
     found: list[Candidate] = []
@@ -130,20 +149,8 @@ def label_candidates(root: etree._Element, concept: FieldConcept) -> list[Candid
         evidence = label_evidence(whole, concept)
         if evidence is None:
             continue
-        anchor = f"//{element.tag}{_predicate(whole, concept)}"
-        here: list[Candidate] = []
-        if normalize_space(element.tail or "").strip(LABEL_STRIP):
-            here.append(Candidate(f"{anchor}/following-sibling::text()[1]", evidence))
-        sibling = element.getnext()
-        if sibling is not None and isinstance(sibling.tag, str):
-            here.extend(_sibling_candidates(anchor, sibling, evidence, concept))
-        parent = element.getparent()
-        if parent is not None and normalize_space(parent.text_content()) == whole:
-            after = parent.getnext()
-            if after is not None and isinstance(after.tag, str):
-                here.append(Candidate(
-                    f"//{parent.tag}[normalize-space()={xpath_literal(whole)}]/following-sibling::{after.tag}[1]",
-                    evidence))
+        here = [c for box in dict.fromkeys((element, outer_box(element)))
+                for c in _after_label(box, whole, evidence, concept)]
         unit = label_unit(whole)  # "Height (cm)": the bare numbers after it are centimetres
         found.extend(replace(c, unit=unit) for c in here) if unit else found.extend(here)
     found.extend(_inline_label_candidates(root, concept))

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from scrapesmith.induce.candidates import Candidate, step_for, visible_elements, xpath_literal
+from scrapesmith.induce.candidates import Candidate, outer_box, step_for, visible_elements, xpath_literal
 from scrapesmith.induce.execute import normalize_space
 from scrapesmith.induce.field_evidence import FieldConcept
 from scrapesmith.induce.kinds import is_plain_number, label_unit
@@ -167,9 +167,11 @@ def _headings(root: etree._Element) -> list[etree._Element]:
 
 
 def _signature(heading: etree._Element) -> tuple[str, str]:
-    """Headings of sibling sections are built alike: the same tag in the same kind of parent."""
+    """Headings of sibling sections are built alike: the same tag in the same kind of parent. The parent is
+    looked at through wrappers (the outermost box that holds only it), which a template may add to every cell
+    alike and which would make a section's heading and a heading inside its rows look built alike."""
     parent = heading.getparent()
-    return heading.tag, step_for(parent) if parent is not None else ""
+    return heading.tag, step_for(outer_box(parent)) if parent is not None else ""
 
 
 def section_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:

@@ -37,6 +37,7 @@ from scrapesmith.insta.candidates import STOPWORDS, quoted_values
 from scrapesmith.insta.criteria_words import (
     CHOOSE_VERBS,
     CLICK_VERBS,
+    CLOSE_GLYPHS,
     COUNT_WORDS,
     ELEMENT_NOUNS,
     FILLER,
@@ -46,8 +47,11 @@ from scrapesmith.insta.criteria_words import (
     REACH_VERBS,
     READ_VERBS,
     SCROLL_VERBS,
+    SEND_VERBS,
+    SEND_WORDS,
     TYPE_VERBS,
     UNCHECK_VERBS,
+    described,
 )
 from scrapesmith.insta.values import same_date_or_value, task_values
 from scrapesmith.insta.views import Element, Trajectory
@@ -147,7 +151,7 @@ STATE_VERBS = {"expand": "expanded", "collapse": "collapsed"}
 def _verb_kind(word: str) -> str | None:
     for kind, verbs in (("type", TYPE_VERBS), ("choose", CHOOSE_VERBS), ("click", CLICK_VERBS),
                         ("uncheck", UNCHECK_VERBS), ("hover", HOVER_VERBS), ("focus", FOCUS_VERBS),
-                        ("read", READ_VERBS), ("scroll", SCROLL_VERBS), ("reach", REACH_VERBS)):
+                        ("read", READ_VERBS), ("scroll", SCROLL_VERBS), ("send", SEND_VERBS), ("reach", REACH_VERBS)):
         if word in verbs:
             return kind
     return None
@@ -168,24 +172,28 @@ def read_criterion(criterion: str, previous_verb: str | None = None) -> Reading:
     state = STATE_VERBS.get(words[0].casefold()) if verb and not quoted else None
     verb = verb or previous_verb
     ordinals = [w for w in rest if _ORDINAL.match(w)]
-    count = next((w.casefold() for w in rest if w.casefold() in COUNT_WORDS), None)
+    description, number = described(criterion)
+    count = next((w.casefold() for w in rest if w.casefold() in COUNT_WORDS), number)
     words_left = [w for w in rest if w.casefold() not in STOPWORDS and w.casefold() not in FILLER
-                  and w.casefold() not in COUNT_WORDS and not _ORDINAL.match(w)]
+                  and w.casefold() not in COUNT_WORDS and not _ORDINAL.match(w) and w != number]
     # a verb later in the clause ("use the textbox *to enter*") is no requirement of its own, but it can be
     # the name of what to click ("click Submit", "press submit")
     content = [w for w in words_left if _verb_kind(w.casefold()) is None]
     verb_names = [w for w in words_left if _verb_kind(w.casefold()) is not None]
     nouns = [w for w in content if _stem(w) in ELEMENT_NOUNS or w.casefold() in ELEMENT_NOUNS]
     content = [w for w in content if w not in nouns]
+    if any(w.casefold() not in description for w in nouns):  # "the button in the dialog *box* labeled "x""
+        nouns = [w for w in nouns if w.casefold() not in description]
+    described_only = [w for w in content if w.casefold() not in description]  # once a name identifies it
     if quoted:
-        return Reading(verb, quoted, True, True, nouns, content, count, ordinals, state)
+        return Reading(verb, quoted, True, True, nouns, described_only, count, ordinals, state)
     if values:
         return Reading(verb, [], True, True, nouns, [], count, ordinals, state, [v.text for v in values])
     handles = {h.casefold() for h in re.findall(r"(?<![\w])[@#](\w+)", unquoted)}
     names = [w for w in content + verb_names if any(c.isupper() or c.isdigit() for c in w) or w.casefold() in handles]
     if names:
-        return Reading(verb, names, False, True, nouns, [w for w in content if w not in names], count, ordinals,
-                       state)
+        return Reading(verb, names, False, True, nouns, [w for w in described_only if w not in names], count,
+                       ordinals, state)
     return Reading(verb, content or verb_names or ([] if nouns else submit), False, False, nouns, [], count,
                    ordinals, state)
 
@@ -201,6 +209,8 @@ def _holds_term(act: Act, term: str, exact: bool) -> bool:
         return _norm(act.value) == _norm(term) if exact else _stem(term) in {_stem(w) for w in _WORD.findall(
             f"{act.value} {e.label}")}
     names = [e.name, e.text, e.label]
+    if exact and _norm(term) in CLOSE_GLYPHS:  # "click the "x"": a close control, named by its glyph or "Close"
+        return any(_norm(name) in CLOSE_GLYPHS | {"close"} for name in names if name)
     if exact:  # the whole name, word for word ("2023-Q2 ›" is the link "2023-Q2"; case aside)
         return any(_tokens(name) == _tokens(term) for name in names if name)
     term_words = [_stem(w) for w in _WORD.findall(term)]
@@ -250,10 +260,20 @@ def is_means(task: str, criterion: str) -> bool:
     return at >= 0 and bool(_MEANS_AFTER.match(task[at + len(criterion):]))
 
 
+_BY_DOING = re.compile(r"\s+by\s+([a-z]+)ing\b(.*)$", re.IGNORECASE)
+
+
 def _without_purpose(criterion: str) -> str:
     """"click the trash icon to delete it" -> "click the trash icon": the tail of a concrete action (click,
     type, choose ...) with no quote and no name. After "use the terminal *to delete a file*" the tail is the
-    requirement itself and stays."""
+    requirement itself and stays. "Close the dialog by clicking the "x"" -> "click the "x"": the action after
+    *by* is what to do, what it is for is no separate requirement."""
+    means = _BY_DOING.search(criterion)
+    if means:
+        stem = means.group(1).casefold()  # clicking, typing, tapping
+        verb = next((v for v in (stem, stem + "e", stem[:-1]) if _verb_kind(v) not in (None, "reach")), None)
+        if verb:
+            return f"{verb}{means.group(2)}"
     first = _WORD.findall(criterion[:40].casefold())[:1]
     if not first or _verb_kind(first[0]) in (None, "reach"):
         return criterion
@@ -315,9 +335,26 @@ def verify_criteria(task: str, criteria: list[str], trajectory: Trajectory) -> l
                     status, why = one.status, one.why
             if status == "refuted":
                 break
+        if status == "unsure" and len(parts) == 1 and reading.verb == "reach" and not reading.named \
+                and why == NOTHING_NAMED:
+            status, why = "unsure", SETTING
         verdicts.append(Verdict(criterion, status, "; ".join(evidence) if status == "verified" else "", why,
                                 askable=status == "unsure" and askable, matched=status == "unsure" and matched,
                                 at=proven if status == "verified" else -1))
+    return _settings_before_actions(verdicts)
+
+
+NOTHING_NAMED = "nothing acted on names it"
+SETTING = "where to go, in common words"
+
+
+def _settings_before_actions(verdicts: list[Verdict]) -> list[Verdict]:
+    """"Navigate through the file tree. Find and click on "Emile"": a clause that says only where to go, in
+    common words (no quote, no name), followed by a criterion an action verified, is the way to that action,
+    as a means clause is; last in the task, or followed by nothing verified, it stays unsure."""
+    for number, verdict in enumerate(verdicts):
+        if verdict.why == SETTING and any(v.status == "verified" and v.at >= 0 for v in verdicts[number + 1:]):
+            verdict.status, verdict.evidence, verdict.askable = "verified", "(the way to what follows)", False
     return verdicts
 
 
@@ -367,7 +404,7 @@ def _verify_one(reading: Reading, acts: list[Act], last: int, read: frozenset[st
             if reading.exact or reading.verb in ("type", "choose", "click", "uncheck", "hover", "focus"):
                 return _One("refuted", why=f"no {'/'.join(sorted(kinds))} action holds {', '.join(reading.terms)}")
             # "Find the latest blog post": what to reach, in common words; the final page may show it
-            return _One("unsure", why="nothing acted on names it", askable=not reading.named)
+            return _One("unsure", why=NOTHING_NAMED, askable=not reading.named)
     elif reading.nouns:
         holding = [act for act in right_kind if _fits_nouns(act, reading.nouns)]
         if not holding:
@@ -381,7 +418,7 @@ def _verify_one(reading: Reading, acts: list[Act], last: int, read: frozenset[st
             f"{act.element.name} {act.element.label} {act.element.context if act.kind == 'read' else ''}")}
         if not all(_stem(o) in words for o in reading.ordinals):
             return _One("refuted" if not reading.terms else "unsure", why=f"the {reading.ordinals[0]} one is not shown")
-    if reading.count:
+    if reading.count and not reading.count.isdigit():
         distinct = {act.element.id for act in holding}
         if reading.count != "both" or len(distinct) < 2:
             return _One("unsure", why=f"asks for {reading.count}: a count the log cannot confirm")
@@ -390,11 +427,27 @@ def _verify_one(reading: Reading, acts: list[Act], last: int, read: frozenset[st
         missing = [w for w in reading.qualifiers if not any(_stem(w) in act.words() for act in holding)]
         return _One("unsure", why=f"cannot check {' '.join(missing or reading.qualifiers)}",
                     askable=any(act.index >= last for act in holding), matched=True)
+    if reading.count and reading.count.isdigit() and not _exactly(int(reading.count), holding, qualified):
+        return _One("unsure", why=f"asks for {reading.count}: not that many acted on, each once")
     in_order = [act for act in qualified if act.index >= last]
     if not in_order:
         return _One("unsure", why="done before the previous criterion")
     act = in_order[0]
+    if reading.verb == "send" and not any(_sends(other) for other in acts if other.index > act.index):
+        return _One("unsure", why="no send control clicked after it")
     return _One("verified", at=act.index, quote=_line(act))
+
+
+def _sends(act: Act) -> bool:
+    """A click on a control named for sending a message (Send, Reply, Submit ...)."""
+    e = act.element
+    return act.kind == "click" and bool(SEND_WORDS & {w.casefold() for w in _WORD.findall(f"{e.name} {e.hint}")})
+
+
+def _exactly(count: int, holding: list[Act], qualified: list[Act]) -> bool:
+    """"on 2 posts by @x": exactly ``count`` elements fit every word, each acted on once (a second click may
+    undo the first), and no other element the criterion's action names was acted on."""
+    return len(holding) == len(qualified) == len({act.element.id for act in qualified}) == count
 
 
 def _verify_values(values: list[str], acts: list[Act], last: int) -> _One:

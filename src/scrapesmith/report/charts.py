@@ -61,3 +61,20 @@ def histogram(was: Sequence[float], now: Sequence[float], label: str, drifted: b
     title = escape(f"{label} {low:g}–{high:g}: forged above, this run below")
     return Markup(f'<svg class="histogram" xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="46" '
                   f'role="img" aria-label="{title}"><title>{title}</title>{"".join(parts)}</svg>')
+
+
+def time_line(series: Sequence[tuple[str, float]], label: str) -> Markup:
+    """A column's values over its dataset's dates: one line, dates left to right in order (evenly spaced:
+    the order and the jumps are what shows a change), lowest value at the bottom."""
+    if len(series) < 2:
+        return Markup("")
+    values = [value for _, value in series]
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    step = WIDTH / (len(series) - 1)
+    points = " ".join(f"{index * step:.1f},{40 - 36 * (value - low) / span + 2:.1f}"
+                      for index, value in enumerate(values))
+    title = escape(f"{label} over {series[0][0]} – {series[-1][0]}: {low:g} to {high:g}, {len(series)} rows")
+    return Markup(f'<svg class="timeline" xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="44" '
+                  f'role="img" aria-label="{title}"><title>{title}</title><polyline points="{points}" fill="none" '
+                  f'stroke="{NOW}" stroke-width="1.5"/></svg>')

@@ -13,7 +13,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 
-from scrapesmith.report.charts import fill_bars, histogram
+from scrapesmith.report.charts import fill_bars, histogram, time_line
 from scrapesmith.report.views import Report, StageBar
 
 ROWS_SHOWN = 20
@@ -30,7 +30,7 @@ _environment = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
-_environment.globals.update(fill_bars=fill_bars, histogram=histogram)
+_environment.globals.update(fill_bars=fill_bars, histogram=histogram, time_line=time_line)
 
 
 def highlight_selectors(text: str) -> Markup:

@@ -19,6 +19,8 @@ class ColumnProfile:
     distinct: int
     provenance: bool = False
     flag: str = ""
+    series: list[tuple[str, float]] = field(default_factory=list)
+    """A numeric column of a dataset with a date column: (date, value) per row, in date order, to draw."""
 
     @property
     def fill_rate(self) -> float:

@@ -11,6 +11,7 @@ resource tracker they hold open) behind.
 
 from __future__ import annotations
 
+import importlib
 import multiprocessing
 import os
 import threading
@@ -29,8 +30,9 @@ ATTEMPTS = 2
 PARENT_POLL_SECONDS = 0.5
 
 
-def end_with_parent(parent: int) -> None:
-    """Pool initializer: a daemon thread ends this worker once ``parent`` is gone (it is then reparented).
+def end_with_parent(parent: int, preload: tuple[str, ...] = ()) -> None:
+    """Pool initializer: a daemon thread ends this worker once ``parent`` is gone (it is then reparented);
+    the ``preload`` modules are imported now, while the worker has nothing else to do.
 
     A polling thread rather than ``PR_SET_PDEATHSIG``: that signal fires when the *thread* that spawned the
     worker ends, and pools spawn workers from whichever thread submits.
@@ -41,6 +43,8 @@ def end_with_parent(parent: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
+    for module in preload:
+        importlib.import_module(module)
 
 
 _END: Any = object()
@@ -89,9 +93,10 @@ class LocalPoolRunner:
 
     name = "local"
 
-    def __init__(self, workers: int = 1, in_flight: int | None = None) -> None:
+    def __init__(self, workers: int = 1, in_flight: int | None = None, preload: tuple[str, ...] = ()) -> None:
         self.workers = max(1, workers)
         self.in_flight = in_flight or self.workers
+        self.preload = preload
         self._context = multiprocessing.get_context("spawn")
         self._pool: ProcessPoolExecutor | None = None
 
@@ -99,8 +104,16 @@ class LocalPoolRunner:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
         self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=self._context,
-                                         initializer=end_with_parent, initargs=(os.getpid(),))
+                                         initializer=end_with_parent, initargs=(os.getpid(), self.preload))
         return self._pool
+
+    def start(self) -> LocalPoolRunner:
+        """Start every worker now (each importing ``preload``) rather than at the first job: their start-up
+        overlaps what the caller does before the jobs come, as a Ray runner's does at ``ray.init``."""
+        pool = self._pool or self._fresh_pool()
+        for _ in range(self.workers):  # a pool spawns one more worker per job submitted while none is idle
+            pool.submit(os.getpid)
+        return self
 
     def map_unordered(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[tuple[J, R | WorkerDied]]:
         fresh = iter(jobs)

@@ -133,6 +133,7 @@ def run_pages(sources: Iterable[str], program: PageProgram, plan: RunPlan, runne
                 summary.batches += 1
                 for record in outcome.records:
                     summary.add(record)
+                summary.first_batch_done(time.monotonic() - started)
                 if on_batch is not None:
                     on_batch(summary)
         except KeyboardInterrupt:

@@ -119,6 +119,8 @@ class RunSummary:
     workers: int = 0
     interrupted: bool = False
     errors: list[tuple[str, str]] = field(default_factory=list)
+    first_batch_seconds: float | None = None
+    first_batch_pages: int = 0
 
     @property
     def fetched(self) -> int:
@@ -127,6 +129,23 @@ class RunSummary:
     @property
     def pages_per_second(self) -> float:
         return self.fetched / self.seconds if self.seconds else 0.0
+
+    def first_batch_done(self, seconds: float) -> None:
+        """Mark the first finished batch: what came before it is start-up (a pool's or Ray's workers
+        starting and importing), not the rate the workers keep."""
+        if self.first_batch_seconds is None:
+            self.first_batch_seconds = seconds
+            self.first_batch_pages = self.fetched
+
+    @property
+    def steady_pages_per_second(self) -> float:
+        """Pages/s after the first finished batch: the rate a long run tends to, start-up left out.
+
+        Batches in flight at the mark were partly done before it, so with W workers this can read high by
+        up to W - 1 batches over the run's pages."""
+        if self.first_batch_seconds is None or self.seconds <= self.first_batch_seconds:
+            return 0.0
+        return (self.fetched - self.first_batch_pages) / (self.seconds - self.first_batch_seconds)
 
     def add(self, record: PageRecord, max_errors: int = 1000) -> None:
         """Count one page; the first ``max_errors`` errors are kept to show (every one is in the dataset)."""

@@ -5,8 +5,9 @@ knows (their XPaths: :data:`ITEM_FIELDS`), inside the navigation, breadcrumbs an
 shop page has (about 5 KB); ``/category/C`` lists 25 items of category ``C`` (for list programs).
 Item pages carry an ``ETag`` and a ``Last-Modified`` and answer a matching conditional request with 304;
 :meth:`change` makes a page new. ``/robots.txt`` allows everything. ``/__stats`` answers JSON counts (requests, items
-fetched more than once, robots.txt fetches, 304s; ``/__stats?reset`` then forgets them), so a benchmark
-in another process can read them.
+fetched more than once, robots.txt fetches, 304s, and the CPU milliseconds its process has used so far;
+``/__stats?reset`` then forgets the counts), so a benchmark in another process can read them, and weigh
+what the site itself takes of the cores the run shares with it.
 
 The server is one asyncio loop (a thread, or a process of its own for benchmarks: :func:`serve_in_process`)
 answering HTTP/1.1 with keep-alive from a template: cheap enough that the clients, not the server, are what
@@ -124,7 +125,8 @@ class SyntheticSite:
         fetched = sum(1 for count in self.fetches if count)
         return {"requests": self.requests, "robots": self.robots, "not_modified": self.not_modified,
                 "items_fetched": fetched, "item_requests": sum(self.fetches),
-                "fetched_twice": sum(count - 1 for count in self.fetches if count > 1)}
+                "fetched_twice": sum(count - 1 for count in self.fetches if count > 1),
+                "cpu_ms": round(1000 * time.process_time())}
 
     def answer(self, target: str, headers: dict[str, str]) -> bytes:
         self.requests += 1

@@ -9,8 +9,8 @@ import typer
 
 from scrapesmith.bench.swde import default_swde_dir
 from scrapesmith.cli import bench_app, console
-from scrapesmith.cli.options import JsonOutOption, usage_error
-from scrapesmith.dom import MUTATIONS
+from scrapesmith.cli.options import JsonOutOption, NoCacheOption, llm_from_options, usage_error
+from scrapesmith.dom import MUTATIONS, VALUE_MUTATIONS
 
 
 @bench_app.command("drift")
@@ -31,16 +31,25 @@ def bench_drift_command(
     windows: Annotated[int, typer.Option("--windows", min=1, help="Also forge on the next seed windows of each "
                                                                   "site (pages 3-5, 6-8, …) and count false "
                                                                   "alarms on the pages as they are.")] = 1,
+    evidence: Annotated[bool, typer.Option("--evidence/--no-evidence", help="Heal fields whose seed values are "
+                                                                            "gone by the forging engine's evidence "
+                                                                            "(as `heal` does).")] = True,
+    llm: Annotated[str | None, typer.Option("--llm", help="Let this model choose where that evidence is split "
+                                                          "(default: no model, as `heal`).")] = None,
+    no_cache: NoCacheOption = False,
     json_out: JsonOutOption = None,
 ) -> None:
     """Specs forged on SWDE sites, replayed after seeded layout mutations: drift detection recall, false
     alarms on unchanged pages, share healed to F1 >= 0.95 against the forged output, model calls, seconds
-    per heal; with --lists, the same for list programs recorded on NEXT-EVAL pages."""
+    per heal; with --lists, the same for list programs recorded on NEXT-EVAL pages. --mutations formats
+    also changes number formats, so seed values are gone: heal finds those fields by their evidence
+    (--no-evidence: it does not), the model choosing where it is split with --llm."""
     from scrapesmith.bench.drift import DriftSettings, run_benchmark
+    from scrapesmith.induce.heal import EvidenceHeal
 
     chosen = tuple(m.strip() for m in mutations.split(",") if m.strip())
-    if not chosen or set(chosen) - set(MUTATIONS):
-        raise usage_error(f"--mutations takes {', '.join(MUTATIONS)}, not {mutations!r}")
+    if not chosen or set(chosen) - set(MUTATIONS) - set(VALUE_MUTATIONS):
+        raise usage_error(f"--mutations takes {', '.join([*MUTATIONS, *VALUE_MUTATIONS])}, not {mutations!r}")
     try:
         numbers = tuple(int(s) for s in mutation_seeds.split(",") if s.strip())
     except ValueError:
@@ -54,5 +63,7 @@ def bench_drift_command(
         list_pages = tuple(sorted(html.glob("*.html"), key=lambda p: (len(p.stem), p.stem))[:lists])
         if not list_pages:
             raise usage_error(f"--lists: no NEXT-EVAL pages in {html} (give --nexteval DIR)")
-    settings = DriftSettings(pages, sites, chosen, numbers, seeds, test, list_pages, demo, windows)
+    model = llm_from_options(llm, no_cache) if llm else None
+    settings = DriftSettings(pages, sites, chosen, numbers, seeds, test, list_pages, demo, windows,
+                             EvidenceHeal(model) if evidence or model is not None else None)
     run_benchmark(settings, json_out, progress=lambda line: console.print(line, highlight=False))

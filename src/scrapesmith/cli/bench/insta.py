@@ -63,13 +63,13 @@ def bench_miniwob(
     With ``--llm none`` the candidate policy takes its best grounded candidate and the evidence judge checks
     the criteria's own words: the no-model baseline. Episodes the judge verifies are compiled into
     ``RUN_DIR/workflows/``; ``--policy workflow --workflows DIR`` replays such workflows with no model."""
-    from scrapesmith.bench.miniwob import evaluate_miniwob, resolve_tasks
+    from scrapesmith.bench.miniwob import IDLE_QUIET, evaluate_miniwob, resolve_tasks
     from scrapesmith.insta.chooser import POLICIES, make_policy
     from scrapesmith.insta.evidence_judge import JUDGE_KINDS, make_judge
     from scrapesmith.insta.judge import JudgeConfig
     from scrapesmith.insta.workflow import load_workflows
     from scrapesmith.llm import Ledger, use_ledger
-    from scrapesmith.web.browser import BrowserPolicy, BrowserSession
+    from scrapesmith.web.browser import BrowserOptions, BrowserPolicy, BrowserSession
 
     check_choice("--policy", policy, (*POLICIES, "workflow"))
     if policy == "workflow" and workflows is None:
@@ -88,7 +88,8 @@ def bench_miniwob(
         workflow_factory(load_workflows(workflows), agent if fallback else None)
     judge_model = make_judge(judge_kind, model, JudgeConfig(reasoning_words=100, max_tokens=384)) if judge else None
     browser_policy = BrowserPolicy.from_settings(allow_hosts=["127.0.0.1"], delay=0)
-    with use_ledger(Ledger()) as ledger, BrowserSession(policy=browser_policy) as session, \
+    options = BrowserOptions(idle_quiet=IDLE_QUIET)
+    with use_ledger(Ledger()) as ledger, BrowserSession(policy=browser_policy, options=options) as session, \
             progress_bar() as progress:
         bar = progress.add_task("episodes", total=len(task_list) * episodes)
 

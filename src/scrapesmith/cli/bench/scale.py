@@ -25,10 +25,13 @@ def bench_scale_command(
     batch_size: BatchSizeOption = DEFAULT_BATCH_SIZE,
     delay: Annotated[float, typer.Option("--delay", callback=bounded(0), help="Politeness delay per host "
                                                                                "(0: off).")] = 0.0,
+    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Throughput runs per configuration, "
+                                                            "interleaved; figures as median and range.")] = 1,
     json_out: JsonOutOption = None,
 ) -> None:
     """A spec over a synthetic shop on 127.0.0.1: pages/s and peak memory for each runner and worker count,
-    memory against run size, and the cost of a resume after kill -9 at half way."""
+    memory against run size, and the cost of a resume after kill -9 at half way. --rounds N runs each
+    throughput configuration N times, interleaved, and gives the median and range of every figure."""
     from scrapesmith.bench.frame import report
     from scrapesmith.bench.scale import ScaleSettings, run_benchmark
 
@@ -45,9 +48,10 @@ def bench_scale_command(
     if not kinds or set(kinds) - {"local", "ray"}:
         raise usage_error(f"--runners takes local and/or ray, not {runners!r}")
     settings = ScaleSettings(numbers("--sizes", sizes), numbers("--workers", workers), kinds, throughput_pages,
-                             resume_pages, batch_size, delay)
+                             resume_pages, batch_size, delay, rounds)
     result = run_benchmark(settings, progress=lambda line: console.print(line, highlight=False))
-    report(result, json_out, case_columns=["runner", "workers", "pages", "pages_per_s", "run_seconds",
-                                           "driver_peak_mb", "worker_peak_mb", "tree_peak_mb", "lost",
-                                           "duplicated", "wrong", "failed"])
+    report(result, json_out, case_columns=["round", "runner", "workers", "pages", "pages_per_s",
+                                           "steady_pages_per_s", "first_batch_seconds", "server_cpu_ms_per_page",
+                                           "driver_peak_mb", "worker_peak_mb", "lost", "duplicated", "wrong",
+                                           "failed"])
 

@@ -16,7 +16,9 @@ from scrapesmith.cli.options import (
     NoCacheOption,
     check_choice,
     progress_bar,
+    usage_error,
 )
+from scrapesmith.dom.mutate import TEMPLATE_MUTATIONS
 from scrapesmith.induce.service import METHODS
 
 
@@ -31,6 +33,11 @@ def bench_swde_command(
     method: Annotated[str, typer.Option(help="heuristic | choose | autoscraper | cot | reflexion.")] = "heuristic",
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
+    mutate: Annotated[str | None, typer.Option(help="Redraw every site's pages with these layout mutations "
+                                                     f"({', '.join(TEMPLATE_MUTATIONS)}), comma-separated, and forge "
+                                                     "from scratch on them; each kind reported apart.")] = None,
+    mutation_seeds: Annotated[str, typer.Option("--mutation-seeds", help="Seeds of each mutation, "
+                                                                         "comma-separated.")] = "0,1,2",
     json_out: JsonOutOption = None,
 ) -> None:
     """Induce on SWDE seed pages and score on test pages with AutoScraper's executability metric, overall,
@@ -38,6 +45,27 @@ def bench_swde_command(
     pages = pages or default_swde_dir()
     groundtruth = groundtruth or pages / "groundtruth"
     check_choice("--method", method, METHODS)
+    drawn = mutation_choice(mutate, mutation_seeds) if mutate is not None else None
     model = model_for_method(method, llm, no_cache)
+    if drawn is not None:
+        from scrapesmith.bench.swde_mutated import run_mutated
+
+        kinds, numbers = drawn
+        run_mutated(pages, groundtruth, sites, attributes, seeds, test, method, model, kinds, numbers, json_out,
+                    progress_bar)
+        return
     run_benchmark(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, progress_bar)
 
+
+def mutation_choice(mutate: str, mutation_seeds: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The mutation kinds and seeds asked for, or a one-line usage error."""
+    kinds = tuple(m.strip() for m in mutate.split(",") if m.strip())
+    if not kinds or set(kinds) - set(TEMPLATE_MUTATIONS):
+        raise usage_error(f"--mutate takes {', '.join(TEMPLATE_MUTATIONS)}, not {mutate!r}")
+    try:
+        numbers = tuple(int(s) for s in mutation_seeds.split(",") if s.strip())
+    except ValueError:
+        raise usage_error(f"--mutation-seeds takes whole numbers separated by commas, not {mutation_seeds!r}") from None
+    if not numbers:
+        raise usage_error("--mutation-seeds needs at least one seed")
+    return kinds, numbers

@@ -79,7 +79,9 @@ def find_span(value: str, task: str) -> Span | None:
     words = re.findall(r"\w+", wanted)
     if not words:
         return None
-    pattern = r"(?<!\w)" + r"\W+".join(re.escape(word) for word in words) + r"(?!\w)"
+    handle = wanted[0] if wanted[0] in "@#" else ""  # "@enola" is the task's "@enola", not its "enola"
+    pattern = r"(?<![\w@#])" + re.escape(handle) if handle else r"(?<!\w)"
+    pattern += r"\W+".join(re.escape(word) for word in words) + r"(?!\w)"
     match = re.search(pattern, task, re.IGNORECASE)
     if match is None:
         return None

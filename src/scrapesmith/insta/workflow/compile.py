@@ -345,21 +345,35 @@ class CompileReport:
     episodes: int = 0
     compiled: int = 0
     skipped: dict[str, int] = field(default_factory=dict)
+    #: per task family (a MiniWoB task, a site's page): episodes seen, compiled, and each reason left out
+    families: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def uncovered(self) -> dict[str, dict[str, int]]:
+        """The families no workflow was compiled for, with why: how many episodes each reason left out."""
+        covered = {workflow.family for workflow in self.workflows}
+        return {family: {k: v for k, v in counts.items() if k not in ("episodes", "compiled")}
+                for family, counts in sorted(self.families.items()) if family not in covered}
 
 
 def compile_workflows(results: Iterable[SiteResult], run: str = "") -> CompileReport:
-    """Workflows from the episodes the judge called successful; every other episode is counted by reason."""
+    """Workflows from the episodes the judge called successful; every other episode is counted by reason, in
+    all and per task family (a family with no workflow says why)."""
     report = CompileReport(workflows=[])
     groups: dict[tuple, list[Draft]] = {}
     for result in results:
         report.episodes += 1
+        start = result.trajectory.start_url if result.trajectory else result.url
+        counts = report.families.setdefault(family_of(start), {"episodes": 0, "compiled": 0})
+        counts["episodes"] += 1
         reason = _unusable(result)
         draft = None if reason else draft_of(result)
         if reason or draft is None:
             reason = reason or "a step's element has no locator"
             report.skipped[reason] = report.skipped.get(reason, 0) + 1
+            counts[reason] = counts.get(reason, 0) + 1
             continue
         report.compiled += 1
+        counts["compiled"] += 1
         groups.setdefault((draft.family, draft.signature()), []).append(draft)
     report.workflows = [merge(drafts, run) for drafts in groups.values()]
     add_reveals(report.workflows)

@@ -10,6 +10,7 @@ wins, so a changed id or a reworded button still leaves the others (``Located.by
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -91,14 +92,22 @@ def _named_nodes(root: HtmlElement, name: str, role: str) -> list[HtmlElement]:
     return _stamped([n for n in found if not any(child in kept for child in n.iterdescendants())])
 
 
-def _by_role(locator: Locator, value: str, context: str | None, observation: Observation) -> list[int]:
+def _by_role(locator: Locator, value: str, context: str | None, observation: Observation,
+             instruction: Callable[[str], bool] | None = None) -> list[int]:
     wanted = _norm(value)
     ids = [e.id for e in observation.elements if e.role == locator.role and _norm(element_name(e)) == wanted]
     if not ids and observation.tree is not None and (locator.role in PLAIN_ROLES or locator.role not in FIELD_ROLES):
         ids = [int(n.get("data-ss-id")) for n in _named_nodes(observation.tree, value, locator.role or "")]
     if context and len(ids) != 1 and observation.tree is not None:
         nodes = {int(n.get("data-ss-id")): n for n in _stamped(observation.tree.xpath("//*[@data-ss-id]"))}
-        ids = [i for i in ids if i in nodes and _norm(context) in _norm(context_of(nodes[i], value))]
+        rows = {i: _norm(context_of(nodes[i], value)) for i in ids if i in nodes}
+        whole = re.compile(rf"(?<!\w){re.escape(_norm(context))}(?!\w)")  # "@et" is not in "@etiam" ...
+        ids = [i for i, row in rows.items() if whole.search(row)] or \
+            [i for i, row in rows.items() if _norm(context) in row]  # ... unless only text glued to it holds it
+    if instruction is not None and len(ids) > 1 and observation.tree is not None:
+        # the page prints the task ("Find the email by *Manya*"): a name inside the instruction is no target
+        nodes = {int(n.get("data-ss-id")): n for n in _stamped(observation.tree.xpath("//*[@data-ss-id]"))}
+        ids = [i for i in ids if i not in nodes or not instruction(context_of(nodes[i], value))] or ids
     return _same_case_first(ids, value, observation)
 
 
@@ -134,10 +143,12 @@ def _by_source(phrase: str, observation: Observation) -> list[int]:
     return [int(node.get("data-ss-id"))] if node is not None else []
 
 
-def find_ids(locator: Locator, value: str, context: str | None, observation: Observation) -> list[int]:
-    """The ids of the visible elements ``locator`` (its value and context already bound) finds."""
+def find_ids(locator: Locator, value: str, context: str | None, observation: Observation,
+             instruction: Callable[[str], bool] | None = None) -> list[int]:
+    """The ids of the visible elements ``locator`` (its value and context already bound) finds; ``instruction``
+    tells a text that restates the task (an element in it is no target when another one bears the name)."""
     if locator.kind == "role":
-        return _by_role(locator, value, context, observation)
+        return _by_role(locator, value, context, observation, instruction)
     if locator.kind == "label":
         return [e.id for e in observation.elements if e.role in FIELD_ROLES and _norm(e.label) == _norm(value)]
     if locator.kind in ("id", "name"):
@@ -167,8 +178,8 @@ def _shows(element: Element, name: str) -> bool:
     return any(wanted in _norm(text) for text in (element.name, element.label, element.text, element.value or ""))
 
 
-def resolve(locators: list[Locator], observation: Observation,
-            bind: Callable[[str], str | None]) -> tuple[Located | None, list[str]]:
+def resolve(locators: list[Locator], observation: Observation, bind: Callable[[str], str | None],
+            instruction: Callable[[str], bool] | None = None) -> tuple[Located | None, list[str]]:
     """The first locator (in order) that finds exactly one visible element, and why each one before it did not;
     ``bind`` fills a locator's ``{parameter}`` s (None: one is unbound, the locator is skipped). When the task names
     the element (the role locator's name is a parameter), an element a CSS selector or XPath finds must bear that
@@ -183,7 +194,7 @@ def resolve(locators: list[Locator], observation: Observation,
         if value is None or (locator.context and context is None):
             tried.append(f"{locator.describe()}: a parameter is unbound")
             continue
-        ids = list(dict.fromkeys(find_ids(locator, value, context, observation)))
+        ids = list(dict.fromkeys(find_ids(locator, value, context, observation, instruction)))
         if len(ids) == 1:
             element = describe_id(ids[0], observation)
             if element is not None and must_show and locator.kind in ("css", "xpath") \
@@ -195,6 +206,8 @@ def resolve(locators: list[Locator], observation: Observation,
                     element.text = value
                 if locator.kind == "source":
                     element.context = value  # the ordinal the task used: what the judge checks a read by
+                if context and context.casefold() not in (element.context or "").casefold():
+                    element.context = f"{element.context} {context}".strip()  # found in the row that shows it
                 return Located(ids[0], element, locator), tried
         tried.append(f"{locator.kind} {value!r}: {'nothing' if not ids else f'{len(ids)} elements'}")
     return None, tried

@@ -8,6 +8,7 @@ session the caller opens, and judges the episode with the evidence judge's progr
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,10 +25,20 @@ from scrapesmith.insta.workflow.views import Workflow
 WORKFLOWS_DIR = "workflows"
 
 
-def compile_run(run_dir: Path, out: Path | None = None) -> tuple[CompileReport, list[Path]]:
-    """Compile the run's episodes (the latest result per site) into ``out`` (default ``RUN_DIR/workflows``)."""
-    store = ResultStore(run_dir)
-    report = compile_workflows(store.latest().values(), run=str(run_dir))
+def compile_run(run_dir: Path, out: Path | None = None, more: Sequence[Path] = (),
+                rejudge: bool = False) -> tuple[CompileReport, list[Path]]:
+    """Compile the episodes of ``run_dir`` and of the ``more`` runs (the latest result per site of each; the
+    no-model agent's and the model agent's episodes of the same tasks, say) into ``out`` (default
+    ``RUN_DIR/workflows``). ``rejudge``: an episode its run's judge did not verify is judged again by the
+    evidence judge's program pass (a run judged by an older judge; no model is asked, so nothing the program
+    cannot verify is added)."""
+    results = [result for folder in (run_dir, *more) for result in ResultStore(folder).latest().values()]
+    if rejudge:
+        judge = EvidenceJudge(None)
+        for result in results:
+            if result.trajectory is not None and not (result.judgement and result.judgement.succeeded):
+                result.judgement = judge.judge(result.trajectory.task, result.trajectory)
+    report = compile_workflows(results, run=", ".join(str(folder) for folder in (run_dir, *more)))
     folder = Path(out) if out is not None else Path(run_dir) / WORKFLOWS_DIR
     return report, [workflow.save(folder) for workflow in report.workflows]
 

@@ -1,0 +1,61 @@
+"""Heal a field whose seed values are gone from the pages (amounts written another way and classes renamed,
+``formats``) on real SWDE camera pages: by the forging engine's evidence under the old profile's hard checks,
+the model asked once per field only where the evidence is split, never shown an option that fails a check."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scrapesmith.bench.drift import agreement_f1, forge, reformatted, rows_of
+from scrapesmith.bench.swde import discover_sites, read_page
+from scrapesmith.dom.mutate import mutate_page, reformat_text
+from scrapesmith.induce.execute import parse_for_replay
+from scrapesmith.induce.heal import EvidenceHeal, heal_spec
+from scrapesmith.llm.scripted import ScriptedLLM
+
+SWDE = Path(__file__).resolve().parents[2] / "../shared/data/swde"
+pytestmark = pytest.mark.skipif(not (SWDE / "camera").is_dir(), reason="SWDE pages not present")
+
+
+@pytest.fixture(scope="module")
+def camera():
+    site = discover_sites(SWDE, ["camera-amazon"])[0]
+    texts = [read_page(p) for p in site.page_paths()[:10]]
+    spec = forge(site, texts, 3)
+    changed = [mutate_page(t, "formats", 0) for t in texts]
+    return spec, changed, reformatted(rows_of(spec, texts[3:]))
+
+
+def test_without_evidence_a_field_whose_values_are_gone_is_lost(camera):
+    spec, changed, _ = camera
+    healed = heal_spec(spec, [parse_for_replay(t) for t in changed[:3]])
+    assert healed.lost == ["price"]
+
+
+def test_the_evidence_alone_finds_it_again_with_no_model(camera):
+    spec, changed, expected = camera
+    healed = heal_spec(spec, [parse_for_replay(t) for t in changed[:3]], EvidenceHeal())
+    assert "price" in healed.healed and not healed.lost
+    assert agreement_f1(rows_of(healed.spec, changed[3:]), expected, "price") == 1.0
+
+
+def test_the_model_chooses_among_options_that_pass_the_checks_and_may_reject_them(camera):
+    spec, changed, _ = camera
+    asked = []
+
+    def reject(request):
+        asked.append(request.messages[-1].content)
+        return '{"answer": "none"}'
+
+    healed = heal_spec(spec, [parse_for_replay(t) for t in changed[:3]], EvidenceHeal(ScriptedLLM(reject)))
+    assert len(asked) == 1  # one call for the one field whose values are gone: its evidence is split here
+    assert healed.lost == ["price"] and "rejected" in next(f.detail for f in healed.fields if f.name == "price")
+    options = asked[0].split('"enum":[')[1].split("]")[0]
+    assert options.count("USD") == 9 and options.endswith('"none"')  # every option reads prices, as it did
+
+
+def test_formats_rewrites_amounts_and_nothing_else():
+    assert reformat_text("Price: $1,299.00 (was £1,400)") == "Price: USD 1299.00 (was GBP 1400)"
+    assert reformat_text("1,024 pages, ISBN 978-0-12, 2010, 3.5 stars") == "1024 pages, ISBN 978-0-12, 2010, 3.5 stars"
