@@ -26,7 +26,7 @@ PRIORS = {"label": 1.0, "qualified": 0.9, "itemprop": 0.95, "class": 0.85, "head
 
 
 @dataclass(frozen=True)
-class Candidate:
+class FieldCandidate:
     """One way to a field's values. ``several``: every value it selects is the field's (a section's rows),
     whatever the field's kind says; ``unit``: what its label says bare numbers measure ("City (mpg)")."""
 
@@ -157,9 +157,9 @@ def visible_elements(root: etree._Element) -> Iterator[etree._Element]:
         stack.extend(reversed([c for c in element if isinstance(c.tag, str) and c.tag not in _SKIP_TAGS]))
 
 
-def attribute_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
+def attribute_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCandidate]:
     """Elements whose itemprop, class or id names the field."""
-    found: list[Candidate] = []
+    found: list[FieldCandidate] = []
     words = tuple(w for w in concept.class_words if len(w) >= 3)
     for element in visible_elements(root):
         prop = (element.get("itemprop") or "").lower()
@@ -186,14 +186,14 @@ def class_words(value: str) -> set[str]:
     return {w for w in re.split(r"[^a-zA-Z]+", spaced.lower()) if w}
 
 
-def _element_variants(element: etree._Element, path: str, evidence: str) -> list[Candidate]:
-    variants = [Candidate(path, evidence)]
+def _element_variants(element: etree._Element, path: str, evidence: str) -> list[FieldCandidate]:
+    variants = [FieldCandidate(path, evidence)]
     box, steps = inner_box(element)
     if normalize_space(box.text or ""):
-        variants.append(Candidate(f"{path}{steps}/text()", evidence))
+        variants.append(FieldCandidate(f"{path}{steps}/text()", evidence))
     child_tags = {c.tag for c in element if isinstance(c.tag, str)}
     for tag in child_tags:
-        variants.append(Candidate(f"{path}/{tag}", evidence))
+        variants.append(FieldCandidate(f"{path}/{tag}", evidence))
     return variants
 
 
@@ -205,12 +205,12 @@ def page_title(root: etree._Element) -> str:
     return " | ".join(p for p in parts if p)
 
 
-def headline_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
+def headline_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCandidate]:
     """Headings and title-like elements whose text (or own text) the page title contains."""
     title = folded(page_title(root))
     if not title:
         return []
-    found: list[Candidate] = []
+    found: list[FieldCandidate] = []
     for element in visible_elements(root):
         is_heading = element.tag in ("h1", "h2", "h3") or any(
             w in (element.get("class") or "").lower() + (element.get("id") or "").lower()
@@ -221,13 +221,13 @@ def headline_candidates(root: etree._Element, concept: FieldConcept) -> list[Can
         if not is_heading:  # a styled span or div: only its own text, and only where the title begins with it
             if own and 3 <= len(own) <= concept.max_length and element.tag != "a" and title.startswith(folded(own)):
                 tail = f"{steps}/text()" if len(box) else steps
-                found.extend(Candidate(f"{path}{tail}", "titled") for path in anchored_path(element)[:3])
+                found.extend(FieldCandidate(f"{path}{tail}", "titled") for path in anchored_path(element)[:3])
             continue
         for path in anchored_path(element):
             if 3 <= len(whole) <= concept.max_length and folded(whole) in title:
-                found.append(Candidate(path, "headline"))
+                found.append(FieldCandidate(path, "headline"))
             if own and own != whole and 3 <= len(own) and folded(own) in title:
-                found.append(Candidate(f"{path}{steps}/text()", "headline"))
+                found.append(FieldCandidate(f"{path}{steps}/text()", "headline"))
     return found
 
 
@@ -242,18 +242,18 @@ def _typed(text: str, concept: FieldConcept) -> tuple[bool, str | None]:
     return False, None
 
 
-def type_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
+def type_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCandidate]:
     """Short text nodes whose value has the field's type (an ISBN, a price, a date, a person's name …)."""
     if not concept.finds_values:
         return []
-    found: list[Candidate] = []
+    found: list[FieldCandidate] = []
     for element in visible_elements(root):
         tail = normalize_space(element.tail or "").strip(_VALUE_STRIP)
         whole = normalize_space(element.text_content())
         if tail and len(tail) <= concept.max_length and 0 < len(whole) <= 40 and not len(element):
             typed, regex = _typed(tail, concept)  # "<b>Publisher:</b> Adams Media / 2007": after any label
             if typed:
-                found.append(Candidate(f"//{element.tag}[normalize-space()={xpath_literal(whole)}]"
+                found.append(FieldCandidate(f"//{element.tag}[normalize-space()={xpath_literal(whole)}]"
                                        "/following-sibling::text()[1]", "type", regex))
         own = normalize_space(element.text or "")
         if not own or len(own) > concept.max_length:
@@ -263,7 +263,7 @@ def type_candidates(root: etree._Element, concept: FieldConcept) -> list[Candida
             continue
         paths = anchored_path(element)[:3] + anchored_path(element, hashed=True)[:2]
         for path in dict.fromkeys(paths):
-            found.append(Candidate(path if not len(element) else f"{path}/text()", "type", regex))
+            found.append(FieldCandidate(path if not len(element) else f"{path}/text()", "type", regex))
         if len(found) > 80:
             break
     return found

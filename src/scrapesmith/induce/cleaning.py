@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from lxml import etree
 
-from scrapesmith.induce.candidates import Candidate, xpath_literal
+from scrapesmith.induce.candidates import FieldCandidate, xpath_literal
 from scrapesmith.induce.execute import folded, normalize_space
 from scrapesmith.induce.field_evidence import (
     COMPOSITE_SEPARATORS,
@@ -79,8 +79,8 @@ def composite_parts(values: Sequence[Sequence[str]]) -> tuple[str, int] | None:
     return None
 
 
-def cleaning_variants(candidate: Candidate, values: Sequence[Sequence[str]], concept: FieldConcept,
-                      texts: SeedTexts | None = None) -> list[Candidate]:
+def cleaning_variants(candidate: FieldCandidate, values: Sequence[Sequence[str]], concept: FieldConcept,
+                      texts: SeedTexts | None = None) -> list[FieldCandidate]:
     """The cleaned versions of ``candidate`` its values call for (none when they are clean already)."""
     flat = _flat(values)
     if candidate.split is not None:
@@ -163,7 +163,7 @@ def template_affix(values: Sequence[Sequence[str]], concept: FieldConcept, texts
     return rf"^\s*{head}(.+?){tail}\s*$"
 
 
-def role_variant(candidate: Candidate, seeds: Sequence[etree._Element], concept: FieldConcept) -> Candidate | None:
+def role_variant(candidate: FieldCandidate, seeds: Sequence[etree._Element], concept: FieldConcept) -> FieldCandidate | None:
     """``<a>Naomi Novik</a> (Author), <a>Dominic Harman</a> (Illustrator)``: when every value of a list is
     followed by its role in parentheses and some role is the field's own word, keep the values with that role."""
     if not concept.multiple or candidate.regex or candidate.xpath.endswith(")") or "/text()" in candidate.xpath:
@@ -179,7 +179,7 @@ def role_variant(candidate: Candidate, seeds: Sequence[etree._Element], concept:
     if not named:
         return None
     role = xpath_literal("(" + named[0])
-    return Candidate(f"{candidate.xpath}[starts-with(normalize-space(following-sibling::text()[1]), {role})]",
+    return FieldCandidate(f"{candidate.xpath}[starts-with(normalize-space(following-sibling::text()[1]), {role})]",
                      candidate.evidence)
 
 

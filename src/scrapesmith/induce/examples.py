@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.induce.candidates import Candidate, anchored_path, visible_elements, xpath_literal
+from scrapesmith.induce.candidates import FieldCandidate, anchored_path, visible_elements, xpath_literal
 from scrapesmith.induce.execute import (
     XPathSyntaxError,
     normalize_space,
@@ -68,9 +68,9 @@ def _label_before(element: etree._Element) -> str | None:
     return None
 
 
-def example_candidates(root: etree._Element, example: Example) -> list[Candidate]:
+def example_candidates(root: etree._Element, example: Example) -> list[FieldCandidate]:
     """XPaths (with a regex where the value shares its text with a label) that point at the example's nodes."""
-    found: list[Candidate] = []
+    found: list[FieldCandidate] = []
     value = example.value
     for element in visible_elements(root):
         whole = normalize_space(element.text_content())
@@ -78,7 +78,7 @@ def example_candidates(root: etree._Element, example: Example) -> list[Candidate
         tail = normalize_space(element.tail or "")
         if whole == value or (own == value and len(element)):
             suffix = "" if whole == value else "/text()"
-            found += [Candidate(path + suffix, "class") for path in anchored_path(element, hashed=True)]
+            found += [FieldCandidate(path + suffix, "class") for path in anchored_path(element, hashed=True)]
             label = _label_before(element)
             if label:
                 concept = FieldConcept(example.name, (label.strip(" :").lower(),))
@@ -87,19 +87,19 @@ def example_candidates(root: etree._Element, example: Example) -> list[Candidate
             head = own[: own.index(value)]
             if head.strip() and len(head) <= MAX_LABEL and own.endswith(value):
                 regex = re.escape(normalize_space(head)) + r"\s*(.+)"
-                found.append(Candidate(f"//{element.tag}[starts-with(normalize-space(), "
+                found.append(FieldCandidate(f"//{element.tag}[starts-with(normalize-space(), "
                                        f"{xpath_literal(normalize_space(head))})]", "label", regex))
         if tail == value or (value in tail and tail.endswith(value)):
             label = normalize_space(element.text_content())
             if 0 < len(label) <= MAX_LABEL:
                 head = strip_separators(tail[: tail.index(value)])
                 regex = re.escape(head) + r"\s*(.+)" if head else None
-                found.append(Candidate(f"//{element.tag}[normalize-space()={xpath_literal(label)}]"
+                found.append(FieldCandidate(f"//{element.tag}[normalize-space()={xpath_literal(label)}]"
                                        "/following-sibling::text()[1]", "label", regex))
     return list({(c.xpath, c.regex): c for c in found}.values())
 
 
-def _values(root: etree._Element, candidate: Candidate) -> list[str]:
+def _values(root: etree._Element, candidate: FieldCandidate) -> list[str]:
     try:
         return post_process(run_actions(root, [candidate.xpath]), PostProcess(regex=candidate.regex, multiple=True))
     except XPathSyntaxError:

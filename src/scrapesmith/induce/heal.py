@@ -26,7 +26,7 @@ from lxml import etree
 
 from scrapesmith.drift import ColumnProfile, DriftReport, compare
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.induce.candidates import Candidate, xpath_literal
+from scrapesmith.induce.candidates import FieldCandidate, xpath_literal
 from scrapesmith.induce.examples import MAX_LABEL, Example, example_candidates, kind_of
 from scrapesmith.induce.execute import (
     XPathSyntaxError,
@@ -130,18 +130,18 @@ def _pairs(pages: Sequence[etree._Element], seeds: SeedValues) -> list[tuple[etr
     return [(root, values) for root, values in zip(pages, seeds, strict=False) if _present(root, values)]
 
 
-def _label_text_candidates(root: etree._Element, value: str) -> list[Candidate]:
+def _label_text_candidates(root: etree._Element, value: str) -> list[FieldCandidate]:
     """A text right after a short label element that *contains* the value (``Knopf (May 2010)`` after
     ``<b>Publisher:</b>``): the old field's regex may still cut the value out of it."""
     found = []
     for element in root.iter(etree.Element):
         if value in (element.tail or "") and 0 < len(label := normalize_space(element.text_content())) <= MAX_LABEL:
-            found.append(Candidate(f"//{element.tag}[normalize-space()={xpath_literal(label)}]"
+            found.append(FieldCandidate(f"//{element.tag}[normalize-space()={xpath_literal(label)}]"
                                    "/following-sibling::text()[1]", "label"))
     return found
 
 
-def _label_after_candidates(root: etree._Element, value: str, several: bool) -> list[Candidate]:
+def _label_after_candidates(root: etree._Element, value: str, several: bool) -> list[FieldCandidate]:
     """An element holding the value with its label *after* it (a row whose cells were swapped): anchored on
     that label, ``//td[normalize-space()='Height']/preceding-sibling::td[1]``."""
     found = []
@@ -152,14 +152,14 @@ def _label_after_candidates(root: etree._Element, value: str, several: bool) -> 
         label = normalize_space(following.text_content())
         if 0 < len(label) <= MAX_LABEL and label != value:
             path = f"//{following.tag}[normalize-space()={xpath_literal(label)}]/preceding-sibling::{element.tag}"
-            found.append(Candidate(path if several else f"{path}[1]", "label"))
+            found.append(FieldCandidate(path if several else f"{path}[1]", "label"))
     return found
 
 
-def _every_sibling(candidate: Candidate) -> Candidate | None:
+def _every_sibling(candidate: FieldCandidate) -> FieldCandidate | None:
     """``…/a[1]`` -> ``…/a``: the first of several values generalised to all its like siblings."""
     widened = _LAST_POSITION.sub("", candidate.xpath)
-    return Candidate(widened, candidate.evidence, candidate.regex) if widened != candidate.xpath else None
+    return FieldCandidate(widened, candidate.evidence, candidate.regex) if widened != candidate.xpath else None
 
 
 def _conditions(xpath: str) -> list[str]:
@@ -188,25 +188,25 @@ def _label_step(xpath: str) -> str | None:
     return match.group(0) if match else None
 
 
-def _with_old_label(candidate: Candidate, old_step: str | None) -> Candidate | None:
+def _with_old_label(candidate: FieldCandidate, old_step: str | None) -> FieldCandidate | None:
     """The candidate anchored on the old field's label step instead of its own (every spelling the forged
     program knew: 'Director:' and 'Directors:'), when both anchor on a label."""
     new_step = _label_step(candidate.xpath)
     if old_step is None or new_step is None or new_step == old_step:
         return None
-    return Candidate(old_step + candidate.xpath[len(new_step):], candidate.evidence, candidate.regex)
+    return FieldCandidate(old_step + candidate.xpath[len(new_step):], candidate.evidence, candidate.regex)
 
 
-def _with_conditions(candidate: Candidate, conditions: Sequence[str]) -> Candidate | None:
+def _with_conditions(candidate: FieldCandidate, conditions: Sequence[str]) -> FieldCandidate | None:
     if not conditions or candidate.xpath.endswith(")"):  # text() or a function: no element step to qualify
         return None
-    return Candidate(candidate.xpath + "".join(conditions), candidate.evidence, candidate.regex)
+    return FieldCandidate(candidate.xpath + "".join(conditions), candidate.evidence, candidate.regex)
 
 
 def _candidates(spec_field: FieldSpec,
-                pairs: Sequence[tuple[etree._Element, Sequence[str]]]) -> list[tuple[Candidate, float]]:
+                pairs: Sequence[tuple[etree._Element, Sequence[str]]]) -> list[tuple[FieldCandidate, float]]:
     """Every way to the seed values on their pages, each with its weight (widened ones a little less)."""
-    pool: dict[tuple, tuple[Candidate, float]] = {}
+    pool: dict[tuple, tuple[FieldCandidate, float]] = {}
     for root, values in pairs:
         found = [(c, 1.0) for c in (*example_candidates(root, Example(spec_field.name, values[0])),
                                     *_label_text_candidates(root, values[0]),
@@ -221,7 +221,7 @@ def _candidates(spec_field: FieldSpec,
         for candidate, weight in found:
             for regex in dict.fromkeys((candidate.regex, spec_field.post.regex)):
                 pool.setdefault((candidate.xpath, regex),
-                                (Candidate(candidate.xpath, candidate.evidence, regex), weight))
+                                (FieldCandidate(candidate.xpath, candidate.evidence, regex), weight))
     return list(pool.values())
 
 

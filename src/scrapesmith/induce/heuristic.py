@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from scrapesmith.induce.candidates import (
-    Candidate,
     CandidateKey,
+    FieldCandidate,
     attribute_candidates,
     headline_candidates,
     page_title,
@@ -53,13 +53,13 @@ CONSTANT_HEADLINE = 0.1
 CONSTANT = {"label": 0.9, "type": 0.3}
 
 
-def page_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
+def page_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCandidate]:
     """Every candidate the evidence proposes for ``concept`` on one page (duplicates removed)."""
     found = label_candidates(root, concept) + text_label_candidates(root, concept) + attribute_candidates(root, concept)
     if concept.headline:
         found += headline_candidates(root, concept)
     found += section_candidates(root, concept) + type_candidates(root, concept)
-    seen: dict[tuple[str, str | None, str | None], Candidate] = {}
+    seen: dict[tuple[str, str | None, str | None], FieldCandidate] = {}
     for candidate in found:
         if candidate.key not in seen or candidate.prior > seen[candidate.key].prior:
             seen[candidate.key] = candidate
@@ -68,7 +68,7 @@ def page_candidates(root: etree._Element, concept: FieldConcept) -> list[Candida
 
 @dataclass
 class ScoredCandidate:
-    candidate: Candidate
+    candidate: FieldCandidate
     values: list[list[str]]
     score: float
     support: int = 1
@@ -79,7 +79,7 @@ class ScoredCandidate:
                            split=self.candidate.split)
 
 
-def _post(candidate: Candidate, concept: FieldConcept) -> PostProcess:
+def _post(candidate: FieldCandidate, concept: FieldConcept) -> PostProcess:
     return PostProcess(regex=candidate.regex, multiple=True, split=candidate.split)
 
 
@@ -104,7 +104,7 @@ def _starts_with_label(value: str, labels: Sequence[str]) -> bool:
     return any(lowered.startswith(label) and lowered[len(label):][:1] in (" ", ":") for label in labels if label)
 
 
-def score_candidate(candidate: Candidate, concept: FieldConcept, seeds: Sequence[etree._Element],
+def score_candidate(candidate: FieldCandidate, concept: FieldConcept, seeds: Sequence[etree._Element],
                     titles: Sequence[str]) -> ScoredCandidate:
     """Execute ``candidate`` on every seed page and turn what it returns into one score in [0, 1]."""
     try:
@@ -200,7 +200,7 @@ def rank_candidates(concept: FieldConcept, seeds: Sequence[etree._Element],
     this one be recognised as other records, not this page's.
     """
     support: dict[CandidateKey, int] = {}
-    pool: dict[CandidateKey, Candidate] = {}
+    pool: dict[CandidateKey, FieldCandidate] = {}
     for root in seeds:
         for candidate in page_candidates(root, concept):
             key = candidate.key
@@ -210,7 +210,7 @@ def rank_candidates(concept: FieldConcept, seeds: Sequence[etree._Element],
     return rank_pool(pool, support, concept, seeds, urls)
 
 
-def rank_pool(pool: dict[CandidateKey, Candidate], support: dict[CandidateKey, int], concept: FieldConcept,
+def rank_pool(pool: dict[CandidateKey, FieldCandidate], support: dict[CandidateKey, int], concept: FieldConcept,
               seeds: Sequence[etree._Element], urls: Sequence[str] = ()) -> list[ScoredCandidate]:
     """``pool`` (each candidate with the number of seeds that proposed it) scored on every seed with its
     cleaned variants, in the page's own record or not, best first: the one ranking every proposal goes

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from lxml import etree
 
-from scrapesmith.induce.candidates import Candidate, outer_box, visible_elements, xpath_literal
+from scrapesmith.induce.candidates import FieldCandidate, outer_box, visible_elements, xpath_literal
 from scrapesmith.induce.execute import normalize_space
 from scrapesmith.induce.field_evidence import FieldConcept
 from scrapesmith.induce.kinds import label_unit
@@ -108,21 +108,21 @@ def _predicate(whole: str, concept: FieldConcept) -> str:
 
 
 def _sibling_candidates(anchor: str, sibling: etree._Element, evidence: str,
-                        concept: FieldConcept) -> list[Candidate]:
-    found = [Candidate(f"{anchor}/following-sibling::{sibling.tag}[1]", evidence)]
+                        concept: FieldConcept) -> list[FieldCandidate]:
+    found = [FieldCandidate(f"{anchor}/following-sibling::{sibling.tag}[1]", evidence)]
     if len(sibling) and all(c.tag == sibling[0].tag for c in sibling):
-        found.append(Candidate(f"{anchor}/following-sibling::{sibling.tag}[1]/{sibling[0].tag}", evidence))
+        found.append(FieldCandidate(f"{anchor}/following-sibling::{sibling.tag}[1]/{sibling[0].tag}", evidence))
     if concept.multiple:  # "Genres: <a>Crime</a> | <a>Drama</a>": every link after the label, furniture aside
-        found.append(Candidate(f"{anchor}/following-sibling::{sibling.tag}", evidence, UI_TEXT))
+        found.append(FieldCandidate(f"{anchor}/following-sibling::{sibling.tag}", evidence, UI_TEXT))
     return found
 
 
-def _after_label(element: etree._Element, whole: str, evidence: str, concept: FieldConcept) -> list[Candidate]:
+def _after_label(element: etree._Element, whole: str, evidence: str, concept: FieldConcept) -> list[FieldCandidate]:
     """The ways from the label ``element`` to its value: its tail text, its next sibling(s), the next cell."""
     anchor = f"//{element.tag}{_predicate(whole, concept)}"
-    here: list[Candidate] = []
+    here: list[FieldCandidate] = []
     if normalize_space(element.tail or "").strip(LABEL_STRIP):
-        here.append(Candidate(f"{anchor}/following-sibling::text()[1]", evidence))
+        here.append(FieldCandidate(f"{anchor}/following-sibling::text()[1]", evidence))
     sibling = element.getnext()
     if sibling is not None and isinstance(sibling.tag, str):
         here.extend(_sibling_candidates(anchor, sibling, evidence, concept))
@@ -130,15 +130,15 @@ def _after_label(element: etree._Element, whole: str, evidence: str, concept: Fi
     if parent is not None and normalize_space(parent.text_content()) == whole:
         after = parent.getnext()
         if after is not None and isinstance(after.tag, str):
-            here.append(Candidate(
+            here.append(FieldCandidate(
                 f"//{parent.tag}[normalize-space()={xpath_literal(whole)}]/following-sibling::{after.tag}[1]",
                 evidence))
     return here
 
 
-def label_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
+def label_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCandidate]:
     """Values next to a label: the label's tail text, its next sibling(s), or the next cell after it."""
-    found: list[Candidate] = []
+    found: list[FieldCandidate] = []
     for element in visible_elements(root):
         own = normalize_space(element.text or "")
         if not own or len(element) > 2 or _is_link(element):
@@ -157,7 +157,7 @@ def label_candidates(root: etree._Element, concept: FieldConcept) -> list[Candid
     return found
 
 
-def _inline_label_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
+def _inline_label_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCandidate]:
     """``<li>Publisher: Foo</li>``: the label and the value share one text node; a regex splits them."""
     found = []
     for element in visible_elements(root):
@@ -170,14 +170,14 @@ def _inline_label_candidates(root: etree._Element, concept: FieldConcept) -> lis
             continue
         prefix = normalize_space(head) + ":"
         regex = re.escape(prefix) + r"\s*(.+)"
-        found.append(Candidate(f"//{element.tag}[starts-with(normalize-space(), {xpath_literal(prefix)})]",
+        found.append(FieldCandidate(f"//{element.tag}[starts-with(normalize-space(), {xpath_literal(prefix)})]",
                                evidence, regex))
     return found
 
 
-def text_label_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
+def text_label_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCandidate]:
     """A label that is bare text before an element: ``Our price: <span>$9.99</span>``."""
-    found: list[Candidate] = []
+    found: list[FieldCandidate] = []
     for element in visible_elements(root):
         pairs = [(element.text, element[0] if len(element) else None), (element.tail, element.getnext())]
         for text, following in pairs:
@@ -185,7 +185,7 @@ def text_label_candidates(root: etree._Element, concept: FieldConcept) -> list[C
                 label = normalize_space(text)
                 if label_of(label, concept.labels) is not None:
                     anchor = f"//text()[normalize-space()={xpath_literal(label)}]/following-sibling::{following.tag}"
-                    found.append(Candidate(f"{anchor}[1]", "label"))
+                    found.append(FieldCandidate(f"{anchor}[1]", "label"))
                     if concept.multiple:
-                        found.append(Candidate(anchor, "label"))
+                        found.append(FieldCandidate(anchor, "label"))
     return found

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from scrapesmith.induce.candidates import Candidate, outer_box, step_for, visible_elements, xpath_literal
+from scrapesmith.induce.candidates import FieldCandidate, outer_box, step_for, visible_elements, xpath_literal
 from scrapesmith.induce.execute import normalize_space
 from scrapesmith.induce.field_evidence import FieldConcept
 from scrapesmith.induce.kinds import is_plain_number, label_unit
@@ -55,8 +55,8 @@ class Pair:
         """The same value, looked up as the first such label after ``heading``."""
         return f"{heading}/following::{self.anchor}[1]{self.path}"
 
-    def candidate(self, evidence: str = "pair") -> Candidate:
-        return Candidate(self.xpath, evidence, self.regex, unit=label_unit(self.label))
+    def candidate(self, evidence: str = "pair") -> FieldCandidate:
+        return FieldCandidate(self.xpath, evidence, self.regex, unit=label_unit(self.label))
 
 
 def _label_text(element: etree._Element) -> str | None:
@@ -174,7 +174,7 @@ def _signature(heading: etree._Element) -> tuple[str, str]:
     return heading.tag, step_for(outer_box(parent)) if parent is not None else ""
 
 
-def section_candidates(root: etree._Element, concept: FieldConcept) -> list[Candidate]:
+def section_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCandidate]:
     """The values of the pairs under a heading that names the field (see the module docstring)."""
     if concept.headline:
         return []
@@ -195,6 +195,6 @@ def section_candidates(root: etree._Element, concept: FieldConcept) -> list[Cand
         text = normalize_space(heading.text_content())
         anchor = f"//{heading.tag}[normalize-space()={xpath_literal(text)}]"
         units = {label_unit(p.label) for p in rows}
-        found.append(Candidate(" | ".join(p.after(anchor) for p in rows), "section", several=True,
+        found.append(FieldCandidate(" | ".join(p.after(anchor) for p in rows), "section", several=True,
                                unit=units.pop() if len(units) == 1 else None))
     return found

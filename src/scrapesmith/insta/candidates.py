@@ -27,7 +27,7 @@ from scrapesmith.insta.fields import (
     value_candidates,
 )
 from scrapesmith.insta.values import task_values
-from scrapesmith.insta.views import Action, Candidate, Element
+from scrapesmith.insta.views import Action, ActionCandidate, Element
 
 MAX_CANDIDATES = 30
 MAX_OPTIONS = 12
@@ -183,12 +183,12 @@ def describe_element(element: Element) -> str:
     return " ".join(parts)
 
 
-def _add(out: list[Candidate], action: Action, text: str, score: float, grounded: list[str] | None = None,
+def _add(out: list[ActionCandidate], action: Action, text: str, score: float, grounded: list[str] | None = None,
          free: bool = False) -> None:
-    out.append(Candidate(id="", action=action, text=text, score=score, grounded=grounded or [], free=free))
+    out.append(ActionCandidate(id="", action=action, text=text, score=score, grounded=grounded or [], free=free))
 
 
-def _element_candidates(element: Element, grounding: Grounding, out: list[Candidate], hover: bool,
+def _element_candidates(element: Element, grounding: Grounding, out: list[ActionCandidate], hover: bool,
                         typed: set[str]) -> None:
     label = describe_element(element)
     target = element.id
@@ -253,13 +253,13 @@ def _element_candidates(element: Element, grounding: Grounding, out: list[Candid
 
 def candidate_actions(task: str, elements: list[Element], *, can_go_back: bool = False, truncated: bool = False,
                       limit: int = MAX_CANDIDATES, read: list[tuple[str, int | None]] | None = None,
-                      page: str | None = None, seen: list[str] | None = None) -> list[Candidate]:
+                      page: str | None = None, seen: list[str] | None = None) -> list[ActionCandidate]:
     """Every grounded action for ``elements``, best first, numbered ``c1`` … (at most ``limit``); ``read``: the
     values read earlier in the episode, with the element each came from; ``page``: the page's text without the
     task, where names the task gives to type are not; ``seen``: the pages of the steps so far (``insta.fields``)."""
     grounding = ground_task(task, elements)
     hover = mentions(task, "hover") or "hover" in _norm(task)
-    out: list[Candidate] = []
+    out: list[ActionCandidate] = []
     typed = {value for value in grounding.to_type for element in elements
              if element.role == "textbox" and element.value is not None and _norm(element.value) == _norm(value)}
     for element in elements:
@@ -286,13 +286,13 @@ def candidate_actions(task: str, elements: list[Element], *, can_go_back: bool =
     if can_go_back:
         _add(out, Action(action_key="go_back"), "go back to the previous page", -0.4)
     ranked = sorted(out, key=lambda candidate: -candidate.score)[: max(1, limit - 1)]
-    ranked.append(Candidate(id="", action=Action(action_key="stop", action_kwargs={"answer": ""}),
+    ranked.append(ActionCandidate(id="", action=Action(action_key="stop", action_kwargs={"answer": ""}),
                             text="stop: the task is done (put any answer the task asks for in \"value\")",
                             score=0.0, free=True))
     return renumber(ranked)
 
 
-def renumber(candidates: list[Candidate]) -> list[Candidate]:
+def renumber(candidates: list[ActionCandidate]) -> list[ActionCandidate]:
     """Number ``candidates`` ``c1``, ``c2``, … in their order (the ids the model answers with)."""
     for number, candidate in enumerate(candidates, start=1):
         candidate.id = f"c{number}"

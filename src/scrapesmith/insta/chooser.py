@@ -22,7 +22,7 @@ from scrapesmith.insta.decide import Decision, decide
 from scrapesmith.insta.elements import pointer_targets, suggestion_targets, text_targets, with_context
 from scrapesmith.insta.evidence_judge import without_task
 from scrapesmith.insta.reading import read_candidate, read_values
-from scrapesmith.insta.views import Action, Candidate, Observation, Step
+from scrapesmith.insta.views import Action, ActionCandidate, Observation, Step
 from scrapesmith.llm.structured import ask_json, with_schema_instruction
 from scrapesmith.llm.templates import render_prompt as render
 from scrapesmith.llm.views import LLM, ChatMessage, LLMOutputError
@@ -47,7 +47,7 @@ def chooser_system_prompt(config: ChooserConfig) -> str:
     return render("insta_choose", reasoning_words=config.reasoning_words)
 
 
-def choice_schema(candidates: list[Candidate]) -> dict[str, Any]:
+def choice_schema(candidates: list[ActionCandidate]) -> dict[str, Any]:
     """``reason`` first (a short thought), then ``candidate`` from the enum of offered ids, ``value`` optional.
 
     No ``maxLength``: llama.cpp turns it into one nested grammar rule per character, which slows sampling;
@@ -87,7 +87,7 @@ def chooser_user_prompt(task: str, history: list[Step], observation: Observation
 
 def schema_of_lines(candidate_lines: list[str]) -> dict[str, Any]:
     """The choice schema of a recorded step, rebuilt from the candidate lines it was offered."""
-    offered = [Candidate(id=line.split(":", 1)[0], action=Action(action_key="stop"), text=line,
+    offered = [ActionCandidate(id=line.split(":", 1)[0], action=Action(action_key="stop"), text=line,
                          free='"value"' in line) for line in candidate_lines]
     return choice_schema(offered)
 
@@ -100,7 +100,7 @@ def chooser_messages(task: str, history: list[Step], observation: Observation, c
     return with_schema_instruction(chat, schema_of_lines(candidate_lines), reasoning=False)
 
 
-def candidates_for(task: str, history: list[Step], observation: Observation, limit: int) -> list[Candidate]:
+def candidates_for(task: str, history: list[Step], observation: Observation, limit: int) -> list[ActionCandidate]:
     """The grounded candidates of this turn: the observation's elements plus visible text the task names."""
     elements = [element.model_copy() for element in observation.elements]
     if observation.tree is not None:
@@ -174,7 +174,7 @@ class CandidatePolicy:
             return self._take(step, decision.chosen, f"{decision.reason}; the model wrote no value", None)
         return self._take(step, chosen, str(reply.get("reason", "")), reply.get("value"))
 
-    def _take(self, step: Step, chosen: Candidate, reason: str, value: Any) -> Step:
+    def _take(self, step: Step, chosen: ActionCandidate, reason: str, value: Any) -> Step:
         action = chosen.action.model_copy(deep=True)
         if chosen.free:
             text = "" if value is None else str(value).strip()

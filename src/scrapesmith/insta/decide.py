@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from scrapesmith.insta.candidates import Grounding, action_signature, mentions
 from scrapesmith.insta.evidence_judge import task_criteria
 from scrapesmith.insta.verify import verify_criteria
-from scrapesmith.insta.views import Candidate, Step, Trajectory
+from scrapesmith.insta.views import ActionCandidate, Step, Trajectory
 
 
-def heuristic_choice(candidates: list[Candidate], history: list[Step], page: str,
-                     task: str = "", checklist: Checklist | None = None) -> tuple[Candidate, str, str | None]:
+def heuristic_choice(candidates: list[ActionCandidate], history: list[Step], page: str,
+                     task: str = "", checklist: Checklist | None = None) -> tuple[ActionCandidate, str, str | None]:
     """The best grounded candidate not tried yet whose task phrases were not acted on — those serving the
     checklist's current clause first; while no grounded action was tried, the best-scored candidate not tried
     (a task that names nothing on the page: "Click the button."); else stop, with the page's first heading as
@@ -78,10 +78,10 @@ class Decision:
     (``offer``; empty: no model call; on a tie the pick is among them) and why (``tie``, ``value``,
     ``answer``)."""
 
-    chosen: Candidate
+    chosen: ActionCandidate
     reason: str
     value: str | None = None
-    offer: list[Candidate] = field(default_factory=list)
+    offer: list[ActionCandidate] = field(default_factory=list)
     why: str = ""
     confidence: float = 1.0
     clause: str | None = None
@@ -101,7 +101,7 @@ class Checklist:
     def done(self) -> bool:
         return self.current is None
 
-    def serves(self, candidate: Candidate) -> bool:
+    def serves(self, candidate: ActionCandidate) -> bool:
         """The candidate grounds a phrase of the current clause (quoted or named in it)."""
         return self.serves_phrases(candidate.grounded)
 
@@ -164,11 +164,11 @@ def asks_question(task: str) -> bool:
     return bool(_QUESTION.search(task.strip()))
 
 
-def _phrases(candidate: Candidate) -> set[str]:
+def _phrases(candidate: ActionCandidate) -> set[str]:
     return {phrase.casefold() for phrase in candidate.grounded}
 
 
-def decide(task: str, candidates: list[Candidate], history: list[Step], page: str, ask_below: float = 0.0) -> Decision:
+def decide(task: str, candidates: list[ActionCandidate], history: list[Step], page: str, ask_below: float = 0.0) -> Decision:
     """Where the grounding decides, and where the model must.
 
     The program's pick is :func:`heuristic_choice`. The model is asked only when (1) *a value no element

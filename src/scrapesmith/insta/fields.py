@@ -18,7 +18,7 @@ import re
 
 from scrapesmith.dom.selectors import normalize_text
 from scrapesmith.insta.values import Value, number_range, same_value, task_values
-from scrapesmith.insta.views import Action, Candidate, Element
+from scrapesmith.insta.views import Action, ActionCandidate, Element
 
 DATE_TYPES = frozenset({"date", "datetime-local", "month", "week"})
 _WORD = re.compile(r"\w+")
@@ -51,11 +51,11 @@ def _describe(element: Element) -> str:
     return f'[id: {element.id}] {kind}{f" {name!r}" if name else ""}' + (f' (now "{now}")' if now else "")
 
 
-def value_candidates(task: str, elements: list[Element], order: float) -> list[Candidate]:
+def value_candidates(task: str, elements: list[Element], order: float) -> list[ActionCandidate]:
     """Fill candidates for the task's dates, times and numbers, each on the fields that take its kind; ``order``
     is the task-order bonus of the first value (``Grounding.order``), the rest fall off from it."""
     values = [value for value in task_values(task) if value.kind != "number" or not _is_position(task, value)]
-    out: list[Candidate] = []
+    out: list[ActionCandidate] = []
     for kind in ("date", "time", "number"):
         of_kind = [value for value in values if value.kind == kind]
         fields = [element for element in elements if of_kind and takes(element, of_kind[0])]
@@ -72,7 +72,7 @@ def value_candidates(task: str, elements: list[Element], order: float) -> list[C
                 if field.value and same_value(field.value, value.for_field(field.input_type)):
                     continue  # it holds the value already
                 shown = value.for_field(field.input_type)
-                out.append(Candidate(id="", action=Action(action_key="fill", action_kwargs={"value": shown},
+                out.append(ActionCandidate(id="", action=Action(action_key="fill", action_kwargs={"value": shown},
                                                           target_element_id=field.id),
                                      text=f'set {_describe(field)} to "{shown}"', score=3.0 + bonus + paired * 0.5,
                                      grounded=[phrase], element=field))
@@ -86,7 +86,7 @@ def _is_position(task: str, value: Value) -> bool:
     return bool(re.match(r"(?:of|out of)\b", after))
 
 
-def scroll_candidates(task: str, elements: list[Element], order: float) -> list[Candidate]:
+def scroll_candidates(task: str, elements: list[Element], order: float) -> list[ActionCandidate]:
     """"Scroll the text area to the bottom": scroll each element the task names by kind to that end."""
     match = _SCROLL_TO.search(task)
     if match is None:
@@ -99,14 +99,14 @@ def scroll_candidates(task: str, elements: list[Element], order: float) -> list[
         fits = element.tag in wanted or ("*" in wanted and element.role not in ("button", "link", "checkbox", "radio"))
         if not fits:
             continue
-        out.append(Candidate(id="", action=Action(action_key="scroll", action_kwargs={"to": to},
+        out.append(ActionCandidate(id="", action=Action(action_key="scroll", action_kwargs={"to": to},
                                                   target_element_id=element.id),
                              text=f"scroll {_describe(element)} to the {to}", score=3.0 + order,
                              grounded=[match.group(0)], element=element))
     return out
 
 
-def read_value_candidates(values: list[tuple[str, int | None]], elements: list[Element]) -> list[Candidate]:
+def read_value_candidates(values: list[tuple[str, int | None]], elements: list[Element]) -> list[ActionCandidate]:
     """Each value read earlier (and the element it came from) into every other empty text field."""
     out = []
     for value, source in values:
@@ -116,7 +116,7 @@ def read_value_candidates(values: list[tuple[str, int | None]], elements: list[E
             if element.value and same_value(element.value, value):
                 continue
             shown = value if len(value) <= 40 else value[:37] + "..."
-            out.append(Candidate(id="", action=Action(action_key="fill", action_kwargs={"value": value},
+            out.append(ActionCandidate(id="", action=Action(action_key="fill", action_kwargs={"value": value},
                                                       target_element_id=element.id),
                                  text=f'fill {_describe(element)} with the value read: "{shown}"',
                                  score=3.5 - 0.5 * bool(element.value), grounded=[f"(read) {shown}"],
@@ -127,7 +127,7 @@ def read_value_candidates(values: list[tuple[str, int | None]], elements: list[E
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\b")
 
 
-def name_candidates(task: str, elements: list[Element], page: str) -> list[Candidate]:
+def name_candidates(task: str, elements: list[Element], page: str) -> list[ActionCandidate]:
     """A name the task gives (a capitalised word inside a sentence: "forward that email to Theresita") that the
     page does not show is a value to type: offered for every empty text field, behind quoted values."""
     shown = {word.casefold() for word in _WORD.findall(page)}
@@ -139,7 +139,7 @@ def name_candidates(task: str, elements: list[Element], page: str) -> list[Candi
         for element in elements:
             if element.role != "textbox" or element.value or element.readonly or element.widget:
                 continue
-            out.append(Candidate(id="", action=Action(action_key="fill", action_kwargs={"value": name},
+            out.append(ActionCandidate(id="", action=Action(action_key="fill", action_kwargs={"value": name},
                                                       target_element_id=element.id),
                                  text=f'fill {_describe(element)} with "{name}"', score=2.25 + order,
                                  grounded=[name], element=element))
@@ -153,7 +153,7 @@ NUMBER_PROPERTIES = {
 }
 
 
-def property_candidates(task: str, elements: list[Element]) -> list[Candidate]:
+def property_candidates(task: str, elements: list[Element]) -> list[ActionCandidate]:
     """"Mark the numbers as odd or even": a control named by a property of numbers the task names, in a row
     holding one number, is clicked when the number has that property — decided by arithmetic, not a guess."""
     named = {word for word in NUMBER_PROPERTIES if re.search(rf"\b{word}\b", task, re.IGNORECASE)}
@@ -166,7 +166,7 @@ def property_candidates(task: str, elements: list[Element]) -> list[Candidate]:
         if len(numbers) != 1:
             continue
         holds = NUMBER_PROPERTIES[word](numbers[0])
-        out.append(Candidate(id="", action=Action(action_key="click", target_element_id=element.id),
+        out.append(ActionCandidate(id="", action=Action(action_key="click", target_element_id=element.id),
                              text=f'click [id: {element.id}] "{element.name}" for {numbers[0]:g} '
                                   f"({'it is' if holds else 'it is not'} {word})",
                              score=3.5 if holds else -1.0, grounded=[f"{element.name} ({numbers[0]:g})"] if holds else [],
@@ -178,7 +178,7 @@ _ABOVE = re.compile(r"\b(?:higher|greater|more|larger|bigger|above|over)\s+than\
 _BELOW = re.compile(r"\b(?:lower|less|smaller|fewer|below|under)\s+than\s+(-?\d+)", re.IGNORECASE)
 
 
-def guess_candidates(task: str, elements: list[Element], pages: list[str]) -> list[Candidate]:
+def guess_candidates(task: str, elements: list[Element], pages: list[str]) -> list[ActionCandidate]:
     """A number the task bounds ("between 0-9") and the page answers guesses about ("higher than 4"): the
     middle of what the task's bounds and every answer so far (``pages``: what each step saw, then the page
     now) leave open, for each number field — a search the program runs, not the model."""
@@ -200,7 +200,7 @@ def guess_candidates(task: str, elements: list[Element], pages: list[str]) -> li
     if low > high:
         return []
     guess = f"{(low + high) // 2:g}"
-    return [Candidate(id="", action=Action(action_key="fill", action_kwargs={"value": guess},
+    return [ActionCandidate(id="", action=Action(action_key="fill", action_kwargs={"value": guess},
                                            target_element_id=field.id),
                       text=f'set {_describe(field)} to "{guess}" (the middle of {low:g}-{high:g}, still open)',
                       score=3.2, grounded=[f"guess {guess}"], element=field) for field in fields[:1]]

@@ -18,7 +18,7 @@ from scrapesmith.dom.parse import HtmlElement
 from scrapesmith.dom.selectors import node_text
 from scrapesmith.dom.visibility import is_hidden
 from scrapesmith.insta.elements import describe
-from scrapesmith.insta.views import Action, Candidate, Element, Step
+from scrapesmith.insta.views import Action, ActionCandidate, Element, Step
 
 _READ_VERB = re.compile(r"\b(?:copy|read|find|take|get|remember|note)\b", re.IGNORECASE)
 _ORDINAL = r"(?:(\d+)(?:st|nd|rd|th)|(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last))"
@@ -85,7 +85,7 @@ def find_source(root: HtmlElement, source: Source, restates: object = None) -> H
     return found[source.ordinal - 1] if source.ordinal > 0 else found[source.ordinal]
 
 
-def read_candidate(task: str, root: HtmlElement | None, history: list[Step], restates: object = None) -> Candidate | None:
+def read_candidate(task: str, root: HtmlElement | None, history: list[Step], restates: object = None) -> ActionCandidate | None:
     """A ``read`` of the source the task names, once per episode, ranked above everything else: what it reads
     is what the next steps type."""
     source = read_source(task)
@@ -97,7 +97,7 @@ def read_candidate(task: str, root: HtmlElement | None, history: list[Step], res
     element: Element = describe(node, int(node.get("data-ss-id")))
     element.context = source.phrase  # the ordinal the task used is the evidence of which element was read
     kwargs = {"word": source.word} if source.word else {}
-    return Candidate(id="", action=Action(action_key="read", action_kwargs=kwargs, target_element_id=element.id),
+    return ActionCandidate(id="", action=Action(action_key="read", action_kwargs=kwargs, target_element_id=element.id),
                      text=f"read {source.phrase} ([id: {element.id}]) to use its value next", score=4.5,
                      grounded=[source.phrase], element=element)
 

@@ -209,7 +209,7 @@ class SiteResult(BaseModel):
     worker: str = ""
 
 
-class Candidate(BaseModel):
+class ActionCandidate(BaseModel):
     """One action the program offers the model: ``id`` is what the model answers with.
 
     ``free`` candidates need text the page does not hold (an answer, a computed value); the model writes it.
