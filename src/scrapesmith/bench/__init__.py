@@ -7,25 +7,8 @@ detection), ``miniwob`` (agents and judge against the page's true reward); then 
 """
 
 #: each benchmark is a module of its own, imported by its command when it runs (so none slows the others)
-__all__ = [
-    "browser",
-    "collect_pages",
-    "dom",
-    "drift",
-    "drift_lists",
-    "fetch",
-    "frame",
-    "insta_pipeline",
-    "insta_safety",
-    "instruct2ds",
-    "instruct2ds_runner",
-    "llm",
-    "metrics",
-    "miniwob",
-    "nexteval",
-    "nexteval_fit",
-    "sandbox",
-    "scale",
-    "swde",
-    "weblists",
-]
+from scrapesmith.bench.swde_mutated import run_mutated
+
+__all__ = ["browser", "collect_pages", "dom", "drift", "drift_lists", "fetch", "frame", "insta_pipeline",
+           "insta_safety", "instruct2ds", "instruct2ds_runner", "llm", "metrics", "miniwob", "nexteval",
+           "nexteval_fit", "run_mutated", "sandbox", "scale", "swde", "weblists"]

@@ -34,12 +34,17 @@ from scrapesmith.bench.frame import BenchResult, report
 from scrapesmith.bench.swde import SwdeSite, discover_sites, parse_list, read_page, requests_for
 from scrapesmith.dom import LAYOUT_VERSIONS, MUTATIONS, VALUE_MUTATIONS, mutate_page, reformat_text
 from scrapesmith.drift import compare
-from scrapesmith.induce.examples import kind_of
-from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
-from scrapesmith.induce.heal import EvidenceHeal, heal_spec
-from scrapesmith.induce.profile import with_profile
-from scrapesmith.induce.service import induce_scraper
-from scrapesmith.induce.views import FieldRequest, ScraperSpec
+from scrapesmith.induce import (
+    CompiledSpec,
+    EvidenceHeal,
+    FieldRequest,
+    ScraperSpec,
+    heal_spec,
+    induce_scraper,
+    kind_of,
+    parse_for_replay,
+    with_profile,
+)
 from scrapesmith.llm import Ledger, use_ledger
 from scrapesmith.sites import build_sites
 

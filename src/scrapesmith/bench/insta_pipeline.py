@@ -19,9 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from scrapesmith.bench.frame import BenchResult
-from scrapesmith.insta.pipeline import PipelineConfig, run_pipeline
-from scrapesmith.insta.store import ResultStore
-from scrapesmith.scale.runner import LocalPoolRunner, RayRunner, Runner
+from scrapesmith.insta import PipelineConfig, ResultStore, run_pipeline
+from scrapesmith.scale import LocalPoolRunner, RayRunner, Runner
 from scrapesmith.sites import serve_sites
 
 THREADS_VARIABLE = "SCRAPESMITH_LLM_THREADS"

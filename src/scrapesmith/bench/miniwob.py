@@ -27,10 +27,17 @@ from typing import Any
 from scrapesmith.bench.frame import BenchResult, save_json
 from scrapesmith.dom import parse_html
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.insta.agent import Policy, run_episode
-from scrapesmith.insta.env import BrowserEnv
-from scrapesmith.insta.store import ResultStore
-from scrapesmith.insta.views import Action, Observation, SiteResult, StepOutcome, Trajectory
+from scrapesmith.insta import (
+    Action,
+    BrowserEnv,
+    Observation,
+    Policy,
+    ResultStore,
+    SiteResult,
+    StepOutcome,
+    Trajectory,
+    run_episode,
+)
 from scrapesmith.insta.workflow import compile_run
 from scrapesmith.report import write_report
 

@@ -32,8 +32,7 @@ from lxml import etree
 from scipy.optimize import linear_sum_assignment
 
 from scrapesmith.bench.frame import BenchResult
-from scrapesmith.dom import PageLayout, is_element, own_text, parse_html
-from scrapesmith.dom.list_selection import detect_lists
+from scrapesmith.dom import PageLayout, detect_lists, is_element, own_text, parse_html
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists import choose_data_lists
 from scrapesmith.llm import LLM, Ledger

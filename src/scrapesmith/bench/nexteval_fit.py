@@ -32,13 +32,16 @@ from scipy.optimize import minimize
 
 from scrapesmith.bench.nexteval import expand_record, nexteval_xpath, overlap_matrix, page_ids, score_records
 from scrapesmith.bench.nexteval import text_map_keys as page_keys
-from scrapesmith.dom import PageLayout, parse_html
-from scrapesmith.dom.list_evidence import FEATURES, RankedList, rank_lists
-from scrapesmith.dom.list_selection import (
+from scrapesmith.dom import (
     DATA_LIST_THRESHOLD,
+    FEATURES,
     SECONDARY_FEATURES,
     SECONDARY_FLOOR,
+    PageLayout,
+    RankedList,
     overlapping,
+    parse_html,
+    rank_lists,
     secondary_features,
     select_lists,
 )

@@ -40,7 +40,7 @@ from typing import Any, Self
 import psutil
 
 from scrapesmith.bench.frame import BenchResult
-from scrapesmith.induce.views import FieldSpec, ScraperSpec
+from scrapesmith.induce import FieldSpec, ScraperSpec
 from scrapesmith.io import read_rows
 from scrapesmith.sites import ITEM_FIELDS, item_truth, serve_in_process
 

@@ -23,9 +23,14 @@ from rich.table import Table
 from scrapesmith.bench.frame import BenchResult, report
 from scrapesmith.bench.metrics import CaseScore, summarize
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.induce.execute import CompiledSpec, parse_for_replay, post_process
-from scrapesmith.induce.service import induce_scraper
-from scrapesmith.induce.views import FieldRequest, ScraperSpec
+from scrapesmith.induce import (
+    CompiledSpec,
+    FieldRequest,
+    ScraperSpec,
+    induce_scraper,
+    parse_for_replay,
+    post_process,
+)
 from scrapesmith.llm import LLM, Ledger, use_ledger
 
 TASK_PROMPTS = {

@@ -27,8 +27,8 @@ from scrapesmith.bench.swde import (
     read_page,
     run_sites,
 )
-from scrapesmith.dom.mutate import mutate_page
-from scrapesmith.llm.views import LLM
+from scrapesmith.dom import mutate_page
+from scrapesmith.llm import LLM
 
 UNMUTATED = "none"
 

@@ -139,8 +139,7 @@ def run_collection_on_pages(program: Path, sources: list[str], output: Path, cho
                             open_: bool = False) -> None:
     """``scrapesmith run program.py starts.txt -o OUT``: the program once per start page, in the sandbox, as
     a sharded, resumable run (:class:`~scrapesmith.collect.pages.CollectionPages`)."""
-    from scrapesmith.collect.pages import CollectionPages
-    from scrapesmith.collect.sandbox import SandboxLimits
+    from scrapesmith.collect import CollectionPages, SandboxLimits
 
     started = time.monotonic()
     pages = CollectionPages(program, allowed_hosts(fetch["allow_host"]), list(allow_read or []),

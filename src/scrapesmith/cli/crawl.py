@@ -20,7 +20,7 @@ from scrapesmith.cli.options import (
 )
 from scrapesmith.cli.scale import ResumeOption
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.scale.manifest import run_dir_for
+from scrapesmith.scale import run_dir_for
 from scrapesmith.web import (
     ArchivingFetcher,
     CrawlJournal,

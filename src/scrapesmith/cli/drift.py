@@ -12,7 +12,7 @@ from rich.markup import escape
 from scrapesmith.cli import console
 from scrapesmith.cli.options import allowed_hosts
 from scrapesmith.drift import DriftReport
-from scrapesmith.induce.heal import HealResult, next_version_path
+from scrapesmith.induce import HealResult, next_version_path
 from scrapesmith.lists import ListProgram, heal_list_program, make_runtimes
 
 DRIFT_EXIT = 3
@@ -87,8 +87,7 @@ def heal_collection(program: Path, allow_host: list[str] | None, delay: float | 
     """Record the list program inside a collection's ``program.py`` again (:mod:`scrapesmith.collect.heal`);
     save the new program beside the old (``program.v2.py``, in the same run directory) and return its path,
     or None when nothing was needed or it did not heal (said on the console)."""
-    from scrapesmith.collect.heal import CollectionHealError, heal_collection_program
-    from scrapesmith.collect.program import check_runnable
+    from scrapesmith.collect import CollectionHealError, check_runnable, heal_collection_program
 
     hosts = allowed_hosts(allow_host)
     check_runnable(program, hosts)  # the hosts it reads are allowed by the user, as for its rerun

@@ -10,8 +10,7 @@ import typer
 from scrapesmith.cli import app, console
 from scrapesmith.cli.drift import DRIFT_EXIT, heal_collection, heal_list, save_healed
 from scrapesmith.cli.options import AllowHostOption, DelayOption, allowed_hosts, llm_from_options, usage_error
-from scrapesmith.induce.heal import EvidenceHeal, heal_from_sources
-from scrapesmith.induce.views import ScraperSpec
+from scrapesmith.induce import EvidenceHeal, ScraperSpec, heal_from_sources
 from scrapesmith.lists import ListProgram
 from scrapesmith.llm import Ledger
 

@@ -16,10 +16,10 @@ from scrapesmith.bench.swde import SwdeDataMissing
 from scrapesmith.collect import HostsNotAllowed, ReadRootsNotGranted
 from scrapesmith.collect.agents import NoStartingPoint
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.insta.export import PiiScrubberMissing
+from scrapesmith.insta import PiiScrubberMissing
 from scrapesmith.lists import NeedsBrowser, NoListFound, NotScalable
 from scrapesmith.llm import ModelNotInstalled, NoModelConfigured, UnknownModelSetting
-from scrapesmith.scale.manifest import EarlierRunUnusable, ResumeMismatch, UnfinishedRun
+from scrapesmith.scale import EarlierRunUnusable, ResumeMismatch, UnfinishedRun
 from scrapesmith.web import PrivateAddress, RobotsDisallowed
 
 

@@ -22,9 +22,14 @@ from scrapesmith.cli.options import (
     progress_bar,
 )
 from scrapesmith.config import get_settings
-from scrapesmith.induce.execute import CompiledSpec
-from scrapesmith.induce.service import METHODS, FetchProgress, induce_from_sources
-from scrapesmith.induce.views import FieldRequest, ScraperSpec
+from scrapesmith.induce import (
+    METHODS,
+    CompiledSpec,
+    FetchProgress,
+    FieldRequest,
+    ScraperSpec,
+    induce_from_sources,
+)
 from scrapesmith.llm import LLM
 
 Sources = Annotated[list[str], typer.Argument(help="Pages: files, directories, URLs or a .txt URL list.")]

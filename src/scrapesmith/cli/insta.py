@@ -86,11 +86,8 @@ def insta_run(
     """Propose a task for every site, run the agent on it, judge the trajectory and refine the task.
 
     With ``--llm none`` (candidate policy and evidence judge only) every stage takes its heuristic path."""
-    from scrapesmith.insta.chooser import POLICIES
-    from scrapesmith.insta.evidence_judge import JUDGE_KINDS
-    from scrapesmith.insta.pipeline import PipelineConfig, read_sites, run_pipeline
-    from scrapesmith.insta.store import ResultStore
-    from scrapesmith.scale.runner import make_runner
+    from scrapesmith.insta import JUDGE_KINDS, POLICIES, PipelineConfig, ResultStore, read_sites, run_pipeline
+    from scrapesmith.scale import make_runner
 
     check_choice("--policy", policy, POLICIES)
     check_choice("--judge-kind", judge_kind, JUDGE_KINDS)
@@ -146,7 +143,7 @@ def insta_export(
     ] = True,
 ) -> None:
     """Export chat-format SFT records (agent, judge, proposer), filtered by the judge, PII scrubbed."""
-    from scrapesmith.insta.export import ExportConfig, export_run
+    from scrapesmith.insta import ExportConfig, export_run
 
     config = ExportConfig(min_success=min_success, min_confidence=min_confidence, kinds=tuple(split_list(kinds)),
                           scrub_pii=scrub_pii)

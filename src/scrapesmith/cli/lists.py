@@ -55,8 +55,8 @@ from scrapesmith.lists import (
     save_run,
 )
 from scrapesmith.llm import Ledger, use_ledger
-from scrapesmith.scale.service import DEFAULT_BATCH_SIZE
-from scrapesmith.web.files import iter_sources
+from scrapesmith.scale import DEFAULT_BATCH_SIZE
+from scrapesmith.web import iter_sources
 
 URL_OPTION = typer.Argument(
     ...,

@@ -36,11 +36,8 @@ from scrapesmith.cli.scale import (
 )
 from scrapesmith.drift import DriftReport
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.induce.heal import EvidenceHeal, heal_from_sources
-from scrapesmith.induce.pages import SpecPages
-from scrapesmith.induce.profile import check_dataset
-from scrapesmith.induce.views import ScraperSpec
-from scrapesmith.scale.service import DEFAULT_BATCH_SIZE
+from scrapesmith.induce import EvidenceHeal, ScraperSpec, SpecPages, check_dataset, heal_from_sources
+from scrapesmith.scale import DEFAULT_BATCH_SIZE
 
 
 @app.command("run")

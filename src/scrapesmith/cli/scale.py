@@ -14,10 +14,20 @@ from scrapesmith.cli import console
 from scrapesmith.cli.options import allowed_hosts, progress_bar, usage_error
 from scrapesmith.drift import DriftReport
 from scrapesmith.report import write_report
-from scrapesmith.scale.manifest import run_dir_for
-from scrapesmith.scale.runner import InlineRunner, LocalPoolRunner, Runner, make_runner
-from scrapesmith.scale.service import DEFAULT_BATCH_SIZE, RunPlan, assemble, run_pages
-from scrapesmith.scale.views import FetchOptions, PageProgram, RunSummary
+from scrapesmith.scale import (
+    DEFAULT_BATCH_SIZE,
+    FetchOptions,
+    InlineRunner,
+    LocalPoolRunner,
+    PageProgram,
+    Runner,
+    RunPlan,
+    RunSummary,
+    assemble,
+    make_runner,
+    run_dir_for,
+    run_pages,
+)
 from scrapesmith.web import iter_sources
 
 WorkersOption = Annotated[int, typer.Option("--workers", min=1, help="Worker processes (local pool, or Ray tasks "

@@ -59,7 +59,7 @@ def insta_replay(
     allow_host: AllowHostOption = None,
 ) -> None:
     """Run TASK with a compiled workflow in Chromium, with no model: bind, locate, act, check every step."""
-    from scrapesmith.insta.chooser import make_policy
+    from scrapesmith.insta import make_policy
     from scrapesmith.insta.workflow import load_workflows, replay_task
     from scrapesmith.web.browser import BrowserPolicy, BrowserSession
 

@@ -16,6 +16,10 @@ from typing import Any
 
 #: each public name and the module that defines it, imported on first use
 _DEFINED_IN = {
+    "CollectionPages": "pages",
+    "check_runnable": "program",
+    "heal_collection_program": "heal",
+    "CollectionHealError": "heal",
     "CollectResult": "views",
     "HostsNotAllowed": "program",
     "PARTIAL_DATASET": "runtime",
@@ -37,14 +41,18 @@ _DEFINED_IN = {
 __all__ = [
     "PARTIAL_DATASET",
     "CollectResult",
+    "CollectionHealError",
+    "CollectionPages",
     "HostsNotAllowed",
     "ReadRootsNotGranted",
     "RerunInterrupted",
     "SandboxLimits",
     "check_rerun",
+    "check_runnable",
     "collect",
     "declared_hosts",
     "declared_roots",
+    "heal_collection_program",
     "live_progress",
     "record_drift",
     "rerun_program",

@@ -15,7 +15,7 @@ from scrapesmith.collect.program import Rerun, dataset_rows
 from scrapesmith.collect.runtime import DATASET_FILES
 from scrapesmith.collect.sandbox import SandboxLimits
 from scrapesmith.drift import DriftReport, compare, profile_rows
-from scrapesmith.induce.examples import kind_of
+from scrapesmith.induce import kind_of
 from scrapesmith.io import PROVENANCE_COLUMNS, read_rows
 from scrapesmith.report import write_report
 

@@ -25,11 +25,9 @@ from typing import Any
 from scrapesmith.collect.runtime import DATASET_FILES
 from scrapesmith.drift import profile_rows
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.induce.examples import kind_of
+from scrapesmith.induce import kind_of
 from scrapesmith.io import read_rows
-from scrapesmith.lists.heal import ListHeal, heal_list_program
-from scrapesmith.lists.runtime import RuntimeFactory
-from scrapesmith.lists.views import ListProgram
+from scrapesmith.lists import ListHeal, ListProgram, RuntimeFactory, heal_list_program
 
 KEPT_ROWS = 200
 """Rows of the collection's dataset kept as the list's seed values (the profile samples as many)."""

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scrapesmith.collect.filters import parse_date
-from scrapesmith.induce.field_evidence import recogniser
+from scrapesmith.induce import recogniser
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _WORD = re.compile(r"[a-z0-9]+")

@@ -30,7 +30,7 @@ from scrapesmith.collect.program import check_runnable, dataset_rows, read_failu
 from scrapesmith.collect.runtime import FAILURES_FILE
 from scrapesmith.collect.sandbox import SandboxLimits, run_in_sandbox
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.web.page import Fetcher, Page
+from scrapesmith.web import Fetcher, Page
 
 
 class NotRunnableOnPages(ScrapesmithError):

@@ -33,9 +33,7 @@ from scrapesmith.collect.guard import ENV_PROXY
 from scrapesmith.collect.joins import join_pages
 from scrapesmith.collect.tables import best_table, next_page_url, table_rows
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.induce.examples import Example, induce_from_examples
-from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
-from scrapesmith.induce.views import ScraperSpec
+from scrapesmith.induce import CompiledSpec, Example, ScraperSpec, induce_from_examples, parse_for_replay
 from scrapesmith.io import timestamp, write_rows
 from scrapesmith.lists import HttpRuntime, ListProgram, replay
 from scrapesmith.web import (

@@ -13,9 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from scrapesmith.demo.context import DemoContext
-from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
-from scrapesmith.induce.service import induce_scraper
-from scrapesmith.induce.views import FieldRequest
+from scrapesmith.induce import CompiledSpec, FieldRequest, induce_scraper, parse_for_replay
 from scrapesmith.io import write_rows
 
 DEMO_FIELDS = (

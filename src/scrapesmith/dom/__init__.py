@@ -7,6 +7,16 @@ from scrapesmith.dom.clean import clean_html, clean_tree
 from scrapesmith.dom.encoding import decode_html
 from scrapesmith.dom.ids import ID_ATTRIBUTE, assign_ids, node_id, nodes_by_id
 from scrapesmith.dom.layout import BOX_ATTRIBUTE, VIEWPORT, Box, PageLayout, unrendered
+from scrapesmith.dom.list_evidence import FEATURES, RankedList, rank_lists
+from scrapesmith.dom.list_selection import (
+    DATA_LIST_THRESHOLD,
+    SECONDARY_FEATURES,
+    SECONDARY_FLOOR,
+    detect_lists,
+    overlapping,
+    secondary_features,
+    select_lists,
+)
 from scrapesmith.dom.lists import (
     PREVIOUS_WORDS,
     RecordRegion,
@@ -21,10 +31,11 @@ from scrapesmith.dom.lists import (
     page_number,
     similarity,
 )
-from scrapesmith.dom.markdown import MarkdownView, to_markdown
+from scrapesmith.dom.markdown import MarkdownView, accessible_name, to_markdown
 from scrapesmith.dom.mutate import (
     LAYOUT_VERSIONS,
     MUTATIONS,
+    TEMPLATE_MUTATIONS,
     VALUE_MUTATIONS,
     check_layout_version,
     layout_version,
@@ -55,60 +66,26 @@ from scrapesmith.dom.selectors import (
 )
 from scrapesmith.dom.simplify import SimplifiedDom, simplify
 from scrapesmith.dom.tokens import estimate_tokens
+from scrapesmith.dom.visibility import (
+    expanded_state,
+    is_checked,
+    is_focused,
+    is_hidden,
+    is_interactive,
+    is_selected,
+    live_value,
+)
 
-__all__ = [
-    "BOX_ATTRIBUTE",
-    "ID_ATTRIBUTE",
-    "LAYOUT_VERSIONS",
-    "MUTATIONS",
-    "PREVIOUS_WORDS",
-    "VALUE_MUTATIONS",
-    "VIEWPORT",
-    "Box",
-    "HtmlElement",
-    "MarkdownView",
-    "PageLayout",
-    "RecordRegion",
-    "SelectorError",
-    "SimplifiedDom",
-    "absolute_xpath",
-    "absolutize",
-    "assign_ids",
-    "check_layout_version",
-    "clean_html",
-    "clean_tree",
-    "content_children",
-    "css_selector",
-    "css_to_xpath",
-    "decode_html",
-    "document_base_url",
-    "element_text",
-    "estimate_tokens",
-    "find_first_page",
-    "find_pagination",
-    "fingerprint",
-    "is_element",
-    "is_obfuscated_class",
-    "is_parsable_url",
-    "is_stable_id",
-    "layout_version",
-    "least_common_ancestor",
-    "mutate_page",
-    "node_id",
-    "node_text",
-    "nodes_by_id",
-    "normalize_text",
-    "own_text",
-    "page_number",
-    "parse_html",
-    "reformat_text",
-    "relative_xpath",
-    "robust_xpath",
-    "safe_urljoin",
-    "select",
-    "select_text",
-    "similarity",
-    "simplify",
-    "to_markdown",
-    "unrendered",
-]
+__all__ = ["BOX_ATTRIBUTE", "DATA_LIST_THRESHOLD", "FEATURES", "ID_ATTRIBUTE", "LAYOUT_VERSIONS", "MUTATIONS",
+           "PREVIOUS_WORDS", "SECONDARY_FEATURES", "SECONDARY_FLOOR", "TEMPLATE_MUTATIONS", "VALUE_MUTATIONS",
+           "VIEWPORT", "Box", "HtmlElement", "MarkdownView", "PageLayout", "RankedList", "RecordRegion",
+           "SelectorError", "SimplifiedDom", "absolute_xpath", "absolutize", "accessible_name", "assign_ids",
+           "check_layout_version", "clean_html", "clean_tree", "content_children", "css_selector",
+           "css_to_xpath", "decode_html", "detect_lists", "document_base_url", "element_text",
+           "estimate_tokens", "expanded_state", "find_first_page", "find_pagination", "fingerprint",
+           "is_checked", "is_element", "is_focused", "is_hidden", "is_interactive", "is_obfuscated_class",
+           "is_parsable_url", "is_selected", "is_stable_id", "layout_version", "least_common_ancestor",
+           "live_value", "mutate_page", "node_id", "node_text", "nodes_by_id", "normalize_text",
+           "overlapping", "own_text", "page_number", "parse_html", "rank_lists", "reformat_text",
+           "relative_xpath", "robust_xpath", "safe_urljoin", "secondary_features", "select", "select_lists",
+           "select_text", "similarity", "simplify", "to_markdown", "unrendered"]

@@ -6,8 +6,16 @@ the evidence ("price: 0 of 40 filled, was 3 of 3"). No model, thresholds a perso
 (``service.py``). ``heal`` (in the capability that forged the program) mends what drifted.
 """
 
-from scrapesmith.drift.service import KindOf, compare, profile_column, profile_rows
+from scrapesmith.drift.service import (
+           LENGTH_FACTOR,
+           LENGTH_SLACK,
+           KindOf,
+           cell_text,
+           compare,
+           profile_column,
+           profile_rows,
+)
 from scrapesmith.drift.views import ColumnProfile, Drift, DriftReport, OutputProfile
 
-__all__ = ["ColumnProfile", "Drift", "DriftReport", "KindOf", "OutputProfile", "compare", "profile_column",
-           "profile_rows"]
+__all__ = ["LENGTH_FACTOR", "LENGTH_SLACK", "ColumnProfile", "Drift", "DriftReport", "KindOf",
+           "OutputProfile", "cell_text", "compare", "profile_column", "profile_rows"]

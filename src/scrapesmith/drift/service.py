@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from scrapesmith.drift.views import TEXT, ColumnProfile, Drift, DriftReport, OutputProfile
-from scrapesmith.io.schema import is_empty
+from scrapesmith.io import is_empty
 
 KindOf = Callable[[str], str | None]
 CHANCE = 0.01

@@ -9,10 +9,17 @@ The result is a :class:`ScraperSpec` that replays with no LLM::
     row = CompiledSpec(spec).row(html_text)
 """
 
-from scrapesmith.induce.examples import Example, induce_from_examples, parse_example
-from scrapesmith.induce.execute import CompiledSpec
-from scrapesmith.induce.service import METHODS, induce_scraper
+from scrapesmith.induce.examples import Example, generalise, induce_from_examples, kind_of, parse_example
+from scrapesmith.induce.execute import CompiledSpec, normalize_space, parse_for_replay, post_process
+from scrapesmith.induce.field_evidence import recogniser
+from scrapesmith.induce.heal import EvidenceHeal, HealResult, heal_from_sources, heal_spec, next_version_path
+from scrapesmith.induce.pages import SpecPages
+from scrapesmith.induce.profile import check_dataset, with_profile
+from scrapesmith.induce.service import METHODS, FetchProgress, induce_from_sources, induce_scraper
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec, SpecError
 
-__all__ = ["METHODS", "CompiledSpec", "Example", "FieldRequest", "FieldSpec", "PostProcess", "ScraperSpec",
-           "SpecError", "induce_from_examples", "induce_scraper", "parse_example"]
+__all__ = ["METHODS", "CompiledSpec", "EvidenceHeal", "Example", "FetchProgress", "FieldRequest", "FieldSpec",
+           "HealResult", "PostProcess", "ScraperSpec", "SpecError", "SpecPages", "check_dataset",
+           "generalise", "heal_from_sources", "heal_spec", "induce_from_examples", "induce_from_sources",
+           "induce_scraper", "kind_of", "next_version_path", "normalize_space", "parse_example",
+           "parse_for_replay", "post_process", "recogniser", "with_profile"]

@@ -36,9 +36,7 @@ from scrapesmith.induce.heuristic import MIN_SCORE, ScoredCandidate, rank_pool, 
 from scrapesmith.induce.kinds import with_unit
 from scrapesmith.induce.pairs import shared_pairs
 from scrapesmith.induce.views import FieldRequest
-from scrapesmith.llm.structured import ask_json
-from scrapesmith.llm.templates import render_prompt
-from scrapesmith.llm.views import LLM, LLMError
+from scrapesmith.llm import LLM, LLMError, ask_json, render_prompt
 
 SHOWN = 5
 CLEAR_LEAD = 2.0

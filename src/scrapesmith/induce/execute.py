@@ -17,7 +17,7 @@ from functools import lru_cache
 from lxml import etree, html
 
 from scrapesmith.artifacts import regex_search
-from scrapesmith.dom.parse import parse_html as parse_robustly
+from scrapesmith.dom import parse_html as parse_robustly
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
 

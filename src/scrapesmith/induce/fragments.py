@@ -12,8 +12,7 @@ from __future__ import annotations
 import lxml.html
 from lxml import etree
 
-from scrapesmith.dom.clean import clean_tree
-from scrapesmith.dom.tokens import estimate_tokens
+from scrapesmith.dom import clean_tree, estimate_tokens
 from scrapesmith.induce.candidates import anchored_path
 from scrapesmith.induce.execute import XPathSyntaxError, compile_xpath
 

@@ -39,8 +39,8 @@ from scrapesmith.induce.heal_evidence import relocate_by_evidence
 from scrapesmith.induce.profile import seed_rows
 from scrapesmith.induce.scope import with_scope
 from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
-from scrapesmith.llm.views import LLM
-from scrapesmith.web.page import FetchError, Page
+from scrapesmith.llm import LLM
+from scrapesmith.web import FetchError, Page
 
 _VERSION = re.compile(r"\.v(\d+)$")
 SEVERAL = 0.7

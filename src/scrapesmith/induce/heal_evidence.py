@@ -17,14 +17,13 @@ from collections.abc import Sequence
 
 from lxml import etree
 
-from scrapesmith.drift import ColumnProfile
-from scrapesmith.drift.service import LENGTH_FACTOR, LENGTH_SLACK
+from scrapesmith.drift import LENGTH_FACTOR, LENGTH_SLACK, ColumnProfile
 from scrapesmith.induce.choose import choose_candidate
 from scrapesmith.induce.examples import kind_of
 from scrapesmith.induce.field_evidence import concept_for
 from scrapesmith.induce.heuristic import ScoredCandidate, field_spec_from, rank_candidates, trusted
 from scrapesmith.induce.views import FieldRequest, FieldSpec
-from scrapesmith.llm.views import LLM
+from scrapesmith.llm import LLM
 
 
 def fits_profile(scored: ScoredCandidate, column: ColumnProfile) -> bool:

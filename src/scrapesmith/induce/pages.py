@@ -13,7 +13,7 @@ from typing import Any
 from scrapesmith.induce.execute import CompiledSpec
 from scrapesmith.induce.views import ScraperSpec
 from scrapesmith.io import timestamp
-from scrapesmith.web.page import Fetcher, Page
+from scrapesmith.web import Fetcher, Page
 
 
 @dataclass

@@ -16,12 +16,10 @@ from typing import Literal
 from lxml import etree
 from pydantic import BaseModel, Field
 
-from scrapesmith.dom.tokens import estimate_tokens
+from scrapesmith.dom import estimate_tokens
 from scrapesmith.induce.execute import XPathSyntaxError, as_document, comparable, run_actions
 from scrapesmith.induce.fragments import fragment_html, region_for, region_xpath, value_nodes
-from scrapesmith.llm.structured import ask_structured
-from scrapesmith.llm.templates import render_prompt
-from scrapesmith.llm.views import LLM, LLMError
+from scrapesmith.llm import LLM, LLMError, ask_structured, render_prompt
 
 Method = Literal["autoscraper", "cot", "reflexion"]
 

@@ -31,11 +31,9 @@ from scrapesmith.induce.scope import with_scope
 from scrapesmith.induce.synthesis import SequenceCandidate, synthesize
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
 from scrapesmith.io import timestamp, write_rows
-from scrapesmith.llm.client import require_llm
-from scrapesmith.llm.views import LLM
+from scrapesmith.llm import LLM, require_llm
 from scrapesmith.report import write_report
-from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher, expand_sources
-from scrapesmith.web.page import FetchError, Page
+from scrapesmith.web import FetchError, FileFetcher, HttpFetcher, Page, RoutingFetcher, expand_sources
 
 InduceMethod = Literal["heuristic", "choose", "autoscraper", "cot", "reflexion"]
 METHODS: tuple[str, ...] = ("heuristic", "choose", "autoscraper", "cot", "reflexion")

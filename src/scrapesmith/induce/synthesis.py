@@ -18,9 +18,7 @@ from pydantic import BaseModel, Field
 from scrapesmith.induce.execute import XPathSyntaxError, post_process, run_actions
 from scrapesmith.induce.progressive import consistent
 from scrapesmith.induce.views import PostProcess
-from scrapesmith.llm.structured import ask_structured
-from scrapesmith.llm.templates import render_prompt
-from scrapesmith.llm.views import LLM, LLMError
+from scrapesmith.llm import LLM, LLMError, ask_structured, render_prompt
 
 MAX_SHOWN = 5
 

@@ -26,7 +26,7 @@ from scrapesmith.artifacts import (
     read_json_object,
     validate_artifact,
 )
-from scrapesmith.drift.views import OutputProfile
+from scrapesmith.drift import OutputProfile
 from scrapesmith.errors import ScrapesmithError
 
 SPEC_VERSION = 1

@@ -26,8 +26,8 @@ from scrapesmith.insta.views import (
     StepOutcome,
     Trajectory,
 )
-from scrapesmith.llm.templates import render_prompt as render
-from scrapesmith.llm.views import LLM, ChatMessage, LLMOutputError, LLMRequest
+from scrapesmith.llm import LLM, ChatMessage, LLMOutputError, LLMRequest
+from scrapesmith.llm import render_prompt as render
 
 HISTORY_STEPS = 5
 MAX_ACTIONS = 30

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from scrapesmith.dom.selectors import normalize_text
+from scrapesmith.dom import normalize_text
 from scrapesmith.insta.fields import (
     guess_candidates,
     name_candidates,

@@ -23,9 +23,8 @@ from scrapesmith.insta.elements import pointer_targets, suggestion_targets, text
 from scrapesmith.insta.evidence_judge import without_task
 from scrapesmith.insta.reading import read_candidate, read_values
 from scrapesmith.insta.views import Action, ActionCandidate, Observation, Step
-from scrapesmith.llm.structured import ask_json, with_schema_instruction
-from scrapesmith.llm.templates import render_prompt as render
-from scrapesmith.llm.views import LLM, ChatMessage, LLMOutputError
+from scrapesmith.llm import LLM, ChatMessage, LLMOutputError, ask_json, with_schema_instruction
+from scrapesmith.llm import render_prompt as render
 
 POLICIES = ("candidates", "paper")
 PAGE_TOKENS = 1024

@@ -12,11 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Container
 
-from scrapesmith.dom.markdown import accessible_name
-from scrapesmith.dom.parse import HtmlElement
-from scrapesmith.dom.selectors import node_text, normalize_text
-from scrapesmith.dom.simplify import SKIPPED_TAGS
-from scrapesmith.dom.visibility import (
+from scrapesmith.dom import (
+    HtmlElement,
+    accessible_name,
     expanded_state,
     is_checked,
     is_focused,
@@ -24,7 +22,10 @@ from scrapesmith.dom.visibility import (
     is_interactive,
     is_selected,
     live_value,
+    node_text,
+    normalize_text,
 )
+from scrapesmith.dom.simplify import SKIPPED_TAGS
 from scrapesmith.insta.views import Element
 
 TEXT_INPUTS = frozenset({"text", "search", "email", "password", "tel", "url", "number", "date", "time",

@@ -17,15 +17,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Protocol
 
-from scrapesmith.dom.parse import parse_html
-from scrapesmith.dom.selectors import css_selector, is_stable_id, robust_xpath
-from scrapesmith.dom.tokens import estimate_tokens
+from scrapesmith.dom import css_selector, estimate_tokens, is_stable_id, parse_html, robust_xpath
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.insta.elements import actionable_elements
 from scrapesmith.insta.reading import READ_JS
 from scrapesmith.insta.views import Action, Element, Observation, StepOutcome
 from scrapesmith.insta.widgets import set_value
-from scrapesmith.web.page import FetchError
+from scrapesmith.web import FetchError
 
 OBSERVATION_TOKENS = 2048
 DEFAULT_SCROLL = 600

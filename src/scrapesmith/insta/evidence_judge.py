@@ -24,9 +24,8 @@ from typing import Any
 from scrapesmith.insta.candidates import STOPWORDS, Grounding, quoted_values
 from scrapesmith.insta.verify import verify_criteria
 from scrapesmith.insta.views import CriterionCheck, Judgement, Trajectory
-from scrapesmith.llm.structured import ask_json
-from scrapesmith.llm.templates import render_prompt as render
-from scrapesmith.llm.views import LLM, ChatMessage
+from scrapesmith.llm import LLM, ChatMessage, ask_json
+from scrapesmith.llm import render_prompt as render
 
 JUDGE_KINDS = ("evidence", "paper")
 MAX_CRITERIA = 6

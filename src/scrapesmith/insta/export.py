@@ -41,8 +41,7 @@ from scrapesmith.insta.propose import (
 )
 from scrapesmith.insta.store import ResultStore
 from scrapesmith.insta.views import ExportResult, Observation, SiteResult
-from scrapesmith.llm.structured import with_schema_instruction
-from scrapesmith.llm.views import ChatMessage
+from scrapesmith.llm import ChatMessage, with_schema_instruction
 
 KINDS = ("agent", "judge", "proposer")
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from scrapesmith.dom.selectors import normalize_text
+from scrapesmith.dom import normalize_text
 from scrapesmith.insta.values import Value, number_range, same_value, task_values
 from scrapesmith.insta.views import Action, ActionCandidate, Element
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from scrapesmith.insta.agent import HISTORY_STEPS, action_json
 from scrapesmith.insta.parsing import first_fenced_json, parse_with_one_retry
 from scrapesmith.insta.views import Judgement, Trajectory
-from scrapesmith.llm.templates import render_prompt as render
-from scrapesmith.llm.views import LLM, ChatMessage, LLMOutputError, LLMRequest
+from scrapesmith.llm import LLM, ChatMessage, LLMOutputError, LLMRequest
+from scrapesmith.llm import render_prompt as render
 
 SCORE_KEYS = ("success", "efficiency", "self_correction")
 CHARS_PER_TOKEN = 4

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import json_repair
 
-from scrapesmith.llm.views import ChatMessage, LLMOutputError
+from scrapesmith.llm import ChatMessage, LLMOutputError
 
 T = TypeVar("T")
 

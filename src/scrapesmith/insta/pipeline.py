@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from scrapesmith.dom.parse import parse_html
+from scrapesmith.dom import parse_html
 from scrapesmith.insta.agent import MAX_ACTIONS, run_episode
 from scrapesmith.insta.chooser import make_policy
 from scrapesmith.insta.env import OBSERVATION_TOKENS, BrowserEnv
@@ -34,10 +34,10 @@ from scrapesmith.insta.safety.classifier import calls_so_far
 from scrapesmith.insta.safety.landing import is_evidence_failure
 from scrapesmith.insta.store import ResultStore
 from scrapesmith.insta.views import SiteResult
-from scrapesmith.llm.views import LLM
+from scrapesmith.llm import LLM
 from scrapesmith.report import write_report
-from scrapesmith.scale.runner import Runner, WorkerDied
-from scrapesmith.web.page import FetchError
+from scrapesmith.scale import Runner, WorkerDied
+from scrapesmith.web import FetchError
 
 LLMFactory = Callable[[], LLM]
 
@@ -106,7 +106,7 @@ def _worker_llm(job: SiteJob) -> LLM | None:
         if job.llm_factory is not None:
             _WORKER["llm"] = job.llm_factory()
         else:
-            from scrapesmith.llm.client import require_llm, resolve_llm
+            from scrapesmith.llm import require_llm, resolve_llm
 
             llm = resolve_llm(job.config.llm_spec, cache=job.config.llm_cache)
             _WORKER["llm"] = require_llm(llm, "the paper policy or judge") \
@@ -117,7 +117,7 @@ def _worker_llm(job: SiteJob) -> LLM | None:
 def _worker_http(config: PipelineConfig) -> Any:
     """One HTTP fetcher per worker: robots.txt cache and per-host politeness shared by all its sites."""
     if "http" not in _WORKER:
-        from scrapesmith.web.fetch import HttpFetcher
+        from scrapesmith.web import HttpFetcher
 
         _WORKER["http"] = HttpFetcher(allow_hosts=list(config.allow_hosts), respect_robots=config.respect_robots,
                                       delay=config.politeness_delay)
@@ -127,8 +127,7 @@ def _worker_http(config: PipelineConfig) -> Any:
 def _worker_runtime(config: PipelineConfig) -> Any:
     """One browser per worker, started on the first safe site, under the fetcher's rules."""
     if "runtime" not in _WORKER:
-        from scrapesmith.web.browser.policy import BrowserPolicy
-        from scrapesmith.web.browser.runtime import BrowserRuntime
+        from scrapesmith.web.browser import BrowserPolicy, BrowserRuntime
 
         _WORKER["runtime"] = BrowserRuntime(policy=BrowserPolicy.from_http(_worker_http(config))).start()
     return _WORKER["runtime"]
@@ -188,7 +187,7 @@ def _run_stages(job: SiteJob, llm: LLM | None, result: SiteResult) -> None:
     if not result.proposal.is_safe:
         result.status = "unsafe"
         return
-    from scrapesmith.web.browser.session import BrowserSession
+    from scrapesmith.web.browser import BrowserSession
 
     agent = make_policy(config.policy, llm, reasoning_words=config.reasoning_words)
     with BrowserSession(_worker_runtime(config)) as session:

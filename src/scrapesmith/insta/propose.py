@@ -23,8 +23,8 @@ from scrapesmith.insta.agent import action_json
 from scrapesmith.insta.judge import clip
 from scrapesmith.insta.parsing import first_fenced_json, parse_with_one_retry
 from scrapesmith.insta.views import Judgement, ProposedTask, RefinedTask, Trajectory
-from scrapesmith.llm.templates import render_prompt as render
-from scrapesmith.llm.views import LLM, ChatMessage, LLMOutputError, LLMRequest
+from scrapesmith.llm import LLM, ChatMessage, LLMOutputError, LLMRequest
+from scrapesmith.llm import render_prompt as render
 
 IN_CONTEXT_EXAMPLES = 16
 _NOT_APPLICABLE = re.compile(r"^\W*n\s*/\s*a\b", re.IGNORECASE)

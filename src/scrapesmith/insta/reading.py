@@ -14,9 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from scrapesmith.dom.parse import HtmlElement
-from scrapesmith.dom.selectors import node_text
-from scrapesmith.dom.visibility import is_hidden
+from scrapesmith.dom import HtmlElement, is_hidden, node_text
 from scrapesmith.insta.elements import describe
 from scrapesmith.insta.views import Action, ActionCandidate, Element, Step
 

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from scrapesmith.dom.selectors import normalize_text
+from scrapesmith.dom import normalize_text
 from scrapesmith.insta.candidates import STOPWORDS, quoted_values
 from scrapesmith.insta.criteria_words import (
     CHOOSE_VERBS,

@@ -8,6 +8,7 @@ from scrapesmith.io.datasets import (
     read_json_lines,
     read_rows,
     typed_rows,
+    write_row_chunks,
     write_rows,
 )
 from scrapesmith.io.schema import (
@@ -20,27 +21,12 @@ from scrapesmith.io.schema import (
     infer_schema,
     infer_type,
     is_empty,
+    text_value,
     timestamp,
     value_type,
 )
 
-__all__ = [
-    "COLUMN_TYPES",
-    "FORMATS",
-    "PROVENANCE_COLUMNS",
-    "PROVENANCE_TYPES",
-    "Schema",
-    "SchemaError",
-    "column_order",
-    "count_rows",
-    "infer_schema",
-    "infer_type",
-    "is_empty",
-    "iter_rows",
-    "read_json_lines",
-    "read_rows",
-    "timestamp",
-    "typed_rows",
-    "value_type",
-    "write_rows",
-]
+__all__ = ["COLUMN_TYPES", "FORMATS", "PROVENANCE_COLUMNS", "PROVENANCE_TYPES", "Schema", "SchemaError",
+           "column_order", "count_rows", "infer_schema", "infer_type", "is_empty", "iter_rows",
+           "read_json_lines", "read_rows", "text_value", "timestamp", "typed_rows", "value_type",
+           "write_row_chunks", "write_rows"]

@@ -11,7 +11,7 @@ and saves them as a :class:`ListProgram`; replay runs the program on the live si
 from scrapesmith.lists.choose import choose_data_lists
 from scrapesmith.lists.detail import MULTI_SEPARATOR
 from scrapesmith.lists.dsl import ScrapeFields, describe
-from scrapesmith.lists.heal import heal_list_program
+from scrapesmith.lists.heal import ListHeal, heal_list_program
 from scrapesmith.lists.pages import ListPages, NotScalable
 from scrapesmith.lists.profile import check_dataset, check_replay
 from scrapesmith.lists.record import NoListFound, Recording, RecordingError, parse_columns, record_heuristic
@@ -31,35 +31,9 @@ from scrapesmith.lists.service import (
 )
 from scrapesmith.lists.views import ListProgram, ProgramError
 
-__all__ = [
-           "MULTI_SEPARATOR",
-           "RUNTIMES",
-           "HttpRuntime",
-           "ListPages",
-           "ListProgram",
-           "NeedsBrowser",
-           "NoListFound",
-           "NotScalable",
-           "ProgramError",
-           "Recording",
-           "RecordingError",
-           "ReplayResult",
-           "RuntimeFactory",
-           "ScrapeFields",
-           "check_dataset",
-           "check_replay",
-           "choose_data_lists",
-           "describe",
-           "extract_from_sources",
-           "extract_list",
-           "heal_list_program",
-           "http_runtimes",
-           "list_sources",
-           "make_runtimes",
-           "parse_columns",
-           "record_heuristic",
-           "record_program",
-           "replay",
-           "replay_program",
-           "save_run",
-]
+__all__ = ["MULTI_SEPARATOR", "RUNTIMES", "HttpRuntime", "ListHeal", "ListPages", "ListProgram",
+           "NeedsBrowser", "NoListFound", "NotScalable", "ProgramError", "Recording", "RecordingError",
+           "ReplayResult", "RuntimeFactory", "ScrapeFields", "check_dataset", "check_replay",
+           "choose_data_lists", "describe", "extract_from_sources", "extract_list", "heal_list_program",
+           "http_runtimes", "list_sources", "make_runtimes", "parse_columns", "record_heuristic",
+           "record_program", "replay", "replay_program", "save_run"]

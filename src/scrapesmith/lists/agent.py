@@ -20,8 +20,15 @@ from dataclasses import dataclass
 from lxml import etree
 from pydantic import BaseModel
 
-from scrapesmith.dom import PageLayout, RecordRegion, element_text, least_common_ancestor, simplify
-from scrapesmith.dom.list_evidence import RankedList, rank_lists
+from scrapesmith.dom import (
+    PageLayout,
+    RankedList,
+    RecordRegion,
+    element_text,
+    least_common_ancestor,
+    rank_lists,
+    simplify,
+)
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.choose import CONFIDENT, describe
 from scrapesmith.lists.columns import column_kind, content_type, locate

@@ -24,9 +24,7 @@ from typing import Any
 
 from lxml import etree
 
-from scrapesmith.dom import PageLayout
-from scrapesmith.dom.list_evidence import RankedList, rank_lists
-from scrapesmith.dom.list_selection import DATA_LIST_THRESHOLD, select_lists
+from scrapesmith.dom import DATA_LIST_THRESHOLD, PageLayout, RankedList, rank_lists, select_lists
 from scrapesmith.llm import LLM, LLMError, ask_json, render_prompt
 
 CLOSE = 0.25

@@ -18,8 +18,15 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.induce import CompiledSpec, Example, FieldRequest, FieldSpec, ScraperSpec, induce_scraper
-from scrapesmith.induce.examples import generalise
+from scrapesmith.induce import (
+    CompiledSpec,
+    Example,
+    FieldRequest,
+    FieldSpec,
+    ScraperSpec,
+    generalise,
+    induce_scraper,
+)
 from scrapesmith.lists.columns import main_link
 from scrapesmith.lists.dsl import Action, Click, GoBack, ScrapeFields
 from scrapesmith.lists.runtime import PageRuntime

@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from scrapesmith.artifacts import check_regex
-from scrapesmith.induce.views import ScraperSpec
+from scrapesmith.induce import ScraperSpec
 
 ElementRef = int | str
 ALTERNATIVE_SEPARATOR = " || "

@@ -16,11 +16,9 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from scrapesmith.drift import DriftReport, compare
-from scrapesmith.drift.service import cell_text
+from scrapesmith.drift import DriftReport, cell_text, compare
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.induce.examples import kind_of
-from scrapesmith.induce.execute import normalize_space
+from scrapesmith.induce import kind_of, normalize_space
 from scrapesmith.lists.dsl import Action, EnterList, SaveText, describe
 from scrapesmith.lists.profile import items_per_page
 from scrapesmith.lists.record import record_heuristic

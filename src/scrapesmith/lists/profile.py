@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from scrapesmith.drift import DriftReport, OutputProfile, compare, profile_rows
-from scrapesmith.induce.examples import kind_of
+from scrapesmith.induce import kind_of
 from scrapesmith.io import iter_rows
 from scrapesmith.lists.replay import ReplayResult
 from scrapesmith.lists.views import ListProgram

@@ -28,9 +28,9 @@ from scrapesmith.dom import (
     fingerprint,
     normalize_text,
     page_number,
+    rank_lists,
     similarity,
 )
-from scrapesmith.dom.list_evidence import rank_lists
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.columns import URL_WORDS, column_actions, column_words, main_link
 from scrapesmith.lists.detail import record_detail_pass

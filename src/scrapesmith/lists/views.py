@@ -19,7 +19,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from scrapesmith.artifacts import check_kind, read_artifact_text, read_json_object, validate_artifact
-from scrapesmith.drift.views import OutputProfile
+from scrapesmith.drift import OutputProfile
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.dsl import (
     Action,

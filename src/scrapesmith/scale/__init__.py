@@ -9,27 +9,19 @@ spec through :class:`scrapesmith.induce.pages.SpecPages`, a list program through
 :class:`scrapesmith.lists.pages.ListPages`).
 """
 
-from scrapesmith.scale.manifest import RunState, RunStateError, run_dir_for
+from scrapesmith.scale.manifest import (
+           EarlierRunUnusable,
+           ResumeMismatch,
+           RunState,
+           RunStateError,
+           UnfinishedRun,
+           run_dir_for,
+)
 from scrapesmith.scale.runner import InlineRunner, LocalPoolRunner, RayRunner, Runner, WorkerDied, make_runner
 from scrapesmith.scale.service import DEFAULT_BATCH_SIZE, RunPlan, assemble, run_pages
 from scrapesmith.scale.views import FetchOptions, PageProgram, PageRecord, RunSummary
 
-__all__ = [
-    "DEFAULT_BATCH_SIZE",
-    "FetchOptions",
-    "InlineRunner",
-    "LocalPoolRunner",
-    "PageProgram",
-    "PageRecord",
-    "RayRunner",
-    "RunPlan",
-    "RunState",
-    "RunStateError",
-    "RunSummary",
-    "Runner",
-    "WorkerDied",
-    "assemble",
-    "make_runner",
-    "run_dir_for",
-    "run_pages",
-]
+__all__ = ["DEFAULT_BATCH_SIZE", "EarlierRunUnusable", "FetchOptions", "InlineRunner", "LocalPoolRunner",
+           "PageProgram", "PageRecord", "RayRunner", "ResumeMismatch", "RunPlan", "RunState", "RunStateError",
+           "RunSummary", "Runner", "UnfinishedRun", "WorkerDied", "assemble", "make_runner", "run_dir_for",
+           "run_pages"]

@@ -20,7 +20,7 @@ from multiprocessing.managers import BaseManager
 from typing import Any, Protocol
 
 from scrapesmith.scale.runner import Runner, end_with_parent
-from scrapesmith.web.safety import HostThrottle, origin_of
+from scrapesmith.web import HostThrottle, origin_of
 
 
 class Schedule(Protocol):

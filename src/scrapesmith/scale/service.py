@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scrapesmith.io.datasets import write_row_chunks
+from scrapesmith.io import write_row_chunks
 from scrapesmith.scale.limits import shared_schedule
 from scrapesmith.scale.manifest import (
     EarlierRunUnusable,
@@ -51,8 +51,7 @@ from scrapesmith.scale.views import (
     RunSummary,
 )
 from scrapesmith.scale.worker import failed_page, finish_batch, process_batch, run_fetcher
-from scrapesmith.web.fetch import HttpFetcher, is_web_url
-from scrapesmith.web.safety import InvalidUrl, origin_of
+from scrapesmith.web import HttpFetcher, InvalidUrl, is_web_url, origin_of
 
 DEFAULT_BATCH_SIZE = 100
 BatchProgress = Callable[[RunSummary], None]

@@ -14,8 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from scrapesmith.io import read_json_lines
-from scrapesmith.io.schema import text_value
+from scrapesmith.io import read_json_lines, text_value
 
 
 def write_shard(path: Path, entries: Iterable[tuple[str, dict[str, Any]]]) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from scrapesmith.web.page import Fetcher, Page
+from scrapesmith.web import Fetcher, Page
 
 PageStatus = Literal["ok", "failed", "unchanged", "kept"]
 """What became of one URL in a run: rows written (``ok``), an error row written (``failed``), the server

@@ -18,9 +18,16 @@ from scrapesmith.io import timestamp
 from scrapesmith.scale.limits import SharedThrottle
 from scrapesmith.scale.shards import write_shard
 from scrapesmith.scale.views import BatchJob, BatchOutcome, FetchOptions, PageRecord, PageTask, Validators
-from scrapesmith.web.fetch import FileFetcher, HttpFetcher, RoutingFetcher, is_web_url
-from scrapesmith.web.page import FetchError, Page
-from scrapesmith.web.safety import HostThrottle, RobotsFetch
+from scrapesmith.web import (
+    FetchError,
+    FileFetcher,
+    HostThrottle,
+    HttpFetcher,
+    Page,
+    RobotsFetch,
+    RoutingFetcher,
+    is_web_url,
+)
 
 _WORKER: dict[str, Any] = {}
 Entry = tuple[str, dict[str, Any]]

@@ -19,38 +19,29 @@ from scrapesmith.web.files import (
     is_within,
     iter_sources,
 )
-from scrapesmith.web.page import Fetcher, FetchError, Page, PrivateAddress, RobotsDisallowed, parse_page
-from scrapesmith.web.safety import AddressGuard, RobotsPolicy, origin_of, redact_url
+from scrapesmith.web.page import (
+    Fetcher,
+    FetchError,
+    HttpStatusError,
+    Page,
+    PrivateAddress,
+    RobotsDisallowed,
+    UnsupportedContent,
+    parse_page,
+)
+from scrapesmith.web.safety import (
+    AddressGuard,
+    HostThrottle,
+    InvalidUrl,
+    RobotsFetch,
+    RobotsPolicy,
+    origin_of,
+    redact_url,
+)
 
-__all__ = [
-    "DEFAULT_ACCEPT_TYPES",
-    "HTML_SUFFIXES",
-    "AddressGuard",
-    "ArchivingFetcher",
-    "CrawlJournal",
-    "CrawlRuleError",
-    "FetchError",
-    "Fetcher",
-    "FileFetcher",
-    "FollowRule",
-    "HttpFetcher",
-    "Page",
-    "PrivateAddress",
-    "RememberingFetcher",
-    "RobotsDisallowed",
-    "RobotsPolicy",
-    "RoutingFetcher",
-    "WarcReplayFetcher",
-    "WarcWriter",
-    "accepts",
-    "crawl",
-    "directory_pages",
-    "expand_sources",
-    "is_file_url",
-    "is_web_url",
-    "is_within",
-    "iter_sources",
-    "origin_of",
-    "parse_page",
-    "redact_url",
-]
+__all__ = ["DEFAULT_ACCEPT_TYPES", "HTML_SUFFIXES", "AddressGuard", "ArchivingFetcher", "CrawlJournal",
+           "CrawlRuleError", "FetchError", "Fetcher", "FileFetcher", "FollowRule", "HostThrottle",
+           "HttpFetcher", "HttpStatusError", "InvalidUrl", "Page", "PrivateAddress", "RememberingFetcher",
+           "RobotsDisallowed", "RobotsFetch", "RobotsPolicy", "RoutingFetcher", "UnsupportedContent",
+           "WarcReplayFetcher", "WarcWriter", "accepts", "crawl", "directory_pages", "expand_sources",
+           "is_file_url", "is_web_url", "is_within", "iter_sources", "origin_of", "parse_page", "redact_url"]

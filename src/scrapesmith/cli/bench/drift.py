@@ -45,7 +45,7 @@ def bench_drift_command(
     also changes number formats, so seed values are gone: heal finds those fields by their evidence
     (--no-evidence: it does not), the model choosing where it is split with --llm."""
     from scrapesmith.bench.drift import DriftSettings, run_benchmark
-    from scrapesmith.induce.heal import EvidenceHeal
+    from scrapesmith.induce import EvidenceHeal
 
     chosen = tuple(m.strip() for m in mutations.split(",") if m.strip())
     if not chosen or set(chosen) - set(MUTATIONS) - set(VALUE_MUTATIONS):

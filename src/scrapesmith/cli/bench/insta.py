@@ -64,9 +64,7 @@ def bench_miniwob(
     the criteria's own words: the no-model baseline. Episodes the judge verifies are compiled into
     ``RUN_DIR/workflows/``; ``--policy workflow --workflows DIR`` replays such workflows with no model."""
     from scrapesmith.bench.miniwob import IDLE_QUIET, evaluate_miniwob, resolve_tasks
-    from scrapesmith.insta.chooser import POLICIES, make_policy
-    from scrapesmith.insta.evidence_judge import JUDGE_KINDS, make_judge
-    from scrapesmith.insta.judge import JudgeConfig
+    from scrapesmith.insta import JUDGE_KINDS, POLICIES, JudgeConfig, make_judge, make_policy
     from scrapesmith.insta.workflow import load_workflows
     from scrapesmith.llm import Ledger, use_ledger
     from scrapesmith.web.browser import BrowserOptions, BrowserPolicy, BrowserSession
@@ -180,8 +178,7 @@ def bench_insta_pipeline(
     a model, the first configuration warms the response cache and the later ones replay its answers (a later
     run too, given the same ``--port``)."""
     from scrapesmith.bench.insta_pipeline import measure_throughput
-    from scrapesmith.insta.chooser import POLICIES
-    from scrapesmith.insta.evidence_judge import JUDGE_KINDS
+    from scrapesmith.insta import JUDGE_KINDS, POLICIES
 
     check_choice("--policy", policy, POLICIES)
     check_choice("--judge-kind", judge_kind, JUDGE_KINDS)

@@ -9,7 +9,7 @@ import typer
 from scrapesmith.cli import bench_app, console
 from scrapesmith.cli.options import JsonOutOption, bounded, usage_error
 from scrapesmith.cli.scale import BatchSizeOption
-from scrapesmith.scale.service import DEFAULT_BATCH_SIZE
+from scrapesmith.scale import DEFAULT_BATCH_SIZE
 
 
 @bench_app.command("scale")

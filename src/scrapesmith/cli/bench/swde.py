@@ -18,8 +18,8 @@ from scrapesmith.cli.options import (
     progress_bar,
     usage_error,
 )
-from scrapesmith.dom.mutate import TEMPLATE_MUTATIONS
-from scrapesmith.induce.service import METHODS
+from scrapesmith.dom import TEMPLATE_MUTATIONS
+from scrapesmith.induce import METHODS
 
 
 @bench_app.command("swde")
@@ -48,7 +48,7 @@ def bench_swde_command(
     drawn = mutation_choice(mutate, mutation_seeds) if mutate is not None else None
     model = model_for_method(method, llm, no_cache)
     if drawn is not None:
-        from scrapesmith.bench.swde_mutated import run_mutated
+        from scrapesmith.bench import run_mutated
 
         kinds, numbers = drawn
         run_mutated(pages, groundtruth, sites, attributes, seeds, test, method, model, kinds, numbers, json_out,

@@ -29,9 +29,7 @@ from scrapesmith.insta.safety.views import (
     SafetyVerdict,
     SiteDescription,
 )
-from scrapesmith.llm.structured import ask_structured
-from scrapesmith.llm.templates import render_prompt
-from scrapesmith.llm.views import LLM, LLMError
+from scrapesmith.llm import LLM, LLMError, ask_structured, render_prompt
 
 STAGE = "insta.safety"
 

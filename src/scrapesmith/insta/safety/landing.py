@@ -13,11 +13,11 @@ from __future__ import annotations
 import json
 import re
 
-from scrapesmith.dom.parse import parse_html
+from scrapesmith.dom import parse_html
 from scrapesmith.insta.safety.domain_evidence import content_evidence, lexicon_hits
 from scrapesmith.insta.safety.lexicon import BENIGN
 from scrapesmith.insta.safety.views import Evidence, LandingSnapshot
-from scrapesmith.web.page import FetchError, HttpStatusError, Page, UnsupportedContent
+from scrapesmith.web import FetchError, HttpStatusError, Page, UnsupportedContent
 
 #: A page whose sign-in form holds at least this share of its words is a login wall ...
 WALL_SHARE = 0.5

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from scrapesmith.dom.selectors import normalize_text
+from scrapesmith.dom import normalize_text
 from scrapesmith.insta.values import same_date_or_value, task_values
 from scrapesmith.insta.workflow.views import Parameter
 

@@ -14,9 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from scrapesmith.dom.parse import HtmlElement
-from scrapesmith.dom.selectors import SelectorError, node_text, normalize_text, select
-from scrapesmith.dom.visibility import is_hidden
+from scrapesmith.dom import HtmlElement, SelectorError, is_hidden, node_text, normalize_text, select
 from scrapesmith.insta.elements import context_of, describe, icon_name
 from scrapesmith.insta.reading import find_source, read_source
 from scrapesmith.insta.views import Element, Observation, Step

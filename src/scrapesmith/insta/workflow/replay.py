@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from scrapesmith.dom.selectors import normalize_text
+from scrapesmith.dom import normalize_text
 from scrapesmith.insta.agent import Policy
 from scrapesmith.insta.candidates import Grounding
 from scrapesmith.insta.evidence_judge import task_criteria
