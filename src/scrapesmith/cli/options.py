@@ -77,6 +77,21 @@ def choice(option: str, allowed: Sequence[str]) -> Callable[[str | None], str | 
     return check
 
 
+def names_and_seeds(option: str, names: str, allowed: Sequence[str], seeds: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """A comma-separated choice of ``allowed`` names for ``option`` and the --mutation-seeds numbers, or a
+    one-line usage error (bench swde --mutate and bench drift --mutations read them alike)."""
+    chosen = tuple(name.strip() for name in names.split(",") if name.strip())
+    if not chosen or set(chosen) - set(allowed):
+        raise usage_error(f"{option} takes {', '.join(allowed)}, not {names!r}")
+    try:
+        numbers = tuple(int(s) for s in seeds.split(",") if s.strip())
+    except ValueError:
+        raise usage_error(f"--mutation-seeds takes whole numbers separated by commas, not {seeds!r}") from None
+    if not numbers:
+        raise usage_error("--mutation-seeds needs at least one seed")
+    return chosen, numbers
+
+
 def not_blank(value: str | None) -> str | None:
     """An option callback: text that is empty or only spaces is a usage error, not an empty request."""
     if value is not None and not value.strip():

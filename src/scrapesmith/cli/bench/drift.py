@@ -9,7 +9,13 @@ import typer
 
 from scrapesmith.bench.swde import default_swde_dir
 from scrapesmith.cli import bench_app, console
-from scrapesmith.cli.options import JsonOutOption, NoCacheOption, llm_from_options, usage_error
+from scrapesmith.cli.options import (
+    JsonOutOption,
+    NoCacheOption,
+    llm_from_options,
+    names_and_seeds,
+    usage_error,
+)
 from scrapesmith.dom import MUTATIONS, VALUE_MUTATIONS
 
 
@@ -47,15 +53,7 @@ def bench_drift_command(
     from scrapesmith.bench.drift import DriftSettings, run_benchmark
     from scrapesmith.induce import EvidenceHeal
 
-    chosen = tuple(m.strip() for m in mutations.split(",") if m.strip())
-    if not chosen or set(chosen) - set(MUTATIONS) - set(VALUE_MUTATIONS):
-        raise usage_error(f"--mutations takes {', '.join([*MUTATIONS, *VALUE_MUTATIONS])}, not {mutations!r}")
-    try:
-        numbers = tuple(int(s) for s in mutation_seeds.split(",") if s.strip())
-    except ValueError:
-        raise usage_error(f"--mutation-seeds takes whole numbers separated by commas, not {mutation_seeds!r}") from None
-    if not numbers:
-        raise usage_error("--mutation-seeds needs at least one seed")
+    chosen, numbers = names_and_seeds("--mutations", mutations, [*MUTATIONS, *VALUE_MUTATIONS], mutation_seeds)
     pages = pages or default_swde_dir()
     list_pages: tuple[Path, ...] = ()
     if lists:

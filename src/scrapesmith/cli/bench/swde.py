@@ -15,8 +15,8 @@ from scrapesmith.cli.options import (
     LLMOption,
     NoCacheOption,
     check_choice,
+    names_and_seeds,
     progress_bar,
-    usage_error,
 )
 from scrapesmith.dom import TEMPLATE_MUTATIONS
 from scrapesmith.induce import METHODS
@@ -45,7 +45,7 @@ def bench_swde_command(
     pages = pages or default_swde_dir()
     groundtruth = groundtruth or pages / "groundtruth"
     check_choice("--method", method, METHODS)
-    drawn = mutation_choice(mutate, mutation_seeds) if mutate is not None else None
+    drawn = names_and_seeds("--mutate", mutate, TEMPLATE_MUTATIONS, mutation_seeds) if mutate is not None else None
     model = model_for_method(method, llm, no_cache)
     if drawn is not None:
         from scrapesmith.bench import run_mutated
@@ -55,17 +55,3 @@ def bench_swde_command(
                     progress_bar)
         return
     run_benchmark(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, progress_bar)
-
-
-def mutation_choice(mutate: str, mutation_seeds: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
-    """The mutation kinds and seeds asked for, or a one-line usage error."""
-    kinds = tuple(m.strip() for m in mutate.split(",") if m.strip())
-    if not kinds or set(kinds) - set(TEMPLATE_MUTATIONS):
-        raise usage_error(f"--mutate takes {', '.join(TEMPLATE_MUTATIONS)}, not {mutate!r}")
-    try:
-        numbers = tuple(int(s) for s in mutation_seeds.split(",") if s.strip())
-    except ValueError:
-        raise usage_error(f"--mutation-seeds takes whole numbers separated by commas, not {mutation_seeds!r}") from None
-    if not numbers:
-        raise usage_error("--mutation-seeds needs at least one seed")
-    return kinds, numbers
