@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import shutil
 import signal
-from collections.abc import Iterator
+import sqlite3
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,20 @@ def open_report(chromium):
 @pytest.fixture(scope="session")
 def screenshot_dir(tmp_path_factory) -> Path:
     return tmp_path_factory.getbasetemp() / "report-screenshots"
+
+
+def _committed_batches(run_dir: Path) -> int:
+    manifest = run_dir / "manifest.sqlite"
+    if not manifest.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{manifest}?mode=ro", uri=True, timeout=1) as db:
+            return db.execute("SELECT COUNT(*) FROM batches").fetchone()[0]
+    except sqlite3.OperationalError:  # the driver is creating the tables
+        return 0
+
+
+@pytest.fixture
+def committed_batches() -> Callable[[Path], int]:
+    """How many batches a sharded run in RUN_DIR has committed, read without disturbing its driver."""
+    return _committed_batches

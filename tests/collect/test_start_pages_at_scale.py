@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -62,18 +61,8 @@ def _assert_each_category_once(dataset: Path, categories: list[int]) -> None:
     assert Counter((row["title"], row["price"]) for row in rows) == expected
 
 
-def _committed(run_dir: Path) -> int:
-    manifest = run_dir / "manifest.sqlite"
-    if not manifest.exists():
-        return 0
-    try:
-        with sqlite3.connect(f"file:{manifest}?mode=ro", uri=True, timeout=1) as db:
-            return db.execute("SELECT COUNT(*) FROM batches").fetchone()[0]
-    except sqlite3.OperationalError:  # the driver is creating the tables
-        return 0
-
-
-def test_a_program_over_start_pages_killed_with_sigkill_resumes_with_every_row_once(program, shop, tmp_path):
+def test_a_program_over_start_pages_killed_with_sigkill_resumes_with_every_row_once(program, shop, tmp_path,
+                                                                                      committed_batches):
     categories = list(range(1, 7))
     _starts(tmp_path, shop, categories)
     args = (str(program), "starts.txt", "-o", "cards.parquet", "--allow-host", "127.0.0.1", "--delay", "0",
@@ -81,13 +70,13 @@ def test_a_program_over_start_pages_killed_with_sigkill_resumes_with_every_row_o
     process = subprocess.Popen([sys.executable, "-m", "scrapesmith", "run", *args], cwd=tmp_path, env=ENV,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 120
-    while _committed(tmp_path / "cards.run") < 2:
+    while committed_batches(tmp_path / "cards.run") < 2:
         assert process.poll() is None, process.communicate()
         assert time.monotonic() < deadline, "the run committed nothing"
         time.sleep(0.05)
     os.killpg(process.pid, signal.SIGKILL)
     process.wait(timeout=30)
-    done_before = _committed(tmp_path / "cards.run")
+    done_before = committed_batches(tmp_path / "cards.run")
     assert 2 <= done_before < len(categories) and not (tmp_path / "cards.parquet").exists()
 
     resumed = _run(*args, "--resume", cwd=tmp_path)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import subprocess
 import time
 from pathlib import Path
@@ -15,25 +14,15 @@ ITEMS = range(240)
 BATCH = 10
 
 
-def _committed_batches(run_dir: Path) -> int:
-    manifest = run_dir / "manifest.sqlite"
-    if not manifest.exists():
-        return 0
-    try:
-        with sqlite3.connect(f"file:{manifest}?mode=ro", uri=True, timeout=1) as db:
-            return db.execute("SELECT COUNT(*) FROM batches").fetchone()[0]
-    except sqlite3.OperationalError:  # the driver is creating the tables
-        return 0
-
-
-def _start_and_stop_midway(tmp_path: Path, stop: signal.Signals, *extra: str) -> subprocess.Popen:
+def _start_and_stop_midway(tmp_path: Path, committed_batches, stop: signal.Signals,
+                           *extra: str) -> subprocess.Popen:
     """Start a run over ITEMS and send ``stop`` to its process group once a few batches are committed."""
     args = ("run", "spec.json", "urls.txt", "-o", "items.parquet", "--allow-host", "127.0.0.1", "--delay", "0",
             "--batch-size", str(BATCH), *extra)
     process = subprocess.Popen(command(*args), cwd=tmp_path, env=ENV, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 120
-    while _committed_batches(tmp_path / "items.run") < 5:
+    while committed_batches(tmp_path / "items.run") < 5:
         assert process.poll() is None, process.communicate()
         assert time.monotonic() < deadline, "the run committed nothing"
         time.sleep(0.05)
@@ -42,11 +31,11 @@ def _start_and_stop_midway(tmp_path: Path, stop: signal.Signals, *extra: str) ->
     return process
 
 
-def test_a_run_killed_with_sigkill_resumes_with_every_url_exactly_once(tmp_path, slow_shop):
+def test_a_run_killed_with_sigkill_resumes_with_every_url_exactly_once(tmp_path, slow_shop, committed_batches):
     write_inputs(tmp_path, slow_shop, ITEMS)
-    killed = _start_and_stop_midway(tmp_path, signal.SIGKILL, "--workers", "2")
+    killed = _start_and_stop_midway(tmp_path, committed_batches, signal.SIGKILL, "--workers", "2")
     assert killed.returncode == -signal.SIGKILL
-    done_before = _committed_batches(tmp_path / "items.run")
+    done_before = committed_batches(tmp_path / "items.run")
     assert 5 <= done_before < len(ITEMS) // BATCH and not (tmp_path / "items.parquet").exists()
 
     resumed = scrapesmith("run", "spec.json", "urls.txt", "-o", "items.parquet", "--allow-host", "127.0.0.1",
@@ -59,9 +48,9 @@ def test_a_run_killed_with_sigkill_resumes_with_every_url_exactly_once(tmp_path,
     assert stats["items_fetched"] == len(ITEMS) and stats["fetched_twice"] <= 4 * BATCH
 
 
-def test_ctrl_c_stops_a_run_that_resume_finishes(tmp_path, slow_shop):
+def test_ctrl_c_stops_a_run_that_resume_finishes(tmp_path, slow_shop, committed_batches):
     write_inputs(tmp_path, slow_shop, ITEMS)
-    interrupted = _start_and_stop_midway(tmp_path, signal.SIGINT)
+    interrupted = _start_and_stop_midway(tmp_path, committed_batches, signal.SIGINT)
     _out, err = interrupted.communicate()
     assert interrupted.returncode == 130
     assert "rerun with --resume" in err and "Traceback" not in err
