@@ -121,8 +121,21 @@ class LocalPoolRunner:
         running: dict[Future, tuple[J, int]] = {}
         pool = self._pool or self._fresh_pool()
         while True:
+            broken_before_submit = False
             while len(running) < self.in_flight and (started := _next_job(retries, fresh)) is not None:
-                running[pool.submit(fn, started[0])] = started
+                try:
+                    running[pool.submit(fn, started[0])] = started
+                except BrokenProcessPool:  # a worker died since the last wait: this job never ran
+                    job, attempt = started
+                    if attempt < ATTEMPTS:
+                        retries.append((job, attempt + 1))
+                    else:
+                        yield job, WorkerDied("worker process died on every attempt")
+                    broken_before_submit = True
+                    break
+            if broken_before_submit and not running:
+                pool = self._fresh_pool()
+                continue
             if not running:
                 return
             done, _ = wait(running, return_when=FIRST_COMPLETED)
