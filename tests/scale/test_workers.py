@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import itertools
 import os
+import time
 from dataclasses import dataclass
 from typing import Any
 
 from scrapesmith.io import read_rows
-from scrapesmith.scale import FetchOptions, LocalPoolRunner, RunPlan, assemble, run_pages
+from scrapesmith.scale import FetchOptions, LocalPoolRunner, RunPlan, WorkerDied, assemble, run_pages
 
 from .conftest import assert_every_item_once, item_number, scrapesmith, write_inputs
 
@@ -70,3 +71,24 @@ def test_a_batch_whose_worker_dies_every_time_is_recorded_as_failed_not_lost(tmp
     failed = {item_number(row["source_url"]) for row in read_rows(path) if row["error"]}
     assert failed == {5, 6, 7, 8, 9}
     assert all("worker process died" in row["error"] for row in read_rows(path) if row["error"])
+
+
+def dies_on_three_while_four_runs(job: int) -> int:
+    """Job 3 kills its worker while job 4, in flight beside it on the other worker, is still running."""
+    if job == 3:
+        time.sleep(0.2)
+        os._exit(9)
+    if job == 4:
+        time.sleep(1.0)
+    return job * 10
+
+
+def test_a_job_in_flight_beside_a_dying_one_is_run_again_not_failed():
+    runner = LocalPoolRunner(2)
+    try:
+        results = dict(runner.map_unordered(dies_on_three_while_four_runs, range(6)))
+    finally:
+        runner.close()
+    assert {job: value for job, value in results.items() if not isinstance(value, WorkerDied)} == \
+        {0: 0, 1: 10, 2: 20, 4: 40, 5: 50}
+    assert isinstance(results[3], WorkerDied)

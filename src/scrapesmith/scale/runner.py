@@ -3,8 +3,10 @@
 A :class:`Runner` maps a picklable function over jobs and yields ``(job, result)`` as each finishes, in
 completion order, keeping at most ``in_flight`` jobs started at once. Jobs are drawn from their iterable
 only as slots free up, so a run over a million URLs never holds more than ``in_flight`` jobs. A worker that dies (killed,
-segfault, out of memory) does not end the run: its jobs are retried once on a fresh worker and, if they
-kill that one too, come back as :class:`WorkerDied` for the caller to record as a per-site failure.
+segfault, out of memory) does not end the run: the jobs then in flight run again one at a time on a fresh pool,
+so the job that killed it is found; that job is retried once and, if it kills a worker again, comes back as
+:class:`WorkerDied` for the caller to record as a per-site failure. A job that only shared the pool with it is
+never failed for it.
 Workers end with their parent: killed with ``kill -9``, a run leaves no worker (nor, with them, the
 resource tracker they hold open) behind.
 """
@@ -116,27 +118,30 @@ class LocalPoolRunner:
         return self
 
     def map_unordered(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[tuple[J, R | WorkerDied]]:
+        """When a worker dies, every job then in flight is a suspect; suspects run again one at a time, so
+        the job that kills a worker is found and charged an attempt, and a job that only shared the pool with
+        it is never failed for it."""
         fresh = iter(jobs)
-        retries: list[tuple[J, int]] = []
+        requeued: list[tuple[J, int]] = []  # never ran (the pool broke as they were submitted): no attempt used
+        suspects: list[tuple[J, int]] = []  # in flight when a worker died: each runs alone next
         running: dict[Future, tuple[J, int]] = {}
         pool = self._pool or self._fresh_pool()
         while True:
-            broken_before_submit = False
-            while len(running) < self.in_flight and (started := _next_job(retries, fresh)) is not None:
-                try:
-                    running[pool.submit(fn, started[0])] = started
-                except BrokenProcessPool:  # a worker died since the last wait: this job never ran
-                    job, attempt = started
-                    if attempt < ATTEMPTS:
-                        retries.append((job, attempt + 1))
-                    else:
-                        yield job, WorkerDied("worker process died on every attempt")
-                    broken_before_submit = True
-                    break
-            if broken_before_submit and not running:
-                pool = self._fresh_pool()
-                continue
+            if suspects:
+                if not running:
+                    if not self._submit(pool, fn, suspects[0], running):
+                        pool = self._fresh_pool()  # a worker died while idle: the suspect never ran
+                        continue
+                    suspects.pop(0)
+            else:
+                while len(running) < self.in_flight and (started := _next_job(requeued, fresh)) is not None:
+                    if not self._submit(pool, fn, started, running):
+                        requeued.append(started)
+                        break
             if not running:
+                if requeued:  # the pool broke before any of them ran
+                    pool = self._fresh_pool()
+                    continue
                 return
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             broken = False
@@ -150,14 +155,27 @@ class LocalPoolRunner:
                     continue
                 yield job, result
             if broken:
-                # Which job killed the pool is unknown: every job in flight gets one more attempt.
-                for job, attempt in running.values():
-                    if attempt < ATTEMPTS:
-                        retries.append((job, attempt + 1))
-                    else:
-                        yield job, WorkerDied("worker process died on every attempt")
+                in_flight = list(running.values())
                 running.clear()
                 pool = self._fresh_pool()
+                if len(in_flight) > 1:  # which one killed the worker is unknown: no attempt is charged
+                    suspects.extend(in_flight)
+                    continue
+                job, attempt = in_flight[0]  # it ran alone: it killed the worker
+                if attempt < ATTEMPTS:
+                    suspects.append((job, attempt + 1))
+                else:
+                    yield job, WorkerDied("worker process died on every attempt")
+
+    @staticmethod
+    def _submit(pool: ProcessPoolExecutor, fn: Callable[[J], R], started: tuple[J, int],
+                running: dict[Future, tuple[J, int]]) -> bool:
+        """Start one job; ``False`` when the pool broke since the last wait (the job never ran)."""
+        try:
+            running[pool.submit(fn, started[0])] = started
+        except BrokenProcessPool:
+            return False
+        return True
 
     def close(self) -> None:
         if self._pool is not None:
