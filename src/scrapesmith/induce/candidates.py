@@ -9,6 +9,7 @@ predicates rather than positions, so they carry over to the site's other pages.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -20,9 +21,14 @@ from scrapesmith.induce.field_evidence import FieldConcept, composite_split, par
 _SKIP_TAGS = {"script", "style", "noscript", "head", "title", "meta", "link", "option", "select", "textarea"}
 _OBFUSCATED = re.compile(r"\d{3,}|^[a-z]{1,2}\d|[A-Za-z0-9]{20,}|__|^css-|^sc-")
 _VALUE_STRIP = " \t\r\n:：-–—|*•»>"
+COMMON_WRAPPER = 20
+# class counts of the last pages looked at: every candidate of a page asks, and a page is looked at many times
+_COUNTS: dict[etree._Element, Counter[str]] = {}
+_COUNTS_KEPT = 16
 CandidateKey = tuple[str, str | None, str | None]
 PRIORS = {"label": 1.0, "qualified": 0.9, "itemprop": 0.95, "class": 0.85, "headline": 0.8, "section": 0.75,
-          "pair": 0.9, "type": 0.55, "titled": 0.7}
+          "section above": 0.7,
+          "pair": 0.9, "type": 0.55, "titled": 0.7, "unnamed": 0.5}
 
 
 @dataclass(frozen=True)
@@ -83,6 +89,24 @@ def step_for(element: etree._Element, hashed: bool = False) -> str:
     return tag
 
 
+def _class_counts(root: etree._Element) -> Counter[str]:
+    if root not in _COUNTS:
+        if len(_COUNTS) >= _COUNTS_KEPT:
+            _COUNTS.clear()
+        _COUNTS[root] = Counter(e.get("class", "").strip() for e in root.iter(etree.Element) if e.get("class"))
+    return _COUNTS[root]
+
+
+def _plain_wrapper(node: etree._Element) -> bool:
+    """A box a template wraps around many elements' content alike (``<td><span class="w">…</span></td>`` on
+    every cell): its class marks no place on the page, so it is no anchor, and one more level of it no step
+    further from one."""
+    parent = node.getparent()
+    if parent is None or _sole_child(parent) is not node or not node.get("class"):
+        return False
+    return _class_counts(node.getroottree().getroot())[node.get("class", "").strip()] >= COMMON_WRAPPER
+
+
 def anchored_path(element: etree._Element, max_depth: int = 4, hashed: bool = False) -> list[str]:
     """Paths to ``element`` from its nearest anchored ancestors: short first, then more specific."""
     paths = [f"//{step_for(element, hashed)}"]
@@ -90,14 +114,15 @@ def anchored_path(element: etree._Element, max_depth: int = 4, hashed: bool = Fa
     node = element.getparent()
     depth = 0
     while node is not None and depth < max_depth and node.tag not in ("html", "body"):
-        step = step_for(node, hashed)
+        wrapper = _plain_wrapper(node)
+        step = node.tag if wrapper else step_for(node, hashed)
         if "[@" in step:
             paths.append("//" + step + "/" + "/".join(reversed(steps)))
             if "@id" in step:
                 break
-        steps.append(_positional_step(node, hashed))
+        steps.append(step if wrapper else _positional_step(node, hashed))
         node = node.getparent()
-        depth += 1
+        depth += 0 if wrapper else 1
     return paths
 
 
@@ -141,6 +166,22 @@ def outer_box(element: etree._Element) -> etree._Element:
     while parent is not None and parent.tag not in ("body", "html") and _sole_child(parent) is element:
         element, parent = parent, parent.getparent()
     return element
+
+
+def value_before_label(label: etree._Element) -> bool:
+    """Does this template print values *before* their labels (a row ``<td>3.0L V6</td><td>Engine</td>``, a
+    definition list ``<dd>…</dd><dt>…</dt>`` …)? Told by the container alone: a two-cell row whose label is
+    its last cell, or a run of pairs that starts with a value and ends with a label. A template that reverses
+    its blocks keeps each value beside its label, on the other side."""
+    parent = label.getparent()
+    if parent is None or label.tail and label.tail.strip():
+        return False
+    children = [c for c in parent if isinstance(c.tag, str)]
+    if len(children) < 2:
+        return False
+    if label.tag in ("td", "th"):
+        return len(children) == 2 and children[-1] is label
+    return children[0].tag != label.tag and children[-1].tag == label.tag
 
 
 def visible_elements(root: etree._Element) -> Iterator[etree._Element]:

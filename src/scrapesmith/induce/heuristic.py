@@ -8,6 +8,7 @@ path chooses from.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -32,9 +33,9 @@ from scrapesmith.induce.cleaning import (
 from scrapesmith.induce.execute import XPathSyntaxError, folded, normalize_space, post_process, run_actions
 from scrapesmith.induce.field_evidence import FieldConcept, concept_for
 from scrapesmith.induce.fragments import value_nodes
-from scrapesmith.induce.kinds import with_unit
+from scrapesmith.induce.kinds import telling_check, with_unit
 from scrapesmith.induce.labels import MAX_LABEL_CHARS, is_ui_text, label_candidates, text_label_candidates
-from scrapesmith.induce.pairs import section_candidates
+from scrapesmith.induce.pairs import section_candidates, unnamed_candidates
 from scrapesmith.induce.regions import PageRegions, own_url
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
 
@@ -50,7 +51,10 @@ AVOIDED = 0.3
 CONSTANT_HEADLINE = 0.1
 # a value the same on every seed: behind a label it may be data ("Type: Private"), found by its kind alone it
 # is the site's own (its name in the banner, its head office's phone)
-CONSTANT = {"label": 0.9, "type": 0.3}
+CONSTANT = {"label": 0.9, "type": 0.3, "unnamed": 0.0}
+# behind a label in unknown words, a value is the field's only when most of the seeds' values have its telling look
+TELLING_SHARE = 0.5
+NAMING_HEADING = 0.5
 
 
 def page_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCandidate]:
@@ -104,6 +108,16 @@ def _starts_with_label(value: str, labels: Sequence[str]) -> bool:
     return any(lowered.startswith(label) and lowered[len(label):][:1] in (" ", ":") for label in labels if label)
 
 
+def _names_field(values: Sequence[Sequence[str]], concept: FieldConcept) -> bool:
+    """Is every seed's text the same and does it name the field ("Company Overview" for a company)? Then it
+    is the field's heading, as is any part of it ("Overview" once the shared word is cut)."""
+    flat = [v for page in values for v in page]
+    if len(values) < 2 or len({tuple(page) for page in values}) != 1 or not flat:
+        return False
+    texts = [f" {' '.join(re.findall(r'[a-z0-9]+', v.lower()))} " for v in flat]
+    return all(any(f" {label} " in text for label in concept.labels if label) for text in texts)
+
+
 def score_candidate(candidate: FieldCandidate, concept: FieldConcept, seeds: Sequence[etree._Element],
                     titles: Sequence[str]) -> ScoredCandidate:
     """Execute ``candidate`` on every seed page and turn what it returns into one score in [0, 1]."""
@@ -130,6 +144,10 @@ def score_candidate(candidate: FieldCandidate, concept: FieldConcept, seeds: Seq
     if (fits[0] is None or not concept.hard_type) and not concept.headline:
         type_fit *= other_type([with_unit(v, candidate.unit) for v in flat])
     type_fit *= composite_whole(flat, concept)
+    if candidate.evidence == "unnamed":
+        telling = telling_check(concept.kind)
+        if telling is None or sum(bool(telling(v)) for v in flat) <= TELLING_SHARE * len(flat):
+            type_fit = 0.0
     mean_count = len(flat) / max(1, sum(bool(page) for page in values))
     cardinality = 1.0 / mean_count
     if concept.multiple or candidate.several:  # several values are expected, but a list of dozens is a page section
@@ -141,6 +159,8 @@ def score_candidate(candidate: FieldCandidate, concept: FieldConcept, seeds: Seq
         variation = CONSTANT_HEADLINE  # every page is another record: its name cannot be the same on all
     elif candidate.evidence == "type" and not concept.hard_type and distinct == 1 and len(values) > 1:
         variation = 0.0  # only a loose look ("reads like a name") and the same on every record: page furniture
+    elif _names_field(values, concept):
+        variation *= NAMING_HEADING  # "Company Overview" on every record: the field's heading, not its value
     headline = 1.0
     if concept.headline:
         fits = [title_fit(page, t) for page, t in zip(values, titles, strict=True) if page]
@@ -207,6 +227,9 @@ def rank_candidates(concept: FieldConcept, seeds: Sequence[etree._Element],
             support[key] = support.get(key, 0) + 1
             if key not in pool or candidate.prior > pool[key].prior:
                 pool[key] = candidate
+    for candidate in unnamed_candidates(seeds, concept):
+        if candidate.key not in pool:
+            pool[candidate.key], support[candidate.key] = candidate, len(seeds)
     return rank_pool(pool, support, concept, seeds, urls)
 
 
@@ -241,6 +264,8 @@ def rank_pool(pool: dict[CandidateKey, FieldCandidate], support: dict[CandidateK
                 cleaned = score_candidate(variant, concept, seeds, titles)
                 cleaned.support = scored.support
                 cleaned.score *= CLEANED  # a path to the bare value, when there is one, beats a regex
+                if _names_field(scored.values, concept) and not _names_field(cleaned.values, concept):
+                    cleaned.score *= NAMING_HEADING
                 ranked.append(_scoped(cleaned, concept, anchors, regions))
         ranked.append(_scoped(scored, concept, anchors, regions))
     ranked = [s for s in ranked if s.score > 0]

@@ -38,6 +38,7 @@ _LABEL_UNIT = re.compile(rf"\((?P<unit>{_UNITS})\)\s*:?\s*$|\bin\s+(?P<word>{_UN
 _BARE_NUMBER = re.compile(r"[\d.,]+(\s*-\s*[\d.,]+)?")
 RATING_CODE = re.compile(r"^\s*([Rr]ated\s+)?(G|PG|PG-13|R|NC-17|NR|X|Not Rated|Unrated|Approved|TV-(Y7?|G|PG|14|MA)"
                          r"|E10\+|EC|AO|RP|U|12A?|15|18)\b")
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")
 COUNT = re.compile(r"^\s*\d[\d,]*\s*([a-z]+)?\s*$", re.IGNORECASE)
 PERSON = re.compile(r"^([A-Z][\w'.-]*\.?\s+){1,4}[A-Z][\w'.-]+$")
 ADDRESS = re.compile(r"\d+\s+\w+.*\b(st|street|ave|avenue|rd|road|blvd|boulevard|dr|drive|ln|lane|way|pl|place|ct"
@@ -122,6 +123,12 @@ def is_category(value: str) -> bool:
             and not DATE.search(text) and not MONEY.search(text) and not URL.search(text))
 
 
+def is_url(value: str) -> bool:
+    """A web address ("http://www.acu.edu", "www.acu.edu", "acu.edu"), not an e-mail address: the domain
+    after an ``@`` is a mailbox's, and a contact box prints both side by side."""
+    return bool(URL.search(EMAIL.sub(" ", value)))
+
+
 def _pattern(pattern: re.Pattern[str]) -> Callable[[str], bool]:
     return lambda value: bool(pattern.search(value))
 
@@ -160,7 +167,7 @@ KINDS: tuple[ValueKind, ...] = (
               ("price", "our price", "sale price", "your price", "cost", "msrp"), max_length=40, avoid=_OTHER_PRICES),
     ValueKind("phone", ("phone", "telephone", "tel", "fax", "mobile"), _pattern(PHONE), True,
               ("phone", "telephone", "tel", "phone number", "contact", "call"), max_length=40),
-    ValueKind("url", ("website", "url", "homepage", "web"), _pattern(URL), True,
+    ValueKind("url", ("website", "url", "homepage", "web"), is_url, True,
               ("website", "web site", "url", "homepage", "web", "site"), max_length=120),
     ValueKind("address", ("address", "street"), _pattern(ADDRESS), labels=("address", "street address", "location"),
               max_length=160),
@@ -241,6 +248,29 @@ def kind_asked(name: str, description: str = "") -> ValueKind | None:
             if kind.asked_by(words, plain):
                 return kind
     return None
+
+
+# the look a value of a loose kind has when nothing else could read so: a body's noun ("Livescribe Inc."), a
+# place with its region ("Oakland, CA"), a person's name; a hard kind's recogniser is telling by itself
+PLACE = re.compile(r"^[A-Z][\w .'-]*,\s*([A-Z]{2}|[A-Z][a-z]+(?: [A-Z][a-z]+)*)(\s+\d{5}(-\d{4})?)?$")
+_TELLING = {"organisation": lambda v: bool(ORGANISATION_NOUNS.search(v)),
+            "location": lambda v: bool(PLACE.match(v.strip())), "person": is_person}
+
+
+def telling_check(kind: str | None) -> Callable[[str], bool] | None:
+    """A check that a value is of ``kind`` and could hardly be another field's: what lets a value be found
+    behind a label in any wording (None where the kind has no telling look: a category, a short class)."""
+    found = BY_NAME.get(kind or "")
+    if found is None:
+        return None
+    return found.check if found.hard else _TELLING.get(found.name)
+
+
+def names_another_kind(label: str, kind: str | None) -> bool:
+    """Does ``label`` use a word that asks for another kind ("Location" in front of a value sought as a
+    company)? Such a pair is another field's, whatever its value looks like."""
+    plain = " ".join(re.findall(r"[a-z0-9]+", label.lower()))
+    return any(other.name != kind and other.asked_by(set(plain.split()), plain) for other in KINDS)
 
 
 def recogniser(kind: str | None) -> Callable[[str], bool] | None:

@@ -15,7 +15,13 @@ from dataclasses import replace
 
 from lxml import etree
 
-from scrapesmith.induce.candidates import FieldCandidate, outer_box, visible_elements, xpath_literal
+from scrapesmith.induce.candidates import (
+    FieldCandidate,
+    outer_box,
+    value_before_label,
+    visible_elements,
+    xpath_literal,
+)
 from scrapesmith.induce.execute import normalize_space
 from scrapesmith.induce.field_evidence import FieldConcept
 from scrapesmith.induce.kinds import label_unit
@@ -108,12 +114,17 @@ def _predicate(whole: str, concept: FieldConcept) -> str:
 
 
 def _sibling_candidates(anchor: str, sibling: etree._Element, evidence: str,
-                        concept: FieldConcept) -> list[FieldCandidate]:
-    found = [FieldCandidate(f"{anchor}/following-sibling::{sibling.tag}[1]", evidence)]
+                        concept: FieldConcept, axis: str = "following") -> list[FieldCandidate]:
+    found = [FieldCandidate(f"{anchor}/{axis}-sibling::{sibling.tag}[1]", evidence)]
     if len(sibling) and all(c.tag == sibling[0].tag for c in sibling):
-        found.append(FieldCandidate(f"{anchor}/following-sibling::{sibling.tag}[1]/{sibling[0].tag}", evidence))
-    if concept.multiple:  # "Genres: <a>Crime</a> | <a>Drama</a>": every link after the label, furniture aside
+        found.append(FieldCandidate(f"{anchor}/{axis}-sibling::{sibling.tag}[1]/{sibling[0].tag}", evidence))
+    if concept.multiple and axis == "following":  # "Genres: <a>Crime</a> | <a>Drama</a>": every link after
         found.append(FieldCandidate(f"{anchor}/following-sibling::{sibling.tag}", evidence, UI_TEXT))
+    elif concept.multiple:  # printed before the label: those whose next label of its tag is this one
+        tag = anchor[2:].split("[", 1)[0]
+        condition = anchor[2 + len(tag):]
+        found.append(FieldCandidate(
+            f"{anchor}/preceding-sibling::{sibling.tag}[following-sibling::{tag}[1]{condition}]", evidence, UI_TEXT))
     return found
 
 
@@ -123,9 +134,10 @@ def _after_label(element: etree._Element, whole: str, evidence: str, concept: Fi
     here: list[FieldCandidate] = []
     if normalize_space(element.tail or "").strip(LABEL_STRIP):
         here.append(FieldCandidate(f"{anchor}/following-sibling::text()[1]", evidence))
-    sibling = element.getnext()
+    before = value_before_label(element)
+    sibling = element.getprevious() if before else element.getnext()
     if sibling is not None and isinstance(sibling.tag, str):
-        here.extend(_sibling_candidates(anchor, sibling, evidence, concept))
+        here.extend(_sibling_candidates(anchor, sibling, evidence, concept, "preceding" if before else "following"))
     parent = element.getparent()
     if parent is not None and normalize_space(parent.text_content()) == whole:
         after = parent.getnext()

@@ -24,10 +24,17 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from scrapesmith.induce.candidates import FieldCandidate, outer_box, step_for, visible_elements, xpath_literal
+from scrapesmith.induce.candidates import (
+    FieldCandidate,
+    outer_box,
+    step_for,
+    value_before_label,
+    visible_elements,
+    xpath_literal,
+)
 from scrapesmith.induce.execute import normalize_space
 from scrapesmith.induce.field_evidence import FieldConcept
-from scrapesmith.induce.kinds import is_plain_number, label_unit
+from scrapesmith.induce.kinds import is_plain_number, label_unit, names_another_kind, telling_check
 from scrapesmith.induce.labels import LABEL_STRIP, MAX_LABEL_CHARS, label_evidence
 from scrapesmith.induce.regions import chrome_markup
 
@@ -55,6 +62,10 @@ class Pair:
         """The same value, looked up as the first such label after ``heading``."""
         return f"{heading}/following::{self.anchor}[1]{self.path}"
 
+    def before(self, heading: str) -> str:
+        """The same value, looked up as the nearest such label before ``heading``."""
+        return f"{heading}/preceding::{self.anchor}[1]{self.path}"
+
     def candidate(self, evidence: str = "pair") -> FieldCandidate:
         return FieldCandidate(self.xpath, evidence, self.regex, unit=label_unit(self.label))
 
@@ -74,27 +85,35 @@ def _is_link(element: etree._Element) -> bool:
     return element.tag == "a" or any(a.tag == "a" for a in element.iterancestors("a"))
 
 
-def _row_pair(row: etree._Element) -> Pair | None:
-    """``<tr><th>Height</th><td>6-8</td></tr>``: a row of two cells with text, the first a label."""
+def _row_pair(row: etree._Element) -> list[Pair]:
+    """``<tr><th>Height</th><td>6-8</td></tr>``: a row of two cells with text, the first a label; or the last
+    one (a template that prints the value first), which only the seed pages together tell apart
+    (``shared_pairs``)."""
     cells = [c for c in row if c.tag in CELLS]
     filled = [c for c in cells if normalize_space(c.text_content())]
-    if len(cells) < 2 or len(filled) != 2 or filled[0] is not cells[0] or cells[0].get("colspan"):
-        return None
-    label = _label_text(cells[0])
-    if label is None:
-        return None
-    return Pair(label.strip(LABEL_STRIP), f"{cells[0].tag}[normalize-space()={xpath_literal(label)}]",
-                f"/following-sibling::{filled[1].tag}[1]", cells[0])
+    if len(cells) < 2 or len(filled) != 2:
+        return []
+    ways = [(filled[0], filled[1], "following")] if filled[0] is cells[0] and not cells[0].get("colspan") else []
+    if filled[1] is cells[-1] and not cells[-1].get("colspan"):
+        ways.append((filled[1], filled[0], "preceding"))
+    found = []
+    for label_cell, value_cell, axis in ways:
+        label = _label_text(label_cell)
+        if label is not None:
+            found.append(Pair(label.strip(LABEL_STRIP), f"{label_cell.tag}[normalize-space()={xpath_literal(label)}]",
+                              f"/{axis}-sibling::{value_cell.tag}[1]", label_cell))
+    return found
 
 
 def _term_pair(term: etree._Element) -> Pair | None:
     """``<dt>Company:</dt><dd>Acme</dd>``."""
-    following = term.getnext()
+    before = value_before_label(term)  # "<dd>Acme</dd><dt>Company:</dt>": a template printing values first
+    following = term.getprevious() if before else term.getnext()
     label = _label_text(term)
     if label is None or following is None or following.tag != "dd" or not normalize_space(following.text_content()):
         return None
     return Pair(label.strip(LABEL_STRIP), f"dt[normalize-space()={xpath_literal(label)}]",
-                "/following-sibling::dd[1]", term)
+                f"/{'preceding' if before else 'following'}-sibling::dd[1]", term)
 
 
 def _colon_pairs(element: etree._Element) -> list[Pair]:
@@ -131,19 +150,20 @@ def _in_chrome(element: etree._Element) -> bool:
     return any(chrome_markup(node) for node in (element, *element.iterancestors()))
 
 
-def page_pairs(root: etree._Element) -> list[Pair]:
+def page_pairs(root: etree._Element, both_ways: bool = False) -> list[Pair]:
     """Every label → value pair on one page outside its chrome, in document order (a label printed in two
-    sections gives two pairs with one path)."""
+    sections gives two pairs with one path). A row of two label-like cells is read label first unless
+    ``both_ways`` (what only several pages together tell apart)."""
     found: list[Pair] = []
     for element in visible_elements(root):
         if element.tag == "tr":
-            pairs = [p for p in [_row_pair(element)] if p]
+            pairs = _row_pair(element)
         elif element.tag == "dt":
             pairs = [p for p in [_term_pair(element)] if p]
         else:
             pairs = _colon_pairs(element)
         found += [pair for pair in pairs if not _in_chrome(pair.element)]
-    return found
+    return found if both_ways else _one_way(found)
 
 
 def shared_pairs(seeds: Sequence[etree._Element]) -> list[Pair]:
@@ -151,9 +171,30 @@ def shared_pairs(seeds: Sequence[etree._Element]) -> list[Pair]:
     order."""
     if not seeds:
         return []
-    keys = [{(p.xpath, p.regex) for p in page_pairs(root)} for root in seeds[1:]]
-    first = {(p.xpath, p.regex): p for p in reversed(page_pairs(seeds[0]))}
-    return [p for key, p in reversed(first.items()) if all(key in k for k in keys)]
+    keys = [{(p.xpath, p.regex) for p in page_pairs(root, both_ways=True)} for root in seeds[1:]]
+    first = {(p.xpath, p.regex): p for p in reversed(page_pairs(seeds[0], both_ways=True))}
+    shared = [p for key, p in reversed(first.items()) if all(key in k for k in keys)]
+    return _one_way(shared)
+
+
+def _one_way(pairs: list[Pair]) -> list[Pair]:
+    """A row read both ways keeps its label-first reading (as most rows are); the other stays where it is the
+    row's only one."""
+    forward = {p.element.getparent() for p in pairs if p.element.tag in CELLS and p.path.startswith("/following")}
+    return [p for p in pairs if p.element.tag not in CELLS or p.path.startswith("/following")
+            or p.element.getparent() not in forward]
+
+
+def unnamed_candidates(seeds: Sequence[etree._Element], concept: FieldConcept) -> list[FieldCandidate]:
+    """The values of the template's pairs whatever their labels say, for a field whose kind has a telling look
+    (``kinds.telling_check``): a page may label a company "Employer", "Hiring firm" or a word nobody foresaw,
+    and its value still reads as a company. The path keeps the page's own label as its anchor, which holds
+    when classes, wrappers and the order of blocks change; scoring asks the values to have the telling look
+    and to vary across the seeds. A pair whose label asks for another kind is left to that kind."""
+    if concept.headline or telling_check(concept.kind) is None:
+        return []
+    return [pair.candidate("unnamed") for pair in shared_pairs(seeds)
+            if not names_another_kind(pair.label, concept.kind)]
 
 
 def _headings(root: etree._Element) -> list[etree._Element]:
@@ -187,14 +228,18 @@ def section_candidates(root: etree._Element, concept: FieldConcept) -> list[Fiel
     found = []
     for heading in named:
         start = order[heading]
-        end = next((order[h] for h in headings if order[h] > start and _signature(h) == _signature(heading)),
-                   len(order))
-        rows = [p for p in pairs if start < order[p.element] < end]
-        if not rows or len(rows) > MAX_SECTION_ROWS or any(label_evidence(p.label, concept) for p in rows):
-            continue  # a row the field's own label names is found by that label, and more precisely
+        alike = [order[h] for h in headings if _signature(h) == _signature(heading)]
+        end = next((o for o in alike if o > start), len(order))
+        begin = max((o for o in alike if o < start), default=-1)
         text = normalize_space(heading.text_content())
         anchor = f"//{heading.tag}[normalize-space()={xpath_literal(text)}]"
-        units = {label_unit(p.label) for p in rows}
-        found.append(FieldCandidate(" | ".join(p.after(anchor) for p in rows), "section", several=True,
-                               unit=units.pop() if len(units) == 1 else None))
+        # the rows under the heading; in a template that prints a block's parts in reverse, the rows above it
+        for rows, path, evidence in (([p for p in pairs if start < order[p.element] < end], Pair.after, "section"),
+                                     ([p for p in pairs if begin < order[p.element] < start and not
+                                       text.endswith((":", "："))], Pair.before, "section above")):
+            if not rows or len(rows) > MAX_SECTION_ROWS or any(label_evidence(p.label, concept) for p in rows):
+                continue  # a row the field's own label names is found by that label, and more precisely
+            units = {label_unit(p.label) for p in rows}
+            found.append(FieldCandidate(" | ".join(path(p, anchor) for p in rows), evidence, several=True,
+                                        unit=units.pop() if len(units) == 1 else None))
     return found
