@@ -227,10 +227,15 @@ def rank_candidates(concept: FieldConcept, seeds: Sequence[etree._Element],
             support[key] = support.get(key, 0) + 1
             if key not in pool or candidate.prior > pool[key].prior:
                 pool[key] = candidate
-    for candidate in unnamed_candidates(seeds, concept):
-        if candidate.key not in pool:
-            pool[candidate.key], support[candidate.key] = candidate, len(seeds)
-    return rank_pool(pool, support, concept, seeds, urls)
+    unnamed = [c for c in unnamed_candidates(seeds, concept) if c.key not in pool]
+    for candidate in unnamed:
+        pool[candidate.key], support[candidate.key] = candidate, len(seeds)
+    ranked = rank_pool(pool, support, concept, seeds, urls)
+    keys = {c.key for c in unnamed}
+    readings = {tuple(map(tuple, s.values)) for s in ranked if s.candidate.key in keys}
+    if len(readings) > 1:  # several pairs read as the field (a director, writers, stars): only a label could tell
+        ranked = [s for s in ranked if s.candidate.evidence != "unnamed"]
+    return ranked
 
 
 def rank_pool(pool: dict[CandidateKey, FieldCandidate], support: dict[CandidateKey, int], concept: FieldConcept,

@@ -132,7 +132,7 @@ def _colon_pairs(element: etree._Element) -> list[Pair]:
             return [Pair(label.strip(LABEL_STRIP), anchor, f"/following-sibling::{following.tag}[1]", element)]
         return []
     head, colon, rest = whole.partition(":")
-    if len(element) or not colon or not rest.strip() or _label_text_of(head) is None:
+    if len(element) or not colon or not rest.strip() or rest.startswith("//") or _label_text_of(head) is None:
         return []
     prefix = normalize_space(head) + ":"
     return [Pair(normalize_space(head), f"{element.tag}[starts-with(normalize-space(), {xpath_literal(prefix)})]",
@@ -191,8 +191,8 @@ def unnamed_candidates(seeds: Sequence[etree._Element], concept: FieldConcept) -
     and its value still reads as a company. The path keeps the page's own label as its anchor, which holds
     when classes, wrappers and the order of blocks change; scoring asks the values to have the telling look
     and to vary across the seeds. A pair whose label asks for another kind is left to that kind."""
-    if concept.headline or telling_check(concept.kind) is None:
-        return []
+    if concept.headline or concept.avoid or telling_check(concept.kind) is None:
+        return []  # a kind with look-alike distractors (a list price beside the price) needs its label's words
     return [pair.candidate("unnamed") for pair in shared_pairs(seeds)
             if not names_another_kind(pair.label, concept.kind)]
 
