@@ -125,3 +125,16 @@ def test_a_class_a_template_puts_on_every_wrapper_is_no_anchor() -> None:
     paths = anchored_path(link)
     assert "//div[@class='buying']/span/span/a" in paths
     assert not any(p.startswith("//span[@class='w-25dbe5']") for p in paths)
+
+
+def price_page(model: str, price: str, promo: str = "") -> str:
+    return (f"<html><head><title>{model}</title></head><body><h1>{model}</h1>{promo}<table id='snap'><tr>"
+            f"<td class='value'><b>{price}</b></td></tr></table></body></html>")
+
+
+def test_of_paths_that_read_alike_on_the_seeds_a_value_found_by_its_look_keeps_its_anchor() -> None:
+    pages = [price_page("2010 Audi A6", "$53,310"), price_page("2010 Audi S5", "$52,400"),
+             price_page("2010 Audi S6", "$76,100"), price_page("2011 Saab 9-3", "$29,900", "<p><b>New!</b></p>")]
+    compiled, rows = forge([FieldRequest("cost", "the cost of the auto")], pages)
+    assert [row["cost"] for row in rows] == ["$53,310", "$52,400", "$76,100", "$29,900"]
+    assert compiled.spec.field("cost").actions[0] != "//b"

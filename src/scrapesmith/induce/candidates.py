@@ -109,8 +109,10 @@ def _plain_wrapper(node: etree._Element) -> bool:
 
 def anchored_path(element: etree._Element, max_depth: int = 4, hashed: bool = False) -> list[str]:
     """Paths to ``element`` from its nearest anchored ancestors: short first, then more specific."""
-    paths = [f"//{step_for(element, hashed)}"]
-    steps = [_positional_step(element, hashed)]
+    if _plain_wrapper(element):
+        paths, steps = [f"//{element.tag}"], [_positional_step(element, hashed, named=False)]
+    else:
+        paths, steps = [f"//{step_for(element, hashed)}"], [_positional_step(element, hashed)]
     node = element.getparent()
     depth = 0
     while node is not None and depth < max_depth and node.tag not in ("html", "body"):
@@ -126,8 +128,8 @@ def anchored_path(element: etree._Element, max_depth: int = 4, hashed: bool = Fa
     return paths
 
 
-def _positional_step(element: etree._Element, hashed: bool = False) -> str:
-    step = step_for(element, hashed)
+def _positional_step(element: etree._Element, hashed: bool = False, named: bool = True) -> str:
+    step = step_for(element, hashed) if named else element.tag
     if "[@" in step:
         return step
     parent = element.getparent()

@@ -274,8 +274,18 @@ def rank_pool(pool: dict[CandidateKey, FieldCandidate], support: dict[CandidateK
                 ranked.append(_scoped(cleaned, concept, anchors, regions))
         ranked.append(_scoped(scored, concept, anchors, regions))
     ranked = [s for s in ranked if s.score > 0]
-    ranked.sort(key=lambda s: (-round(s.score, 6), -s.support, len(s.candidate.xpath), s.candidate.xpath))
+    ranked.sort(key=lambda s: (-round(s.score, 6), -s.support, *_fragility(s.candidate), s.candidate.xpath))
     return ranked
+
+
+def _fragility(candidate: FieldCandidate) -> tuple[int, int, int]:
+    """Of paths that read the same on every seed, the one likeliest to read the same on the next page: fewest
+    positions (a row's number moves when a record lacks a fact), then, for a value found by its look alone,
+    one anchored on an id, class or text over a bare tag (the seeds' only ``<b>`` need not be the only one on
+    the next page), then the shortest."""
+    xpath = candidate.xpath
+    bare = candidate.evidence == "type" and "[" not in xpath
+    return len(re.findall(r"/[\w-]+\[\d+\]", xpath)), int(bare), len(xpath)
 
 
 def _scoped(scored: ScoredCandidate, concept: FieldConcept, anchors: Sequence[HeadlineAnchor],
