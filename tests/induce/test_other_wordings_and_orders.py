@@ -13,7 +13,8 @@ from lxml import etree
 from scrapesmith.dom import parse_html
 from scrapesmith.induce import CompiledSpec, FieldRequest
 from scrapesmith.induce.candidates import anchored_path
-from scrapesmith.induce.heuristic import induce_heuristic
+from scrapesmith.induce.field_evidence import concept_for
+from scrapesmith.induce.heuristic import induce_heuristic, rank_candidates
 from scrapesmith.induce.kinds import is_url, names_another_kind, telling_check
 
 JOBS = [("Livescribe Inc.", "Application Support QA Lead", "Oakland, CA", "11-26-2010"),
@@ -138,3 +139,15 @@ def test_of_paths_that_read_alike_on_the_seeds_a_value_found_by_its_look_keeps_i
     compiled, rows = forge([FieldRequest("cost", "the cost of the auto")], pages)
     assert [row["cost"] for row in rows] == ["$53,310", "$52,400", "$76,100", "$29,900"]
     assert compiled.spec.field("cost").actions[0] != "//b"
+
+
+def test_the_same_texts_on_every_record_are_furniture_however_many_times_each_prints_them() -> None:
+    books = [("The Girl Who Kicked the Hornet's Nest", "Stieg Larsson", 3), ("Arguing with Idiots", "Glenn Beck", 1),
+             ("The Girl Who Played with Fire", "Reg Keeland", 2)]
+    pages = [parse_html(f"<html><head><title>{title}</title></head><body><h1>{title}</h1><div class='by'>"
+                        f"<a href='/a'>{author}</a> (Author)</div>"
+                        + "".join("<p><span class='avail'><b>FREE Super Saver Shipping</b></span></p>" for _ in range(n))
+                        + "</body></html>") for title, author, n in books]
+    ranked = rank_candidates(concept_for("author", "the author of the book"), pages)
+    assert all(s.score == 0 or s.values[0] != ["FREE Super Saver Shipping"] * 3 for s in ranked)
+    assert ranked[0].values == [[book[1]] for book in books]

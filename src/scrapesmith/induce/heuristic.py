@@ -157,8 +157,11 @@ def score_candidate(candidate: FieldCandidate, concept: FieldConcept, seeds: Seq
     variation = 1.0 if len(values) < 2 or distinct > 1 else CONSTANT.get(candidate.evidence, 0.5)
     if concept.headline and distinct == 1 and len(values) > 1:
         variation = CONSTANT_HEADLINE  # every page is another record: its name cannot be the same on all
-    elif candidate.evidence == "type" and not concept.hard_type and distinct == 1 and len(values) > 1:
-        variation = 0.0  # only a loose look ("reads like a name") and the same on every record: page furniture
+    elif (candidate.evidence == "type" and not concept.hard_type and len(values) > 1
+          and len({frozenset(page) for page in values}) == 1):
+        # only a loose look ("reads like a name") and the same texts on every record, however many times
+        # each prints them ("FREE Super Saver Shipping" under each offer): page furniture
+        variation = 0.0
     elif _names_field(values, concept):
         variation *= NAMING_HEADING  # "Company Overview" on every record: the field's heading, not its value
     headline = 1.0
