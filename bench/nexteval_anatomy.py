@@ -5,7 +5,8 @@ two-way split of :func:`scrapesmith.bench.nexteval_fit.half_splits` fits both mo
 inside the training half, as ``bench nexteval --fit`` does) on one half and detects on the other; each
 scored page's loss is split into the main list, extra lists, missed lists and item boundaries
 (:mod:`scrapesmith.bench.nexteval_anatomy`). ``bench nexteval --fit`` prints the totals; this script
-lists every scored page, worst first, and saves them.
+lists every scored page, worst first, and saves them, with the same classes in-sample (both models fitted on
+every page, as shipped) for comparison.
 
 Run: ``python bench/nexteval_anatomy.py [--limit N] [--json OUT]`` (a few minutes on 2 cores; no model,
 no browser).
@@ -22,7 +23,14 @@ import numpy as np
 
 from scrapesmith.bench.nexteval import page_ids
 from scrapesmith.bench.nexteval_anatomy import ERROR_CLASSES
-from scrapesmith.bench.nexteval_fit import LOW_F1, cross_half_anatomies, half_splits, load_pages
+from scrapesmith.bench.nexteval_fit import (
+    LOW_F1,
+    cross_half_anatomies,
+    fit_models,
+    half_splits,
+    load_pages,
+    page_anatomies,
+)
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "next-eval"
 
@@ -41,7 +49,12 @@ def main() -> None:
         for (name, anatomies), (_, _, test) in zip(cross_half_anatomies(pages), half_splits(len(pages)), strict=True)
         for i, anatomy in zip(test, anatomies, strict=True)
     ]
+    fitted_here = page_anatomies(pages, fit_models(pages))
     summary = {
+        "in_sample_mean_cost": {
+            name: float(np.mean([anatomy.costs[name] for anatomy in fitted_here])) for name in ERROR_CLASSES
+        },
+        "in_sample_f1": float(np.mean([anatomy.f1 for anatomy in fitted_here])),
         "pages_scored": len(rows),
         "cross_half_f1": float(np.mean([row["f1"] for row in rows])),
         "under_half": sum(1 for row in rows if row["f1"] < LOW_F1),
