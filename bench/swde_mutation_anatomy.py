@@ -1,0 +1,59 @@
+"""Which site-attributes a template change costs: from a ``bench swde --mutate … --json`` file, every
+site-attribute that is Correct on the unmutated pages and not Correct under some (kind, seed) draw, with the
+draws and categories; given a second file (the same command after a change), what each of those became.
+
+    python bench/swde_mutation_anatomy.py bench/results/swde-issue28d-mutated-before.json \
+        --after bench/results/swde-issue28d-mutated-after.json --hold-out nbaplayer,restaurant
+
+Sites of held-out verticals are left out of the listing (only their totals are for reading).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from pathlib import Path
+
+Draw = tuple[str, int, str, str]
+
+
+def cases(path: Path) -> dict[Draw, dict]:
+    return {(c["mutation"], c["mutation_seed"], c["site"], c["attribute"]): c
+            for c in json.loads(path.read_text())["cases"]}
+
+
+def lost(before: dict[Draw, dict], kinds: set[str], held_out: tuple[str, ...]) -> dict[tuple[str, str], list[Draw]]:
+    """Per (site, attribute) Correct unmutated, the mutated draws where it is not Correct."""
+    found: dict[tuple[str, str], list[Draw]] = defaultdict(list)
+    for draw, case in before.items():
+        kind, _, site, attribute = draw
+        unmutated = before.get(("none", 0, site, attribute))
+        if (kind == "none" or (kinds and kind not in kinds) or site.split("-")[0] in held_out
+                or unmutated is None or unmutated["category"] != "correct" or case["category"] == "correct"):
+            continue
+        found[site, attribute].append(draw)
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("before", type=Path)
+    parser.add_argument("--after", type=Path)
+    parser.add_argument("--kinds", default="", help="only these kinds (comma-separated); all by default")
+    parser.add_argument("--hold-out", default="", help="verticals left out of the listing (comma-separated)")
+    args = parser.parse_args()
+    before = cases(args.before)
+    after = cases(args.after) if args.after else {}
+    kinds = {k for k in args.kinds.split(",") if k}
+    held_out = tuple(v for v in args.hold_out.split(",") if v)
+    for (site, attribute), draws in sorted(lost(before, kinds, held_out).items()):
+        cells = []
+        for draw in sorted(draws):
+            now = after.get(draw, {}).get("category")
+            cells.append(f"{draw[0]}{draw[1]}:{before[draw]['category']}" + (f"->{now}" if now else ""))
+        print(f"{site} {attribute}: {' '.join(cells)}")
+
+
+if __name__ == "__main__":
+    main()
