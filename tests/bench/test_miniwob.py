@@ -145,3 +145,15 @@ def test_an_episode_started_in_place_is_the_one_a_fresh_load_of_its_seed_gives(b
             assert (env.state.utterance, browser_session.evaluate(wrap)) == fresh[seed]
         env.reset(f"{base_url}/click-button.html?seed=7")  # another task: its page is loaded
         assert env.state.starts == 1 and "click-button" in browser_session.url
+
+
+def test_a_page_whose_widgets_keep_an_aria_value_is_loaded_afresh_for_every_episode(browser_session):
+    """A spin button keeps its aria-valuenow when the task regenerates its problem in place (the field shows 0,
+    the widget says 3): once a widget holds one, the next episode loads the page afresh."""
+    with serve_miniwob() as base_url:
+        env = MiniwobEnv(browser_session)
+        for seed in (1, 2):
+            env.reset(f"{base_url}/use-spinner.html?seed={seed}")
+            assert env.state.starts == 1  # a fresh load each time
+            browser_session.press("ArrowUp", "#spinner", times=3)  # what an episode does to the widget
+            env.observe()

@@ -11,7 +11,8 @@ the environment reads them from the page. An episode starts by seeding the RNG w
 ``core.startEpisodeReal`` (what the START cover's click calls). The next episode of the same task reuses the
 page: it is reseeded and started in place, as MiniWoB's own Gym environment does, instead of being loaded again
 (a load is most of a scripted episode's time); the seed alone decides the problem, so an episode started in place
-is the one a fresh load of ``?seed=N`` gives. No Selenium, no Gym wrapper.
+is the one a fresh load of ``?seed=N`` gives — except on pages whose widgets keep an ARIA value across problems
+(sliders, spin buttons), which are loaded afresh (``STATEFUL_WIDGET``). No Selenium, no Gym wrapper.
 """
 
 from __future__ import annotations
@@ -87,6 +88,7 @@ HOOK = """<script>(function () {
   core.createDisplay = function () { createDisplay.apply(this, arguments); core.hideDisplay(); };
   if (document.getElementById('reward-display')) { core.hideDisplay(); }
   var seed = new URLSearchParams(location.search).get('seed');
+  document.querySelectorAll('[data-ss-readout]').forEach((el) => el.removeAttribute('data-ss-readout'));
   if (seed !== null && Math.seedrandom) { Math.seedrandom(seed); }
   var start = core.startEpisodeReal;
   core.startEpisodeReal = function () { start.apply(this, arguments); started = true; starts++; publish(); };
@@ -97,14 +99,22 @@ HOOK = """<script>(function () {
 
 
 #: Starts an episode: the seed (``?seed=N``, a string, as the hook's load-time seeding reads it) decides the problem.
-#: Returns how many episodes the page had started before, so the start is checked by the page's own counter.
+#: Returns how many episodes the page had started before, so the start is checked by the page's own counter. The
+#: marks our widget driver left on the page's numbers (``data-ss-readout``) go: the next episode's numbers are new.
 START_JS = """(seed) => {
   var meta = document.querySelector('meta[name="STATE_META"]');
   var before = meta ? (JSON.parse(meta.getAttribute('content') || '{}').starts || 0) : 0;
+  document.querySelectorAll('[data-ss-readout]').forEach((el) => el.removeAttribute('data-ss-readout'));
   if (seed !== null && Math.seedrandom) { Math.seedrandom(seed); }
   core.startEpisodeReal();
   return before;
 }""".replace("STATE_META", STATE_META)
+
+
+#: A page whose widgets carry an ARIA value (sliders, spin buttons) is loaded afresh for every episode: such a widget
+#: keeps its ``aria-valuenow`` when the task regenerates its problem in place (the field shows 0, the widget says 5),
+#: so an episode started in place would not be the one a fresh load gives.
+STATEFUL_WIDGET = "aria-valuenow"
 
 
 class MiniwobUnavailable(ScrapesmithError):
@@ -218,7 +228,7 @@ class MiniwobEnv(BrowserEnv):
         The start is checked, not waited for: the page's own counter of started episodes must have moved."""
         page, _, query = url.partition("?")
         seed = parse_qs(query).get("seed", [None])[0]
-        in_place = self.reuse_page and self._current_page() == page
+        in_place = self.reuse_page and self._current_page() == page and STATEFUL_WIDGET not in self.last_html
         if not in_place:
             self.browser.goto(url)
         try:
