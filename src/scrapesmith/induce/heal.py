@@ -203,10 +203,34 @@ def _with_conditions(candidate: FieldCandidate, conditions: Sequence[str]) -> Fi
     return FieldCandidate(candidate.xpath + "".join(conditions), candidate.evidence, candidate.regex)
 
 
+def _label_unions(per_page: Sequence[Sequence[tuple[FieldCandidate, float]]]) -> list[tuple[FieldCandidate, float]]:
+    """Label-anchored candidates that differ only in the label's text (``MSRP Price:`` on two seed pages,
+    ``MSRP Price Range:`` on the third), joined into one that accepts every spelling: a label the site writes
+    two ways is still one field, as induce forges it (``Director:`` or ``Directors:``). Only where fewer
+    spellings than pages: a label repeats across pages, a text next to the value that differs on every page
+    (an address, "76% buy this") is no label."""
+    groups: dict[tuple, list[tuple[str, float]]] = {}
+    for candidate, weight in dict.fromkeys(c for page in per_page for c in page):
+        step = _label_step(candidate.xpath)
+        if step is None:
+            continue
+        tag, condition = step[2:].split("[", 1)
+        key = (tag, candidate.xpath[len(step):], candidate.regex, candidate.evidence)
+        groups.setdefault(key, []).append((condition[:-1], weight))
+    unions = []
+    for (tag, rest, regex, evidence), conditions in groups.items():
+        spellings = list(dict.fromkeys(part.strip() for condition, _ in conditions for part in condition.split(" or ")))
+        if 1 < len(spellings) < len(per_page):
+            path = f"//{tag}[{' or '.join(spellings)}]{rest}"
+            unions.append((FieldCandidate(path, evidence, regex), min(w for _, w in conditions)))
+    return unions
+
+
 def _candidates(spec_field: FieldSpec,
                 pairs: Sequence[tuple[etree._Element, Sequence[str]]]) -> list[tuple[FieldCandidate, float]]:
     """Every way to the seed values on their pages, each with its weight (widened ones a little less)."""
     pool: dict[tuple, tuple[FieldCandidate, float]] = {}
+    per_page = []
     for root, values in pairs:
         found = [(c, 1.0) for c in (*example_candidates(root, Example(spec_field.name, values[0])),
                                     *_label_text_candidates(root, values[0]),
@@ -218,10 +242,13 @@ def _candidates(spec_field: FieldSpec,
         found = [(c, w * NEW_CONDITIONS) for c, w in found] + [
             (q, w) for c, w in found for q in (_with_conditions(c, kept), _with_old_label(c, old_label))
             if q is not None]
+        per_page.append(found)
         for candidate, weight in found:
             for regex in dict.fromkeys((candidate.regex, spec_field.post.regex)):
                 pool.setdefault((candidate.xpath, regex),
                                 (FieldCandidate(candidate.xpath, candidate.evidence, regex), weight))
+    for candidate, weight in _label_unions(per_page):
+        pool.setdefault((candidate.xpath, candidate.regex), (candidate, weight))
     return list(pool.values())
 
 
@@ -272,6 +299,28 @@ def _relocate_parts(spec_field: FieldSpec, pairs: Sequence[tuple[etree._Element,
                                         f"one value at a time"}), hits
 
 
+def _anchored(xpath: str) -> bool:
+    """A selector tied to something on the page beyond tags and positions: a label, an attribute, a text."""
+    return "@" in xpath or "normalize-space(" in xpath or "contains(" in xpath or "starts-with(" in xpath
+
+
+def _reanchored(spec_field: FieldSpec, seeds: SeedValues, pages: Sequence[etree._Element],
+                seed_pages: int) -> tuple[FieldSpec, FieldHeal]:
+    """A field that still reads its seed values is kept — unless its selector has no anchor (``//b``: the
+    first bold text) and a label now gives every seed value back. A redesign that moved blocks can leave such
+    a selector right on the seed pages and wrong wherever another node of its tag now comes first; its label
+    moves with the value."""
+    kept = spec_field, FieldHeal(spec_field.name, "kept", spec_field.actions, spec_field.actions)
+    if any(_anchored(action) for action in spec_field.actions):
+        return kept
+    found = _relocate(spec_field, seeds, pages)
+    if found is None or found[1] < seed_pages or _label_step(found[0].actions[-1]) is None:
+        return kept
+    healed = found[0]
+    return healed, FieldHeal(spec_field.name, "healed", spec_field.actions, healed.actions,
+                             "re-anchored on its label: the old selector still read the seed values, by tag alone")
+
+
 def _heal_field(spec_field: FieldSpec, column: ColumnProfile | None, pages: Sequence[etree._Element],
                 evidence: EvidenceHeal | None) -> tuple[FieldSpec, FieldHeal]:
     seeds = column.seed_values if column is not None else []
@@ -286,7 +335,7 @@ def _heal_field(spec_field: FieldSpec, column: ColumnProfile | None, pages: Sequ
         return spec_field, FieldHeal(spec_field.name, "lost" if any(seeds) else "kept", spec_field.actions,
                                      spec_field.actions, "its seed values are not on the pages")
     if all(_gives(spec_field, _values(root, spec_field.actions, spec_field.post), want) for root, want in pairs):
-        return spec_field, FieldHeal(spec_field.name, "kept", spec_field.actions, spec_field.actions)
+        return _reanchored(spec_field, seeds, pages, len(pairs))
     found = _relocate(spec_field, seeds, pages)
     if found is None or found[1] < len(pairs):
         parts = _relocate_parts(spec_field, pairs)
