@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from pathlib import Path
 from typing import Literal
 
@@ -141,18 +142,21 @@ def _label_text_candidates(root: etree._Element, value: str) -> list[FieldCandid
     return found
 
 
-def _label_after_candidates(root: etree._Element, value: str, several: bool) -> list[FieldCandidate]:
-    """An element holding the value with its label *after* it (a row whose cells were swapped): anchored on
-    that label, ``//td[normalize-space()='Height']/preceding-sibling::td[1]``."""
+def _label_beside_candidates(root: etree._Element, value: str, several: bool) -> list[FieldCandidate]:
+    """An element holding the value with a short label as its sibling element right before or after it (a
+    row whose cells were swapped; a label cell whose text is a link, which induce's labels skip): anchored
+    on that label, ``//td[normalize-space()='Height']/preceding-sibling::td[1]``."""
     found = []
     for element in root.iter(etree.Element):
-        following = element.getnext()
-        if following is None or not isinstance(following.tag, str) or normalize_space(element.text_content()) != value:
+        if normalize_space(element.text_content()) != value:
             continue
-        label = normalize_space(following.text_content())
-        if 0 < len(label) <= MAX_LABEL and label != value:
-            path = f"//{following.tag}[normalize-space()={xpath_literal(label)}]/preceding-sibling::{element.tag}"
-            found.append(FieldCandidate(path if several else f"{path}[1]", "label"))
+        for sibling, axis in ((element.getnext(), "preceding-sibling"), (element.getprevious(), "following-sibling")):
+            if sibling is None or not isinstance(sibling.tag, str):
+                continue
+            label = normalize_space(sibling.text_content())
+            if 0 < len(label) <= MAX_LABEL and label != value:
+                path = f"//{sibling.tag}[normalize-space()={xpath_literal(label)}]/{axis}::{element.tag}"
+                found.append(FieldCandidate(path if several else f"{path}[1]", "label"))
     return found
 
 
@@ -205,24 +209,24 @@ def _with_conditions(candidate: FieldCandidate, conditions: Sequence[str]) -> Fi
 
 def _label_unions(per_page: Sequence[Sequence[tuple[FieldCandidate, float]]]) -> list[tuple[FieldCandidate, float]]:
     """Label-anchored candidates that differ only in the label's text (``MSRP Price:`` on two seed pages,
-    ``MSRP Price Range:`` on the third), joined into one that accepts every spelling: a label the site writes
-    two ways is still one field, as induce forges it (``Director:`` or ``Directors:``). Only where fewer
-    spellings than pages: a label repeats across pages, a text next to the value that differs on every page
-    (an address, "76% buy this") is no label."""
-    groups: dict[tuple, list[tuple[str, float]]] = {}
-    for candidate, weight in dict.fromkeys(c for page in per_page for c in page):
+    ``MSRP Price Range:`` on the third), joined two at a time into one that accepts both spellings: a label
+    the site writes two ways is still one field, as induce forges it (``Director:`` or ``Directors:``). Only
+    on three seed pages or more, so that a pair giving every seed value back has one spelling that repeats:
+    a text beside the value that differs on every page (an address, "76% buy this") is no label."""
+    if len(per_page) < 3:
+        return []
+    groups: dict[tuple, dict[str, float]] = {}
+    for candidate, weight in (c for page in per_page for c in page):
         step = _label_step(candidate.xpath)
         if step is None:
             continue
         tag, condition = step[2:].split("[", 1)
-        key = (tag, candidate.xpath[len(step):], candidate.regex, candidate.evidence)
-        groups.setdefault(key, []).append((condition[:-1], weight))
+        spellings = groups.setdefault((tag, candidate.xpath[len(step):], candidate.regex, candidate.evidence), {})
+        spellings[condition[:-1]] = min(weight, spellings.get(condition[:-1], weight))
     unions = []
-    for (tag, rest, regex, evidence), conditions in groups.items():
-        spellings = list(dict.fromkeys(part.strip() for condition, _ in conditions for part in condition.split(" or ")))
-        if 1 < len(spellings) < len(per_page):
-            path = f"//{tag}[{' or '.join(spellings)}]{rest}"
-            unions.append((FieldCandidate(path, evidence, regex), min(w for _, w in conditions)))
+    for (tag, rest, regex, evidence), spellings in groups.items():
+        for (first, weight), (second, other) in combinations(spellings.items(), 2):
+            unions.append((FieldCandidate(f"//{tag}[{first} or {second}]{rest}", evidence, regex), min(weight, other)))
     return unions
 
 
@@ -234,7 +238,7 @@ def _candidates(spec_field: FieldSpec,
     for root, values in pairs:
         found = [(c, 1.0) for c in (*example_candidates(root, Example(spec_field.name, values[0])),
                                     *_label_text_candidates(root, values[0]),
-                                    *_label_after_candidates(root, values[0], spec_field.post.multiple))]
+                                    *_label_beside_candidates(root, values[0], spec_field.post.multiple))]
         if spec_field.post.multiple:
             found += [(w, NARROW_FIRST) for w in (_every_sibling(c) for c, _ in found) if w is not None]
         kept = _conditions(spec_field.actions[-1]) if spec_field.actions else []
