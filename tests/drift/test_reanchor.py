@@ -14,7 +14,8 @@ from scrapesmith.bench.swde import discover_sites, read_page
 from scrapesmith.dom.mutate import mutate_page
 from scrapesmith.induce.candidates import FieldCandidate
 from scrapesmith.induce.execute import parse_for_replay
-from scrapesmith.induce.heal import _label_unions, heal_spec
+from scrapesmith.induce.heal import heal_spec
+from scrapesmith.induce.heal_candidates import label_unions
 
 SWDE = Path(__file__).resolve().parents[2] / "../shared/data/swde"
 pytestmark = pytest.mark.skipif(not (SWDE / "auto").is_dir(), reason="SWDE pages not present")
@@ -59,9 +60,9 @@ def _label_candidate(label: str) -> tuple[FieldCandidate, float]:
 
 def test_two_label_spellings_join_on_three_seed_pages_or_more():
     pages = [[_label_candidate("Price:")], [_label_candidate("Price:")], [_label_candidate("Price range:")]]
-    [(joined, _)] = _label_unions(pages)
+    [(joined, _)] = label_unions(pages)
     assert joined.xpath == ("//td[normalize-space()='Price:' or normalize-space()='Price range:']"
                             "/following-sibling::td[1]")
     root = etree.fromstring("<table><tr><td>Price range:</td><td>$1 - $2</td></tr></table>")
     assert [e.text for e in root.xpath(joined.xpath)] == ["$1 - $2"]
-    assert _label_unions(pages[1:]) == []  # two pages, two spellings: nothing shows either repeats
+    assert label_unions(pages[1:]) == []  # two pages, two spellings: nothing shows either repeats

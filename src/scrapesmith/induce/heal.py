@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
 from pathlib import Path
 from typing import Literal
 
@@ -27,8 +26,7 @@ from lxml import etree
 
 from scrapesmith.drift import ColumnProfile, DriftReport, compare
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.induce.candidates import FieldCandidate, xpath_literal
-from scrapesmith.induce.examples import MAX_LABEL, Example, example_candidates, kind_of
+from scrapesmith.induce.examples import kind_of
 from scrapesmith.induce.execute import (
     XPathSyntaxError,
     normalize_space,
@@ -36,6 +34,7 @@ from scrapesmith.induce.execute import (
     post_process,
     run_actions,
 )
+from scrapesmith.induce.heal_candidates import heal_candidates, label_step
 from scrapesmith.induce.heal_evidence import relocate_by_evidence
 from scrapesmith.induce.profile import seed_rows
 from scrapesmith.induce.scope import with_scope
@@ -46,14 +45,8 @@ from scrapesmith.web import FetchError, Page
 _VERSION = re.compile(r"\.v(\d+)$")
 SEVERAL = 0.7
 """A selector that reads several values where the field had one is worth this much of one that reads one."""
-NARROW_FIRST = 0.99
-"""A selector generalised from the first value to all its siblings wins only by giving back more values."""
-NEW_CONDITIONS = 0.995
-"""A selector that keeps the old one's conditions on its nodes wins over one without them, all else equal."""
 MAX_PARTS = 4
 """A multi-valued field is re-found one value at a time only when it had at most this many values a page."""
-_LABEL_STEP = re.compile(r"//[\w-]+\[normalize-space\(\)\s*=[^\]]*\](?=/)")
-_LAST_POSITION = re.compile(r"\[\d+\](?=(/text\(\))?$)")
 
 
 class HealError(ScrapesmithError):
@@ -131,138 +124,13 @@ def _pairs(pages: Sequence[etree._Element], seeds: SeedValues) -> list[tuple[etr
     return [(root, values) for root, values in zip(pages, seeds, strict=False) if _present(root, values)]
 
 
-def _label_text_candidates(root: etree._Element, value: str) -> list[FieldCandidate]:
-    """A text right after a short label element that *contains* the value (``Knopf (May 2010)`` after
-    ``<b>Publisher:</b>``): the old field's regex may still cut the value out of it."""
-    found = []
-    for element in root.iter(etree.Element):
-        if value in (element.tail or "") and 0 < len(label := normalize_space(element.text_content())) <= MAX_LABEL:
-            found.append(FieldCandidate(f"//{element.tag}[normalize-space()={xpath_literal(label)}]"
-                                   "/following-sibling::text()[1]", "label"))
-    return found
-
-
-def _label_beside_candidates(root: etree._Element, value: str, several: bool) -> list[FieldCandidate]:
-    """An element holding the value with a short label as its sibling element right before or after it (a
-    row whose cells were swapped; a label cell whose text is a link, which induce's labels skip): anchored
-    on that label, ``//td[normalize-space()='Height']/preceding-sibling::td[1]``."""
-    found = []
-    for element in root.iter(etree.Element):
-        if normalize_space(element.text_content()) != value:
-            continue
-        for sibling, axis in ((element.getnext(), "preceding-sibling"), (element.getprevious(), "following-sibling")):
-            if sibling is None or not isinstance(sibling.tag, str):
-                continue
-            label = normalize_space(sibling.text_content())
-            if 0 < len(label) <= MAX_LABEL and label != value:
-                path = f"//{sibling.tag}[normalize-space()={xpath_literal(label)}]/{axis}::{element.tag}"
-                found.append(FieldCandidate(path if several else f"{path}[1]", "label"))
-    return found
-
-
-def _every_sibling(candidate: FieldCandidate) -> FieldCandidate | None:
-    """``…/a[1]`` -> ``…/a``: the first of several values generalised to all its like siblings."""
-    widened = _LAST_POSITION.sub("", candidate.xpath)
-    return FieldCandidate(widened, candidate.evidence, candidate.regex) if widened != candidate.xpath else None
-
-
-def _conditions(xpath: str) -> list[str]:
-    """The predicates on the last step of ``xpath`` that name no class, id or position (``[starts-with(
-    following-sibling::text()[1], '(Author')]``): what the forged program asked of its nodes beyond where
-    they were, which a redesign that kept the records usually keeps too."""
-    depth, start, groups, last_slash = 0, 0, [], 0
-    for index, char in enumerate(xpath):
-        if char == "[":
-            depth += 1
-            if depth == 1:
-                start = index
-        elif char == "]":
-            depth -= 1
-            if depth == 0:
-                groups.append((start, xpath[start: index + 1]))
-        elif char == "/" and depth == 0:
-            last_slash = index
-    return [group for at, group in groups if at > last_slash and "@class" not in group and "@id" not in group
-            and not group[1:-1].strip().isdigit()]
-
-
-def _label_step(xpath: str) -> str | None:
-    """The first step of a label-anchored XPath (``//h4[normalize-space()='Director:' or …]``), if it is one."""
-    match = _LABEL_STEP.match(xpath)
-    return match.group(0) if match else None
-
-
-def _with_old_label(candidate: FieldCandidate, old_step: str | None) -> FieldCandidate | None:
-    """The candidate anchored on the old field's label step instead of its own (every spelling the forged
-    program knew: 'Director:' and 'Directors:'), when both anchor on a label."""
-    new_step = _label_step(candidate.xpath)
-    if old_step is None or new_step is None or new_step == old_step:
-        return None
-    return FieldCandidate(old_step + candidate.xpath[len(new_step):], candidate.evidence, candidate.regex)
-
-
-def _with_conditions(candidate: FieldCandidate, conditions: Sequence[str]) -> FieldCandidate | None:
-    if not conditions or candidate.xpath.endswith(")"):  # text() or a function: no element step to qualify
-        return None
-    return FieldCandidate(candidate.xpath + "".join(conditions), candidate.evidence, candidate.regex)
-
-
-def _label_unions(per_page: Sequence[Sequence[tuple[FieldCandidate, float]]]) -> list[tuple[FieldCandidate, float]]:
-    """Label-anchored candidates that differ only in the label's text (``MSRP Price:`` on two seed pages,
-    ``MSRP Price Range:`` on the third), joined two at a time into one that accepts both spellings: a label
-    the site writes two ways is still one field, as induce forges it (``Director:`` or ``Directors:``). Only
-    on three seed pages or more, so that a pair giving every seed value back has one spelling that repeats:
-    a text beside the value that differs on every page (an address, "76% buy this") is no label."""
-    if len(per_page) < 3:
-        return []
-    groups: dict[tuple, dict[str, float]] = {}
-    for candidate, weight in (c for page in per_page for c in page):
-        step = _label_step(candidate.xpath)
-        if step is None:
-            continue
-        tag, condition = step[2:].split("[", 1)
-        spellings = groups.setdefault((tag, candidate.xpath[len(step):], candidate.regex, candidate.evidence), {})
-        spellings[condition[:-1]] = min(weight, spellings.get(condition[:-1], weight))
-    unions = []
-    for (tag, rest, regex, evidence), spellings in groups.items():
-        for (first, weight), (second, other) in combinations(spellings.items(), 2):
-            unions.append((FieldCandidate(f"//{tag}[{first} or {second}]{rest}", evidence, regex), min(weight, other)))
-    return unions
-
-
-def _candidates(spec_field: FieldSpec,
-                pairs: Sequence[tuple[etree._Element, Sequence[str]]]) -> list[tuple[FieldCandidate, float]]:
-    """Every way to the seed values on their pages, each with its weight (widened ones a little less)."""
-    pool: dict[tuple, tuple[FieldCandidate, float]] = {}
-    per_page = []
-    for root, values in pairs:
-        found = [(c, 1.0) for c in (*example_candidates(root, Example(spec_field.name, values[0])),
-                                    *_label_text_candidates(root, values[0]),
-                                    *_label_beside_candidates(root, values[0], spec_field.post.multiple))]
-        if spec_field.post.multiple:
-            found += [(w, NARROW_FIRST) for w in (_every_sibling(c) for c, _ in found) if w is not None]
-        kept = _conditions(spec_field.actions[-1]) if spec_field.actions else []
-        old_label = _label_step(spec_field.actions[-1]) if spec_field.actions else None
-        found = [(c, w * NEW_CONDITIONS) for c, w in found] + [
-            (q, w) for c, w in found for q in (_with_conditions(c, kept), _with_old_label(c, old_label))
-            if q is not None]
-        per_page.append(found)
-        for candidate, weight in found:
-            for regex in dict.fromkeys((candidate.regex, spec_field.post.regex)):
-                pool.setdefault((candidate.xpath, regex),
-                                (FieldCandidate(candidate.xpath, candidate.evidence, regex), weight))
-    for candidate, weight in _label_unions(per_page):
-        pool.setdefault((candidate.xpath, candidate.regex), (candidate, weight))
-    return list(pool.values())
-
-
 def _relocate(spec_field: FieldSpec, seeds: SeedValues, pages: Sequence[etree._Element]) -> tuple[FieldSpec, int] | None:
     """The field with the selector that gives back its seed values on most pages, one value each where it
     had one, with the strongest anchor and the shortest path (as :func:`examples.generalise` ranks); and on
     how many pages it did."""
     pairs = _pairs(pages, seeds)
     scored = []
-    for candidate, weight in _candidates(spec_field, pairs):
+    for candidate, weight in heal_candidates(spec_field, pairs):
         post = spec_field.post.model_copy(update={"regex": candidate.regex})
         results = [_values(root, [candidate.xpath], post) for root, _ in pairs]
         hits = sum(_gives(spec_field, got, want) for got, (_, want) in zip(results, pairs, strict=True))
@@ -318,7 +186,7 @@ def _reanchored(spec_field: FieldSpec, seeds: SeedValues, pages: Sequence[etree.
     if any(_anchored(action) for action in spec_field.actions):
         return kept
     found = _relocate(spec_field, seeds, pages)
-    if found is None or found[1] < seed_pages or _label_step(found[0].actions[-1]) is None:
+    if found is None or found[1] < seed_pages or label_step(found[0].actions[-1]) is None:
         return kept
     healed = found[0]
     return healed, FieldHeal(spec_field.name, "healed", spec_field.actions, healed.actions,
