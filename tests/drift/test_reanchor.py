@@ -4,33 +4,20 @@ auto pages, under two reorderings: the label after its value, and before it as a
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from lxml import etree
 
-from scrapesmith.bench.drift import agreement_f1, forge, rows_of
-from scrapesmith.bench.swde import discover_sites, read_page
+from scrapesmith.bench.drift import agreement_f1, rows_of
 from scrapesmith.dom.mutate import mutate_page
 from scrapesmith.induce.candidates import FieldCandidate
 from scrapesmith.induce.execute import parse_for_replay
 from scrapesmith.induce.heal import heal_spec
 from scrapesmith.induce.heal_candidates import label_unions
 
-SWDE = Path(__file__).resolve().parents[2] / "../shared/data/swde"
-pytestmark = pytest.mark.skipif(not (SWDE / "auto").is_dir(), reason="SWDE pages not present")
-
-
-@pytest.fixture(scope="module")
-def forged():
-    site = discover_sites(SWDE, ["auto-msn"])[0]
-    texts = [read_page(p) for p in site.page_paths()[:10]]
-    return forge(site, texts, 3), texts
-
 
 @pytest.mark.parametrize("seed", [0, 1])
-def test_an_unanchored_selector_is_re_anchored_on_its_label(forged, seed):
-    spec, texts = forged
+def test_an_unanchored_selector_is_re_anchored_on_its_label(auto_msn, seed):
+    spec, texts = auto_msn
     [price] = [f for f in spec.fields if f.name == "price"]
     assert price.actions == ["//b"]  # what the forger chose: right on the seed pages, by tag alone
     changed = [mutate_page(t, "reorder", seed) for t in texts]
@@ -46,8 +33,8 @@ def test_an_unanchored_selector_is_re_anchored_on_its_label(forged, seed):
     assert rows_of(spec, texts[3:]) == reference  # the old version is untouched and still runs as before
 
 
-def test_an_anchored_selector_that_still_reads_its_seed_values_is_kept(forged):
-    spec, texts = forged
+def test_an_anchored_selector_that_still_reads_its_seed_values_is_kept(auto_msn):
+    spec, texts = auto_msn
     [engine] = [f for f in spec.fields if f.name == "engine"]
     healed = heal_spec(spec, [parse_for_replay(t) for t in texts[:3]])
     assert [f.outcome for f in healed.fields if f.name == "engine"] == ["kept"]
