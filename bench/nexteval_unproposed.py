@@ -19,8 +19,12 @@ shipped detector takes (an oracle ceiling: no detector reaches it). ``--min-item
 shipped detector on candidates generated with a floor of two (the fitted models unchanged) — the
 cheapest way to see whether two-item runs help or hurt as they are.
 
+``--refit --propose 2|2-like-longer|3`` refits both models on other candidates (a floor of two; two-item
+runs only where a longer run shares their template; the shipped floor) and prints every held-out figure of
+``bench nexteval --fit``.
+
 Run: ``python bench/nexteval_unproposed.py [--limit N] [--json OUT]`` (about a minute; no model, no
-browser).
+browser; ``--refit`` a few minutes).
 """
 
 from __future__ import annotations
@@ -42,11 +46,35 @@ from scrapesmith.bench.nexteval import (
     text_map_keys,
 )
 from scrapesmith.bench.nexteval_fit import fit_models, held_out_report, load_pages, score_with
-from scrapesmith.dom import detect_lists, find_record_regions, parse_html, rank_lists, select_lists
+from scrapesmith.dom import (
+    RecordRegion,
+    detect_lists,
+    find_record_regions,
+    parse_html,
+    rank_lists,
+    select_lists,
+)
+from scrapesmith.dom.list_evidence import signature
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "next-eval"
 LABEL_OVERLAP = 0.5
 CLASSES = ("one item", "two items", "proposed with 2", "not siblings alike")
+
+
+def two_items_like_longer(root) -> list[RecordRegion]:
+    """Runs of two or more, a two-item run kept only when a run of three or more on the page is built
+    from its template (same item and container tag and class): a short list among look-alike longer
+    ones, evidence that needs no fitting."""
+    regions = find_record_regions(root, min_items=2)
+    longer = {signature(region) for region in regions if region.size >= 3}
+    return [region for region in regions if region.size >= 3 or signature(region) in longer]
+
+
+PROPOSERS = {
+    "3": find_record_regions,
+    "2": lambda root: find_record_regions(root, min_items=2),
+    "2-like-longer": two_items_like_longer,
+}
 
 
 def true_lists(records: list[list[str]]) -> list[list[int]]:
@@ -132,12 +160,13 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--min-items", type=int, default=3, choices=(2, 3))
+    parser.add_argument("--propose", choices=sorted(PROPOSERS), default="3", help="candidates for --refit")
     parser.add_argument("--json", type=Path, default=None)
-    parser.add_argument("--refit", action="store_true", help="refit both models on candidates at --min-items")
+    parser.add_argument("--refit", action="store_true", help="refit both models on the --propose candidates")
     args = parser.parse_args()
     html, truth_dir = args.data / "html", args.data / "groundtruth"
     if args.refit:
-        fitted_pages = load_pages(html, truth_dir, args.limit, min_items=args.min_items)
+        fitted_pages = load_pages(html, truth_dir, args.limit, propose=PROPOSERS[args.propose])
         lines = [f"in-sample {score_with(fitted_pages, fit_models(fitted_pages)):.4f}"]
         lines += held_out_report(fitted_pages)
         print("\n".join(lines))

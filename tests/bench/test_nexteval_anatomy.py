@@ -8,7 +8,7 @@ import pytest
 
 from scrapesmith.bench.nexteval_anatomy import ERROR_CLASSES, LabelledCandidate, anatomy_lines, page_anatomy
 from scrapesmith.bench.nexteval_fit import PageData, load_pages
-from scrapesmith.dom import MIN_ITEMS, select_lists
+from scrapesmith.dom import MIN_ITEMS, find_record_regions, select_lists
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "next-eval"
 pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="shared NEXT-EVAL data not present")
@@ -21,7 +21,9 @@ def real_page(tmp_path: Path, name: str, min_items: int = MIN_ITEMS) -> PageData
         link = tmp_path / folder / f"{name}.{suffix}"
         if not link.exists():
             link.symlink_to(DATA / folder / f"{name}.{suffix}")
-    [page] = load_pages(tmp_path / "html", tmp_path / "groundtruth", min_items=min_items)
+    [page] = load_pages(
+        tmp_path / "html", tmp_path / "groundtruth", propose=lambda root: find_record_regions(root, min_items)
+    )
     return page
 
 

@@ -37,11 +37,11 @@ from scrapesmith.bench.nexteval_anatomy import ErrorAnatomy, LabelledCandidate, 
 from scrapesmith.dom import (
     DATA_LIST_THRESHOLD,
     FEATURES,
-    MIN_ITEMS,
     SECONDARY_FEATURES,
     SECONDARY_FLOOR,
     PageLayout,
     RankedList,
+    RecordRegion,
     find_record_regions,
     overlapping,
     parse_html,
@@ -115,11 +115,11 @@ def load_pages(
     truth_dir: Path,
     limit: int | None = None,
     render: Callable[[etree._Element], PageLayout] | None = None,
-    min_items: int = MIN_ITEMS,
+    propose: Callable[[etree._Element], Sequence[RecordRegion]] = find_record_regions,
 ) -> list[PageData]:
     """Candidates of every page with their features, labels and records (as text-map key sets); with
-    ``render``, each page is drawn once and its candidates carry layout evidence. ``min_items`` is the
-    candidate generator's floor (runs of fewer similar siblings are not proposed)."""
+    ``render``, each page is drawn once and its candidates carry layout evidence. ``propose`` is the
+    candidate generator (another floor of items, or a filter on its runs, is scored by passing it)."""
     pages = []
     for page_id in page_ids(html_dir, truth_dir)[:limit]:
         root = parse_html((html_dir / f"{page_id}.html").read_bytes())
@@ -128,7 +128,7 @@ def load_pages(
         truth_paths = json.loads((truth_dir / f"{page_id}.json").read_text(encoding="utf-8"))
         truth = [expand_record(record, keys) for record in truth_paths]
         candidates = []
-        for ranked in rank_lists(root, find_record_regions(root, min_items), layout=layout):
+        for ranked in rank_lists(root, propose(root), layout=layout):
             region = ranked.region
             records = [
                 expand_record([nexteval_xpath(e) for e in region.record(k)], keys) for k in range(region.size)
