@@ -17,7 +17,8 @@ uses). A true list that is not proposed is put in one class, the first that hold
 For each class the F1 at stake is the mean page F1 gained when its true records are added to what the
 shipped detector takes (an oracle ceiling: no detector reaches it). ``--min-items 2`` also scores the
 shipped detector on candidates generated with a floor of two (the fitted models unchanged) — the
-cheapest way to see whether two-item runs help or hurt as they are.
+cheapest way to see whether two-item runs help or hurt as they are. Each proposer of ``--propose`` is
+counted too: candidates, two-item candidates, and true two-item lists a two-item candidate covers.
 
 ``--refit --propose 2|2-like-longer|3`` refits both models on other candidates (a floor of two; two-item
 runs only where a longer run shares their template; the shipped floor) and prints every held-out figure of
@@ -130,6 +131,16 @@ def page_report(html: bytes, records: list[list[str]], min_items: int) -> dict[s
         else:
             kind = "not siblings alike"
         unproposed[kind].append(members)
+    two_item_lists = [[truth[i] for i in members] for members in true_lists(records) if len(members) == 2]
+    proposers = {}
+    for name, propose in PROPOSERS.items():
+        regions = propose(root)
+        pairs = [
+            [expand_record([nexteval_xpath(e) for e in region.record(k)], keys) for k in range(2)]
+            for region in regions
+            if region.size == 2
+        ]
+        proposers[name] = [len(regions), len(pairs), sum(1 for lst in two_item_lists if covered(lst, pairs))]
     base = score_records(shipped, truth).f1
     stake = {}
     for kind in CLASSES:
@@ -141,6 +152,7 @@ def page_report(html: bytes, records: list[list[str]], min_items: int) -> dict[s
         "unproposed": {kind: [len(m) for m in unproposed[kind]] for kind in CLASSES},
         "stake": stake,
         "true_records": len(truth),
+        "candidates_two_item_true_two_item_covered": proposers,
     }
     if min_items == 2:
         report["f1_floor_two"] = score_records(
@@ -199,6 +211,13 @@ def main() -> None:
         "mean_f1_at_stake": {
             kind: float(np.mean([page["stake"][kind] for page in pages.values()])) for kind in CLASSES
         },
+    }
+    summary["candidates_two_item_true_two_item_covered"] = {
+        name: [
+            sum(page["candidates_two_item_true_two_item_covered"][name][i] for page in pages.values())
+            for i in range(3)
+        ]
+        for name in PROPOSERS
     }
     if args.min_items == 2:
         summary["f1_floor_two"] = float(np.mean([page["f1_floor_two"] for page in pages.values()]))
