@@ -46,7 +46,7 @@ from scrapesmith.bench.nexteval import (
     score_records,
     text_map_keys,
 )
-from scrapesmith.bench.nexteval_fit import fit_models, held_out_report, load_pages, score_with
+from scrapesmith.bench.nexteval_fit import LABEL_OVERLAP, fit_models, held_out_report, load_pages, score_with
 from scrapesmith.dom import (
     RecordRegion,
     detect_lists,
@@ -58,7 +58,6 @@ from scrapesmith.dom import (
 from scrapesmith.dom.list_evidence import signature
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "next-eval"
-LABEL_OVERLAP = 0.5
 CLASSES = ("one item", "two items", "proposed with 2", "not siblings alike")
 
 
