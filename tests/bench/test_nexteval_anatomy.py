@@ -8,18 +8,22 @@ import pytest
 
 from scrapesmith.bench.nexteval_anatomy import ERROR_CLASSES, LabelledCandidate, anatomy_lines, page_anatomy
 from scrapesmith.bench.nexteval_fit import PageData, load_pages
-from scrapesmith.dom import select_lists
+from scrapesmith.dom import MIN_ITEMS, find_record_regions, select_lists
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "next-eval"
 pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="shared NEXT-EVAL data not present")
 
 
-def real_page(tmp_path: Path, name: str) -> PageData:
+def real_page(tmp_path: Path, name: str, min_items: int = MIN_ITEMS) -> PageData:
     """One NEXT-EVAL page with its candidates measured and labelled as the fit labels them."""
     for folder, suffix in (("html", "html"), ("groundtruth", "json")):
-        (tmp_path / folder).mkdir()
-        (tmp_path / folder / f"{name}.{suffix}").symlink_to(DATA / folder / f"{name}.{suffix}")
-    [page] = load_pages(tmp_path / "html", tmp_path / "groundtruth")
+        (tmp_path / folder).mkdir(exist_ok=True)
+        link = tmp_path / folder / f"{name}.{suffix}"
+        if not link.exists():
+            link.symlink_to(DATA / folder / f"{name}.{suffix}")
+    [page] = load_pages(
+        tmp_path / "html", tmp_path / "groundtruth", propose=lambda root: find_record_regions(root, min_items)
+    )
     return page
 
 
@@ -53,3 +57,15 @@ def test_true_lists_left_out_are_charged_to_the_missed_class_on_a_real_page(tmp_
     [costs, lists] = anatomy_lines([anatomy], 0.5)
     assert costs.startswith("cross-half loss by class") and "missed " in costs
     assert f"{anatomy.missed_lists} true lists missed, over 1 scored pages" in lists
+
+
+def test_two_item_true_lists_are_candidates_only_below_the_floor_of_three(tmp_path: Path) -> None:
+    # page 46: two annotated lists of two records each; at the shipped floor no candidate can match
+    # them (they are never proposed, whatever the models say); with a floor of two they are proposed
+    # and labelled true lists, as bench/nexteval_unproposed.py --refit --min-items 2 fits them
+    shipped = real_page(tmp_path, "46")
+    assert min(cand.ranked.region.size for cand in shipped.candidates) >= MIN_ITEMS == 3
+    floor_two = real_page(tmp_path, "46", min_items=2)
+    pairs = [cand for cand in floor_two.candidates if cand.ranked.region.size == 2]
+    assert len(floor_two.candidates) > len(shipped.candidates)
+    assert sum(1 for cand in pairs if cand.label) >= 2

@@ -41,6 +41,8 @@ from scrapesmith.dom import (
     SECONDARY_FLOOR,
     PageLayout,
     RankedList,
+    RecordRegion,
+    find_record_regions,
     overlapping,
     parse_html,
     rank_lists,
@@ -113,9 +115,11 @@ def load_pages(
     truth_dir: Path,
     limit: int | None = None,
     render: Callable[[etree._Element], PageLayout] | None = None,
+    propose: Callable[[etree._Element], Sequence[RecordRegion]] = find_record_regions,
 ) -> list[PageData]:
     """Candidates of every page with their features, labels and records (as text-map key sets); with
-    ``render``, each page is drawn once and its candidates carry layout evidence."""
+    ``render``, each page is drawn once and its candidates carry layout evidence. ``propose`` is the
+    candidate generator (another floor of items, or a filter on its runs, is scored by passing it)."""
     pages = []
     for page_id in page_ids(html_dir, truth_dir)[:limit]:
         root = parse_html((html_dir / f"{page_id}.html").read_bytes())
@@ -124,7 +128,7 @@ def load_pages(
         truth_paths = json.loads((truth_dir / f"{page_id}.json").read_text(encoding="utf-8"))
         truth = [expand_record(record, keys) for record in truth_paths]
         candidates = []
-        for ranked in rank_lists(root, layout=layout):
+        for ranked in rank_lists(root, propose(root), layout=layout):
             region = ranked.region
             records = [
                 expand_record([nexteval_xpath(e) for e in region.record(k)], keys) for k in range(region.size)
