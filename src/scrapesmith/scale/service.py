@@ -174,6 +174,7 @@ class _BatchPlanner:
         self.token = uuid.uuid4().hex
         self.committed = state.committed(generation.id)
         self._robots: dict[str, tuple[int, str] | None] = {}
+        self._robots_urls: dict[str, str] = {}
         self._robots_http: HttpFetcher | None = None
 
     def jobs(self, sources: Iterable[str]) -> Iterator[BatchJob]:
@@ -215,16 +216,29 @@ class _BatchPlanner:
             return {}
         shipped = {}
         for task in tasks:
-            if not is_web_url(task.url):
-                continue
-            try:
-                robots_url = origin_of(task.url).robots_url
-            except InvalidUrl:
-                continue  # the worker records why the URL cannot be fetched
+            robots_url = self._robots_url(task.url)
+            if robots_url is None:
+                continue  # not a web URL, or one the worker records as not fetchable
             if robots_url not in self._robots:
                 self._robots[robots_url] = self._robots_fetcher().fetch_robots(robots_url)
             shipped[robots_url] = self._robots[robots_url]
         return shipped
+
+    def _robots_url(self, url: str) -> str | None:
+        """Where ``url``'s robots.txt is; parsed once per distinct ``scheme://host`` text, not per URL (the
+        driver's work per page is what a second worker waits on)."""
+        head = _scheme_and_host(url)
+        if head in self._robots_urls:
+            return self._robots_urls[head]
+        if not is_web_url(url):
+            return None
+        try:
+            robots_url = origin_of(url).robots_url
+        except InvalidUrl:
+            return None
+        if head is not None:
+            self._robots_urls[head] = robots_url
+        return robots_url
 
     def _robots_fetcher(self) -> HttpFetcher:
         if self._robots_http is None:
@@ -234,6 +248,16 @@ class _BatchPlanner:
     def close(self) -> None:
         if self._robots_http is not None:
             self._robots_http.close()
+
+
+def _scheme_and_host(url: str) -> str | None:
+    """``http(s)://`` and the text up to the path, query or fragment: what a URL's origin depends on (any
+    two URLs alike up to there have one origin); ``None`` for a URL not spelt that way."""
+    if not url.startswith(("http://", "https://")):
+        return None
+    start = url.index("//") + 2
+    ends = [end for end in (url.find(mark, start) for mark in "/?#") if end >= 0]
+    return url[:min(ends, default=len(url))]
 
 
 def assemble(state: RunState, output: Path, schema: dict[str, str] | None = None) -> tuple[Path, int, int]:
