@@ -9,7 +9,12 @@ made before the bench recorded it, ``NAME=JSON@RUN_DIR`` reads it from the run's
 different tasks join as ``NAME=A.json+B.json``):
 
     python bench/insta_workflow_summary.py agent-local=bench/results/miniwob-issue31-agent-default-local-100.json \
-        workflow=bench/results/miniwob-issue31-workflow-default-100.json --json OUT
+        workflow=bench/results/miniwob-issue31-workflow-default-100.json --ratio-to agent-local --json OUT
+
+``--ratio-to NAME`` adds each run's success rate and seconds per episode as a ratio to run NAME's. ``--unpaired``
+compares runs made on different seeds (the model agent's standard run on seeds 0-1 against workflows on seeds
+100-119): every run's episodes of the tasks all runs have, whatever their seeds; the rates then compare different
+problem instances of the same tasks.
 """
 
 from __future__ import annotations
@@ -67,6 +72,8 @@ def main() -> None:
     parser.add_argument("runs", nargs="+", help="NAME=PATH of a bench miniwob JSON")
     parser.add_argument("--json", type=Path, help="write the table here")
     parser.add_argument("--covered-by", metavar="NAME", help="only the tasks that run NAME had a workflow for")
+    parser.add_argument("--ratio-to", metavar="NAME", help="success rate and seconds as ratios to run NAME's")
+    parser.add_argument("--unpaired", action="store_true", help="the shared tasks on each run's own seeds")
     args = parser.parse_args()
     specs = {name: [part.partition("@") for part in spec.split("+")]
              for name, spec in (item.split("=", 1) for item in args.runs)}
@@ -75,20 +82,35 @@ def main() -> None:
                     for key, case in load(Path(path), Path(run_dir) if run_dir else None).items()}
              for name, parts in specs.items()}
     calls = {name: _model_calls(paths) for name, paths in runs.items()}
-    shared = sorted(set.intersection(*(set(by_key) for by_key in cases.values())))
-    if args.covered_by:
-        covered = {task for (task, _), case in cases[args.covered_by].items() if case.get("workflow")}
-        shared = [key for key in shared if key[0] in covered]
-    table = {name: describe([by_key[key] for key in shared], calls[name]) for name, by_key in cases.items()}
-    tasks = sorted({task for task, _ in shared})
-    seeds = sorted({seed for _, seed in shared})
-    print(f"{len(shared)} shared episodes: {len(tasks)} tasks, seeds {seeds[0]}-{seeds[-1]}" if shared else
-          "no shared episodes")
+    if args.unpaired:
+        shared_tasks = set.intersection(*({task for task, _ in by_key} for by_key in cases.values()))
+        if args.covered_by:
+            shared_tasks &= {task for (task, _), case in cases[args.covered_by].items() if case.get("workflow")}
+        chosen = {name: sorted(key for key in by_key if key[0] in shared_tasks) for name, by_key in cases.items()}
+    else:
+        shared = sorted(set.intersection(*(set(by_key) for by_key in cases.values())))
+        if args.covered_by:
+            covered = {task for (task, _), case in cases[args.covered_by].items() if case.get("workflow")}
+            shared = [key for key in shared if key[0] in covered]
+        chosen = {name: shared for name in cases}
+    table = {name: describe([by_key[key] for key in chosen[name]], calls[name]) for name, by_key in cases.items()}
+    if args.ratio_to:
+        base = table[args.ratio_to]
+        for row in table.values():
+            row["success_ratio"] = round(row["success_rate"] / base["success_rate"], 3) if base["success_rate"] else None
+            row["speedup"] = round(base["seconds_mean"] / row["seconds_mean"], 1) if row["seconds_mean"] else None
+            if base["policy_seconds_mean"] and row["policy_seconds_mean"]:
+                row["policy_speedup"] = round(base["policy_seconds_mean"] / row["policy_seconds_mean"], 1)
+    keys = sorted({key for keys in chosen.values() for key in keys})
+    tasks = sorted({task for task, _ in keys})
+    seeds = sorted({seed for _, seed in keys})
+    print(f"{'unpaired' if args.unpaired else 'shared'} episodes: {len(tasks)} tasks, seeds {seeds[0]}-{seeds[-1]}"
+          if keys else "no shared episodes")
     for name, row in table.items():
         print(f"{name:>24}: " + ", ".join(f"{key} {value}" for key, value in row.items()))
     if args.json:
         args.json.write_text(json.dumps({"runs": {name: [str(p) for p in paths] for name, paths in runs.items()},
-                                         "tasks": tasks, "seeds": seeds, "table": table}, indent=2) + "\n")
+                                         "tasks": tasks, "seeds": seeds, "unpaired": args.unpaired, "table": table}, indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -126,3 +126,34 @@ def test_a_judge_that_fails_keeps_the_episode_and_is_counted(browser_session):
     case = result.cases[0]
     assert case["reward"] == 1.0 and case["steps"] == 1 and "judge_success" not in case
     assert case["judge_error"].startswith("reply did not match") and result.summary["judge_errors"] == 1
+
+
+def test_an_episode_started_in_place_is_the_one_a_fresh_load_of_its_seed_gives(browser_session):
+    """The next episode of a task reuses the page (reseeded, started in place): the same problem, no load."""
+    wrap = "() => document.getElementById('wrap').innerText"
+    with serve_miniwob() as base_url:
+        fresh_env = MiniwobEnv(browser_session, reuse_page=False)
+        fresh = {}
+        for seed in (7, 8):
+            fresh_env.reset(f"{base_url}/click-checkboxes.html?seed={seed}")
+            fresh[seed] = (fresh_env.state.utterance, browser_session.evaluate(wrap))
+            assert fresh_env.state.starts == 1
+        env = MiniwobEnv(browser_session)
+        for starts, seed in enumerate((7, 8, 7), start=2):
+            env.reset(f"{base_url}/click-checkboxes.html?seed={seed}")
+            assert env.state.starts == starts  # started in place: the page's own counter moved, no reload
+            assert (env.state.utterance, browser_session.evaluate(wrap)) == fresh[seed]
+        env.reset(f"{base_url}/click-button.html?seed=7")  # another task: its page is loaded
+        assert env.state.starts == 1 and "click-button" in browser_session.url
+
+
+def test_a_page_whose_widgets_keep_an_aria_value_is_loaded_afresh_for_every_episode(browser_session):
+    """A spin button keeps its aria-valuenow when the task regenerates its problem in place (the field shows 0,
+    the widget says 3): once a widget holds one, the next episode loads the page afresh."""
+    with serve_miniwob() as base_url:
+        env = MiniwobEnv(browser_session)
+        for seed in (1, 2):
+            env.reset(f"{base_url}/use-spinner.html?seed={seed}")
+            assert env.state.starts == 1  # a fresh load each time
+            browser_session.press("ArrowUp", "#spinner", times=3)  # what an episode does to the widget
+            env.observe()

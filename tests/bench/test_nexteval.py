@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -153,3 +154,6 @@ def test_fit_prints_the_chosen_penalty_and_each_half_with_its_pages_under_half()
     halves = [line for line in result.output.splitlines() if line.startswith("cross-half, fit on")]
     assert len(halves) == 4 and all("of 2 pages under 0.5" in line for line in halves)
     assert "cross-half, all four directions: F1 " in result.output
+    [classes] = [line for line in result.output.splitlines() if line.startswith("cross-half loss by class")]
+    for name in ("main", "extra", "missed", "boundary"):
+        assert re.search(rf"{name} -?\d\.\d{{4}} \(\d+ pages\)", classes), classes

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from lxml import html
 
 from scrapesmith.collect import collect
 from scrapesmith.collect.drift import check_rerun, record_drift
@@ -50,3 +51,7 @@ def test_an_emptied_column_is_drift_and_goes_into_the_record(standings):
     page = record_drift(rerun, report)
     record = json.loads((rerun.rerun_dir / "rerun.run.json").read_text())
     assert record["drift"]["drifts"][0]["column"] == "wins" and Path(page).is_file()
+    profile = html.fromstring(Path(page).read_text(encoding="utf-8")).xpath('//table[@id="profile"]')[0]
+    [wins] = profile.xpath('.//tr[@data-column="wins"]')
+    assert wins.xpath('.//svg[@class="fill"]/rect/title/text()') == ["forged: 8 of 8 filled",
+                                                                   "this run: 0 of 8 filled"]

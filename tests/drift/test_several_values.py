@@ -3,31 +3,18 @@ label-anchored paths) on real SWDE auto pages: losing one of its values is drift
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from scrapesmith.bench.drift import agreement_f1, forge, rows_of
-from scrapesmith.bench.swde import discover_sites, read_page
+from scrapesmith.bench.drift import agreement_f1, rows_of
 from scrapesmith.dom.mutate import mutate_page
 from scrapesmith.drift import compare, profile_rows
 from scrapesmith.induce.examples import kind_of
 from scrapesmith.induce.execute import parse_for_replay
 from scrapesmith.induce.heal import heal_spec
 
-SWDE = Path(__file__).resolve().parents[2] / "../shared/data/swde"
-pytestmark = pytest.mark.skipif(not (SWDE / "auto").is_dir(), reason="SWDE pages not present")
 
-
-@pytest.fixture(scope="module")
-def forged():
-    site = discover_sites(SWDE, ["auto-msn"])[0]
-    texts = [read_page(p) for p in site.page_paths()[:10]]
-    return forge(site, texts, 3), texts
-
-
-def test_cells_that_lost_one_of_their_values_are_drift(forged):
-    spec, texts = forged
+def test_cells_that_lost_one_of_their_values_are_drift(auto_msn):
+    spec, texts = auto_msn
     [field] = [f for f in spec.fields if f.name == "fuel_economy"]
     assert " | " in field.actions[0]  # the forged selector is a union: one path per value
     changed = [mutate_page(t, "reorder", 1) for t in texts[3:]]
@@ -46,8 +33,8 @@ def test_a_list_with_one_value_here_and_there_is_no_drift():
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-def test_heal_re_finds_each_value_of_a_union_field(forged, seed):
-    spec, texts = forged
+def test_heal_re_finds_each_value_of_a_union_field(auto_msn, seed):
+    spec, texts = auto_msn
     changed = [mutate_page(t, "reorder", seed) for t in texts]
     healed = heal_spec(spec, [parse_for_replay(t) for t in changed[:3]])
     assert "fuel_economy" in healed.healed

@@ -357,3 +357,17 @@ def test_a_reply_needs_a_send_click_after_the_text():
     typed = ("click", sender, None), ("fill", field, "Hi there")
     assert _acted(task, *typed) == ["verified", "unsure"]
     assert _acted(task, *typed, ("click", send, None)) == ["verified", "verified"]
+
+
+def test_a_handle_must_show_with_its_sign_even_when_its_word_is_a_stopword():
+    """"on 1 post by @at": the share icon of @ut's post is not it (the no-model source run's one false positive,
+    social-media-some seed 8: "at" was dropped as a stopword), nor a row that has the word "at" without the sign."""
+    def share(n: int, row: str) -> Element:
+        return Element(id=n, tag="span", role="icon", text="share", context=row)
+
+    submit = Element(id=9, tag="button", role="button", text="Submit")
+    task = 'Click the "Share" button on 1 post by @at and then click Submit.'
+    wrong, word, right = share(1, "Hancock @ut Sagittis."), share(2, "Laina @dui Meet at noon."), share(3, "Agathe @at Sit.")
+    assert _acted(task, ("click", wrong, None), ("click", submit, None))[0] != "verified"
+    assert _acted(task, ("click", word, None), ("click", submit, None))[0] != "verified"
+    assert _acted(task, ("click", right, None), ("click", submit, None)) == ["verified", "verified"]

@@ -137,3 +137,22 @@ def test_workflows_compiled_from_recorded_miniwob_episodes_earn_the_reward_on_ne
     assert [case["reward"] for case in replayed.cases] == [1.0, 1.0, 1.0, 1.0], replayed.cases
     assert all(case["workflow"] and case["broken_step"] is None for case in replayed.cases)
     assert replayed.summary["workflow_broken"] == 0
+
+
+def test_an_element_in_a_collapsed_folder_is_found_by_opening_folders_of_the_kind_that_revealed_it(browser_session):
+    """MiniWoB's navigate-tree, seeds whose file sits in a closed folder: the folder names are of the instance, so
+    replay opens the folders of the recorded kind (``li.expandable``) one by one until the file shows."""
+    pytest.importorskip("miniwob")
+    from scrapesmith.bench.miniwob import evaluate_miniwob
+    from scrapesmith.insta.workflow.views import Locator, Parameter, Workflow, WorkflowStep
+
+    target = WorkflowStep(action="click", locators=[Locator(kind="role", role="text", value="{p1}")],
+                          reveal_kinds=["li.expandable"])
+    workflow = Workflow(family="127.0.0.1/miniwob/navigate-tree.html", steps=[target],
+                        start_url="http://127.0.0.1/miniwob/navigate-tree.html",
+                        template='Navigate through the file tree. Find and click on the folder or file named "{p1}".',
+                        parameters=[Parameter(name="p1", kind="quoted")])
+    replayed = evaluate_miniwob(browser_session, lambda env: WorkflowPolicy([workflow], observe=env.observe),
+                                ["navigate-tree"], episodes=2, seed=100, max_actions=8)
+    assert [case["reward"] > 0 for case in replayed.cases] == [True, True], replayed.cases
+    assert any("workflow:1:reveal" in case["paths"] for case in replayed.cases)  # a folder was opened first

@@ -127,3 +127,19 @@ def test_a_name_inside_the_printed_instruction_is_no_target():
     assert located is None and tried == ["role 'Manya': 2 elements"]  # without the task, both bear the name
     located, _ = resolve(locators, observation, bind, Grounding(task=task).restates)
     assert located is not None and located.id == 2
+
+
+def test_a_control_also_gives_its_kind_so_another_instance_is_searched_by_kind():
+    """A folder's name is of its instance; its class (a collapsed folder's ``li.expandable``) is of every one."""
+    from scrapesmith.insta.workflow.reveal import add_reveals, kind_of
+    from scrapesmith.insta.workflow.views import Workflow, WorkflowStep
+
+    folder = WorkflowStep(action="click", locators=[Locator(kind="role", role="clickable", value="Tora Emile"),
+                                                    Locator(kind="css", value="ul#tree > li.expandable:nth-of-type(2)")])
+    target = WorkflowStep(action="click", locators=[Locator(kind="role", role="text", value="{p1}")])
+    workflow = Workflow(family="h/tree.html", start_url="http://h/tree.html", steps=[folder, target],
+                        template='Find and click on the folder named "{p1}".')
+    add_reveals([workflow])
+    assert workflow.steps[-1].reveal_kinds == ["li.expandable"] and "or any 'li.expandable'" in target.describe()
+    bare = WorkflowStep(action="click", locators=[Locator(kind="css", value="li:nth-of-type(6)")])
+    assert kind_of(bare) is None  # a bare tag is no kind: every list item would match

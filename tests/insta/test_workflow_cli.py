@@ -71,4 +71,7 @@ def test_insta_compile_reads_several_runs_rejudges_and_says_why_a_family_has_no_
     assert again.exit_code == 0, again.output
     assert "3 episodes: 2 compiled into 1 workflows; left out: 1 judged unsuccessful" in again.output
     [path] = (tmp_path / "a" / "workflows").glob("*.json")
-    assert json.loads(path.read_text())["parameters"][0]["examples"] == ["ok", "no"]
+    saved = json.loads(path.read_text())
+    assert saved["parameters"][0]["examples"] == ["ok", "no"]
+    # each episode names its own run: which agent's episodes a workflow came from
+    assert [p["run"] for p in saved["provenance"]] == [str(tmp_path / "a"), str(tmp_path / "b")]

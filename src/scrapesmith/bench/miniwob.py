@@ -7,8 +7,12 @@ it lengthens ``core.EPISODE_MAX_TIME`` (a local model needs minutes, not MiniWoB
 task's RNG from ``?seed=N``, hides MiniWoB's reward sidebar (it prints the last reward, which the
 agent and the judge must not see), and after ``core.startEpisodeReal``/``core.endEpisode`` copies
 ``WOB_DONE_GLOBAL`` and ``WOB_RAW_REWARD_GLOBAL`` into a ``<meta name="ss-wob-state">`` element, where
-the environment reads them from the page. The episode starts the way a user starts it: by clicking the
-page's START cover, which calls ``core.startEpisodeReal``. No Selenium, no Gym wrapper.
+the environment reads them from the page. An episode starts by seeding the RNG with its seed and calling
+``core.startEpisodeReal`` (what the START cover's click calls). The next episode of the same task reuses the
+page: it is reseeded and started in place, as MiniWoB's own Gym environment does, instead of being loaded again
+(a load is most of a scripted episode's time); the seed alone decides the problem, so an episode started in place
+is the one a fresh load of ``?seed=N`` gives — except on pages whose widgets keep an ARIA value across problems
+(sliders, spin buttons), which are loaded afresh (``STATEFUL_WIDGET``). No Selenium, no Gym wrapper.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs
 
 from scrapesmith.bench.frame import BenchResult, save_json
 from scrapesmith.dom import parse_html
@@ -71,11 +76,11 @@ TASK_LISTS = {"default": DEFAULT_TASKS, "widget": WIDGET_TASKS}
 
 HOOK = """<script>(function () {
   var meta = document.createElement('meta'); meta.name = '%(meta)s'; document.head.appendChild(meta);
-  var started = false;
+  var started = false, starts = 0;
   function publish() {
     meta.setAttribute('content', JSON.stringify({done: !!WOB_DONE_GLOBAL, raw_reward: WOB_RAW_REWARD_GLOBAL,
       reward: WOB_REWARD_GLOBAL, reason: WOB_REWARD_REASON == null ? null : String(WOB_REWARD_REASON),
-      started: started, utterance: started ? core.getUtterance() : ''}));
+      started: started, starts: starts, utterance: started ? core.getUtterance() : ''}));
   }
   core.EPISODE_MAX_TIME = %(max_ms)d;
   // MiniWoB's sidebar shows the last reward: hide it, or the agent and the judge would read the answer
@@ -83,13 +88,33 @@ HOOK = """<script>(function () {
   core.createDisplay = function () { createDisplay.apply(this, arguments); core.hideDisplay(); };
   if (document.getElementById('reward-display')) { core.hideDisplay(); }
   var seed = new URLSearchParams(location.search).get('seed');
+  document.querySelectorAll('[data-ss-readout]').forEach((el) => el.removeAttribute('data-ss-readout'));
   if (seed !== null && Math.seedrandom) { Math.seedrandom(seed); }
   var start = core.startEpisodeReal;
-  core.startEpisodeReal = function () { start.apply(this, arguments); started = true; publish(); };
+  core.startEpisodeReal = function () { start.apply(this, arguments); started = true; starts++; publish(); };
   var end = core.endEpisode;
   core.endEpisode = function () { end.apply(this, arguments); publish(); };
   publish();
 })();</script>"""
+
+
+#: Starts an episode: the seed (``?seed=N``, a string, as the hook's load-time seeding reads it) decides the problem.
+#: Returns how many episodes the page had started before, so the start is checked by the page's own counter. The
+#: marks our widget driver left on the page's numbers (``data-ss-readout``) go: the next episode's numbers are new.
+START_JS = """(seed) => {
+  var meta = document.querySelector('meta[name="STATE_META"]');
+  var before = meta ? (JSON.parse(meta.getAttribute('content') || '{}').starts || 0) : 0;
+  document.querySelectorAll('[data-ss-readout]').forEach((el) => el.removeAttribute('data-ss-readout'));
+  if (seed !== null && Math.seedrandom) { Math.seedrandom(seed); }
+  core.startEpisodeReal();
+  return before;
+}""".replace("STATE_META", STATE_META)
+
+
+#: A page whose widgets carry an ARIA value (sliders, spin buttons) is loaded afresh for every episode: such a widget
+#: keeps its ``aria-valuenow`` when the task regenerates its problem in place (the field shows 0, the widget says 5),
+#: so an episode started in place would not be the one a fresh load gives.
+STATEFUL_WIDGET = "aria-valuenow"
 
 
 class MiniwobUnavailable(ScrapesmithError):
@@ -165,6 +190,7 @@ class EpisodeState:
     started: bool = False
     utterance: str = ""
     reason: str | None = None
+    starts: int = 0  # episodes started on this page load (one more after each in-place reset)
 
 
 def read_state(html: str) -> EpisodeState:
@@ -177,15 +203,19 @@ def read_state(html: str) -> EpisodeState:
     if isinstance(utterance, dict):  # tasks with natural-language variants add the answer's fields: never shown
         utterance = utterance.get("utterance") or ""
     return EpisodeState(done=bool(data.get("done")), raw_reward=float(data.get("raw_reward") or 0.0),
-                        started=bool(data.get("started")), utterance=str(utterance), reason=data.get("reason"))
+                        started=bool(data.get("started")), utterance=str(utterance), reason=data.get("reason"),
+                        starts=int(data.get("starts") or 0))
 
 
 class MiniwobEnv(BrowserEnv):
     """A :class:`BrowserEnv` on a MiniWoB++ page: reset starts an episode, steps report ``done``."""
 
-    def __init__(self, browser: Any, max_tokens: int = 2048, run_dir: Path | None = None) -> None:
+    def __init__(self, browser: Any, max_tokens: int = 2048, run_dir: Path | None = None,
+                 reuse_page: bool = True) -> None:
+        """``reuse_page`` off loads the task page for every episode (the harness before issue 31c)."""
         super().__init__(browser, max_tokens, relative_to=run_dir)
         self.run_dir = run_dir
+        self.reuse_page = reuse_page
         self.state = EpisodeState()
 
     def start_episode(self, name: str) -> None:
@@ -193,15 +223,29 @@ class MiniwobEnv(BrowserEnv):
         self.record_screenshots(self.run_dir / "screenshots" / name if self.run_dir else None)
 
     def reset(self, url: str) -> Observation:
-        """Load the task page and start its episode by calling what the START cover's click calls (a click
-        waits for the cover to be stable and the page to settle: 0.1-0.4 s of every episode)."""
-        self.browser.goto(url)
-        self.browser.evaluate("() => core.startEpisodeReal()")
+        """Start the episode of ``url`` (``TASK.html?seed=N``): seed the page's RNG and call what the START cover's
+        click calls. A page already showing that task is reused (started in place); another is loaded first.
+        The start is checked, not waited for: the page's own counter of started episodes must have moved."""
+        page, _, query = url.partition("?")
+        seed = parse_qs(query).get("seed", [None])[0]
+        in_place = self.reuse_page and self._current_page() == page and STATEFUL_WIDGET not in self.last_html
+        if not in_place:
+            self.browser.goto(url)
+        try:
+            before = self.browser.evaluate(START_JS, seed)
+        except ScrapesmithError:
+            if not in_place:
+                raise
+            self.browser.goto(url)  # the page the last episode left is broken: a fresh one
+            before = self.browser.evaluate(START_JS, seed)
         observation = self.observe()
         self.state = read_state(self.last_html)
-        if not self.state.started:
+        if not self.state.started or self.state.starts <= int(before or 0):
             raise MiniwobUnavailable(f"the MiniWoB episode did not start on {url}")
         return observation
+
+    def _current_page(self) -> str:
+        return str(getattr(self.browser, "url", "") or "").partition("?")[0]
 
     def step(self, action: Action) -> StepOutcome:
         outcome = super().step(action)

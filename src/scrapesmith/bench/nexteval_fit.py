@@ -12,7 +12,8 @@ pages they were not fitted on (:func:`held_out_report`): runs of consecutive pag
 (leave-group-out: neighbouring pages are the likeliest to share a source), k-fold and random groups, and
 the two-way splits (:func:`cross_halves`: fit on the first half of the pages and score the second, the
 reverse, and the same with odd and even pages), each half's F1 with its count of pages under
-:data:`LOW_F1`. There the penalty too is chosen on the training half alone (:func:`choose_c`), so only
+:data:`LOW_F1` and, over all four, what each class of error costs a page (:func:`cross_half_anatomies`:
+main list, extra lists, missed lists, item boundaries). There the penalty too is chosen on the training half alone (:func:`choose_c`), so only
 what was written before any split (the features, the thresholds) was seen on the scored pages;
 ``bench/nexteval_simple_variants.py`` scores other ways of choosing lists the same way. With
 ``--render`` the pages are drawn first and the selection includes the layout check
@@ -32,6 +33,7 @@ from scipy.optimize import minimize
 
 from scrapesmith.bench.nexteval import expand_record, nexteval_xpath, overlap_matrix, page_ids, score_records
 from scrapesmith.bench.nexteval import text_map_keys as page_keys
+from scrapesmith.bench.nexteval_anatomy import ErrorAnatomy, LabelledCandidate, anatomy_lines, page_anatomy
 from scrapesmith.dom import (
     DATA_LIST_THRESHOLD,
     FEATURES,
@@ -39,6 +41,8 @@ from scrapesmith.dom import (
     SECONDARY_FLOOR,
     PageLayout,
     RankedList,
+    RecordRegion,
+    find_record_regions,
     overlapping,
     parse_html,
     rank_lists,
@@ -111,9 +115,11 @@ def load_pages(
     truth_dir: Path,
     limit: int | None = None,
     render: Callable[[etree._Element], PageLayout] | None = None,
+    propose: Callable[[etree._Element], Sequence[RecordRegion]] = find_record_regions,
 ) -> list[PageData]:
     """Candidates of every page with their features, labels and records (as text-map key sets); with
-    ``render``, each page is drawn once and its candidates carry layout evidence."""
+    ``render``, each page is drawn once and its candidates carry layout evidence. ``propose`` is the
+    candidate generator (another floor of items, or a filter on its runs, is scored by passing it)."""
     pages = []
     for page_id in page_ids(html_dir, truth_dir)[:limit]:
         root = parse_html((html_dir / f"{page_id}.html").read_bytes())
@@ -122,7 +128,7 @@ def load_pages(
         truth_paths = json.loads((truth_dir / f"{page_id}.json").read_text(encoding="utf-8"))
         truth = [expand_record(record, keys) for record in truth_paths]
         candidates = []
-        for ranked in rank_lists(root, layout=layout):
+        for ranked in rank_lists(root, propose(root), layout=layout):
             region = ranked.region
             records = [
                 expand_record([nexteval_xpath(e) for e in region.record(k)], keys) for k in range(region.size)
@@ -205,24 +211,40 @@ def fit_models(pages: list[PageData], c: float = DEFAULT_C) -> FittedModels:
     return FittedModels(evidence, fit_secondary(pages, evidence, c))
 
 
-def page_scores(
-    pages: list[PageData], fitted: FittedModels, threshold: float = DATA_LIST_THRESHOLD
-) -> list[float]:
-    """NEXT-EVAL F1 of every page when ``fitted`` ranks and selects the candidates (as :func:`detect_lists` does)."""
+def selected(
+    page: PageData, fitted: FittedModels, threshold: float = DATA_LIST_THRESHOLD
+) -> tuple[list[tuple[RankedList, LabelledList]], list[RankedList]]:
+    """The page's candidates ranked by ``fitted`` and the lists it selects (as :func:`detect_lists` does)."""
     secondary = fitted.secondary
 
     def judge(candidate: RankedList, main: RankedList) -> float:
         return float(secondary.probabilities(np.array([secondary_features(candidate, main)]))[0])
 
+    ranked = ranked_by(page, fitted.evidence)
+    return ranked, select_lists([candidate for candidate, _ in ranked], threshold, judge)
+
+
+def page_scores(
+    pages: list[PageData], fitted: FittedModels, threshold: float = DATA_LIST_THRESHOLD
+) -> list[float]:
+    """NEXT-EVAL F1 of every page when ``fitted`` ranks and selects the candidates."""
     scores = []
     for page in pages:
-        ranked = ranked_by(page, fitted.evidence)
+        ranked, chosen = selected(page, fitted, threshold)
         records = {id(candidate.region): cand.records for candidate, cand in ranked}
-        predicted: list[frozenset[str]] = []
-        for chosen in select_lists([candidate for candidate, _ in ranked], threshold, judge):
-            predicted.extend(records[id(chosen.region)])
+        predicted = [record for candidate in chosen for record in records[id(candidate.region)]]
         scores.append(score_records(predicted, page.truth).f1)
     return scores
+
+
+def page_anatomies(pages: list[PageData], fitted: FittedModels) -> list[ErrorAnatomy]:
+    """Every page's F1 with what each class of error costs it (:mod:`scrapesmith.bench.nexteval_anatomy`)."""
+    anatomies = []
+    for page in pages:
+        ranked, chosen = selected(page, fitted)
+        candidates = [LabelledCandidate(candidate, cand.label, cand.records) for candidate, cand in ranked]
+        anatomies.append(page_anatomy(page.truth, candidates, chosen))
+    return anatomies
 
 
 def score_with(pages: list[PageData], fitted: FittedModels, threshold: float = DATA_LIST_THRESHOLD) -> float:
@@ -340,10 +362,22 @@ def cross_half_f1(halves: Sequence[CrossHalf]) -> float:
     return float(np.mean(scores)) if scores else 0.0
 
 
+def cross_half_anatomies(pages: list[PageData]) -> list[tuple[str, list[ErrorAnatomy]]]:
+    """The shipped form on every two-way split (the penalty chosen inside the training half, as
+    :func:`shipped_method`), each scored page with what each class of error costs it."""
+    anatomies = []
+    for name, train, test in half_splits(len(pages)):
+        train_pages = [pages[i] for i in train]
+        fitted = fit_models(train_pages, choose_c(train_pages))
+        anatomies.append((name, page_anatomies([pages[i] for i in test], fitted)))
+    return anatomies
+
+
 def held_out_report(pages: list[PageData], c: float = DEFAULT_C) -> list[str]:
     """Every held-out split, one line each: the result is these figures, not the fitted one. The two-way
     splits choose the penalty inside each training half (:func:`choose_c`); the others fit at ``c``."""
-    halves = cross_halves(pages, shipped_method())
+    anatomies = cross_half_anatomies(pages)
+    halves = [CrossHalf(name, [anatomy.f1 for anatomy in split]) for name, split in anatomies]
     shuffled = ", ".join(f"{seed}: {shuffled_folds(pages, 5, seed, c):.4f}" for seed in SHUFFLE_SEEDS)
     groups = leave_group_out(pages, GROUP_SIZE, c)
     five, ten = k_fold(pages, 5, c), k_fold(pages, 10, c)
@@ -355,6 +389,7 @@ def held_out_report(pages: list[PageData], c: float = DEFAULT_C) -> list[str]:
             f"{sum(half.under_half for half in halves)} of {sum(len(half.scores) for half in halves)} "
             f"scored pages under {LOW_F1}"
         ),
+        *anatomy_lines([anatomy for _, split in anatomies for anatomy in split], LOW_F1),
         f"held out, 5-fold {five:.4f}; 10-fold {ten:.4f}",
         f"held out, 5 random groups, seeds {shuffled}",
     ]

@@ -18,12 +18,14 @@ from scrapesmith.dom.list_selection import (
     select_lists,
 )
 from scrapesmith.dom.lists import (
+    MIN_ITEMS,
     PREVIOUS_WORDS,
     RecordRegion,
     content_children,
     element_text,
     find_first_page,
     find_pagination,
+    find_record_regions,
     fingerprint,
     is_element,
     least_common_ancestor,
@@ -76,13 +78,13 @@ from scrapesmith.dom.visibility import (
     live_value,
 )
 
-__all__ = ["BOX_ATTRIBUTE", "DATA_LIST_THRESHOLD", "FEATURES", "ID_ATTRIBUTE", "LAYOUT_VERSIONS", "MUTATIONS",
+__all__ = ["BOX_ATTRIBUTE", "DATA_LIST_THRESHOLD", "FEATURES", "ID_ATTRIBUTE", "LAYOUT_VERSIONS", "MIN_ITEMS", "MUTATIONS",
            "PREVIOUS_WORDS", "SECONDARY_FEATURES", "SECONDARY_FLOOR", "TEMPLATE_MUTATIONS", "VALUE_MUTATIONS",
            "VIEWPORT", "Box", "HtmlElement", "MarkdownView", "PageLayout", "RankedList", "RecordRegion",
            "SelectorError", "SimplifiedDom", "absolute_xpath", "absolutize", "accessible_name", "assign_ids",
            "check_layout_version", "clean_html", "clean_tree", "content_children", "css_selector",
            "css_to_xpath", "decode_html", "detect_lists", "document_base_url", "element_text",
-           "estimate_tokens", "expanded_state", "find_first_page", "find_pagination", "fingerprint",
+           "estimate_tokens", "expanded_state", "find_first_page", "find_pagination", "find_record_regions", "fingerprint",
            "is_checked", "is_element", "is_focused", "is_hidden", "is_interactive", "is_obfuscated_class",
            "is_parsable_url", "is_selected", "is_stable_id", "layout_version", "least_common_ancestor",
            "live_value", "mutate_page", "node_id", "node_text", "nodes_by_id", "normalize_text",

@@ -30,6 +30,7 @@ RICHNESS_CAP = 12.0
 RICHNESS_POWER = 1.5
 LAYOUT_RICHNESS = 60.0
 SINGLE_TEXT_RICHNESS = 1.3
+MIN_ITEMS = 3  # fewer look-alike siblings are not proposed as a list
 CONTAINER_SHARE = 0.5
 COMPANION_SHARE = 0.2  # a second row pairs with the first only if it holds this share of the first's text
 
@@ -183,7 +184,7 @@ def _region_from(
     return region
 
 
-def find_record_regions(root: etree._Element, min_items: int = 3) -> list[RecordRegion]:
+def find_record_regions(root: etree._Element, min_items: int = MIN_ITEMS) -> list[RecordRegion]:
     """Every run of >= ``min_items`` similar, text-bearing siblings, best first.
 
     Members without any text (placeholders, spacers) are dropped from a run before it is counted.

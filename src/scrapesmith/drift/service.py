@@ -211,7 +211,7 @@ def compare(forged: OutputProfile | None, rows: Iterable[Mapping[str, Any]], kin
                  or _length_drift(was, current))
         if found is not None:
             drifts.append(found)
-    return DriftReport(checked=True, pages=counted.count, drifts=drifts, now=now)
+    return DriftReport(checked=True, pages=counted.count, drifts=drifts, now=now, was=forged)
 
 
 class _Counted:

@@ -80,6 +80,8 @@ class DriftReport(BaseModel):
     pages: int = 0
     drifts: list[Drift] = Field(default_factory=list)
     now: OutputProfile | None = Field(default=None, description="the replay's own profile, to draw beside")
+    was: OutputProfile | None = Field(default=None, description="the forged profile it was checked against: "
+                                      "a collection program keeps it nowhere else (it is its dataset's)")
 
     @property
     def drifted(self) -> bool:

@@ -26,8 +26,7 @@ from lxml import etree
 
 from scrapesmith.drift import ColumnProfile, DriftReport, compare
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.induce.candidates import FieldCandidate, xpath_literal
-from scrapesmith.induce.examples import MAX_LABEL, Example, example_candidates, kind_of
+from scrapesmith.induce.examples import kind_of
 from scrapesmith.induce.execute import (
     XPathSyntaxError,
     normalize_space,
@@ -35,6 +34,7 @@ from scrapesmith.induce.execute import (
     post_process,
     run_actions,
 )
+from scrapesmith.induce.heal_candidates import heal_candidates, label_step
 from scrapesmith.induce.heal_evidence import relocate_by_evidence
 from scrapesmith.induce.profile import seed_rows
 from scrapesmith.induce.scope import with_scope
@@ -45,14 +45,8 @@ from scrapesmith.web import FetchError, Page
 _VERSION = re.compile(r"\.v(\d+)$")
 SEVERAL = 0.7
 """A selector that reads several values where the field had one is worth this much of one that reads one."""
-NARROW_FIRST = 0.99
-"""A selector generalised from the first value to all its siblings wins only by giving back more values."""
-NEW_CONDITIONS = 0.995
-"""A selector that keeps the old one's conditions on its nodes wins over one without them, all else equal."""
 MAX_PARTS = 4
 """A multi-valued field is re-found one value at a time only when it had at most this many values a page."""
-_LABEL_STEP = re.compile(r"//[\w-]+\[normalize-space\(\)\s*=[^\]]*\](?=/)")
-_LAST_POSITION = re.compile(r"\[\d+\](?=(/text\(\))?$)")
 
 
 class HealError(ScrapesmithError):
@@ -130,108 +124,13 @@ def _pairs(pages: Sequence[etree._Element], seeds: SeedValues) -> list[tuple[etr
     return [(root, values) for root, values in zip(pages, seeds, strict=False) if _present(root, values)]
 
 
-def _label_text_candidates(root: etree._Element, value: str) -> list[FieldCandidate]:
-    """A text right after a short label element that *contains* the value (``Knopf (May 2010)`` after
-    ``<b>Publisher:</b>``): the old field's regex may still cut the value out of it."""
-    found = []
-    for element in root.iter(etree.Element):
-        if value in (element.tail or "") and 0 < len(label := normalize_space(element.text_content())) <= MAX_LABEL:
-            found.append(FieldCandidate(f"//{element.tag}[normalize-space()={xpath_literal(label)}]"
-                                   "/following-sibling::text()[1]", "label"))
-    return found
-
-
-def _label_after_candidates(root: etree._Element, value: str, several: bool) -> list[FieldCandidate]:
-    """An element holding the value with its label *after* it (a row whose cells were swapped): anchored on
-    that label, ``//td[normalize-space()='Height']/preceding-sibling::td[1]``."""
-    found = []
-    for element in root.iter(etree.Element):
-        following = element.getnext()
-        if following is None or not isinstance(following.tag, str) or normalize_space(element.text_content()) != value:
-            continue
-        label = normalize_space(following.text_content())
-        if 0 < len(label) <= MAX_LABEL and label != value:
-            path = f"//{following.tag}[normalize-space()={xpath_literal(label)}]/preceding-sibling::{element.tag}"
-            found.append(FieldCandidate(path if several else f"{path}[1]", "label"))
-    return found
-
-
-def _every_sibling(candidate: FieldCandidate) -> FieldCandidate | None:
-    """``…/a[1]`` -> ``…/a``: the first of several values generalised to all its like siblings."""
-    widened = _LAST_POSITION.sub("", candidate.xpath)
-    return FieldCandidate(widened, candidate.evidence, candidate.regex) if widened != candidate.xpath else None
-
-
-def _conditions(xpath: str) -> list[str]:
-    """The predicates on the last step of ``xpath`` that name no class, id or position (``[starts-with(
-    following-sibling::text()[1], '(Author')]``): what the forged program asked of its nodes beyond where
-    they were, which a redesign that kept the records usually keeps too."""
-    depth, start, groups, last_slash = 0, 0, [], 0
-    for index, char in enumerate(xpath):
-        if char == "[":
-            depth += 1
-            if depth == 1:
-                start = index
-        elif char == "]":
-            depth -= 1
-            if depth == 0:
-                groups.append((start, xpath[start: index + 1]))
-        elif char == "/" and depth == 0:
-            last_slash = index
-    return [group for at, group in groups if at > last_slash and "@class" not in group and "@id" not in group
-            and not group[1:-1].strip().isdigit()]
-
-
-def _label_step(xpath: str) -> str | None:
-    """The first step of a label-anchored XPath (``//h4[normalize-space()='Director:' or …]``), if it is one."""
-    match = _LABEL_STEP.match(xpath)
-    return match.group(0) if match else None
-
-
-def _with_old_label(candidate: FieldCandidate, old_step: str | None) -> FieldCandidate | None:
-    """The candidate anchored on the old field's label step instead of its own (every spelling the forged
-    program knew: 'Director:' and 'Directors:'), when both anchor on a label."""
-    new_step = _label_step(candidate.xpath)
-    if old_step is None or new_step is None or new_step == old_step:
-        return None
-    return FieldCandidate(old_step + candidate.xpath[len(new_step):], candidate.evidence, candidate.regex)
-
-
-def _with_conditions(candidate: FieldCandidate, conditions: Sequence[str]) -> FieldCandidate | None:
-    if not conditions or candidate.xpath.endswith(")"):  # text() or a function: no element step to qualify
-        return None
-    return FieldCandidate(candidate.xpath + "".join(conditions), candidate.evidence, candidate.regex)
-
-
-def _candidates(spec_field: FieldSpec,
-                pairs: Sequence[tuple[etree._Element, Sequence[str]]]) -> list[tuple[FieldCandidate, float]]:
-    """Every way to the seed values on their pages, each with its weight (widened ones a little less)."""
-    pool: dict[tuple, tuple[FieldCandidate, float]] = {}
-    for root, values in pairs:
-        found = [(c, 1.0) for c in (*example_candidates(root, Example(spec_field.name, values[0])),
-                                    *_label_text_candidates(root, values[0]),
-                                    *_label_after_candidates(root, values[0], spec_field.post.multiple))]
-        if spec_field.post.multiple:
-            found += [(w, NARROW_FIRST) for w in (_every_sibling(c) for c, _ in found) if w is not None]
-        kept = _conditions(spec_field.actions[-1]) if spec_field.actions else []
-        old_label = _label_step(spec_field.actions[-1]) if spec_field.actions else None
-        found = [(c, w * NEW_CONDITIONS) for c, w in found] + [
-            (q, w) for c, w in found for q in (_with_conditions(c, kept), _with_old_label(c, old_label))
-            if q is not None]
-        for candidate, weight in found:
-            for regex in dict.fromkeys((candidate.regex, spec_field.post.regex)):
-                pool.setdefault((candidate.xpath, regex),
-                                (FieldCandidate(candidate.xpath, candidate.evidence, regex), weight))
-    return list(pool.values())
-
-
 def _relocate(spec_field: FieldSpec, seeds: SeedValues, pages: Sequence[etree._Element]) -> tuple[FieldSpec, int] | None:
     """The field with the selector that gives back its seed values on most pages, one value each where it
     had one, with the strongest anchor and the shortest path (as :func:`examples.generalise` ranks); and on
     how many pages it did."""
     pairs = _pairs(pages, seeds)
     scored = []
-    for candidate, weight in _candidates(spec_field, pairs):
+    for candidate, weight in heal_candidates(spec_field, pairs):
         post = spec_field.post.model_copy(update={"regex": candidate.regex})
         results = [_values(root, [candidate.xpath], post) for root, _ in pairs]
         hits = sum(_gives(spec_field, got, want) for got, (_, want) in zip(results, pairs, strict=True))
@@ -272,6 +171,28 @@ def _relocate_parts(spec_field: FieldSpec, pairs: Sequence[tuple[etree._Element,
                                         f"one value at a time"}), hits
 
 
+def _anchored(xpath: str) -> bool:
+    """A selector tied to something on the page beyond tags and positions: a label, an attribute, a text."""
+    return "@" in xpath or "normalize-space(" in xpath or "contains(" in xpath or "starts-with(" in xpath
+
+
+def _reanchored(spec_field: FieldSpec, seeds: SeedValues, pages: Sequence[etree._Element],
+                seed_pages: int) -> tuple[FieldSpec, FieldHeal]:
+    """A field that still reads its seed values is kept — unless its selector has no anchor (``//b``: the
+    first bold text) and a label now gives every seed value back. A redesign that moved blocks can leave such
+    a selector right on the seed pages and wrong wherever another node of its tag now comes first; its label
+    moves with the value."""
+    kept = spec_field, FieldHeal(spec_field.name, "kept", spec_field.actions, spec_field.actions)
+    if any(_anchored(action) for action in spec_field.actions):
+        return kept
+    found = _relocate(spec_field, seeds, pages)
+    if found is None or found[1] < seed_pages or label_step(found[0].actions[-1]) is None:
+        return kept
+    healed = found[0]
+    return healed, FieldHeal(spec_field.name, "healed", spec_field.actions, healed.actions,
+                             "re-anchored on its label: the old selector still read the seed values, by tag alone")
+
+
 def _heal_field(spec_field: FieldSpec, column: ColumnProfile | None, pages: Sequence[etree._Element],
                 evidence: EvidenceHeal | None) -> tuple[FieldSpec, FieldHeal]:
     seeds = column.seed_values if column is not None else []
@@ -286,7 +207,7 @@ def _heal_field(spec_field: FieldSpec, column: ColumnProfile | None, pages: Sequ
         return spec_field, FieldHeal(spec_field.name, "lost" if any(seeds) else "kept", spec_field.actions,
                                      spec_field.actions, "its seed values are not on the pages")
     if all(_gives(spec_field, _values(root, spec_field.actions, spec_field.post), want) for root, want in pairs):
-        return spec_field, FieldHeal(spec_field.name, "kept", spec_field.actions, spec_field.actions)
+        return _reanchored(spec_field, seeds, pages, len(pairs))
     found = _relocate(spec_field, seeds, pages)
     if found is None or found[1] < len(pairs):
         parts = _relocate_parts(spec_field, pairs)

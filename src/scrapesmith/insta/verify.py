@@ -97,6 +97,12 @@ class Act:
                          self.value or ""])
         return {_stem(word) for word in _WORD.findall(text)}
 
+    def shows_handle(self, handle: str) -> bool:
+        """``@at`` is on the element or its row with its sign, as a whole handle (not ``@ut``, not the word "at")."""
+        e = self.element
+        text = " ".join([e.name, e.label, e.text, e.hint, e.context, e.value or ""])
+        return re.search(rf"(?<![\w@#]){re.escape(handle)}(?!\w)", text, re.IGNORECASE) is not None
+
 
 def acts_of(trajectory: Trajectory) -> list[Act]:
     """The trajectory's successful targeted actions whose element the step recorded, minus those a later
@@ -142,6 +148,7 @@ class Reading:
     ordinals: list[str]
     state: str | None = None  # "expanded"/"collapsed": a criterion about a section's state ("Expand the section")
     values: list[str] = field(default_factory=list)  # dates, times, numbers to set: each one field's value
+    handles: list[str] = field(default_factory=list)  # "@at", "#tag": must show with their sign, whatever the word
 
 
 #: Verbs that ask for a live state the observation shows (``(expanded)``/``(collapsed)``), not for an action.
@@ -174,8 +181,12 @@ def read_criterion(criterion: str, previous_verb: str | None = None) -> Reading:
     ordinals = [w for w in rest if _ORDINAL.match(w)]
     description, number = described(criterion)
     count = next((w.casefold() for w in rest if w.casefold() in COUNT_WORDS), number)
-    words_left = [w for w in rest if w.casefold() not in STOPWORDS and w.casefold() not in FILLER
-                  and w.casefold() not in COUNT_WORDS and not _ORDINAL.match(w) and w != number]
+    # a handle is a name whatever its word ("by @at": "at" is no stopword there)
+    signed = [h.casefold() for h in re.findall(r"(?<![\w])[@#]\w+", unquoted)]
+    handles = {h[1:] for h in signed}
+    words_left = [w for w in rest if w.casefold() in handles or (
+        w.casefold() not in STOPWORDS and w.casefold() not in FILLER and w.casefold() not in COUNT_WORDS
+        and not _ORDINAL.match(w) and w != number)]
     # a verb later in the clause ("use the textbox *to enter*") is no requirement of its own, but it can be
     # the name of what to click ("click Submit", "press submit")
     content = [w for w in words_left if _verb_kind(w.casefold()) is None]
@@ -186,14 +197,13 @@ def read_criterion(criterion: str, previous_verb: str | None = None) -> Reading:
         nouns = [w for w in nouns if w.casefold() not in description]
     described_only = [w for w in content if w.casefold() not in description]  # once a name identifies it
     if quoted:
-        return Reading(verb, quoted, True, True, nouns, described_only, count, ordinals, state)
+        return Reading(verb, quoted, True, True, nouns, described_only, count, ordinals, state, handles=signed)
     if values:
         return Reading(verb, [], True, True, nouns, [], count, ordinals, state, [v.text for v in values])
-    handles = {h.casefold() for h in re.findall(r"(?<![\w])[@#](\w+)", unquoted)}
     names = [w for w in content + verb_names if any(c.isupper() or c.isdigit() for c in w) or w.casefold() in handles]
     if names:
         return Reading(verb, names, False, True, nouns, [w for w in described_only if w not in names], count,
-                       ordinals, state)
+                       ordinals, state, handles=signed)
     return Reading(verb, content or verb_names or ([] if nouns else submit), False, False, nouns, [], count,
                    ordinals, state)
 
@@ -422,7 +432,8 @@ def _verify_one(reading: Reading, acts: list[Act], last: int, read: frozenset[st
         distinct = {act.element.id for act in holding}
         if reading.count != "both" or len(distinct) < 2:
             return _One("unsure", why=f"asks for {reading.count}: a count the log cannot confirm")
-    qualified = [act for act in holding if all(_stem(w) in act.words() for w in reading.qualifiers)]
+    qualified = [act for act in holding if all(_stem(w) in act.words() for w in reading.qualifiers)
+                 and all(act.shows_handle(handle) for handle in reading.handles)]
     if not qualified:
         missing = [w for w in reading.qualifiers if not any(_stem(w) in act.words() for act in holding)]
         return _One("unsure", why=f"cannot check {' '.join(missing or reading.qualifiers)}",

@@ -128,24 +128,35 @@ def _pages_note(record: dict[str, Any]) -> str:
 
 
 def _drift(record: dict[str, Any], program: Path | None) -> tuple[bool | None, list[DriftColumn]]:
-    """The run's drift check beside its program's forged profile, column by column."""
+    """The run's drift check beside the forged profile it was checked against, column by column; a list's
+    items per start page as one more row. The forged profile is the one the check recorded (a collection
+    program's is its dataset's, kept nowhere else), or else, for a record written before checks kept it,
+    the program file's own."""
     found = record.get("drift")
     if not isinstance(found, dict):
         return None, []
     report = DriftReport.model_validate(found)
-    forged = None
-    if program is not None and program.is_file() and program.suffix == ".json":
-        try:
-            data = json.loads(program.read_text(encoding="utf-8"))
-            forged = OutputProfile.model_validate(data["profile"]) if data.get("profile") else None
-        except (ValueError, KeyError, ValidationError):
-            forged = None  # a program edited since the run: its profile is not drawn, the run's check still is
-    names = [c.name for c in (forged.columns if forged else report.now.columns if report.now else [])]
-    columns = [DriftColumn(name, forged.column(name) if forged else None,
-                           report.now.column(name) if report.now else None,
+    forged = report.was or _program_profile(program)
+    now = report.now
+    names = [c.name for c in (forged.columns if forged else now.columns if now else [])]
+    columns = [DriftColumn(name, forged.column(name) if forged else None, now.column(name) if now else None,
                            [d.evidence for d in report.drifts if d.column == name]) for name in names]
     whole_list = [d.evidence for d in report.drifts if not d.column]
-    return report.checked, columns + ([DriftColumn("(items per page)", None, None, whole_list)] if whole_list else [])
+    items_was = forged.items_per_page if forged else []
+    items_now = now.items_per_page if now else []
+    if whole_list or items_was:
+        columns.append(DriftColumn("(items per page)", None, None, whole_list, items_was, items_now))
+    return report.checked, columns
+
+
+def _program_profile(program: Path | None) -> OutputProfile | None:
+    if program is None or not program.is_file() or program.suffix != ".json":
+        return None
+    try:
+        data = json.loads(program.read_text(encoding="utf-8"))
+        return OutputProfile.model_validate(data["profile"]) if data.get("profile") else None
+    except (ValueError, KeyError, ValidationError):
+        return None  # a program edited since the run: its profile is not drawn, the run's check still is
 
 
 def load_run_record(record_path: Path) -> Report:

@@ -104,12 +104,15 @@ class Episode:
 
 @dataclass
 class DriftColumn:
-    """One column of a program's output profile: as forged, as in this run, and what drifted."""
+    """One column of a program's output profile: as forged, as in this run, and what drifted. A list's
+    items per start page is a row of its own, drawn from ``items_was`` and ``items_now``."""
 
     name: str
     was: OutputColumn | None
     now: OutputColumn | None
     evidence: list[str] = field(default_factory=list)
+    items_was: list[int] = field(default_factory=list)
+    items_now: list[int] = field(default_factory=list)
 
 
 @dataclass

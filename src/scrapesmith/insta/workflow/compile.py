@@ -14,7 +14,7 @@ click; a value to type stays a parameter), and the locators of every episode are
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -279,7 +279,11 @@ def _fix(step: WorkflowStep, constants: dict[str, str]) -> None:
         step.value = ValueRef(source="constant", constant=constants[step.value.parameter], example=step.value.example)
 
 
-def merge(drafts: list[Draft], run: str = "") -> Workflow:
+#: The run an episode came from: one name for all, or a function of the episode (several runs compiled together).
+RunOf = str | Callable[[SiteResult], str]
+
+
+def merge(drafts: list[Draft], run: RunOf = "") -> Workflow:
     """One workflow from drafts of one family and shape (see the module docstring)."""
     first = drafts[0]
     constants = _constants(drafts)
@@ -330,11 +334,11 @@ def _tokens(draft: Draft, constants: dict[str, str]) -> list[str]:
     return template_tokens(draft.task, slots)
 
 
-def _provenance(draft: Draft, run: str) -> Provenance:
+def _provenance(draft: Draft, run: RunOf) -> Provenance:
     judgement = draft.result.judgement
     return Provenance(site=draft.result.site, url=draft.result.url, task=draft.task,
                       judge=judgement.kind if judgement else "", success=judgement.success if judgement else 0.0,
-                      run=run)
+                      run=run(draft.result) if callable(run) else run)
 
 
 @dataclass
@@ -355,9 +359,10 @@ class CompileReport:
                 for family, counts in sorted(self.families.items()) if family not in covered}
 
 
-def compile_workflows(results: Iterable[SiteResult], run: str = "") -> CompileReport:
+def compile_workflows(results: Iterable[SiteResult], run: RunOf = "") -> CompileReport:
     """Workflows from the episodes the judge called successful; every other episode is counted by reason, in
-    all and per task family (a family with no workflow says why)."""
+    all and per task family (a family with no workflow says why). ``run`` names each episode's run in the
+    workflows' provenance."""
     report = CompileReport(workflows=[])
     groups: dict[tuple, list[Draft]] = {}
     for result in results:

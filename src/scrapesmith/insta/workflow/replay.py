@@ -30,8 +30,8 @@ from scrapesmith.insta.verify import verify_criteria
 from scrapesmith.insta.views import Action, Observation, Step, Trajectory
 from scrapesmith.insta.workflow.align import Binding, bind_by_kind, bind_template, fill_in, template_regex
 from scrapesmith.insta.workflow.compile import family_of
-from scrapesmith.insta.workflow.locate import Located, resolve
-from scrapesmith.insta.workflow.views import Workflow, WorkflowStep
+from scrapesmith.insta.workflow.locate import Located, describe_id, find_ids, resolve
+from scrapesmith.insta.workflow.views import Locator, Workflow, WorkflowStep
 
 #: A locator that finds nothing is tried again on fresh observations, this often (seconds), for at most this long:
 #: an element a click reveals may appear only after an animation. Polling stops as soon as it is there (fixed
@@ -42,6 +42,9 @@ LOCATE_BUDGET = 1.2
 #: episodes), its element is waited for this long only, then the next control is clicked: waiting the whole
 #: budget before each reveal cost 1.2 s per hidden element.
 REVEAL_FIRST = 0.15
+#: At most this many clicks on controls of a kind (``WorkflowStep.reveal_kinds``) per step: each is an action of
+#: the episode's budget, and a page with many such controls is searched only this far.
+KIND_REVEALS = 6
 
 
 def pick_workflow(workflows: list[Workflow], task: str, url: str | None = None,
@@ -115,6 +118,7 @@ class WorkflowPolicy:
         self.handed_over = False
         self.located: list[str] = []
         self.revealed: set[int] = set()  # reveal controls clicked for the current step
+        self.kind_clicked: list[int] = []  # elements of a reveal kind clicked for the current step
 
     def report(self) -> dict[str, Any]:
         """Which workflow ran, which step broke and why, whether the agent took over, which locators found what."""
@@ -145,13 +149,14 @@ class WorkflowPolicy:
             if why:
                 return self._broke(index + 1, why, task, history, observation)
             return self._stop(observation, answer, f"workflow step {index + 1}: stop")
-        unrevealed = len(self.revealed) < len(workflow_step.reveal)  # a reveal click may bring it: no long wait
+        unrevealed = len(self.revealed) < len(workflow_step.reveal) or \
+            bool(workflow_step.reveal_kinds and len(self.kind_clicked) < KIND_REVEALS)  # a reveal may bring it
         located, observation, why = self._locate(workflow_step, item, observation,
                                                  REVEAL_FIRST if unrevealed else self.wait, Grounding(task=task).restates)
         if why:
             reveal = self._reveal(index, workflow_step, observation)
             return reveal or self._broke(index + 1, why, task, history, observation)
-        self.revealed = set()
+        self.revealed, self.kind_clicked = set(), []
         value, why = self._value(workflow_step, item, history, located)
         if why:
             return self._broke(index + 1, why, task, history, observation)
@@ -175,7 +180,8 @@ class WorkflowPolicy:
         return None
 
     def _reveal(self, index: int, step: WorkflowStep, observation: Observation) -> Step | None:
-        """A click on the next reveal control of ``step`` not clicked yet that is on the page (None: none left)."""
+        """A click on the next reveal control of ``step`` not clicked yet that is on the page; when none is left,
+        on the next visible element of a reveal kind not clicked yet (None: nothing left to try)."""
         for number, control in enumerate(step.reveal):
             if number in self.revealed:
                 continue
@@ -183,12 +189,27 @@ class WorkflowPolicy:
             located, _ = resolve(control, observation, lambda text: text)
             if located is None:
                 continue
-            return Step(url=observation.url, observation=observation.markdown, target=located.element,
-                        action=Action(action_key="click", target_element_id=located.id), asked=False,
-                        candidate=f"click [id: {located.id}] {located.element.name!r} (to reveal step {index + 1}'s element)",
-                        path=f"workflow:{index + 1}:reveal", reason=f"workflow step {index + 1}: its element is not on "
-                        "the page; a control that revealed such elements in other episodes")
+            return self._reveal_click(index, located.id, located.element.name, observation, "a control that "
+                                      "revealed such elements in other episodes")
+        if len(self.kind_clicked) >= KIND_REVEALS:
+            return None
+        for kind in step.reveal_kinds:
+            ids = [i for i in find_ids(Locator(kind="css", value=kind), kind, None, observation)
+                   if i not in self.kind_clicked]
+            if ids:
+                self.kind_clicked.append(ids[0])
+                element = describe_id(ids[0], observation)
+                return self._reveal_click(index, ids[0], element.name if element else kind, observation,
+                                          f"an element of the kind ({kind}) that revealed such elements in other "
+                                          "episodes")
         return None
+
+    def _reveal_click(self, index: int, ident: int, name: str, observation: Observation, why: str) -> Step:
+        return Step(url=observation.url, observation=observation.markdown, target=describe_id(ident, observation),
+                    action=Action(action_key="click", target_element_id=ident), asked=False,
+                    candidate=f"click [id: {ident}] {name!r} (to reveal step {index + 1}'s element)",
+                    path=f"workflow:{index + 1}:reveal", reason=f"workflow step {index + 1}: its element is not on "
+                    f"the page; {why}")
 
     def _bind(self, item: str | None) -> Callable[[str], str | None]:
         return lambda text: fill_in(text, self.binding, item)

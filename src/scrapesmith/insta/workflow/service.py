@@ -32,13 +32,15 @@ def compile_run(run_dir: Path, out: Path | None = None, more: Sequence[Path] = (
     ``RUN_DIR/workflows``). ``rejudge``: an episode its run's judge did not verify is judged again by the
     evidence judge's program pass (a run judged by an older judge; no model is asked, so nothing the program
     cannot verify is added)."""
-    results = [result for folder in (run_dir, *more) for result in ResultStore(folder).latest().values()]
+    sources = [(str(folder), result) for folder in (run_dir, *more) for result in ResultStore(folder).latest().values()]
+    results = [result for _, result in sources]
+    origin = {id(result): folder for folder, result in sources}
     if rejudge:
         judge = EvidenceJudge(None)
         for result in results:
             if result.trajectory is not None and not (result.judgement and result.judgement.succeeded):
                 result.judgement = judge.judge(result.trajectory.task, result.trajectory)
-    report = compile_workflows(results, run=", ".join(str(folder) for folder in (run_dir, *more)))
+    report = compile_workflows(results, run=lambda result: origin[id(result)])  # each episode's own run
     folder = Path(out) if out is not None else Path(run_dir) / WORKFLOWS_DIR
     return report, [workflow.save(folder) for workflow in report.workflows]
 

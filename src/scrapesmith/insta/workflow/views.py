@@ -99,6 +99,9 @@ class WorkflowStep(BaseModel):
     check_texts: list[str] = Field(default_factory=list, description="the checked criteria, as compiled")
     reveal: list[list[Locator]] = Field(default_factory=list, description="controls to click, one by one, when the "
                                         "element is not on the page (tabs, sections: insta.workflow.reveal)")
+    reveal_kinds: list[str] = Field(default_factory=list, description="CSS selectors of the kind of control that "
+                                    "revealed such elements (a collapsed folder's class): when the named ones are "
+                                    "not there, each visible match is clicked in turn (insta.workflow.reveal)")
 
     def describe(self) -> str:
         what = {"select_option": "select", "set_checked": "check" if self.options.get("checked", True) else "uncheck",
@@ -118,6 +121,8 @@ class WorkflowStep(BaseModel):
         if self.reveal:
             shown = ", ".join(next((lo.value for lo in control if lo.kind == "role"), "?") for control in self.reveal)
             text += f" (not there: reveal it with {shown})"
+        if self.reveal_kinds:
+            text += f" (or any {' or '.join(repr(kind) for kind in self.reveal_kinds)})"
         if self.check_texts:
             text += " — then check: " + "; ".join(self.check_texts)
         return text

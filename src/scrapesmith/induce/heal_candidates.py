@@ -1,0 +1,154 @@
+"""Where a broken field may be now: every way to its seed values on the changed seed pages, for ``heal``.
+
+The engine that learns a field from an example proposes (:func:`examples.example_candidates`: the value's
+element, its label, its stable classes); to that, what a redesign leaves of the old selector and of the page:
+a label whose text now holds the value, a label now beside the value (after it, or before it as a link),
+the old selector's conditions on its nodes and its label spellings, a multi-valued field's values as like
+siblings, and two label spellings seen on different seed pages joined into one step. Each candidate carries a
+weight; :mod:`scrapesmith.induce.heal` scores them on the pages.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from itertools import combinations
+
+from lxml import etree
+
+from scrapesmith.induce.candidates import FieldCandidate, xpath_literal
+from scrapesmith.induce.examples import MAX_LABEL, Example, example_candidates
+from scrapesmith.induce.execute import normalize_space
+from scrapesmith.induce.views import FieldSpec
+
+NARROW_FIRST = 0.99
+"""A selector generalised from the first value to all its siblings wins only by giving back more values."""
+NEW_CONDITIONS = 0.995
+"""A selector that keeps the old one's conditions on its nodes wins over one without them, all else equal."""
+_LABEL_STEP = re.compile(r"//[\w-]+\[normalize-space\(\)\s*=[^\]]*\](?=/)")
+_LAST_POSITION = re.compile(r"\[\d+\](?=(/text\(\))?$)")
+
+
+def _label_text_candidates(root: etree._Element, value: str) -> list[FieldCandidate]:
+    """A text right after a short label element that *contains* the value (``Knopf (May 2010)`` after
+    ``<b>Publisher:</b>``): the old field's regex may still cut the value out of it."""
+    found = []
+    for element in root.iter(etree.Element):
+        if value in (element.tail or "") and 0 < len(label := normalize_space(element.text_content())) <= MAX_LABEL:
+            found.append(FieldCandidate(f"//{element.tag}[normalize-space()={xpath_literal(label)}]"
+                                   "/following-sibling::text()[1]", "label"))
+    return found
+
+
+def _label_beside_candidates(root: etree._Element, value: str, several: bool) -> list[FieldCandidate]:
+    """An element holding the value with a short label as its sibling element right before or after it (a
+    row whose cells were swapped; a label cell whose text is a link, which induce's labels skip): anchored
+    on that label, ``//td[normalize-space()='Height']/preceding-sibling::td[1]``."""
+    found = []
+    for element in root.iter(etree.Element):
+        if normalize_space(element.text_content()) != value:
+            continue
+        for sibling, axis in ((element.getnext(), "preceding-sibling"), (element.getprevious(), "following-sibling")):
+            if sibling is None or not isinstance(sibling.tag, str):
+                continue
+            label = normalize_space(sibling.text_content())
+            if 0 < len(label) <= MAX_LABEL and label != value:
+                path = f"//{sibling.tag}[normalize-space()={xpath_literal(label)}]/{axis}::{element.tag}"
+                found.append(FieldCandidate(path if several else f"{path}[1]", "label"))
+    return found
+
+
+def _every_sibling(candidate: FieldCandidate) -> FieldCandidate | None:
+    """``…/a[1]`` -> ``…/a``: the first of several values generalised to all its like siblings."""
+    widened = _LAST_POSITION.sub("", candidate.xpath)
+    return FieldCandidate(widened, candidate.evidence, candidate.regex) if widened != candidate.xpath else None
+
+
+def _conditions(xpath: str) -> list[str]:
+    """The predicates on the last step of ``xpath`` that name no class, id or position (``[starts-with(
+    following-sibling::text()[1], '(Author')]``): what the forged program asked of its nodes beyond where
+    they were, which a redesign that kept the records usually keeps too."""
+    depth, start, groups, last_slash = 0, 0, [], 0
+    for index, char in enumerate(xpath):
+        if char == "[":
+            depth += 1
+            if depth == 1:
+                start = index
+        elif char == "]":
+            depth -= 1
+            if depth == 0:
+                groups.append((start, xpath[start: index + 1]))
+        elif char == "/" and depth == 0:
+            last_slash = index
+    return [group for at, group in groups if at > last_slash and "@class" not in group and "@id" not in group
+            and not group[1:-1].strip().isdigit()]
+
+
+def label_step(xpath: str) -> str | None:
+    """The first step of a label-anchored XPath (``//h4[normalize-space()='Director:' or …]``), if it is one."""
+    match = _LABEL_STEP.match(xpath)
+    return match.group(0) if match else None
+
+
+def _with_old_label(candidate: FieldCandidate, old_step: str | None) -> FieldCandidate | None:
+    """The candidate anchored on the old field's label step instead of its own (every spelling the forged
+    program knew: 'Director:' and 'Directors:'), when both anchor on a label."""
+    new_step = label_step(candidate.xpath)
+    if old_step is None or new_step is None or new_step == old_step:
+        return None
+    return FieldCandidate(old_step + candidate.xpath[len(new_step):], candidate.evidence, candidate.regex)
+
+
+def _with_conditions(candidate: FieldCandidate, conditions: Sequence[str]) -> FieldCandidate | None:
+    if not conditions or candidate.xpath.endswith(")"):  # text() or a function: no element step to qualify
+        return None
+    return FieldCandidate(candidate.xpath + "".join(conditions), candidate.evidence, candidate.regex)
+
+
+def label_unions(per_page: Sequence[Sequence[tuple[FieldCandidate, float]]]) -> list[tuple[FieldCandidate, float]]:
+    """Label-anchored candidates that differ only in the label's text (``MSRP Price:`` on two seed pages,
+    ``MSRP Price Range:`` on the third), joined two at a time into one that accepts both spellings: a label
+    the site writes two ways is still one field, as induce forges it (``Director:`` or ``Directors:``). Only
+    on three seed pages or more, so that a pair giving every seed value back has one spelling that repeats:
+    a text beside the value that differs on every page (an address, "76% buy this") is no label."""
+    if len(per_page) < 3:
+        return []
+    groups: dict[tuple, dict[str, float]] = {}
+    for candidate, weight in (c for page in per_page for c in page):
+        step = label_step(candidate.xpath)
+        if step is None:
+            continue
+        tag, condition = step[2:].split("[", 1)
+        spellings = groups.setdefault((tag, candidate.xpath[len(step):], candidate.regex, candidate.evidence), {})
+        spellings[condition[:-1]] = min(weight, spellings.get(condition[:-1], weight))
+    unions = []
+    for (tag, rest, regex, evidence), spellings in groups.items():
+        for (first, weight), (second, other) in combinations(spellings.items(), 2):
+            unions.append((FieldCandidate(f"//{tag}[{first} or {second}]{rest}", evidence, regex), min(weight, other)))
+    return unions
+
+
+def heal_candidates(spec_field: FieldSpec,
+                pairs: Sequence[tuple[etree._Element, Sequence[str]]]) -> list[tuple[FieldCandidate, float]]:
+    """Every way to the seed values on their pages, each with its weight (widened ones a little less)."""
+    pool: dict[tuple, tuple[FieldCandidate, float]] = {}
+    per_page = []
+    for root, values in pairs:
+        found = [(c, 1.0) for c in (*example_candidates(root, Example(spec_field.name, values[0])),
+                                    *_label_text_candidates(root, values[0]),
+                                    *_label_beside_candidates(root, values[0], spec_field.post.multiple))]
+        if spec_field.post.multiple:
+            found += [(w, NARROW_FIRST) for w in (_every_sibling(c) for c, _ in found) if w is not None]
+        kept = _conditions(spec_field.actions[-1]) if spec_field.actions else []
+        old_label = label_step(spec_field.actions[-1]) if spec_field.actions else None
+        found = [(c, w * NEW_CONDITIONS) for c, w in found] + [
+            (q, w) for c, w in found for q in (_with_conditions(c, kept), _with_old_label(c, old_label))
+            if q is not None]
+        per_page.append(found)
+        for candidate, weight in found:
+            for regex in dict.fromkeys((candidate.regex, spec_field.post.regex)):
+                pool.setdefault((candidate.xpath, regex),
+                                (FieldCandidate(candidate.xpath, candidate.evidence, regex), weight))
+    for candidate, weight in label_unions(per_page):
+        pool.setdefault((candidate.xpath, candidate.regex), (candidate, weight))
+    return list(pool.values())
