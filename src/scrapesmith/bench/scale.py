@@ -223,7 +223,7 @@ def _committed_pages(manifest: Path) -> int:
         return 0
     try:
         with sqlite3.connect(f"file:{manifest}?mode=ro", uri=True, timeout=1) as db:
-            return int(db.execute("SELECT COUNT(*) FROM pages").fetchone()[0])
+            return int(db.execute("SELECT COALESCE(SUM(ok + failed + unchanged + kept), 0) FROM batches").fetchone()[0])
     except sqlite3.OperationalError:
         return 0
 

@@ -2,11 +2,11 @@
 
 ::
 
-    RUN_DIR/manifest.sqlite     generations, committed batches, one record per URL (status, ETag, ...)
-    RUN_DIR/shards/g0001-b0000042.jsonl   the rows of batch 42 of generation 1
+    RUN_DIR/manifest.sqlite     generations, committed batches (counts per status), one record per URL
+    RUN_DIR/shards/g0001-b0000042.jsonl   batch 42 of generation 1: what became of each URL, its rows
 
 A worker writes a batch's shard whole (a temporary file, fsynced, renamed); only then does the driver
-commit the batch and its URLs to the manifest, in one transaction (WAL, ``synchronous=FULL``, so it
+commit the batch to the manifest, in one transaction (WAL, ``synchronous=FULL``, so it
 survives power loss). A batch is therefore either committed with its shard, or not at all: a run killed
 at any moment (``kill -9``, Ctrl-C, power loss) redoes the batches it had not committed, each writing its
 shard again under the same name, and loses and duplicates nothing.
@@ -28,7 +28,8 @@ from pathlib import Path
 
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.io import timestamp
-from scrapesmith.scale.views import ROW_STATUSES, BatchOutcome, Validators
+from scrapesmith.scale.shards import read_shard
+from scrapesmith.scale.views import PAGE_STATUSES, ROW_STATUSES, BatchOutcome, Validators
 
 MANIFEST = "manifest.sqlite"
 SHARDS = "shards"
@@ -38,7 +39,9 @@ CREATE TABLE IF NOT EXISTS generations (
     started TEXT NOT NULL, finished TEXT);
 CREATE TABLE IF NOT EXISTS batches (
     generation INTEGER NOT NULL, idx INTEGER NOT NULL, digest TEXT NOT NULL, shard TEXT, rows INTEGER NOT NULL,
-    worker TEXT, PRIMARY KEY (generation, idx));
+    worker TEXT, ok INTEGER NOT NULL DEFAULT 0, failed INTEGER NOT NULL DEFAULT 0,
+    unchanged INTEGER NOT NULL DEFAULT 0, kept INTEGER NOT NULL DEFAULT 0, indexed INTEGER NOT NULL DEFAULT 1,
+    PRIMARY KEY (generation, idx));
 CREATE TABLE IF NOT EXISTS pages (
     url TEXT NOT NULL, generation INTEGER NOT NULL, batch INTEGER NOT NULL, position INTEGER NOT NULL,
     status TEXT NOT NULL, rows INTEGER NOT NULL, etag TEXT, last_modified TEXT, error TEXT);
@@ -93,6 +96,19 @@ class RunState:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(_SCHEMA)
+        self._upgrade()
+
+    def _upgrade(self) -> None:
+        """A manifest from before the counts were kept per batch: its URLs are in ``pages`` already."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(batches)")}
+        if "indexed" in columns:
+            return
+        with self._transaction():
+            for status in PAGE_STATUSES:
+                self._db.execute(f"ALTER TABLE batches ADD COLUMN {status} INTEGER NOT NULL DEFAULT 0")
+                self._db.execute(f"UPDATE batches SET {status} = (SELECT COUNT(*) FROM pages p WHERE p.generation "
+                                 f"= batches.generation AND p.batch = batches.idx AND p.status = '{status}')")
+            self._db.execute("ALTER TABLE batches ADD COLUMN indexed INTEGER NOT NULL DEFAULT 1")
 
     @classmethod
     def exists(cls, run_dir: Path) -> bool:
@@ -141,16 +157,40 @@ class RunState:
         return dict(self._db.execute("SELECT idx, digest FROM batches WHERE generation = ?", (generation,)))
 
     def commit(self, generation: int, digest: str, outcome: BatchOutcome) -> None:
-        """Record a finished batch and its URLs at once: after this, a crash can no longer undo it."""
+        """Record a finished batch (one line, whatever its size): after this, a crash can no longer undo it."""
         shard = Path(outcome.shard).name if outcome.shard else None
-        with self._transaction():
-            self._db.execute("INSERT OR REPLACE INTO batches VALUES (?, ?, ?, ?, ?, ?)",
-                             (generation, outcome.index, digest, shard, outcome.rows, outcome.worker))
-            self._db.execute("DELETE FROM pages WHERE generation = ? AND batch = ?", (generation, outcome.index))
-            self._db.executemany(
-                "INSERT INTO pages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(r.url, generation, outcome.index, r.position, r.status, r.rows, r.etag, r.last_modified, r.error)
-                 for r in outcome.records])
+        counts = [outcome.counts.get(status, 0) for status in PAGE_STATUSES]
+        self._db.execute("INSERT OR REPLACE INTO batches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                         (generation, outcome.index, digest, shard, outcome.rows, outcome.worker, *counts))
+
+    def index_pages(self, before: int | None = None, failed_only: bool = False) -> int:
+        """Copy what became of each URL from the shards of committed batches into ``pages``, for batches of
+        generations before ``before`` (all when ``None``; with ``failed_only``, batches with a failure).
+        Each batch once, in its own transaction; returns the unreadable shard lines met (counted)."""
+        query = "SELECT generation, idx, shard FROM batches WHERE indexed = 0 AND shard IS NOT NULL"
+        if before is not None:
+            query += f" AND generation < {int(before)}"
+        if failed_only:
+            query += " AND failed > 0"
+        torn = 0
+        for generation, index, shard in self._db.execute(query).fetchall():
+            path = self.shard_dir / shard
+            if not path.is_file():
+                raise RunStateError(f"{path} is missing: the manifest says batch {index} wrote it")
+            _entries, records, unreadable = read_shard(path)
+            torn += unreadable
+            with self._transaction():
+                self._db.execute("DELETE FROM pages WHERE generation = ? AND batch = ?", (generation, index))
+                self._db.executemany(
+                    "INSERT INTO pages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(r.url, generation, index, r.position, r.status, r.rows, r.etag, r.last_modified, r.error)
+                     for r in records])
+                self._db.execute("UPDATE batches SET indexed = 1 WHERE generation = ? AND idx = ?",
+                                 (generation, index))
+        return torn
+
+    def generations_with_batches(self) -> int:
+        return int(self._db.execute("SELECT COUNT(DISTINCT generation) FROM batches").fetchone()[0])
 
     def remove_partial_shards(self) -> int:
         """Temporary files of shards a killed worker was writing; they are never read."""
@@ -162,7 +202,8 @@ class RunState:
     # -- pages ---------------------------------------------------------------------------------------------
 
     def previous(self, url: str, before: int) -> tuple[str, Validators] | None:
-        """How ``url`` last ended in a generation before ``before``, with the validators it was given."""
+        """How ``url`` last ended in a generation before ``before``, with the validators it was given (those
+        generations' batches indexed first: :meth:`index_pages`)."""
         row = self._db.execute("SELECT status, etag, last_modified FROM pages WHERE url = ? AND generation < ? "
                                "ORDER BY generation DESC, rowid DESC LIMIT 1", (url, before)).fetchone()
         return None if row is None else (row[0], (row[1], row[2]))
@@ -175,19 +216,23 @@ class RunState:
             yield generation, index, self.shard_dir / shard
 
     def superseded(self, generation: int, index: int) -> set[str]:
-        """URLs of a batch whose rows a later generation wrote again (the page changed, or failed before)."""
+        """URLs of a batch whose rows a later generation wrote again (the page changed, or failed before);
+        the batches indexed first (:meth:`index_pages`) when there is more than one generation."""
         statuses = ", ".join(f"'{status}'" for status in ROW_STATUSES)
         return {url for (url,) in self._db.execute(
             "SELECT DISTINCT p.url FROM pages p JOIN pages q ON q.url = p.url AND q.generation > p.generation "
             f"AND q.status IN ({statuses}) WHERE p.generation = ? AND p.batch = ?", (generation, index))}
 
     def counts(self, generation: int) -> dict[str, int]:
-        return dict(self._db.execute("SELECT status, COUNT(*) FROM pages WHERE generation = ? GROUP BY status",
-                                     (generation,)))
+        sums = self._db.execute(f"SELECT {', '.join(f'SUM({status})' for status in PAGE_STATUSES)} FROM batches "
+                                "WHERE generation = ?", (generation,)).fetchone()
+        return {status: int(total) for status, total in zip(PAGE_STATUSES, sums, strict=True) if total}
 
     def failures(self, generation: int, limit: int) -> list[tuple[str, str]]:
         """The first ``limit`` failed URLs of ``generation`` and why, in list order (all are counted in
-        :meth:`counts` and kept as error rows in the dataset)."""
+        :meth:`counts` and kept as error rows in the dataset); read from the shards of batches with a
+        failure, only now."""
+        self.index_pages(before=generation + 1, failed_only=True)
         return [(url, error or "") for url, error in self._db.execute(
             "SELECT url, error FROM pages WHERE generation = ? AND status = 'failed' ORDER BY batch, position "
             "LIMIT ?", (generation, limit))]

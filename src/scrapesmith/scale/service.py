@@ -10,7 +10,8 @@ The driver (this module) only orchestrates:
    Last-Modified is asked "changed since?", one done before without either is kept as it was;
 4. fetch robots.txt once per host for the whole run and send it with the batches;
 5. hand the batches to a :class:`~scrapesmith.scale.runner.Runner` (this process, a local pool, Ray);
-   workers write each batch's shard; the driver commits it to the manifest as it arrives;
+   workers write each batch's shard and send back its counts; the driver commits one line per batch to
+   the manifest as it arrives (O(1) per batch, so many workers do not wait on it);
 6. assemble the dataset from the shards, one shard at a time.
 
 Memory stays O(batch × in-flight batches): no list of URLs, rows or results grows with the run.
@@ -97,6 +98,7 @@ def _resumed(run_dir: Path, program_id: str) -> tuple[RunState, Generation]:
         raise ResumeMismatch(f"{run_dir} was run with program {last.program_id}, not {program_id}: a resumed "
                              "run keeps the program it began with")
     state.remove_partial_shards()
+    state.index_pages(before=last.id)
     return state, last
 
 
@@ -111,6 +113,7 @@ def _continued(run_dir: Path, since_dir: Path, program_id: str, batch_size: int)
         raise EarlierRunUnusable(f"{since_dir}: that run used program {last.program_id}, not {program_id}")
     if last is not None and not last.finished:
         raise EarlierRunUnusable(f"{since_dir}: that run is unfinished; finish it first")
+    state.index_pages()
     return state, state.begin(program_id, batch_size)
 
 
@@ -129,9 +132,7 @@ def run_pages(sources: Iterable[str], program: PageProgram, plan: RunPlan, runne
             for job, outcome in runner.map_unordered(process_batch, planner.jobs(sources)):
                 outcome = outcome if isinstance(outcome, BatchOutcome) else _lost_batch(job, outcome)
                 state.commit(generation.id, job.digest, outcome)
-                summary.batches += 1
-                for record in outcome.records:
-                    summary.add(record)
+                summary.add(outcome)
                 summary.first_batch_done(time.monotonic() - started)
                 if on_batch is not None:
                     on_batch(summary)
@@ -173,6 +174,7 @@ class _BatchPlanner:
         self.token = uuid.uuid4().hex
         self.committed = state.committed(generation.id)
         self._robots: dict[str, tuple[int, str] | None] = {}
+        self._robots_urls: dict[str, str] = {}
         self._robots_http: HttpFetcher | None = None
 
     def jobs(self, sources: Iterable[str]) -> Iterator[BatchJob]:
@@ -214,16 +216,29 @@ class _BatchPlanner:
             return {}
         shipped = {}
         for task in tasks:
-            if not is_web_url(task.url):
-                continue
-            try:
-                robots_url = origin_of(task.url).robots_url
-            except InvalidUrl:
-                continue  # the worker records why the URL cannot be fetched
+            robots_url = self._robots_url(task.url)
+            if robots_url is None:
+                continue  # not a web URL, or one the worker records as not fetchable
             if robots_url not in self._robots:
                 self._robots[robots_url] = self._robots_fetcher().fetch_robots(robots_url)
             shipped[robots_url] = self._robots[robots_url]
         return shipped
+
+    def _robots_url(self, url: str) -> str | None:
+        """Where ``url``'s robots.txt is; parsed once per distinct ``scheme://host`` text, not per URL (the
+        driver's work per page is what a second worker waits on)."""
+        head = _scheme_and_host(url)
+        if head in self._robots_urls:
+            return self._robots_urls[head]
+        if not is_web_url(url):
+            return None
+        try:
+            robots_url = origin_of(url).robots_url
+        except InvalidUrl:
+            return None
+        if head is not None:
+            self._robots_urls[head] = robots_url
+        return robots_url
 
     def _robots_fetcher(self) -> HttpFetcher:
         if self._robots_http is None:
@@ -235,11 +250,23 @@ class _BatchPlanner:
             self._robots_http.close()
 
 
+def _scheme_and_host(url: str) -> str | None:
+    """``http(s)://`` and the text up to the path, query or fragment: what a URL's origin depends on (any
+    two URLs alike up to there have one origin); ``None`` for a URL not spelt that way."""
+    if not url.startswith(("http://", "https://")):
+        return None
+    start = url.index("//") + 2
+    ends = [end for end in (url.find(mark, start) for mark in "/?#") if end >= 0]
+    return url[:min(ends, default=len(url))]
+
+
 def assemble(state: RunState, output: Path, schema: dict[str, str] | None = None) -> tuple[Path, int, int]:
     """The dataset from every committed shard, in order, a later generation's rows replacing an earlier's.
 
     Returns the path, the number of rows and the number of unreadable shard lines (counted, never hidden).
     """
+    if state.generations_with_batches() > 1:
+        state.index_pages()  # which rows a later generation replaced is asked of the pages table
     torn = 0
 
     def chunks() -> Iterator[list[dict[str, Any]]]:
@@ -249,7 +276,7 @@ def assemble(state: RunState, output: Path, schema: dict[str, str] | None = None
             if not shard.is_file():
                 raise RunStateError(f"{shard} is missing: the manifest says batch {index} wrote it")
             replaced = state.superseded(generation, index)
-            entries, unreadable = read_shard(shard)
+            entries, _records, unreadable = read_shard(shard)
             torn += unreadable
             yield [row for url, row in entries if url not in replaced]
 

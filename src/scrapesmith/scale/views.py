@@ -16,6 +16,7 @@ PageStatus = Literal["ok", "failed", "unchanged", "kept"]
 """What became of one URL in a run: rows written (``ok``), an error row written (``failed``), the server
 said 304 Not Modified (``unchanged``), or it was done before and could not be asked (``kept``, not fetched)."""
 ROW_STATUSES: tuple[PageStatus, ...] = ("ok", "failed")
+PAGE_STATUSES: tuple[PageStatus, ...] = ("ok", "failed", "unchanged", "kept")
 
 Validators = tuple[str | None, str | None]
 """``(ETag, Last-Modified)`` as a server gave them, for a conditional request next time."""
@@ -92,13 +93,23 @@ class BatchJob:
 
 @dataclass(frozen=True)
 class BatchOutcome:
-    """A finished batch: its records (one per task) and the shard its rows were written to."""
+    """A finished batch as the driver sees it: counts, the first errors and where its shard is.
+
+    What became of each URL (:class:`PageRecord`) is in the shard the worker wrote, not here: the driver
+    handles O(1) per batch however many pages or rows the batch had, and the manifest reads the records
+    from the shard only when a later question needs them (``--since``, the failures of a run).
+    """
 
     index: int
-    records: tuple[PageRecord, ...]
     shard: str | None
     rows: int
+    counts: dict[str, int]
+    errors: tuple[tuple[str, str], ...] = ()
     worker: str = ""
+
+    @property
+    def pages(self) -> int:
+        return sum(self.counts.values())
 
 
 @dataclass
@@ -147,10 +158,12 @@ class RunSummary:
             return 0.0
         return (self.fetched - self.first_batch_pages) / (self.seconds - self.first_batch_seconds)
 
-    def add(self, record: PageRecord, max_errors: int = 1000) -> None:
-        """Count one page; the first ``max_errors`` errors are kept to show (every one is in the dataset)."""
-        self.pages += 1
-        setattr(self, record.status, getattr(self, record.status) + 1)
-        self.rows += record.rows
-        if record.error and len(self.errors) < max_errors:
-            self.errors.append((record.url, record.error))
+    def add(self, outcome: BatchOutcome, max_errors: int = 1000) -> None:
+        """Count one batch's pages; the first ``max_errors`` errors are kept to show (every one is in the
+        dataset and in the manifest)."""
+        self.batches += 1
+        for status, count in outcome.counts.items():
+            self.pages += count
+            setattr(self, status, getattr(self, status) + count)
+        self.rows += outcome.rows
+        self.errors.extend(outcome.errors[:max(0, max_errors - len(self.errors))])

@@ -1,5 +1,6 @@
 """Inside a worker (a pool process, a Ray task, or the driver itself): fetch a batch, run the program on
-each page, write the batch's shard.
+each page, write the batch's shard (its rows and what became of each URL), and tell the driver only the
+counts.
 
 ``process_batch`` never loses a URL: a page that cannot be fetched, or on which the program fails, becomes
 an error row with its reason; a page the server says is unchanged (304) is recorded without rows. Each
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import os
 import socket
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -30,6 +32,8 @@ from scrapesmith.web import (
 )
 
 _WORKER: dict[str, Any] = {}
+ERRORS_PER_BATCH = 10
+"""Errors a batch names to the driver (to show as the run goes); all of them are in its shard."""
 Entry = tuple[str, dict[str, Any]]
 
 
@@ -89,13 +93,13 @@ def process_batch(job: BatchJob) -> BatchOutcome:
 
 
 def finish_batch(job: BatchJob, done: list[tuple[PageRecord, list[Entry]]]) -> BatchOutcome:
-    """Write the batch's rows to its shard (none when it has no rows) and say what became of each URL."""
+    """Write the batch's shard (what became of each URL, then its rows) and sum it up for the driver."""
     entries = [entry for _record, page_entries in done for entry in page_entries]
-    shard = job.shard if entries else None
-    if shard is not None:
-        write_shard(shard, entries)
     records = sorted([*job.kept, *(record for record, _ in done)], key=lambda record: record.position)
-    return BatchOutcome(job.index, tuple(records), shard, len(entries), worker_name())
+    write_shard(job.shard, records, entries)
+    counts = Counter(record.status for record in records)
+    errors = tuple((record.url, record.error) for record in records if record.error)[:ERRORS_PER_BATCH]
+    return BatchOutcome(job.index, job.shard, len(entries), dict(counts), errors, worker_name())
 
 
 def _process_page(job: BatchJob, fetcher: RoutingFetcher, task: PageTask) -> tuple[PageRecord, list[Entry]]:

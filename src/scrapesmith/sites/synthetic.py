@@ -9,18 +9,20 @@ fetched more than once, robots.txt fetches, 304s, and the CPU milliseconds its p
 ``/__stats?reset`` then forgets the counts), so a benchmark in another process can read them, and weigh
 what the site itself takes of the cores the run shares with it.
 
-The server is one asyncio loop (a thread, or a process of its own for benchmarks: :func:`serve_in_process`)
-answering HTTP/1.1 with keep-alive from a template: cheap enough that the clients, not the server, are what
-a benchmark measures. Every request's arrival time is kept (the last :data:`LOG_ENTRIES`), so a test can
+The server (threads, or a process of its own for benchmarks: :func:`serve_in_process`) answers HTTP/1.1 with
+keep-alive from byte templates made once (a page is a few short values filled in), with a blocking thread
+per connection rather than an event loop: cheap enough that the clients, not the server, are what a
+benchmark measures. Every request's arrival time is kept (the last :data:`LOG_ENTRIES`), so a test can
 check the gaps a politeness limit left between requests.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
+import functools
 import json
 import multiprocessing
+import socket
 import threading
 import time
 from array import array
@@ -28,6 +30,7 @@ from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from email.utils import formatdate
+from string import Formatter
 from typing import Any
 
 from scrapesmith.errors import ScrapesmithError
@@ -85,17 +88,36 @@ def item_truth(number: int, version: int = 0) -> dict[str, str]:
             "sku": f"SKU-{number:08d}", "price": f"${(number * 37) % 100_000 / 100 + 1 + version:.2f}"}
 
 
+def _page_templates() -> tuple[bytes, ...]:
+    """The item page as bytes with ``%s`` where a value goes, one per description text (the text depends
+    on the item number modulo 10 only): a request fills in a few short values, in one pass."""
+    templates = []
+    for first in range(len(_WORDS)):
+        text = " ".join(_WORDS[(first + i) % 10] for i in range(60))
+        page = _PAGE.replace("{nav}", _NAV).replace("{text}", text)
+        cut = [(literal.replace("%", "%%"), field) for literal, field, _spec, _conv in Formatter().parse(page)]
+        if [field for _literal, field in cut if field] != list(_PAGE_FIELDS):
+            raise SyntheticSiteError("the item page's placeholders differ from _PAGE_FIELDS")
+        templates.append("".join(literal + ("%s" if field else "") for literal, field in cut).encode())
+    return tuple(templates)
+
+
+_PAGE_FIELDS = ("name", "category", "category", "name", "name", "sku", "price", "stock", "related")
+_PAGE_TEMPLATES = _page_templates()
+_RELATED = "".join(f'<li><a href="/item/{{{k}}}">Item {{{k}}}</a></li>' for k in range(12))
+_RELATED_STEPS = [k * 7919 for k in range(1, 13)]
+
+
 def item_page(number: int, version: int = 0) -> bytes:
     truth = item_truth(number, version)
-    words = " ".join(_WORDS[(number + i) % 10] for i in range(60))
-    related = "".join(f'<li><a href="/item/{(number + k * 7919) % 1_000_003}">Item {(number + k * 7919) % 1_000_003}'
-                      f"</a></li>" for k in range(1, 13))
-    return _PAGE.format(nav=_NAV, category=number % 40, stock=number % 17, text=words, related=related,
-                        **truth).encode()
+    name, category = truth["name"].encode(), b"%d" % (number % 40)
+    related = _RELATED.format(*[(number + step) % 1_000_003 for step in _RELATED_STEPS]).encode()
+    return _PAGE_TEMPLATES[number % 10] % (name, category, category, name, name, truth["sku"].encode(),
+                                           truth["price"].encode(), b"%d" % (number % 17), related)
 
 
 class SyntheticSite:
-    """The pages, what was asked for, and the HTTP answers (no I/O here: :class:`_Connection` does it)."""
+    """The pages, what was asked for, and the HTTP answers (no I/O here: :class:`SyntheticServer` does it)."""
 
     def __init__(self, pages: int, latency: float = 0.0) -> None:
         self.pages = pages
@@ -107,6 +129,7 @@ class SyntheticSite:
         self.requests = 0
         self.robots = 0
         self.not_modified = 0
+        self._lock = threading.Lock()
 
     def url(self, host: str, number: int) -> str:
         return f"http://{host}/item/{number}"
@@ -129,6 +152,10 @@ class SyntheticSite:
                 "cpu_ms": round(1000 * time.process_time())}
 
     def answer(self, target: str, headers: dict[str, str]) -> bytes:
+        with self._lock:  # connections are answered from threads of their own
+            return self._answer(target, headers)
+
+    def _answer(self, target: str, headers: dict[str, str]) -> bytes:
         self.requests += 1
         self.log.append((time.monotonic(), target))
         if target == "/robots.txt":
@@ -151,11 +178,16 @@ class SyntheticSite:
         extra = {}
         if self.validators:
             etag = f'"{number}-{version}"'
-            extra = {"ETag": etag, "Last-Modified": formatdate(_EPOCH + version * 86_400, usegmt=True)}
+            extra = {"ETag": etag, "Last-Modified": _last_modified(version)}
             if headers.get("if-none-match") == etag:
                 self.not_modified += 1
                 return _response(304, b"", None, extra)
         return _response(200, item_page(number, version), "text/html; charset=utf-8", extra)
+
+
+@functools.cache
+def _last_modified(version: int) -> str:
+    return formatdate(_EPOCH + version * 86_400, usegmt=True)
 
 
 def _number_after(target: str, path: str) -> int | None:
@@ -174,54 +206,33 @@ def _response(status: int, body: bytes, content_type: str | None, extra: dict[st
     return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
 
 
-class _Connection(asyncio.Protocol):
-    def __init__(self, site: SyntheticSite) -> None:
-        self.site = site
-        self.buffer = b""
-        self.transport: asyncio.Transport | None = None
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport  # type: ignore[assignment]
-
-    def data_received(self, data: bytes) -> None:
-        self.buffer += data
-        while b"\r\n\r\n" in self.buffer:
-            head, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
-            self._answer(head)
-
-    def _answer(self, head: bytes) -> None:
-        lines = head.decode("latin-1").split("\r\n")
-        parts = lines[0].split(" ")
-        if len(parts) != 3 or parts[0] != "GET":
-            self._send(_response(400, b"", None))
-            return
-        headers = {}
-        for line in lines[1:]:
+def answer_request(site: SyntheticSite, head: bytes) -> bytes:
+    """The answer to one request head; of its headers only ``If-None-Match`` matters here, so only it is
+    read."""
+    request_line, _, rest = head.partition(b"\r\n")
+    parts = request_line.decode("latin-1").split(" ")
+    if len(parts) != 3 or parts[0] != "GET":
+        return _response(400, b"", None)
+    headers = {}
+    if b"if-none-match" in rest.lower():
+        for line in rest.decode("latin-1").split("\r\n"):
             name, _, value = line.partition(":")
             headers[name.strip().lower()] = value.strip()
-        answer = self.site.answer(parts[1], headers)
-        if self.site.latency:
-            asyncio.get_running_loop().call_later(self.site.latency, self._send, answer)
-        else:
-            self._send(answer)
-
-    def _send(self, data: bytes) -> None:
-        if self.transport is not None and not self.transport.is_closing():
-            self.transport.write(data)
+    return site.answer(parts[1], headers)
 
 
 class SyntheticServer:
-    """:class:`SyntheticSite` served on ``127.0.0.1:port`` (0 = any free port) from a thread."""
+    """:class:`SyntheticSite` served on ``127.0.0.1:port`` (0 = any free port): one thread accepts, one
+    thread per connection reads a request and writes its answer with plain blocking calls (two system calls
+    a request, no event loop to turn), so the site costs the cores it shares with a run little."""
 
     def __init__(self, site: SyntheticSite, port: int = 0) -> None:
         self.site = site
         self._requested_port = port
-        self._loop = asyncio.new_event_loop()
-        self._started = threading.Event()
-        self._thread = threading.Thread(target=self._serve, name="synthetic-site", daemon=True)
-        self._server: asyncio.AbstractServer | None = None
+        self._listener: socket.socket | None = None
+        self._connections: set[socket.socket] = set()
+        self._lock = threading.Lock()
         self.port = 0
-        self._error: BaseException | None = None
 
     @property
     def host(self) -> str:
@@ -231,30 +242,54 @@ class SyntheticServer:
         return self.site.url(self.host, number)
 
     def start(self) -> SyntheticServer:
-        self._thread.start()
-        self._started.wait()
-        if self._error is not None:
-            raise SyntheticSiteError(f"cannot serve the synthetic site: {self._error}")
+        try:
+            self._listener = socket.create_server(("127.0.0.1", self._requested_port), backlog=512)
+        except OSError as exc:
+            raise SyntheticSiteError(f"cannot serve the synthetic site: {exc}") from exc
+        self.port = self._listener.getsockname()[1]
+        threading.Thread(target=self._accept, args=(self._listener,), name="synthetic-site", daemon=True).start()
         return self
 
-    def _serve(self) -> None:
-        asyncio.set_event_loop(self._loop)
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                connection, _address = listener.accept()
+            except OSError:  # the listener was shut down: the server stops
+                return
+            connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            with self._lock:
+                self._connections.add(connection)
+            threading.Thread(target=self._serve, args=(connection,), name="synthetic-connection",
+                             daemon=True).start()
+
+    def _serve(self, connection: socket.socket) -> None:
+        buffer = b""
         try:
-            self._server = self._loop.run_until_complete(self._loop.create_server(
-                lambda: _Connection(self.site), "127.0.0.1", self._requested_port, backlog=512))
-            self.port = self._server.sockets[0].getsockname()[1]
-        except OSError as exc:
-            self._error = exc
-            self._started.set()
-            return
-        self._started.set()
-        self._loop.run_forever()
+            while data := connection.recv(65_536):
+                buffer += data
+                while b"\r\n\r\n" in buffer:
+                    head, _, buffer = buffer.partition(b"\r\n\r\n")
+                    answer = answer_request(self.site, head)
+                    if self.site.latency:
+                        time.sleep(self.site.latency)
+                    connection.sendall(answer)
+        except OSError:
+            pass  # the client went away, or the server is stopping
+        finally:
+            with self._lock:
+                self._connections.discard(connection)
+            connection.close()
 
     def stop(self) -> None:
-        if self._server is not None:
-            self._loop.call_soon_threadsafe(self._server.close)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=5)
+        if self._listener is not None:
+            with contextlib.suppress(OSError):
+                self._listener.shutdown(socket.SHUT_RDWR)
+            self._listener.close()
+        with self._lock:
+            connections = list(self._connections)
+        for connection in connections:
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
 
 
 @contextmanager
