@@ -265,16 +265,15 @@ class SyntheticServer:
     def _serve(self, connection: socket.socket) -> None:
         buffer = b""
         try:
-            while data := connection.recv(65_536):
-                buffer += data
-                while b"\r\n\r\n" in buffer:
-                    head, _, buffer = buffer.partition(b"\r\n\r\n")
-                    answer = answer_request(self.site, head)
-                    if self.site.latency:
-                        time.sleep(self.site.latency)
-                    connection.sendall(answer)
-        except OSError:
-            pass  # the client went away, or the server is stopping
+            with contextlib.suppress(OSError):  # the client went away, or the server is stopping
+                while data := connection.recv(65_536):
+                    buffer += data
+                    while b"\r\n\r\n" in buffer:
+                        head, _, buffer = buffer.partition(b"\r\n\r\n")
+                        answer = answer_request(self.site, head)
+                        if self.site.latency:
+                            time.sleep(self.site.latency)
+                        connection.sendall(answer)
         finally:
             with self._lock:
                 self._connections.discard(connection)
