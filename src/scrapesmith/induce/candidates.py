@@ -22,6 +22,8 @@ _SKIP_TAGS = {"script", "style", "noscript", "head", "title", "meta", "link", "o
 _OBFUSCATED = re.compile(r"\d{3,}|^[a-z]{1,2}\d|[A-Za-z0-9]{20,}|__|^css-|^sc-")
 _VALUE_STRIP = " \t\r\n:：-–—|*•»>"
 COMMON_WRAPPER = 20
+# attributes that say what an icon means, read where an element shows no text ("Phone:" drawn as a symbol)
+LABEL_ATTRIBUTES = ("aria-label", "title")
 # class counts of the last pages looked at: every candidate of a page asks, and a page is looked at many times
 _COUNTS: dict[etree._Element, Counter[str]] = {}
 _COUNTS_KEPT = 16
@@ -184,6 +186,35 @@ def value_before_label(label: etree._Element) -> bool:
     if label.tag in ("td", "th"):
         return len(children) == 2 and children[-1] is label
     return children[0].tag != label.tag and children[-1].tag == label.tag
+
+
+def icon_label(element: etree._Element) -> tuple[str, str] | None:
+    """(label, condition) when ``element`` shows no text and says a label in an attribute instead: a symbol
+    for "Phone:" with an ``aria-label`` or ``title`` on it or inside it. The condition finds the element by
+    that attribute (``[@title='Phone']``, or ``[i[@title='Phone']]`` for the box around the icon), since the
+    page prints no text to find it by."""
+    if normalize_space(element.text_content()):
+        return None
+    for node in element.iter(etree.Element):
+        for attribute in LABEL_ATTRIBUTES:
+            text = normalize_space(node.get(attribute) or "")
+            if not text:
+                continue
+            test = f"@{attribute}={xpath_literal(text)}"
+            if node is element:
+                return text, f"[{test}]"
+            return text, f"[{'/'.join(_steps_down(element, node))}[{test}]]"
+    return None
+
+
+def _steps_down(top: etree._Element, node: etree._Element) -> list[str]:
+    """The tags from ``top`` (excluded) down to ``node`` (included)."""
+    steps = [node.tag]
+    for ancestor in node.iterancestors():
+        if ancestor is top:
+            break
+        steps.append(ancestor.tag)
+    return list(reversed(steps))
 
 
 def visible_elements(root: etree._Element) -> Iterator[etree._Element]:
