@@ -1,5 +1,5 @@
 """Labels a template draws as icons: the element that says "Company:" or "Cuisine" shows no text and carries
-the label in an ``aria-label`` or ``title`` (issue 28, round 5). Three seed pages of one site and a fourth,
+the label in an ``aria-label`` or ``title``; and values drawn across inline elements (issue 28, round 5). Three seed pages of one site and a fourth,
 unseen page check each forged spec; the rules under test read the label wherever the page says it.
 """
 
@@ -64,3 +64,21 @@ def test_the_icons_mutation_moves_label_texts_into_an_attribute_and_leaves_value
     root = html.fromstring(page)
     labels_as_icons(root, 0)
     assert root.find(".//dt").get("aria-label") == "Company:"
+
+
+def test_a_value_drawn_across_inline_elements_is_read_whole() -> None:
+    phones = ["(512) 471-3434", "(617) 253-1000", "(650) 723-2300", "(212) 854-1754"]
+    pages = [(f"<html><head><title>{name}</title></head><body><h1>{name}</h1><p>{street}</p>"
+              f"<div><span class='value'>{phone.split()[0]} <span class='s1'>{phone.split()[1]}</span></span></div>"
+              "</body></html>") for (name, _, street, _), phone in zip(PLACES, phones, strict=True)]
+    rows = rows_of(pages, FieldRequest("phone", "the phone number of the restaurant"))
+    assert [row["phone"] for row in rows] == phones
+
+
+def test_the_split_mutation_keeps_what_a_reader_sees() -> None:
+    page = ("<html><body><h1 class='t'>The Long Road <small>2006</small></h1><p><b>Publisher:</b> Adams Media</p>"
+            "<p>(512) 471-3434</p></body></html>")
+    drawn = [html.fromstring(mutate_page(page, "split", seed=s)) for s in range(4)]
+    assert all(d.text_content() == html.fromstring(page).text_content() for d in drawn)
+    assert any(len(d.findall(".//span")) >= 2 for d in drawn)  # some seed splits some texts
+    assert all(d.find(".//b").text == "Publisher:" for d in drawn)  # a label stays whole

@@ -216,10 +216,45 @@ def labels_as_icons(root: etree._Element, seed: int) -> None:
             element.text = None
 
 
+SPLIT_SHARE = 0.5
+
+
+def _split_off(text: str) -> tuple[str, str] | None:
+    """``"Adams Media (June 2010)"`` -> ``("Adams ", "Media (June 2010)")``: the first word and the rest."""
+    lead = text[:len(text) - len(text.lstrip())]
+    head, space, rest = text.lstrip().partition(" ")
+    return (f"{lead}{head} ", rest) if space and rest.strip() and not text.strip().endswith(":") else None
+
+
+def split_values(root: etree._Element, seed: int) -> None:
+    """Texts of half of the element kinds (by tag and class) split across inline elements: every word after
+    the first drawn in a ``<span>`` of its own (``Adams <span>Media</span>``), in an element's own text and in
+    the text after it, as templates that mark a name's parts or a price's cents do; labels (texts ending in
+    ``:``) stay whole. What a reader sees is unchanged."""
+    chosen = [e for e in root.iter(*WRAPPED, "a", "i", "em", "dt", "th", "li")
+              if _chance(seed, "split", e.tag, e.get("class") or "") < SPLIT_SHARE]
+    for element in chosen:
+        cls = f"s-{_token(seed, 'split', element.tag)}"
+        parts = _split_off(element.text or "")
+        if parts:
+            element.text = parts[0]
+            part = etree.Element("span", {"class": cls})
+            part.text = parts[1]
+            element.insert(0, part)
+        parent = element.getparent()
+        tail = _split_off(element.tail or "")
+        if tail and parent is not None and parent.tag not in ("script", "style"):
+            element.tail = tail[0]
+            part = etree.Element("span", {"class": cls})
+            part.text = tail[1]
+            element.addnext(part)
+
+
 TEMPLATE_MUTATIONS: dict[str, Mutation] = {**MUTATIONS, "headings": styled_headings, "tables": rows_as_pairs,
-                                           "icons": labels_as_icons}
-"""What another site's template may change, for ``bench swde --mutate``: the drift kinds above and three
-more (headings drawn as styled divs, two-cell table rows as definition lists or div rows, labels as icons)."""
+                                           "icons": labels_as_icons, "split": split_values}
+"""What another site's template may change, for ``bench swde --mutate``: the drift kinds above and four
+more (headings drawn as styled divs, two-cell table rows as definition lists or div rows, labels as icons,
+values split across inline elements)."""
 
 
 def mutate_page(text: str, mutation: str, seed: int = 0) -> str:

@@ -316,6 +316,15 @@ def _typed(text: str, concept: FieldConcept) -> tuple[bool, str | None]:
     return False, None
 
 
+INLINE_TAGS = frozenset({"span", "b", "strong", "i", "em", "small", "sup", "sub", "font", "u"})
+
+
+def _split_inline(element: etree._Element) -> bool:
+    """Does ``element`` hold one short text drawn across inline elements (``$<sup>19</sup>.99``, ``John
+    <span>Smith</span>``): only inline children, none with children of its own?"""
+    return bool(len(element)) and all(c.tag in INLINE_TAGS and not len(c) for c in element)
+
+
 def type_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCandidate]:
     """Short text nodes whose value has the field's type (an ISBN, a price, a date, a person's name …)."""
     if not concept.finds_values:
@@ -333,11 +342,14 @@ def type_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCa
         if not own or len(own) > concept.max_length:
             continue
         typed, regex = _typed(own, concept)
+        split = not typed and _split_inline(element) and len(whole) <= concept.max_length
+        if split:  # "(512) <span>471-3434</span>": one value drawn across inline elements is read whole
+            typed, regex = _typed(whole, concept)
         if not typed:
             continue
         paths = anchored_path(element)[:3] + anchored_path(element, hashed=True)[:2]
         for path in dict.fromkeys(paths):
-            found.append(FieldCandidate(path if not len(element) else f"{path}/text()", "type", regex))
+            found.append(FieldCandidate(path if split or not len(element) else f"{path}/text()", "type", regex))
         if len(found) > 80:
             break
     return found
