@@ -82,3 +82,12 @@ def test_the_split_mutation_keeps_what_a_reader_sees() -> None:
     assert all(d.text_content() == html.fromstring(page).text_content() for d in drawn)
     assert any(len(d.findall(".//span")) >= 2 for d in drawn)  # some seed splits some texts
     assert all(d.find(".//b").text == "Publisher:" for d in drawn)  # a label stays whole
+
+
+def test_a_label_and_its_value_inside_one_box_are_not_one_split_value() -> None:
+    sites = ["http://www.acu.edu", "http://www.adelphi.edu", "http://www.adrian.edu", "http://www.agnesscott.edu"]
+    pages = [(f"<html><head><title>{name}</title></head><body><h1>{name}</h1>"
+              f"<div><span class='url'>Item 6e89f2:<span>{site}</span></span></div></body></html>")
+             for (name, *_), site in zip(PLACES, sites, strict=True)]
+    rows = rows_of(pages, FieldRequest("website", "the website of the school"))
+    assert [row["website"] for row in rows] == sites

@@ -342,7 +342,8 @@ def type_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCa
         if not own or len(own) > concept.max_length:
             continue
         typed, regex = _typed(own, concept)
-        split = not typed and _split_inline(element) and len(whole) <= concept.max_length
+        split = (not typed and _split_inline(element) and len(whole) <= concept.max_length
+                 and not own.endswith((":", "：")))  # "Web site: <span>…</span>" is a label and its value
         if split:  # "(512) <span>471-3434</span>": one value drawn across inline elements is read whole
             typed, regex = _typed(whole, concept)
         if not typed:
