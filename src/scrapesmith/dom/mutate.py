@@ -11,9 +11,10 @@ page, so a program that read them before can be mended from its seed values:
 * ``reorder`` — the element children of some kinds of block container (by tag and class) reversed;
 * ``labels`` — label texts (short texts ending in ``:``, table and definition headers) renamed;
 * ``combined`` — all four;
-* ``headings``, ``tables`` and ``icons`` (``TEMPLATE_MUTATIONS`` only, not drift's set): headings drawn as
-  styled ``div``\ s; tables of two-cell rows drawn as definition lists or ``div`` rows; label texts moved into
-  an attribute of their element (an icon's ``aria-label`` or ``title``), the element left empty.
+* ``headings``, ``tables``, ``icons`` and ``split`` (``TEMPLATE_MUTATIONS`` only, not drift's set): headings
+  drawn as styled ``div``\ s; tables of two-cell rows drawn as definition lists or ``div`` rows; label texts
+  moved into an attribute of their element (an icon's ``aria-label`` or ``title``), the element left empty;
+  texts drawn across inline elements (every word after the first in a ``<span>``).
 
 One more kind changes what the records *say*, not only where: ``formats`` — classes obfuscated as above, and
 amounts written another way (``$53,310`` -> ``USD 53310``, ``1,024`` -> ``1024``), so the seed values of
