@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from lxml import etree
@@ -30,7 +30,7 @@ _COUNTS_KEPT = 16
 CandidateKey = tuple[str, str | None, str | None]
 PRIORS = {"label": 1.0, "qualified": 0.9, "itemprop": 0.95, "class": 0.85, "headline": 0.8, "section": 0.75,
           "section above": 0.7,
-          "pair": 0.9, "type": 0.55, "titled": 0.7, "unnamed": 0.5}
+          "pair": 0.9, "type": 0.55, "titled": 0.7, "unnamed": 0.5, "linked": 0.8}
 
 
 @dataclass(frozen=True)
@@ -279,8 +279,48 @@ def page_title(root: etree._Element) -> str:
     return " | ".join(p for p in parts if p)
 
 
-def headline_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCandidate]:
-    """Headings and title-like elements whose text (or own text) the page title contains."""
+def title_cores(titles: Sequence[str]) -> list[tuple[str, ...]]:
+    """Each seed title without the words every seed title shares at its start and end ("Ray Allen" of "Ray
+    Allen Stats, News, Photos - Boston Celtics - ESPN"): the part that names the page's own record, one per
+    part of :func:`page_title` (the document title, the OpenGraph title). Empty where the titles do not
+    differ or nothing of a name's length is left."""
+    parts = [title.split(" | ") for title in titles]
+    if len(titles) < 2 or len({len(p) for p in parts}) != 1:
+        return [() for _ in titles]
+    cores: list[list[str]] = [[] for _ in titles]
+    for index in range(len(parts[0])):
+        split = [p[index].split() for p in parts]
+        if len({tuple(words) for words in split}) < 2:
+            continue
+        prefix = len(common_words(split))
+        suffix = len(common_words([words[::-1] for words in split]))
+        for page, words in enumerate(split):
+            core = " ".join(words[prefix : max(prefix, len(words) - suffix)])
+            if len(core) >= 3 and core not in cores[page]:
+                cores[page].append(core)
+    return [tuple(c) for c in cores]
+
+
+def common_words(lists: Sequence[Sequence[str]]) -> list[str]:
+    """The words every list starts with."""
+    common: list[str] = []
+    for words in zip(*lists, strict=False):
+        if len(set(words)) != 1:
+            break
+        common.append(words[0])
+    return common
+
+
+def leads_with(text: str, cores: Sequence[str]) -> bool:
+    """Does ``text`` (folded) start with one of the title's record parts and go on past it at a word boundary
+    ("Ray Allen  #20  SG" for "ray allen")? Where a template prints the record's name with more beside it."""
+    return any(text.startswith(core) and len(text) > len(core) and not text[len(core)].isalnum() for core in cores)
+
+
+def headline_candidates(root: etree._Element, concept: FieldConcept,
+                        cores: Sequence[str] = ()) -> list[FieldCandidate]:
+    """Headings and title-like elements whose text (or own text) the page title contains, or that start with
+    the title's record part (``cores``, from :func:`title_cores`)."""
     title = folded(page_title(root))
     if not title:
         return []
@@ -293,12 +333,14 @@ def headline_candidates(root: etree._Element, concept: FieldConcept) -> list[Fie
         box, steps = inner_box(element)
         own = normalize_space(box.text or "")
         if not is_heading:  # a styled span or div: only its own text, and only where the title begins with it
-            if own and 3 <= len(own) <= concept.max_length and element.tag != "a" and title.startswith(folded(own)):
+            if (own and 3 <= len(own) <= concept.max_length and element.tag != "a"
+                    and (title.startswith(folded(own)) or leads_with(folded(own), cores))):
                 tail = f"{steps}/text()" if len(box) else steps
-                found.extend(FieldCandidate(f"{path}{tail}", "titled") for path in anchored_path(element)[:3])
+                paths = anchored_path(element)[:3] + anchored_path(element, hashed=True)[:2]
+                found.extend(FieldCandidate(f"{path}{tail}", "titled") for path in dict.fromkeys(paths))
             continue
         for path in anchored_path(element):
-            if 3 <= len(whole) <= concept.max_length and folded(whole) in title:
+            if 3 <= len(whole) <= concept.max_length and (folded(whole) in title or leads_with(folded(whole), cores)):
                 found.append(FieldCandidate(path, "headline"))
             if own and own != whole and 3 <= len(own) and folded(own) in title:
                 found.append(FieldCandidate(f"{path}{steps}/text()", "headline"))

@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from lxml import etree
 
-from scrapesmith.induce.candidates import FieldCandidate, xpath_literal
+from scrapesmith.induce.candidates import FieldCandidate, common_words, xpath_literal
 from scrapesmith.induce.execute import folded, normalize_space
 from scrapesmith.induce.field_evidence import (
     COMPOSITE_SEPARATORS,
@@ -148,8 +148,8 @@ def template_affix(values: Sequence[Sequence[str]], concept: FieldConcept, texts
     if len(firsts) < 2 or len(firsts) < len(values) or len(set(firsts)) < 2:
         return None
     split = [v.split() for v in firsts]
-    prefix = _common(split)
-    suffix = _common([list(reversed(words)) for words in split])[::-1]
+    prefix = common_words(split)
+    suffix = common_words([list(reversed(words)) for words in split])[::-1]
     if any(len(words) <= len(prefix) + len(suffix) for words in split):
         return None
     shared = [w.lower().strip(".,:;!?") for w in prefix + suffix]
@@ -182,14 +182,6 @@ def role_variant(candidate: FieldCandidate, seeds: Sequence[etree._Element], con
     return FieldCandidate(f"{candidate.xpath}[starts-with(normalize-space(following-sibling::text()[1]), {role})]",
                      candidate.evidence)
 
-
-def _common(lists: Sequence[Sequence[str]]) -> list[str]:
-    common: list[str] = []
-    for words in zip(*lists, strict=False):
-        if len(set(words)) != 1:
-            break
-        common.append(words[0])
-    return common
 
 
 def is_other_type(value: str) -> bool:

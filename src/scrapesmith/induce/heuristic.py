@@ -19,7 +19,9 @@ from scrapesmith.induce.candidates import (
     FieldCandidate,
     attribute_candidates,
     headline_candidates,
+    leads_with,
     page_title,
+    title_cores,
     type_candidates,
 )
 from scrapesmith.induce.cleaning import (
@@ -35,6 +37,7 @@ from scrapesmith.induce.field_evidence import FieldConcept, concept_for
 from scrapesmith.induce.fragments import value_nodes
 from scrapesmith.induce.kinds import telling_check, with_unit
 from scrapesmith.induce.labels import MAX_LABEL_CHARS, is_ui_text, label_candidates, text_label_candidates
+from scrapesmith.induce.linked import link_candidates
 from scrapesmith.induce.pairs import section_candidates, unnamed_candidates
 from scrapesmith.induce.regions import PageRegions, own_url
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
@@ -57,11 +60,14 @@ TELLING_SHARE = 0.5
 NAMING_HEADING = 0.5
 
 
-def page_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCandidate]:
-    """Every candidate the evidence proposes for ``concept`` on one page (duplicates removed)."""
+def page_candidates(root: etree._Element, concept: FieldConcept,
+                    cores: Sequence[str] = ()) -> list[FieldCandidate]:
+    """Every candidate the evidence proposes for ``concept`` on one page (duplicates removed); ``cores`` are the
+    page title's record parts (:func:`title_cores`)."""
     found = label_candidates(root, concept) + text_label_candidates(root, concept) + attribute_candidates(root, concept)
     if concept.headline:
-        found += headline_candidates(root, concept)
+        found += headline_candidates(root, concept, cores)
+    found += link_candidates(root, concept)
     found += section_candidates(root, concept) + type_candidates(root, concept)
     seen: dict[tuple[str, str | None, str | None], FieldCandidate] = {}
     for candidate in found:
@@ -91,16 +97,23 @@ _TITLE_BOUNDARY = "|:-–—»·/,([{"
 
 
 MID_SEGMENT = 0.9
+CORE_LEADS = 0.95
 
 
-def title_fit(values: Sequence[str], title: str) -> float:
+def title_fit(values: Sequence[str], title: str, cores: Sequence[str] = ()) -> float:
     """How well a page's values read as its headline: 1.0 when the page title contains one starting at a
     boundary (``Name - Site``, ``Site | Name``), 0.6 when contained elsewhere, 0.3 when absent. A value that
     stops inside a run of the title's words ("Pulp" of "Pulp Fiction (1994) - IMDb") is likelier the first
-    part of a heading drawn across inline elements than the whole, so it gets a little less."""
+    part of a heading drawn across inline elements than the whole, so it gets a little less. Given the title's
+    record parts (``cores``), a value that is exactly it fits 1.0, and one that starts with it and goes on
+    ("Ray Allen  #20  SG") fits a little less than 1.0 but more than a piece cut from inside it."""
     best = 0.3
     for value in values:
         needle = folded(value)
+        if needle in cores:
+            return 1.0
+        if leads_with(needle, cores):
+            best = max(best, CORE_LEADS)
         position = title.find(needle)
         if position < 0 or not needle:
             continue
@@ -127,7 +140,7 @@ def _names_field(values: Sequence[Sequence[str]], concept: FieldConcept) -> bool
 
 
 def score_candidate(candidate: FieldCandidate, concept: FieldConcept, seeds: Sequence[etree._Element],
-                    titles: Sequence[str]) -> ScoredCandidate:
+                    titles: Sequence[str], cores: Sequence[Sequence[str]] = ()) -> ScoredCandidate:
     """Execute ``candidate`` on every seed page and turn what it returns into one score in [0, 1]."""
     try:
         values = [post_process(run_actions(root, [candidate.xpath]), _post(candidate, concept)) for root in seeds]
@@ -174,7 +187,8 @@ def score_candidate(candidate: FieldCandidate, concept: FieldConcept, seeds: Seq
         variation *= NAMING_HEADING  # "Company Overview" on every record: the field's heading, not its value
     headline = 1.0
     if concept.headline:
-        fits = [title_fit(page, t) for page, t in zip(values, titles, strict=True) if page]
+        cores = list(cores) or [()] * len(titles)
+        fits = [title_fit(page, t, c) for page, t, c in zip(values, titles, cores, strict=True) if page]
         headline = sum(fits) / len(fits)
     avoided = 0.3 if concept.avoided(candidate.xpath + " " + " ".join(flat[:5])) else 1.0
     # a path that starts by testing every text node or element is 2-3x slower to replay than one that starts
@@ -232,8 +246,9 @@ def rank_candidates(concept: FieldConcept, seeds: Sequence[etree._Element],
     """
     support: dict[CandidateKey, int] = {}
     pool: dict[CandidateKey, FieldCandidate] = {}
-    for root in seeds:
-        for candidate in page_candidates(root, concept):
+    cores = title_cores([folded(page_title(root)) for root in seeds])
+    for root, page_cores in zip(seeds, cores, strict=True):
+        for candidate in page_candidates(root, concept, page_cores):
             key = candidate.key
             support[key] = support.get(key, 0) + 1
             if key not in pool or candidate.prior > pool[key].prior:
@@ -256,20 +271,21 @@ def rank_pool(pool: dict[CandidateKey, FieldCandidate], support: dict[CandidateK
     through, whoever proposed it."""
     pool = dict(pool)
     titles = [folded(page_title(root)) for root in seeds]
+    cores = title_cores(titles)
     anchors = [HeadlineAnchor.of(root, title) for root, title in zip(seeds, titles, strict=True)]
     regions = [PageRegions.of(root, anchor.heading, own_url(root, url))
                for root, anchor, url in zip(seeds, anchors, [*urls, *[""] * len(seeds)], strict=False)]
     ranked = []
     texts = SeedTexts(seeds)
     for key, candidate in list(pool.items()):
-        scored = score_candidate(candidate, concept, seeds, titles)
+        scored = score_candidate(candidate, concept, seeds, titles, cores)
         scored.support = support[key]
         if candidate.regex is None and template_affix(scored.values, concept, texts):
             scored.score *= TEMPLATED  # "Glacier BrewHouse Review": the shared word is the template's
         role = role_variant(candidate, seeds, concept)
         if role is not None and role.key not in pool:
             pool[role.key] = role
-            checked = score_candidate(role, concept, seeds, titles)
+            checked = score_candidate(role, concept, seeds, titles, cores)
             checked.support = scored.support
             ranked.append(_scoped(checked, concept, anchors, regions))
             # the same values without the check that their role is the field; values of other roles on the seeds
@@ -277,7 +293,7 @@ def rank_pool(pool: dict[CandidateKey, FieldCandidate], support: dict[CandidateK
         for variant in cleaning_variants(candidate, scored.values, concept, texts):
             if variant.key not in pool:
                 pool[variant.key] = variant
-                cleaned = score_candidate(variant, concept, seeds, titles)
+                cleaned = score_candidate(variant, concept, seeds, titles, cores)
                 cleaned.support = scored.support
                 cleaned.score *= CLEANED  # a path to the bare value, when there is one, beats a regex
                 if _names_field(scored.values, concept) and not _names_field(cleaned.values, concept):

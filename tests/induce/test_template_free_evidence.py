@@ -1,0 +1,60 @@
+"""Evidence a template change leaves alone (issue 28, round 6): the part of the page title that names the
+record, which a renamed class cannot hide ("Ray Allen" of "Ray Allen Stats, News, Photos - Boston Celtics -
+ESPN", printed as "Ray Allen  #20  SG" in a box whose class is generated), and a link whose address names the
+field (``restaurants-nam_cuisine:134.html``) when the label before it says nothing of the field. Fragments
+cut from real player and restaurant pages; three seeds forge the spec and a fourth, unseen page checks it.
+"""
+
+from __future__ import annotations
+
+from scrapesmith.dom import parse_html
+from scrapesmith.induce import CompiledSpec, FieldRequest
+from scrapesmith.induce.candidates import title_cores
+from scrapesmith.induce.heuristic import induce_heuristic
+
+PLAYERS = [("Ray Allen", "#20", "SG", "c-4f1a"), ("Avery Bradley", "#0", "SG", "c-4f1a"),
+           ("Marquis Daniels", "#8", "SG", "c-4f1a"), ("Glen Davis", "#11", "PF", "c-4f1a")]
+PLACES = [("Arctic Roadrunner", "American", "98c1"), ("Bombay Deluxe", "Indian", "134"),
+          ("Double Musky Inn", "Southern", "161"), ("Glacier BrewHouse", "Seafood", "77")]
+
+
+def rows_of(pages: list[str], *requests: FieldRequest) -> list[dict]:
+    compiled = CompiledSpec(induce_heuristic(list(requests), [parse_html(p) for p in pages[:3]]))
+    return [compiled.row(p) for p in pages]
+
+
+def player_page(name: str, number: str, position: str, cls: str) -> str:
+    """A player's header as the real page draws it, every class generated: the team's heading is the same on
+    every seed (all three players play for one team) and the page title holds both."""
+    return (f"<html><head><title>{name} Stats, News, Photos - Boston Celtics - ESPN</title></head><body>"
+            f"<div class='c-9c79'><img src='bos.gif'><h2>Boston Celtics</h2></div>"
+            f"<div class='c-0218'><div class='{cls}'>{name}&nbsp;&nbsp;{number}&nbsp;&nbsp;{position}</div>"
+            f"<div class='c-77aa'></div></div><table><tr><td>Height</td><td>6-5</td></tr></table></body></html>")
+
+
+def test_the_titles_record_part_is_what_the_seed_titles_do_not_share() -> None:
+    titles = ["ray allen stats, news - espn | ray allen", "glen davis stats, news - espn | glen davis"]
+    assert title_cores(titles) == [("ray allen",), ("glen davis",)]
+    assert title_cores(["same - site", "same - site"]) == [(), ()]
+
+
+def test_a_name_printed_with_more_beside_it_is_found_without_its_class() -> None:
+    pages = [player_page(*player) for player in PLAYERS]
+    rows = rows_of(pages, FieldRequest("name", "Please extract the name of the player."))
+    assert [row["name"] for row in rows] == [f"{n} {num} {pos}" for n, num, pos, _ in PLAYERS]
+
+
+def place_page(name: str, cuisine: str, code: str) -> str:
+    """A restaurant's facts behind labels that name nothing (``Item 9b59a0:``), as a relabelled template
+    prints them; the cuisine's link files the restaurant under its cuisine."""
+    return (f"<html><head><title>{name} Review - Guide</title></head><body><h2>{name}</h2><ul>"
+            f"<li><span>Item 52b1:</span> 907/279-7311</li>"
+            f"<li><span>Item 9b59:</span> <a href='restaurants-nam_cuisine:{code}.html'>{cuisine}</a></li>"
+            f"<li><span>Item 881d:</span> <a href='restaurants-nam_loc:4025.html'>Downtown</a></li>"
+            f"</ul><p><a href='restaurants-cuisines.html'>All cuisines</a></p></body></html>")
+
+
+def test_a_link_whose_address_names_the_field_gives_its_value() -> None:
+    pages = [place_page(*place) for place in PLACES]
+    rows = rows_of(pages, FieldRequest("cuisine", "Please extract the cuisine that the restaurant offers."))
+    assert [row["cuisine"] for row in rows] == [[cuisine] for _, cuisine, _ in PLACES]
