@@ -9,11 +9,15 @@ from __future__ import annotations
 
 from scrapesmith.dom import parse_html
 from scrapesmith.induce import CompiledSpec, FieldRequest
-from scrapesmith.induce.candidates import title_cores
 from scrapesmith.induce.heuristic import induce_heuristic
+from scrapesmith.induce.titles import title_cores
 
 PLAYERS = [("Ray Allen", "#20", "SG", "c-4f1a"), ("Avery Bradley", "#0", "SG", "c-4f1a"),
            ("Marquis Daniels", "#8", "SG", "c-4f1a"), ("Glen Davis", "#11", "PF", "c-4f1a")]
+STREETS = [("Arctic Roadrunner", "2477 Arctic Blvd., Downtown, Anchorage, AK, 99503"),
+           ("Bombay Deluxe", "555 W. Northern Lights Blvd., Midtown, Anchorage, AK, 99503"),
+           ("Double Musky Inn", "Crow Creek Rd., Girdwood, AK, 99587"),
+           ("Glacier BrewHouse", "737 W. 5th Ave., Downtown, Anchorage, AK, 99501")]
 PLACES = [("Arctic Roadrunner", "American", "98c1"), ("Bombay Deluxe", "Indian", "134"),
           ("Double Musky Inn", "Southern", "161"), ("Glacier BrewHouse", "Seafood", "77")]
 
@@ -58,3 +62,26 @@ def test_a_link_whose_address_names_the_field_gives_its_value() -> None:
     pages = [place_page(*place) for place in PLACES]
     rows = rows_of(pages, FieldRequest("cuisine", "Please extract the cuisine that the restaurant offers."))
     assert [row["cuisine"] for row in rows] == [[cuisine] for _, cuisine, _ in PLACES]
+
+
+def entity_page(name: str, street: str, box_id: str) -> str:
+    """A restaurant page whose boxes carry generated ids (digits and all), with the name twice: in the main
+    heading with its town and bare in a sub-heading (the page title's record part exactly, which wins); the
+    address's label is wrapped in one more box by the template."""
+    return (f"<html><head><title>{name} Review - Guide</title></head><body>"
+            f"<div id='i-a022bf'><h1>{name}, Anchorage</h1><h2>Read our reviews. Or post your own.</h2></div>"
+            f"<div id='{box_id}'><h2>{name} </h2><ul><li><span><span class='w-25db'>Item 989f:</span></span>"
+            f" {street} | <a href='#'>Map It</a></li></ul></div></body></html>")
+
+
+def test_a_heading_in_a_box_with_a_generated_id_is_reached_by_that_id() -> None:
+    pages = [entity_page(name, street, "i-ed222e") for name, street in STREETS]
+    rows = rows_of(pages, FieldRequest("name", "Please extract the restaurant's name."))
+    assert [row["name"] for row in rows] == [name for name, _ in STREETS]
+
+
+def test_a_value_after_a_label_the_template_wrapped_twice_is_found_by_its_kind() -> None:
+    pages = [entity_page(name, street, "i-ed222e") for name, street in STREETS]
+    rows = rows_of(pages, FieldRequest("address", "Please extract the restaurant's address."))
+    assert [row["address"] for row in rows] == [street for _, street in STREETS]
+

@@ -17,6 +17,7 @@ from lxml import etree
 
 from scrapesmith.induce.execute import folded, normalize_space
 from scrapesmith.induce.field_evidence import FieldConcept, composite_split, part_regex
+from scrapesmith.induce.titles import leads_with
 
 _SKIP_TAGS = {"script", "style", "noscript", "head", "title", "meta", "link", "option", "select", "textarea"}
 _OBFUSCATED = re.compile(r"\d{3,}|^[a-z]{1,2}\d|[A-Za-z0-9]{20,}|__|^css-|^sc-")
@@ -77,10 +78,12 @@ def usable_class(value: str | None) -> str | None:
 def step_for(element: etree._Element, hashed: bool = False) -> str:
     """One location step that names ``element`` by tag plus id or class when those look stable.
 
-    With ``hashed`` a generated class is accepted too: it is stable within one build of a site, which the
-    cross-seed check verifies, and it is the only handle some pages offer."""
+    With ``hashed`` a generated id or class is accepted too: it is stable within one build of a site, which
+    the cross-seed check verifies, and it is the only handle some pages offer."""
     tag = element.tag if isinstance(element.tag, str) else "*"
     ident = usable_class(element.get("id"))
+    if ident is None and hashed and element.get("id") and len(element.get("id", "")) <= 60:
+        ident = element.get("id", "").strip() or None
     if ident:
         return f"{tag}[@id={xpath_literal(ident)}]"
     cls = usable_class(element.get("class"))
@@ -279,44 +282,6 @@ def page_title(root: etree._Element) -> str:
     return " | ".join(p for p in parts if p)
 
 
-def title_cores(titles: Sequence[str]) -> list[tuple[str, ...]]:
-    """Each seed title without the words every seed title shares at its start and end ("Ray Allen" of "Ray
-    Allen Stats, News, Photos - Boston Celtics - ESPN"): the part that names the page's own record, one per
-    part of :func:`page_title` (the document title, the OpenGraph title). Empty where the titles do not
-    differ or nothing of a name's length is left."""
-    parts = [title.split(" | ") for title in titles]
-    if len(titles) < 2 or len({len(p) for p in parts}) != 1:
-        return [() for _ in titles]
-    cores: list[list[str]] = [[] for _ in titles]
-    for index in range(len(parts[0])):
-        split = [p[index].split() for p in parts]
-        if len({tuple(words) for words in split}) < 2:
-            continue
-        prefix = len(common_words(split))
-        suffix = len(common_words([words[::-1] for words in split]))
-        for page, words in enumerate(split):
-            core = " ".join(words[prefix : max(prefix, len(words) - suffix)])
-            if len(core) >= 3 and core not in cores[page]:
-                cores[page].append(core)
-    return [tuple(c) for c in cores]
-
-
-def common_words(lists: Sequence[Sequence[str]]) -> list[str]:
-    """The words every list starts with."""
-    common: list[str] = []
-    for words in zip(*lists, strict=False):
-        if len(set(words)) != 1:
-            break
-        common.append(words[0])
-    return common
-
-
-def leads_with(text: str, cores: Sequence[str]) -> bool:
-    """Does ``text`` (folded) start with one of the title's record parts and go on past it at a word boundary
-    ("Ray Allen  #20  SG" for "ray allen")? Where a template prints the record's name with more beside it."""
-    return any(text.startswith(core) and len(text) > len(core) and not text[len(core)].isalnum() for core in cores)
-
-
 def headline_candidates(root: etree._Element, concept: FieldConcept,
                         cores: Sequence[str] = ()) -> list[FieldCandidate]:
     """Headings and title-like elements whose text (or own text) the page title contains, or that start with
@@ -339,7 +304,7 @@ def headline_candidates(root: etree._Element, concept: FieldConcept,
                 paths = anchored_path(element)[:3] + anchored_path(element, hashed=True)[:2]
                 found.extend(FieldCandidate(f"{path}{tail}", "titled") for path in dict.fromkeys(paths))
             continue
-        for path in anchored_path(element):
+        for path in dict.fromkeys(anchored_path(element) + anchored_path(element, hashed=True)[:2]):
             if 3 <= len(whole) <= concept.max_length and (folded(whole) in title or leads_with(folded(whole), cores)):
                 found.append(FieldCandidate(path, "headline"))
             if own and own != whole and 3 <= len(own) and folded(own) in title:
@@ -375,8 +340,9 @@ def type_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCa
     for element in visible_elements(root):
         tail = normalize_space(element.tail or "").strip(_VALUE_STRIP)
         whole = normalize_space(element.text_content())
-        if tail and len(tail) <= concept.max_length and 0 < len(whole) <= 40 and not len(element):
-            typed, regex = _typed(tail, concept)  # "<b>Publisher:</b> Adams Media / 2007": after any label
+        # "<b>Publisher:</b> Adams Media / 2007": after any label, also one a template wraps in a box of its own
+        if tail and len(tail) <= concept.max_length and 0 < len(whole) <= 40 and not len(inner_box(element)[0]):
+            typed, regex = _typed(tail, concept)
             if typed:
                 found.append(FieldCandidate(f"//{element.tag}[normalize-space()={xpath_literal(whole)}]"
                                        "/following-sibling::text()[1]", "type", regex))

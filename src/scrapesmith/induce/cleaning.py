@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from lxml import etree
 
-from scrapesmith.induce.candidates import FieldCandidate, common_words, xpath_literal
+from scrapesmith.induce.candidates import FieldCandidate, xpath_literal
 from scrapesmith.induce.execute import folded, normalize_space
 from scrapesmith.induce.field_evidence import (
     COMPOSITE_SEPARATORS,
@@ -32,6 +32,7 @@ from scrapesmith.induce.field_evidence import (
 from scrapesmith.induce.fragments import value_nodes
 from scrapesmith.induce.kinds import recogniser
 from scrapesmith.induce.labels import label_of
+from scrapesmith.induce.titles import common_words
 
 OTHER_KINDS = ("isbn", "money", "date", "url", "phone")
 _TRAILING_EXTRA = re.compile(r"^(.*?\S)\s*\(([^()]+)\)\s*$")

@@ -19,9 +19,7 @@ from scrapesmith.induce.candidates import (
     FieldCandidate,
     attribute_candidates,
     headline_candidates,
-    leads_with,
     page_title,
-    title_cores,
     type_candidates,
 )
 from scrapesmith.induce.cleaning import (
@@ -40,6 +38,7 @@ from scrapesmith.induce.labels import MAX_LABEL_CHARS, is_ui_text, label_candida
 from scrapesmith.induce.linked import link_candidates
 from scrapesmith.induce.pairs import section_candidates, unnamed_candidates
 from scrapesmith.induce.regions import PageRegions, own_url
+from scrapesmith.induce.titles import leads_with, title_cores
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
 
 OUTSIDE_RECORD = 0.1
