@@ -85,3 +85,10 @@ def test_a_value_after_a_label_the_template_wrapped_twice_is_found_by_its_kind()
     rows = rows_of(pages, FieldRequest("address", "Please extract the restaurant's address."))
     assert [row["address"] for row in rows] == [street for _, street in STREETS]
 
+
+
+def test_a_menu_link_the_same_on_every_record_is_no_value() -> None:
+    pages = [player_page(*player).replace("<table>", "<p><a href='/nba/local/team?team=bos'>News</a></p><table>")
+             for player in PLAYERS]
+    rows = rows_of(pages, FieldRequest("team", "Please extract the team of the player he plays now."))
+    assert all(row["team"] != "News" for row in rows)

@@ -52,8 +52,9 @@ MIN_SCORE = 0.02
 AVOIDED = 0.3
 CONSTANT_HEADLINE = 0.1
 # a value the same on every seed: behind a label it may be data ("Type: Private"), found by its kind alone it
-# is the site's own (its name in the banner, its head office's phone)
-CONSTANT = {"label": 0.9, "type": 0.3, "unnamed": 0.0}
+# is the site's own (its name in the banner, its head office's phone), and so is a link found by its address
+# alone (a menu's "News" under ".../team?team=bos")
+CONSTANT = {"label": 0.9, "type": 0.3, "unnamed": 0.0, "linked": 0.0}
 # behind a label in unknown words, a value is the field's only when most of the seeds' values have its telling look
 TELLING_SHARE = 0.5
 NAMING_HEADING = 0.5
