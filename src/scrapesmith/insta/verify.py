@@ -53,7 +53,8 @@ from scrapesmith.insta.criteria_words import (
     UNCHECK_VERBS,
     described,
 )
-from scrapesmith.insta.values import same_date_or_value, task_values
+from scrapesmith.insta.page_values import labelled_fields, page_values
+from scrapesmith.insta.values import same_date_or_value, same_value, task_values
 from scrapesmith.insta.views import Element, Trajectory
 
 Status = Literal["verified", "refuted", "unsure"]
@@ -89,6 +90,7 @@ class Act:
     kind: str  # click, fill, select_option, set_checked, uncheck, hover
     element: Element
     value: str | None = None
+    page: str = ""  # the page as the step saw it, before acting (what a value typed from the page was read off)
 
     def words(self) -> set[str]:
         """The stems of everything the element shows: name, label, hint, type, role, row; and a typed value."""
@@ -121,7 +123,7 @@ def acts_of(trajectory: Trajectory) -> list[Act]:
             value = str(action.action_kwargs.get("label", ""))
         elif kind == "set_checked" and not action.action_kwargs.get("checked", True):
             kind = "uncheck"
-        acts.append(Act(index=index, kind=kind, element=step.target, value=value))
+        acts.append(Act(index=index, kind=kind, element=step.target, value=value, page=step.observation))
     kept = []
     for number, act in enumerate(acts):
         later = [other for other in acts[number + 1:] if other.element.id == act.element.id]
@@ -149,6 +151,7 @@ class Reading:
     state: str | None = None  # "expanded"/"collapsed": a criterion about a section's state ("Expand the section")
     values: list[str] = field(default_factory=list)  # dates, times, numbers to set: each one field's value
     handles: list[str] = field(default_factory=list)  # "@at", "#tag": must show with their sign, whatever the word
+    text: str = ""  # the clause itself (a label it names for a value the page gives: ``insta.page_values``)
 
 
 #: Verbs that ask for a live state the observation shows (``(expanded)``/``(collapsed)``), not for an action.
@@ -165,6 +168,12 @@ def _verb_kind(word: str) -> str | None:
 
 
 def read_criterion(criterion: str, previous_verb: str | None = None) -> Reading:
+    reading = _read_criterion(criterion, previous_verb)
+    reading.text = criterion
+    return reading
+
+
+def _read_criterion(criterion: str, previous_verb: str | None) -> Reading:
     quoted = quoted_values(criterion)
     unquoted = re.sub(r"\"[^\"]*\"|“[^”]*”|‘[^’]*’|(?<![\w])'[^']*'(?![\w])", " ", criterion)
     first = _WORD.findall(unquoted[:40].casefold())[:1]
@@ -400,10 +409,13 @@ def _verify_one(reading: Reading, acts: list[Act], last: int, read: frozenset[st
                                                              for act in right_kind):
         return _One("verified", at=max(a.index for a in right_kind), quote="typed the value read")
     if reading.verb == "type" and not reading.exact:
-        # "type your answer into the textbox": the task quotes no value, so nothing shows the typed one is right
-        # (a field called "answer" says where, not what)
+        # "type your answer into the textbox": the task quotes no value, so only a value the page gives shows the
+        # typed one is right (a field called "answer" says where, not what)
         if not right_kind:
             return _One("refuted", why="nothing was typed")
+        from_page = _typed_from_page(reading, right_kind, last)
+        if from_page is not None:
+            return from_page
         return _One("unsure", why="a value typed that the task does not quote")
     if reading.count in ("nothing", "none") and not reading.terms and reading.verb == "choose":
         chosen = [act for act in acts if act.kind in ("set_checked", "select_option")]
@@ -447,6 +459,26 @@ def _verify_one(reading: Reading, acts: list[Act], last: int, read: frozenset[st
     if reading.verb == "send" and not any(_sends(other) for other in acts if other.index > act.index):
         return _One("unsure", why="no send control clicked after it")
     return _One("verified", at=act.index, quote=_line(act))
+
+
+def _typed_from_page(reading: Reading, acts: list[Act], last: int) -> _One | None:
+    """"Solve the problem and type your answer", "enter the value of Language": each value typed where the page gave
+    one (``insta.page_values``: the problem it showed, the value beside the label) is that value; "each label": every
+    field labelled with a key of the page was typed so. None when the page gave no value for anything typed."""
+    given = [(act, found) for act in acts if act.kind == "fill" and act.index >= last
+             and (found := page_values(reading.text, act.page, act.element.label))]
+    if not given:
+        return None
+    for act, found in given:
+        if not any(same_value(act.value or "", value.value) for value in found):
+            return _One("refuted", why=f"typed {act.value!r} where the page gives {found[0].value!r} "
+                        f"({found[0].reading}: {found[0].source})")
+    if reading.count in ("each", "every", "all"):
+        fields = labelled_fields(given[-1][0].page)
+        if not set(fields) <= {act.element.id for act, _ in given}:
+            return _One("unsure", why=f"asks for {reading.count}: not every labelled field was typed")
+    quote = "; ".join(f"{_line(act)} = {found[0].source}" for act, found in given)
+    return _One("verified", at=max(act.index for act, _ in given), quote=quote)
 
 
 def _sends(act: Act) -> bool:

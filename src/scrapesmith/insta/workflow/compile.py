@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from scrapesmith.insta.evidence_judge import task_criteria
+from scrapesmith.insta.page_values import PageValue, page_values
 from scrapesmith.insta.values import same_value
 from scrapesmith.insta.verify import verify_criteria
 from scrapesmith.insta.views import SiteResult, Step, Trajectory
@@ -93,7 +94,8 @@ class Draft:
         return tuple((s.action, tuple((lo.kind, lo.role, lo.value, lo.context) for lo in s.locators
                                       if lo.kind in ("role", "label", "source")),
                       s.value.source if s.value else None, s.value.parameter if s.value else None,
-                      s.value.constant if s.value else None, tuple(sorted(s.options.items())))
+                      s.value.constant if s.value else None, s.value.reading if s.value else None,
+                      tuple(sorted(s.options.items())))
                      for s in self.steps)
 
 
@@ -111,14 +113,19 @@ def _options(step: Step) -> dict[str, str | int | float | bool]:
     return {}
 
 
-def _value(text: str, namer: _Namer, reads: list[tuple[str, int]], typed: bool) -> ValueRef:
-    """Where ``text`` came from: a value read earlier, the task, else (a choice) a constant or (typed) nothing."""
+def _value(text: str, namer: _Namer, reads: list[tuple[str, int]], typed: bool,
+           from_page: Iterable[PageValue] = ()) -> ValueRef:
+    """Where ``text`` came from: a value read earlier, the task, a value typed that the page gave (its problem, the
+    value beside a label), else (a choice) a constant or (typed) nothing."""
     for value, index in reads:
         if same_value(value, text):
             return ValueRef(source="read", read=index, example=text)
     span = find_span(text, namer.task)
     if span is not None:
         return ValueRef(source="parameter", parameter=namer.param_for(span), example=text)
+    given = next((found for found in from_page if same_value(text, found.value)), None)
+    if typed and given is not None:
+        return ValueRef(source="page", reading=given.reading, example=text)
     return ValueRef(source="unbound", example=text) if typed else ValueRef(source="constant", constant=text, example=text)
 
 
@@ -146,7 +153,9 @@ def draft_of(result: SiteResult) -> Draft | None:
             if not workflow_step.locators:
                 return None
         if key == "fill":
-            workflow_step.value = _value(str(kwargs.get("value", "")), namer, reads, True)
+            label = step.target.label if step.target is not None else ""
+            workflow_step.value = _value(str(kwargs.get("value", "")), namer, reads, True,
+                                         page_values(trajectory.task, step.observation, label))
         elif key == "select_option":
             workflow_step.value = _value(str(kwargs.get("label", "")), namer, reads, False)
         elif key == "read" and kwargs.get("value") not in (None, ""):

@@ -25,6 +25,7 @@ from scrapesmith.dom import normalize_text
 from scrapesmith.insta.agent import Policy
 from scrapesmith.insta.candidates import Grounding
 from scrapesmith.insta.evidence_judge import task_criteria
+from scrapesmith.insta.page_values import page_values
 from scrapesmith.insta.values import same_date_or_value, task_values
 from scrapesmith.insta.verify import verify_criteria
 from scrapesmith.insta.views import Action, Observation, Step, Trajectory
@@ -145,7 +146,7 @@ class WorkflowPolicy:
             return self._stop(observation, None, "every step of the workflow is done")
         index, workflow_step, item = step
         if workflow_step.action == "stop":
-            answer, why = self._value(workflow_step, item, history, None)
+            answer, why = self._value(workflow_step, item, history, None, task, observation)
             if why:
                 return self._broke(index + 1, why, task, history, observation)
             return self._stop(observation, answer, f"workflow step {index + 1}: stop")
@@ -157,7 +158,7 @@ class WorkflowPolicy:
             reveal = self._reveal(index, workflow_step, observation)
             return reveal or self._broke(index + 1, why, task, history, observation)
         self.revealed, self.kind_clicked = set(), []
-        value, why = self._value(workflow_step, item, history, located)
+        value, why = self._value(workflow_step, item, history, located, task, observation)
         if why:
             return self._broke(index + 1, why, task, history, observation)
         return self._issue(index, workflow_step, item, value, located, history, observation)
@@ -230,8 +231,8 @@ class WorkflowPolicy:
             observation = self.observe()
         return None, observation, "no locator found the element (" + "; ".join(tried) + ")"
 
-    def _value(self, step: WorkflowStep, item: str | None, history: list[Step],
-               located: Located | None) -> tuple[str | None, str]:
+    def _value(self, step: WorkflowStep, item: str | None, history: list[Step], located: Located | None,
+               task: str = "", observation: Observation | None = None) -> tuple[str | None, str]:
         ref = step.value
         if ref is None:
             return None, ""
@@ -242,6 +243,11 @@ class WorkflowPolicy:
         if ref.source == "read":
             value = self._read_value(ref.read, history)
             return (value, "") if value else (None, f"step {(ref.read or 0) + 1} read no value to use")
+        if ref.source == "page":  # read again on this page, as the judge reads it
+            label = located.element.label if located else ""
+            found = [v for v in page_values(task, observation.markdown if observation else "", label)
+                     if v.reading == ref.reading]
+            return (found[0].value, "") if found else (None, f"the page gives no value ({ref.describe()})")
         bound = fill_in(f"{{{ref.parameter}}}", self.binding, item)
         if not bound:
             return None, f"the task gives no value for {{{ref.parameter}}}"

@@ -53,12 +53,15 @@ class Locator(BaseModel):
 
 class ValueRef(BaseModel):
     """Where a step's value comes from: a ``parameter`` of the task, the value the ``read`` step number ``read``
-    took, a ``constant`` of the workflow (only for choices: an option, a box state), or ``unbound``: the episode
-    typed something neither the task nor the page gave (a model's own answer) — replay refuses to invent it."""
+    took, the value the ``page`` gives by a ``reading`` (``insta.page_values``: the problem it shows, computed; the
+    value beside the label the task or the field names) read again on the new page, a ``constant`` of the workflow
+    (only for choices: an option, a box state), or ``unbound``: the episode typed something neither the task nor
+    the page gave (a model's own answer) — replay refuses to invent it."""
 
-    source: Literal["parameter", "read", "constant", "unbound"]
+    source: Literal["parameter", "read", "page", "constant", "unbound"]
     parameter: str | None = None
     read: int | None = None
+    reading: Literal["computed", "labelled"] | None = None
     constant: str | None = None
     example: str = Field(default="", description="the value in the episode it was compiled from")
 
@@ -67,6 +70,9 @@ class ValueRef(BaseModel):
             return f"{{{self.parameter}}}"
         if self.source == "read":
             return f"the value read in step {self.read}"
+        if self.source == "page":
+            return "the value of the problem the page shows" if self.reading == "computed" else \
+                "the value the page shows beside the label"
         if self.source == "constant":
             return repr(self.constant)
         return f"(no source: the episode typed {self.example!r}, which neither the task nor the page gave)"

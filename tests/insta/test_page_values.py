@@ -1,0 +1,78 @@
+"""Values the page gives that the task does not quote (``insta.page_values``): the problem a page shows, solved, and
+the value beside a label; then, on real MiniWoB++ pages in real Chromium, a workflow step that types what the page
+gives earns the page's reward and the evidence judge verifies it, while a wrong value typed there is refuted."""
+
+from __future__ import annotations
+
+import pytest
+
+from scrapesmith.insta.evidence_judge import EvidenceJudge
+from scrapesmith.insta.page_values import key_values, labelled_fields, page_values, solve
+from scrapesmith.insta.workflow import WorkflowPolicy
+from scrapesmith.insta.workflow.views import Locator, ValueRef, Workflow, WorkflowStep
+
+TABLE = """Enter the value of Language into the text field and press Submit.
+
+| Religion | Hinduism |
+| --- | --- |
+| First name | Amalie |
+| Language | Bengali |
+
+Language: [id: 35] "" (text input)
+
+Gender: [id: 38] "" (text input)"""
+
+
+@pytest.mark.parametrize(("problem", "value"), [
+    ("7 + 0 =", "7"), ("12 / 4 =", "3"), ("6 × 7 =", "42"), ("3 x 4 =", "12"), ("9 − 12 =", "-3"),
+    ("x + 7 = 5", "-2"), ("3 - x = 1", "2"), ("3x = 12", "4"), ("2 * y + 1 = 8", "3.5")])
+def test_the_problem_a_page_shows_is_solved(problem, value):
+    assert solve(problem) == value
+
+
+@pytest.mark.parametrize("text", ["2 + 2 = 4", "x * x = 4", "a + b = 3", "5 = 5", "x =", "Total: 5",
+                                  "Page 1 - 2 = next", "1 / 0 ="])
+def test_what_is_no_problem_of_one_value_gives_none(text):
+    assert solve(text) is None
+
+
+def test_the_value_beside_the_label_the_task_or_the_field_names():
+    assert [v.value for v in page_values("Enter the value of Language into the text field", TABLE)] == ["Bengali"]
+    assert [v.value for v in page_values("Enter the value that corresponds with each label", TABLE, "Religion:")] \
+        == ["Hinduism"]
+    assert page_values("Enter the value of Height into the text field", TABLE) == []  # no such row
+    assert labelled_fields(TABLE) == {35: "Language"}  # Gender has no row
+    assert "language" in key_values(TABLE) and "---" not in key_values(TABLE)
+
+
+def test_two_problems_on_a_page_give_no_value():
+    assert page_values("Solve the problem and type your answer", "3 + 4 =\n\n5 + 5 =") == []
+    assert [v.value for v in page_values("Solve the problem", "3 + 4 =\n\n3 + 4 =")] == ["7"]
+
+
+def _workflow(task: str, value: ValueRef) -> Workflow:
+    typed = WorkflowStep(action="fill", locators=[Locator(kind="css", value="input")], value=value)
+    submit = WorkflowStep(action="click", locators=[Locator(kind="css", value="button")])
+    return Workflow(family=f"127.0.0.1/miniwob/{task}.html", start_url=f"http://127.0.0.1/miniwob/{task}.html",
+                    template="", steps=[typed, submit])
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("task", "reading"), [("simple-arithmetic", "computed"), ("simple-algebra", "computed"),
+                                               ("read-table", "labelled")])
+def test_a_value_the_page_gives_is_typed_verified_and_a_wrong_one_refuted(browser_session, task, reading):
+    pytest.importorskip("miniwob")
+    from scrapesmith.bench.miniwob import evaluate_miniwob
+
+    def run(value: ValueRef) -> list[dict]:
+        workflows = [_workflow(task, value)]
+        return evaluate_miniwob(browser_session, lambda env: WorkflowPolicy(workflows, observe=env.observe,
+                                                                            by_kind=True),
+                                [task], episodes=2, seed=100, max_actions=4, judge=EvidenceJudge(None)).cases
+
+    right = run(ValueRef(source="page", reading=reading))
+    assert [case["reward"] > 0 for case in right] == [True, True], right
+    assert [case["judge_success"] > 0.5 for case in right] == [True, True], right
+    wrong = run(ValueRef(source="constant", constant="1000"))  # no answer any of these pages has
+    assert [case["reward"] > 0 for case in wrong] == [False, False], wrong
+    assert [case["judge_success"] > 0.5 for case in wrong] == [False, False], wrong
