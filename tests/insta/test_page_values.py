@@ -8,8 +8,9 @@ import pytest
 
 from scrapesmith.insta.evidence_judge import EvidenceJudge
 from scrapesmith.insta.page_values import key_values, labelled_fields, page_values, solve
+from scrapesmith.insta.values import satisfies, value_constraints
 from scrapesmith.insta.workflow import WorkflowPolicy
-from scrapesmith.insta.workflow.views import Locator, ValueRef, Workflow, WorkflowStep
+from scrapesmith.insta.workflow.views import Locator, Parameter, ValueRef, Workflow, WorkflowStep
 
 TABLE = """Enter the value of Language into the text field and press Submit.
 
@@ -76,3 +77,40 @@ def test_a_value_the_page_gives_is_typed_verified_and_a_wrong_one_refuted(browse
     wrong = run(ValueRef(source="constant", constant="1000"))  # no answer any of these pages has
     assert [case["reward"] > 0 for case in wrong] == [False, False], wrong
     assert [case["judge_success"] > 0.5 for case in wrong] == [False, False], wrong
+
+
+def test_what_a_task_asks_of_a_value_it_does_not_give_whole():
+    task = 'Enter an item that starts with "Sa" and ends with "ino".'
+    assert value_constraints(task) == [("starts", "Sa"), ("ends", "ino")]
+    assert satisfies("San Marino", value_constraints(task))
+    assert not satisfies("Saint Helena", value_constraints(task)) and not satisfies("", value_constraints(task))
+    assert value_constraints('a name that contains "ell"') == [("contains", "ell")]
+
+
+@pytest.mark.browser
+def test_a_suggestion_that_meets_the_task_is_chosen_and_verified_and_a_field_that_does_not_is_refuted(browser_session):
+    """MiniWoB's use-autocomplete-nodelay, instances asking for both ends: the suggestion is found by what the task
+    asks of it (``satisfies``), not by its name in the instance a workflow was compiled from."""
+    pytest.importorskip("miniwob")
+    from scrapesmith.bench.miniwob import evaluate_miniwob
+
+    typed = WorkflowStep(action="fill", locators=[Locator(kind="css", value="input")],
+                         value=ValueRef(source="parameter", parameter="p1"))
+    pick = WorkflowStep(action="click", locators=[Locator(kind="satisfies", role="option",
+                                                          value='starts with "{p1}" and ends with "{p2}"')])
+    submit = WorkflowStep(action="click", locators=[Locator(kind="css", value="button")])
+
+    def run(steps: list[WorkflowStep]) -> list[dict]:
+        workflow = Workflow(family="127.0.0.1/miniwob/use-autocomplete-nodelay.html", steps=steps,
+                            start_url="http://127.0.0.1/miniwob/use-autocomplete-nodelay.html",
+                            template='Enter an item that starts with "{p1}" and ends with "{p2}".',
+                            parameters=[Parameter(name="p1", kind="quoted"),
+                                        Parameter(name="p2", kind="quoted", ordinal=2)])
+        return evaluate_miniwob(browser_session, lambda env: WorkflowPolicy([workflow], observe=env.observe),
+                                ["use-autocomplete-nodelay"], episodes=2, seed=100, max_actions=4,
+                                judge=EvidenceJudge(None)).cases
+
+    chosen = run([typed, pick, submit])
+    assert [(case["reward"] > 0, case["judge_success"] > 0.5) for case in chosen] == [(True, True)] * 2, chosen
+    prefix_only = run([typed, submit])  # the field keeps the typed start: the page's end is not met
+    assert [(case["reward"] > 0, case["judge_success"] > 0.5) for case in prefix_only] == [(False, False)] * 2

@@ -54,7 +54,7 @@ from scrapesmith.insta.criteria_words import (
     described,
 )
 from scrapesmith.insta.page_values import labelled_fields, page_values
-from scrapesmith.insta.values import same_date_or_value, same_value, task_values
+from scrapesmith.insta.values import same_date_or_value, same_value, satisfies, task_values, value_constraints
 from scrapesmith.insta.views import Element, Trajectory
 
 Status = Literal["verified", "refuted", "unsure"]
@@ -340,8 +340,8 @@ def verify_criteria(task: str, criteria: list[str], trajectory: Trajectory) -> l
             reading = read_criterion(_without_purpose(part), previous_verb)
             previous_verb = reading.verb
             # a state the final page shows decides ("Expand the section": is one expanded now?); else the log
-            one = (reading.state and _by_state(reading.state, page)) or \
-                _verify_one(reading, [act for act in acts if act.index not in used], last, read)
+            one = (reading.state and _by_state(reading.state, page)) or _by_constraint(reading, acts, trajectory) \
+                or _verify_one(reading, [act for act in acts if act.index not in used], last, read)
             if one.status == "verified" and one.at >= 0:
                 last = max(last, one.at)
                 used.add(one.at)
@@ -375,6 +375,30 @@ def _settings_before_actions(verdicts: list[Verdict]) -> list[Verdict]:
         if verdict.why == SETTING and any(v.status == "verified" and v.at >= 0 for v in verdicts[number + 1:]):
             verdict.status, verdict.evidence, verdict.askable = "verified", "(the way to what follows)", False
     return verdicts
+
+
+def _by_constraint(reading: Reading, acts: list[Act], trajectory: Trajectory) -> _One | None:
+    """"Enter an item that starts with "Sa" and ends with "ino"": the value a field typed into held when the episode
+    went on (a suggestion chosen may have replaced what was typed) meets what the clause asks of it."""
+    constraints = value_constraints(reading.text)
+    if not constraints:
+        return None
+    fields = [act for act in acts if act.kind == "fill"]
+    if not fields:
+        return _One("refuted", why="nothing was typed")
+    held = [(act, _held_value(act, trajectory)) for act in fields]
+    good = [(act, value) for act, value in held if satisfies(value, constraints)]
+    if good:
+        return _One("verified", quote=f'the field "{good[0][0].element.label or good[0][0].element.name}" holds '
+                    f'"{good[0][1]}"')
+    return _One("refuted", why=f"the field holds {held[-1][1]!r}, which does not meet {reading.text!r}")
+
+
+def _held_value(act: Act, trajectory: Trajectory) -> str:
+    """What the field of ``act`` showed on the last page the episode saw after typing into it."""
+    pages = [step.observation for step in trajectory.steps[act.index + 1:]] or [trajectory.final_observation]
+    found = re.search(rf"\[id: {act.element.id}\] \"([^\"]*)\"", pages[-1])
+    return found.group(1) if found else ""
 
 
 def _by_state(state: str, page: str) -> _One | None:

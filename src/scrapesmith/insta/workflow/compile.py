@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from scrapesmith.insta.evidence_judge import task_criteria
 from scrapesmith.insta.page_values import PageValue, page_values
-from scrapesmith.insta.values import same_value
+from scrapesmith.insta.values import same_value, satisfies, value_constraints
 from scrapesmith.insta.verify import verify_criteria
 from scrapesmith.insta.views import SiteResult, Step, Trajectory
 from scrapesmith.insta.workflow.align import (
@@ -33,7 +33,7 @@ from scrapesmith.insta.workflow.align import (
     spans_of_kind,
     template_tokens,
 )
-from scrapesmith.insta.workflow.locate import locators_for
+from scrapesmith.insta.workflow.locate import element_name, locators_for
 from scrapesmith.insta.workflow.reveal import add_reveals
 from scrapesmith.insta.workflow.views import Locator, Parameter, Provenance, ValueRef, Workflow, WorkflowStep
 
@@ -92,7 +92,7 @@ class Draft:
     def signature(self) -> tuple:
         """What must be equal for two episodes to be one workflow: actions, element kinds and fixed names."""
         return tuple((s.action, tuple((lo.kind, lo.role, lo.value, lo.context) for lo in s.locators
-                                      if lo.kind in ("role", "label", "source")),
+                                      if lo.kind in ("role", "label", "source", "satisfies")),
                       s.value.source if s.value else None, s.value.parameter if s.value else None,
                       s.value.constant if s.value else None, s.value.reading if s.value else None,
                       tuple(sorted(s.options.items())))
@@ -129,6 +129,20 @@ def _value(text: str, namer: _Namer, reads: list[tuple[str, int]], typed: bool,
     return ValueRef(source="unbound", example=text) if typed else ValueRef(source="constant", constant=text, example=text)
 
 
+def _meets_task(step: Step, namer: _Namer) -> Locator | None:
+    """A ``satisfies`` locator for a clicked element whose name the task does not give but whose name meets what the
+    task asks of the value ("an item that starts with "Sa"": the suggestion "San Marino"), the task's parts as
+    parameters; None otherwise."""
+    constraints = value_constraints(namer.task)
+    element = step.target
+    name = (element_name(element) or element.text) if element is not None else ""
+    if not constraints or not satisfies(name, constraints) or find_span(name, namer.task) is not None:
+        return None
+    parts = [(kind, namer.name_of(part) or part) for kind, part in constraints]
+    phrase = " and ".join(f'contains "{part}"' if kind == "contains" else f'{kind} with "{part}"' for kind, part in parts)
+    return Locator(kind="satisfies", role=element.role if element is not None else None, value=phrase)
+
+
 def draft_of(result: SiteResult) -> Draft | None:
     """The draft of one judged-successful episode (None when a step's element cannot be located again)."""
     trajectory = result.trajectory
@@ -152,6 +166,9 @@ def draft_of(result: SiteResult) -> Draft | None:
             workflow_step.locators = locators_for(step, namer.name_of, namer.context_of)
             if not workflow_step.locators:
                 return None
+            meets = _meets_task(step, namer) if key == "click" else None
+            if meets is not None:  # a suggestion chosen for what it is like, not for its name in this instance
+                workflow_step.locators = [meets]  # its id or place holds another suggestion in another instance
         if key == "fill":
             label = step.target.label if step.target is not None else ""
             workflow_step.value = _value(str(kwargs.get("value", "")), namer, reads, True,

@@ -24,9 +24,9 @@ from scrapesmith.artifacts import check_kind, read_artifact_text, read_json_obje
 from scrapesmith.errors import ScrapesmithError
 
 WORKFLOW_VERSION = 1
-LocatorKind = Literal["role", "label", "id", "name", "css", "xpath", "source"]
+LocatorKind = Literal["role", "label", "id", "name", "css", "xpath", "source", "satisfies"]
 #: The order locators are tried in: what a user sees first, then what authors keep stable, then structure.
-LOCATOR_ORDER: tuple[LocatorKind, ...] = ("source", "role", "label", "id", "name", "css", "xpath")
+LOCATOR_ORDER: tuple[LocatorKind, ...] = ("source", "satisfies", "role", "label", "id", "name", "css", "xpath")
 
 
 class WorkflowError(ScrapesmithError):
@@ -37,7 +37,9 @@ class Locator(BaseModel):
     """One way to find the element again. ``role``: an element of that role whose accessible name is ``value``
     (and whose row or card holds ``context``, for names that repeat); ``label``: a field labelled ``value``;
     ``id``/``name``: the attribute; ``css``/``xpath``: a robust selector; ``source``: the element a task phrase
-    points to ("the 2nd text area", ``insta.reading``). ``value`` and ``context`` may hold ``{parameter}`` s."""
+    points to ("the 2nd text area", ``insta.reading``); ``satisfies``: the one element (of ``role``) whose name meets
+    what the task asks of a value (``value``: 'starts with "{p1}"', ``insta.values.value_constraints``: a suggestion
+    chosen). ``value`` and ``context`` may hold ``{parameter}`` s."""
 
     kind: LocatorKind
     value: str
@@ -48,6 +50,8 @@ class Locator(BaseModel):
         if self.kind == "role":
             near = f" near {self.context!r}" if self.context else ""
             return f"{self.role} {self.value!r}{near}"
+        if self.kind == "satisfies":
+            return f"the {self.role or 'element'} whose name {self.value}"
         return f"{self.kind} {self.value!r}"
 
 
