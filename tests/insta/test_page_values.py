@@ -114,3 +114,25 @@ def test_a_suggestion_that_meets_the_task_is_chosen_and_verified_and_a_field_tha
     assert [(case["reward"] > 0, case["judge_success"] > 0.5) for case in chosen] == [(True, True)] * 2, chosen
     prefix_only = run([typed, submit])  # the field keeps the typed start: the page's end is not met
     assert [(case["reward"] > 0, case["judge_success"] > 0.5) for case in prefix_only] == [(False, False)] * 2
+
+
+def test_a_field_that_meets_the_task_counts_only_once_its_form_is_sent():
+    from scrapesmith.insta.verify import verify_criteria
+    from scrapesmith.insta.views import Action, Element, Step, Trajectory
+
+    task = 'Enter an item that starts with "Om".'
+    page = '[id: 20] "{}" (Tags: text input) [id: 21] Submit button'
+    field = Element(id=20, role="textbox", tag="input", label="Tags:")
+    typed = Step(url="", observation=page.format(""), target=field,
+                 action=Action(action_key="fill", action_kwargs={"value": "Oman"}, target_element_id=20))
+    sent = Step(url="", observation=page.format("Oman"), target=Element(id=21, role="button", tag="button",
+                                                                         text="Submit"),
+                action=Action(action_key="click", target_element_id=21))
+
+    def verdict(steps: list[Step]) -> str:
+        trajectory = Trajectory(task=task, policy="candidates", start_url="", steps=steps,
+                                final_observation=page.format("Oman"))
+        return verify_criteria(task, [task.rstrip(".")], trajectory)[0].status
+
+    assert verdict([typed, sent]) == "verified"
+    assert verdict([typed]) == "unsure"  # typed, never sent

@@ -377,6 +377,10 @@ def _settings_before_actions(verdicts: list[Verdict]) -> list[Verdict]:
     return verdicts
 
 
+#: A control that sends a form, as the page view lists it ("[id: 22] Submit button"): an entry counts once sent.
+_SEND_CONTROL = re.compile(r"\[id: \d+\] (?:" + "|".join(sorted(SEND_WORDS)) + r") button", re.IGNORECASE)
+
+
 def _by_constraint(reading: Reading, acts: list[Act], trajectory: Trajectory) -> _One | None:
     """"Enter an item that starts with "Sa" and ends with "ino"": the value a field typed into held when the episode
     went on (a suggestion chosen may have replaced what was typed) meets what the clause asks of it."""
@@ -388,6 +392,8 @@ def _by_constraint(reading: Reading, acts: list[Act], trajectory: Trajectory) ->
         return _One("refuted", why="nothing was typed")
     held = [(act, _held_value(act, trajectory)) for act in fields]
     good = [(act, value) for act, value in held if satisfies(value, constraints)]
+    if good and _SEND_CONTROL.search(good[0][0].page) and not any(_sends(o) for o in acts if o.index > good[0][0].index):
+        return _One("unsure", why="the field meets it, but the form was not sent (its send control not clicked)")
     if good:
         return _One("verified", quote=f'the field "{good[0][0].element.label or good[0][0].element.name}" holds '
                     f'"{good[0][1]}"')
