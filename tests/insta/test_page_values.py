@@ -136,3 +136,31 @@ def test_a_field_that_meets_the_task_counts_only_once_its_form_is_sent():
 
     assert verdict([typed, sent]) == "verified"
     assert verdict([typed]) == "unsure"  # typed, never sent
+
+
+@pytest.mark.browser
+def test_a_step_done_on_every_item_the_page_shows_earns_the_reward_and_a_missed_item_is_not_verified(
+        browser_session, tmp_path):
+    """MiniWoB's social-media-all: "on all posts by @x" is as many posts as the page prints the handle on; a workflow
+    step marked ``each`` clicks every one, and the same episode with one of its clicks left out is not verified."""
+    pytest.importorskip("miniwob")
+    from scrapesmith.bench.miniwob import evaluate_miniwob
+    from scrapesmith.insta.store import ResultStore
+
+    each = WorkflowStep(action="click", options={"each": True},
+                        locators=[Locator(kind="role", role="icon", value="{p1}", context="{p2}")])
+    submit = WorkflowStep(action="click", locators=[Locator(kind="role", role="button", value="Submit")])
+    workflow = Workflow(family="127.0.0.1/miniwob/social-media-all.html", steps=[each, submit],
+                        start_url="http://127.0.0.1/miniwob/social-media-all.html",
+                        template='Click the "{p1}" button on all posts by {p2} and then click Submit.',
+                        parameters=[Parameter(name="p1", kind="quoted"), Parameter(name="p2", kind="name")])
+    result = evaluate_miniwob(browser_session, lambda env: WorkflowPolicy([workflow], observe=env.observe),
+                              ["social-media-all"], episodes=2, seed=100, max_actions=8, judge=EvidenceJudge(None),
+                              run_dir=tmp_path, screenshots=False)
+    assert [(case["reward"] > 0, case["judge_success"] > 0.5) for case in result.cases] == [(True, True)] * 2
+    trajectories = [r.trajectory for r in ResultStore(tmp_path).latest().values()]
+    several = next(t for t in trajectories if sum(s.path == "workflow:1" for s in t.steps) >= 2)  # 2+ posts by @x
+    first_click = next(i for i, s in enumerate(several.steps) if s.path == "workflow:1")
+    missed = several.model_copy(update={"steps": several.steps[:first_click] + several.steps[first_click + 1:]})
+    assert EvidenceJudge(None).judge(several.task, several).succeeded
+    assert not EvidenceJudge(None).judge(missed.task, missed).succeeded

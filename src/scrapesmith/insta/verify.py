@@ -318,6 +318,8 @@ def verify_criteria(task: str, criteria: list[str], trajectory: Trajectory) -> l
     """One verdict per criterion, in order; see the module docstring."""
     restates = _restater(task)
     acts = [act for act in acts_of(trajectory) if not restates(act.element.name)]  # a click on the instruction
+    for act in acts:  # the page as it showed things, its printed instruction left out
+        act.page = "\n".join(line for line in act.page.splitlines() if not restates(line))
     if any(step.action is not None and step.action.target_element_id is not None and step.target is None
            for step in trajectory.steps):
         # a step that did not record its element (the seed's free-form agent): the log cannot be matched field
@@ -470,7 +472,8 @@ def _verify_one(reading: Reading, acts: list[Act], last: int, read: frozenset[st
             f"{act.element.name} {act.element.label} {act.element.context if act.kind == 'read' else ''}")}
         if not all(_stem(o) in words for o in reading.ordinals):
             return _One("refuted" if not reading.terms else "unsure", why=f"the {reading.ordinals[0]} one is not shown")
-    if reading.count and not reading.count.isdigit():
+    every = reading.count in ("all", "each", "every") and bool(reading.handles)  # counted from the page below
+    if reading.count and not reading.count.isdigit() and not every:
         distinct = {act.element.id for act in holding}
         if reading.count != "both" or len(distinct) < 2:
             return _One("unsure", why=f"asks for {reading.count}: a count the log cannot confirm")
@@ -482,6 +485,9 @@ def _verify_one(reading: Reading, acts: list[Act], last: int, read: frozenset[st
                     askable=any(act.index >= last for act in holding), matched=True)
     if reading.count and reading.count.isdigit() and not _exactly(int(reading.count), holding, qualified):
         return _One("unsure", why=f"asks for {reading.count}: not that many acted on, each once")
+    if every and not _exactly(_rows_showing(reading.handles, holding[0].page), holding, qualified):
+        return _One("unsure", why=f"asks for {reading.count}: not every item the page shows by "
+                    f"{', '.join(reading.handles)} acted on, each once")
     in_order = [act for act in qualified if act.index >= last]
     if not in_order:
         return _One("unsure", why="done before the previous criterion")
@@ -515,6 +521,16 @@ def _sends(act: Act) -> bool:
     """A click on a control named for sending a message (Send, Reply, Submit ...)."""
     e = act.element
     return act.kind == "click" and bool(SEND_WORDS & {w.casefold() for w in _WORD.findall(f"{e.name} {e.hint}")})
+
+
+def _rows_showing(handles: list[str], page: str) -> int:
+    """How many lines of the page (the instruction left out) show every handle with its sign: "all posts by
+    @enola" is as many posts as the page prints that handle on (0 when a line shows it twice: unsure)."""
+    rows = [line for line in page.splitlines() if all(
+        re.search(rf"(?<![\w@#]){re.escape(h)}(?!\w)", line, re.IGNORECASE) for h in handles)]
+    twice = any(len(re.findall(rf"(?<![\w@#]){re.escape(h)}(?!\w)", line, re.IGNORECASE)) > 1
+                for line in rows for h in handles)
+    return 0 if twice else len(rows)
 
 
 def _exactly(count: int, holding: list[Act], qualified: list[Act]) -> bool:

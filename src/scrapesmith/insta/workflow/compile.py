@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 from scrapesmith.insta.evidence_judge import task_criteria
 from scrapesmith.insta.page_values import PageValue, page_values
 from scrapesmith.insta.values import same_value, satisfies, value_constraints
-from scrapesmith.insta.verify import verify_criteria
+from scrapesmith.insta.verify import read_criterion, verify_criteria
 from scrapesmith.insta.views import SiteResult, Step, Trajectory
 from scrapesmith.insta.workflow.align import (
     ITEM_SEPARATOR,
@@ -183,10 +183,30 @@ def draft_of(result: SiteResult) -> Draft | None:
         if index in at:
             steps[at[index]].checks.append(number)
             steps[at[index]].check_texts.append(criterion)
+    steps = _each_of_the_page(steps)
     draft = Draft(result=result, task=trajectory.task, steps=steps, slots=namer.slots)
     _collapse_lists(draft)
     _renumber(draft)
     return draft
+
+
+def _each_of_the_page(steps: list[WorkflowStep]) -> list[WorkflowStep]:
+    """A click proving a criterion that asks for every item ("on all posts by @x", counted from the page by the
+    judge) becomes one step done on each element its locator finds; the episode's clicks on the same locator
+    before it fold into it (another instance shows another number of items)."""
+    kept: list[WorkflowStep] = []
+    for step in steps:
+        if step.action == "click" and any(read_criterion(text).count in ("all", "each", "every")
+                                          for text in step.check_texts):
+            step.options["each"] = True
+            kept = [other for other in kept if not (other.action == "click" and _role_locators(other) ==
+                                                    _role_locators(step))]
+        kept.append(step)
+    return kept
+
+
+def _role_locators(step: WorkflowStep) -> list[tuple[str | None, str, str | None]]:
+    return [(lo.role, lo.value, lo.context) for lo in step.locators if lo.kind == "role"]
 
 
 def _proofs(trajectory: Trajectory) -> list[tuple[int, str, int]]:

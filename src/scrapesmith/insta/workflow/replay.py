@@ -120,13 +120,15 @@ class WorkflowPolicy:
         self.located: list[str] = []
         self.revealed: set[int] = set()  # reveal controls clicked for the current step
         self.kind_clicked: list[int] = []  # elements of a reveal kind clicked for the current step
+        self.each_done: list[int] = []  # elements an "each" step acted on so far
+        self.skipped: list[int] = []  # steps passed over (see _skippable)
 
     def report(self) -> dict[str, Any]:
         """Which workflow ran, which step broke and why, whether the agent took over, which locators found what."""
         return {"workflow": self.workflow.workflow_id if self.workflow else None,
                 "broken_step": self.broken[0] if self.broken else None,
                 "broken_why": self.broken[1] if self.broken else None,
-                "fallback": self.handed_over, "located_by": list(self.located)}
+                "fallback": self.handed_over, "located_by": list(self.located), "skipped": list(self.skipped)}
 
     def act(self, task: str, history: list[Step], observation: Observation) -> Step:
         if not history:
@@ -150,12 +152,18 @@ class WorkflowPolicy:
             if why:
                 return self._broke(index + 1, why, task, history, observation)
             return self._stop(observation, answer, f"workflow step {index + 1}: stop")
+        if workflow_step.options.get("each"):
+            return self._each(index, workflow_step, item, task, history, observation)
         unrevealed = len(self.revealed) < len(workflow_step.reveal) or \
             bool(workflow_step.reveal_kinds and len(self.kind_clicked) < KIND_REVEALS)  # a reveal may bring it
         located, observation, why = self._locate(workflow_step, item, observation,
                                                  REVEAL_FIRST if unrevealed else self.wait, Grounding(task=task).restates)
         if why:
             reveal = self._reveal(index, workflow_step, observation)
+            if reveal is None and self._skippable(workflow_step):
+                self.skipped.append(index + 1)
+                self.cursor, self.item, self.revealed, self.kind_clicked = self.cursor + 1, 0, set(), []
+                return self.act(task, history, observation)
             return reveal or self._broke(index + 1, why, task, history, observation)
         self.revealed, self.kind_clicked = set(), []
         value, why = self._value(workflow_step, item, history, located, task, observation)
@@ -179,6 +187,42 @@ class WorkflowPolicy:
                 return self.cursor, step, None
             self.cursor, self.item = self.cursor + 1, 0
         return None
+
+    def _skippable(self, step: WorkflowStep) -> bool:
+        """A click that proved nothing in the episodes (no check: the agent clicked a name the task gives, say) and
+        is not the last step: when its element is not there, or not one, the workflow goes on without it; a step
+        that needed it breaks next."""
+        assert self.workflow is not None
+        return step.action == "click" and not step.checks and not step.repeat \
+            and self.cursor + 1 < len(self.workflow.steps)
+
+    def _each(self, index: int, step: WorkflowStep, item: str | None, task: str, history: list[Step],
+              observation: Observation) -> Step:
+        """A step done on every element its role locator finds on the page (``options["each"]``: "on all posts by
+        @x"), one a turn; the workflow goes on once none is left, and breaks if there was none at all."""
+        role = next((lo for lo in step.locators if lo.kind == "role"), None)
+        bind = self._bind(item)
+        value = bind(role.value) if role is not None else None
+        context = bind(role.context) if role is not None and role.context else None
+        found = [] if role is None or value is None or (role.context and context is None) else \
+            find_ids(role, value, context, observation, Grounding(task=task).restates)
+        left = [ident for ident in dict.fromkeys(found) if ident not in self.each_done]
+        element = describe_id(left[0], observation) if left else None
+        if element is None or role is None:
+            if not self.each_done:
+                where = role.describe() if role is not None else "no role locator"
+                return self._broke(index + 1, f"no element for it on the page ({where})", task, history, observation)
+            self.cursor, self.item, self.each_done = self.cursor + 1, 0, []
+            return self.act(task, history, observation)
+        if context and context.casefold() not in (element.context or "").casefold():
+            element.context = f"{element.context} {context}".strip()  # found in the row that shows it, as resolve does
+        self.each_done.append(left[0])
+        self.located.append(role.kind)
+        issued = self._issue(index, step, item, None, Located(left[0], element, role), history, observation)
+        self.item = 0  # the same step again next turn, until no element is left
+        if self.issued is not None:
+            self.issued.last_item = False  # its checks hold only once every element is done
+        return issued
 
     def _reveal(self, index: int, step: WorkflowStep, observation: Observation) -> Step | None:
         """A click on the next reveal control of ``step`` not clicked yet that is on the page; when none is left,
