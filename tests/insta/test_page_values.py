@@ -146,6 +146,7 @@ def test_a_step_done_on_every_item_the_page_shows_earns_the_reward_and_a_missed_
     pytest.importorskip("miniwob")
     from scrapesmith.bench.miniwob import evaluate_miniwob
     from scrapesmith.insta.store import ResultStore
+    from scrapesmith.insta.workflow import compile_workflows
 
     each = WorkflowStep(action="click", options={"each": True},
                         locators=[Locator(kind="role", role="icon", value="{p1}", context="{p2}")])
@@ -164,3 +165,5 @@ def test_a_step_done_on_every_item_the_page_shows_earns_the_reward_and_a_missed_
     missed = several.model_copy(update={"steps": several.steps[:first_click] + several.steps[first_click + 1:]})
     assert EvidenceJudge(None).judge(several.task, several).succeeded
     assert not EvidenceJudge(None).judge(missed.task, missed).succeeded
+    [compiled] = compile_workflows(ResultStore(tmp_path).latest().values()).workflows  # episodes of 2+ clicks each
+    assert [step.options.get("each", False) for step in compiled.steps] == [True, False], compiled.describe()
