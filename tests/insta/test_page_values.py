@@ -42,6 +42,9 @@ def test_the_value_beside_the_label_the_task_or_the_field_names():
     assert [v.value for v in page_values("Enter the value that corresponds with each label", TABLE, "Religion:")] \
         == ["Hinduism"]
     assert page_values("Enter the value of Height into the text field", TABLE) == []  # no such row
+    # a field with no label of its own: the text printed before it ("Language: [id: 35]") labels it
+    assert [v.value for v in page_values("Enter the value that corresponds with each label", TABLE, "", 35)] \
+        == ["Bengali"]
     assert labelled_fields(TABLE) == {35: "Language"}  # Gender has no row
     assert "language" in key_values(TABLE) and "---" not in key_values(TABLE)
 

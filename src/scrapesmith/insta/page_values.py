@@ -145,9 +145,12 @@ def labelled_values(clause: str, page: str, field_label: str = "") -> list[PageV
     return [PageValue("labelled", value, label)] if value else []
 
 
-def page_values(clause: str, page: str, field_label: str = "") -> list[PageValue]:
+def page_values(clause: str, page: str, field_label: str = "", field_id: int | None = None) -> list[PageValue]:
     """What the page gives for a value the clause does not quote: the one problem it shows, or the value of the
-    label; empty when the page shows no such thing or several problems (which one is meant is unknown)."""
+    label; empty when the page shows no such thing or several problems (which one is meant is unknown). A field
+    with no label of its own is labelled by the text printed before it ("Language: [field]", ``field_id``)."""
+    if not field_label and field_id is not None:
+        field_label = labelled_fields(page).get(field_id, "")
     computed = computed_values(page)
     distinct = {value.value for value in computed}
     found = computed[:1] if len(distinct) == 1 else []

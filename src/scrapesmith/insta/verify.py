@@ -502,7 +502,7 @@ def _typed_from_page(reading: Reading, acts: list[Act], last: int) -> _One | Non
     one (``insta.page_values``: the problem it showed, the value beside the label) is that value; "each label": every
     field labelled with a key of the page was typed so. None when the page gave no value for anything typed."""
     given = [(act, found) for act in acts if act.kind == "fill" and act.index >= last
-             and (found := page_values(reading.text, act.page, act.element.label))]
+             and (found := page_values(reading.text, act.page, act.element.label, act.element.id))]
     if not given:
         return None
     for act, found in given:

@@ -172,7 +172,7 @@ def draft_of(result: SiteResult) -> Draft | None:
         if key == "fill":
             label = step.target.label if step.target is not None else ""
             workflow_step.value = _value(str(kwargs.get("value", "")), namer, reads, True,
-                                         page_values(trajectory.task, step.observation, label))
+                                         page_values(trajectory.task, step.observation, label, action.target_element_id))
         elif key == "select_option":
             workflow_step.value = _value(str(kwargs.get("label", "")), namer, reads, False)
         elif key == "read" and kwargs.get("value") not in (None, ""):

@@ -288,8 +288,8 @@ class WorkflowPolicy:
             value = self._read_value(ref.read, history)
             return (value, "") if value else (None, f"step {(ref.read or 0) + 1} read no value to use")
         if ref.source == "page":  # read again on this page, as the judge reads it
-            label = located.element.label if located else ""
-            found = [v for v in page_values(task, observation.markdown if observation else "", label)
+            label, ident = (located.element.label, located.id) if located else ("", None)
+            found = [v for v in page_values(task, observation.markdown if observation else "", label, ident)
                      if v.reading == ref.reading]
             return (found[0].value, "") if found else (None, f"the page gives no value ({ref.describe()})")
         bound = fill_in(f"{{{ref.parameter}}}", self.binding, item)
