@@ -170,3 +170,38 @@ def test_a_step_done_on_every_item_the_page_shows_earns_the_reward_and_a_missed_
     assert not EvidenceJudge(None).judge(missed.task, missed).succeeded
     [compiled] = compile_workflows(ResultStore(tmp_path).latest().values()).workflows  # episodes of 2+ clicks each
     assert [step.options.get("each", False) for step in compiled.steps] == [True, False], compiled.describe()
+
+
+@pytest.mark.browser
+def test_a_read_takes_the_word_the_new_task_names_not_the_episodes(browser_session):
+    """MiniWoB's find-word: "the 3rd word in the paragraph" in one instance, another ordinal in the next; the read
+    step compiled with the episode's word number reads the one the new task names."""
+    pytest.importorskip("miniwob")
+    from scrapesmith.bench.miniwob import evaluate_miniwob
+
+    read = WorkflowStep(action="read", options={"word": 1}, locators=[Locator(kind="source", value="{p1}")])
+    typed = WorkflowStep(action="fill", locators=[Locator(kind="css", value="input")],
+                         value=ValueRef(source="read", read=0))
+    submit = WorkflowStep(action="click", locators=[Locator(kind="css", value="button")])
+    workflow = Workflow(family="127.0.0.1/miniwob/find-word.html", steps=[read, typed, submit],
+                        start_url="http://127.0.0.1/miniwob/find-word.html",
+                        template='Find {p1}, type that into the textbox and press "{p2}".',
+                        parameters=[Parameter(name="p1", kind="words"), Parameter(name="p2", kind="quoted")])
+    cases = evaluate_miniwob(browser_session, lambda env: WorkflowPolicy([workflow], observe=env.observe),
+                             ["find-word"], episodes=2, seed=100, max_actions=4, judge=EvidenceJudge(None)).cases
+    assert [(case["reward"] > 0, case["judge_success"] > 0.5) for case in cases] == [(True, True)] * 2, cases
+
+
+def test_marking_things_as_something_is_no_place_to_go():
+    """"Mark the numbers below as odd or even and press submit": marking asks for a state of each number; it is no
+    clause saying only where to go, so a Submit click alone does not make the episode verified."""
+    from scrapesmith.insta.verify import verify_criteria
+    from scrapesmith.insta.views import Action, Element, Step, Trajectory
+
+    task = "Mark the numbers below as odd or even and press submit when done."
+    submit = Step(url="", observation="[id: 9] Submit button", target=Element(id=9, role="button", tag="button",
+                                                                            text="Submit"),
+                  action=Action(action_key="click", target_element_id=9))
+    trajectory = Trajectory(task=task, policy="candidates", start_url="", steps=[submit], final_observation="")
+    verdicts = verify_criteria(task, ["Mark the numbers below as odd or even", "press submit when done"], trajectory)
+    assert verdicts[0].status != "verified"

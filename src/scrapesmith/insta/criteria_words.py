@@ -19,7 +19,7 @@ SEND_VERBS = frozenset({"reply", "respond", "forward", "send", "message"})
 SEND_WORDS = frozenset({"send", "submit", "reply", "forward", "post", "ok", "done"})
 #: Verbs that say what to reach, not how: any kind of action can do it (a click on the row of "Deva").
 REACH_VERBS = frozenset({"find", "open", "go", "visit", "view", "navigate", "use", "search", "switch",
-                         "expand", "close", "show", "locate", "solve", "mark", "delete"})
+                         "expand", "close", "show", "locate", "solve", "delete"})
 KINDS: dict[str, frozenset[str]] = {
     "type": frozenset({"fill"}),
     "choose": frozenset({"select_option", "set_checked", "click"}),

@@ -26,6 +26,7 @@ from scrapesmith.insta.agent import Policy
 from scrapesmith.insta.candidates import Grounding
 from scrapesmith.insta.evidence_judge import task_criteria
 from scrapesmith.insta.page_values import page_values
+from scrapesmith.insta.reading import read_source
 from scrapesmith.insta.values import same_date_or_value, task_values
 from scrapesmith.insta.verify import verify_criteria
 from scrapesmith.insta.views import Action, Observation, Step, Trajectory
@@ -306,7 +307,13 @@ class WorkflowPolicy:
 
     def _issue(self, index: int, step: WorkflowStep, item: str | None, value: str | None, located: Located | None,
                history: list[Step], observation: Observation) -> Step:
-        kwargs: dict[str, Any] = {key: v for key, v in step.options.items() if key != "url"}
+        kwargs: dict[str, Any] = {key: v for key, v in step.options.items() if key not in ("url", "each")}
+        if step.action == "read" and located is not None and located.by.kind == "source":
+            # which word to read is the new task's ("the 5th word"), not the episode's
+            source = read_source(f"read {located.element.context}")
+            kwargs.pop("word", None)
+            if source is not None and source.word:
+                kwargs["word"] = source.word
         if step.action == "fill":
             kwargs["value"] = value
         elif step.action == "select_option":
