@@ -205,3 +205,25 @@ def test_marking_things_as_something_is_no_place_to_go():
     trajectory = Trajectory(task=task, policy="candidates", start_url="", steps=[submit], final_observation="")
     verdicts = verify_criteria(task, ["Mark the numbers below as odd or even", "press submit when done"], trajectory)
     assert verdicts[0].status != "verified"
+
+
+def test_press_login_is_the_forms_one_send_control_whatever_its_label_and_not_a_dialogs():
+    from scrapesmith.insta.verify import verify_criteria
+    from scrapesmith.insta.views import Action, Element, Step, Trajectory
+
+    task = 'Enter the username "ada" into the text field and press login.'
+    form = 'Username [id: 20] "ada" (text input)\n\n[id: 24] OK button'
+    dialog = form + "\n\nExit to home page?\n\n[id: 30] OK button [id: 31] Cancel button"
+    field = Element(id=20, role="textbox", tag="input", label="Username")
+    typed = Step(url="", observation=form.replace('"ada"', '""'), target=field,
+                 action=Action(action_key="fill", action_kwargs={"value": "ada"}, target_element_id=20))
+
+    def verdict(page: str, ident: int) -> str:
+        ok = Step(url="", observation=page, target=Element(id=ident, role="button", tag="button", text="OK"),
+                  action=Action(action_key="click", target_element_id=ident))
+        trajectory = Trajectory(task=task, policy="candidates", start_url="", steps=[typed, ok], final_observation="")
+        clauses = ['Enter the username "ada" into the text field', "press login"]
+        return verify_criteria(task, clauses, trajectory)[1].status
+
+    assert verdict(form, 24) == "verified"
+    assert verdict(dialog, 30) != "verified"  # two controls that send: which one logs in is unknown

@@ -455,6 +455,9 @@ def _verify_one(reading: Reading, acts: list[Act], last: int, read: frozenset[st
     if reading.terms:
         holding = [act for act in right_kind if all(_holds_term(act, term, reading.exact) for term in reading.terms)]
         if not holding:
+            sent = _sent_by_the_only_control(reading, right_kind, last)
+            if sent is not None:
+                return sent
             if reading.exact or reading.verb in ("type", "choose", "click", "uncheck", "hover", "focus"):
                 return _One("refuted", why=f"no {'/'.join(sorted(kinds))} action holds {', '.join(reading.terms)}")
             # "Find the latest blog post": what to reach, in common words; the final page may show it
@@ -515,6 +518,25 @@ def _typed_from_page(reading: Reading, acts: list[Act], last: int) -> _One | Non
             return _One("unsure", why=f"asks for {reading.count}: not every labelled field was typed")
     quote = "; ".join(f"{_line(act)} = {found[0].source}" for act, found in given)
     return _One("verified", at=max(act.index for act, _ in given), quote=quote)
+
+
+#: Names a task gives the control that sends a form, which the page may label otherwise ("press login": "OK").
+_FORM_SENDING = frozenset({"login", "signin", "submit", "send"})
+
+
+def _sent_by_the_only_control(reading: Reading, clicks: list[Act], last: int) -> _One | None:
+    """"press login" where nothing on the page bears the name "login": the click, after the previous criterion, on
+    the one control that sends a form on that page ("OK"); None when the page shows none or several (a dialog's own
+    "OK" beside the form's) or the name is shown somewhere."""
+    if reading.exact or reading.verb != "click" or not reading.terms or \
+            not all(term.casefold() in _FORM_SENDING for term in reading.terms):
+        return None
+    for act in clicks:
+        words = {w.casefold() for w in _WORD.findall(act.page)}
+        if act.index >= last and _sends(act) and len(_SEND_CONTROL.findall(act.page)) == 1 and \
+                not any(term.casefold() in words for term in reading.terms):
+            return _One("verified", at=act.index, quote=f"{_line(act)} (the page's one send control)")
+    return None
 
 
 def _sends(act: Act) -> bool:
