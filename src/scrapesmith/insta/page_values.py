@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from scrapesmith.dom import normalize_text
+from scrapesmith.insta.criteria_words import SEND_WORDS
 
 PageReading = Literal["computed", "labelled"]
 
@@ -155,3 +156,28 @@ def page_values(clause: str, page: str, field_label: str = "", field_id: int | N
     distinct = {value.value for value in computed}
     found = computed[:1] if len(distinct) == 1 else []
     return found + labelled_values(clause, page, field_label)
+
+
+#: A control that sends a form, as the page view lists it ("[id: 22] Submit button"): an entry counts once sent.
+_SEND_CONTROL = re.compile(r"\[id: \d+\] (?:" + "|".join(sorted(SEND_WORDS)) + r") button", re.IGNORECASE)
+
+
+def send_controls(page: str) -> int:
+    """How many controls that send a form the page view lists (a dialog's own "OK" beside a form's makes two)."""
+    return len(_SEND_CONTROL.findall(page))
+
+
+def field_value(page: str, element_id: int) -> str:
+    """What the field ``element_id`` shows in the page view (``[id: 21] "San Marino"``), empty when not shown."""
+    found = re.search(rf"\[id: {element_id}\] \"([^\"]*)\"", page)
+    return found.group(1) if found else ""
+
+
+def rows_showing(handles: list[str], page: str) -> int:
+    """How many lines of the page show every handle with its sign: "all posts by @enola" is as many posts as the
+    page prints that handle on (0 when a line shows it twice: which post it belongs to is unknown)."""
+    signed = [re.compile(rf"(?<![\w@#]){re.escape(h)}(?!\w)", re.IGNORECASE) for h in handles]
+    rows = [line for line in page.splitlines() if all(pattern.search(line) for pattern in signed)]
+    if any(len(pattern.findall(line)) > 1 for line in rows for pattern in signed):
+        return 0
+    return len(rows)

@@ -53,7 +53,13 @@ from scrapesmith.insta.criteria_words import (
     UNCHECK_VERBS,
     described,
 )
-from scrapesmith.insta.page_values import labelled_fields, page_values
+from scrapesmith.insta.page_values import (
+    field_value,
+    labelled_fields,
+    page_values,
+    rows_showing,
+    send_controls,
+)
 from scrapesmith.insta.values import same_date_or_value, same_value, satisfies, task_values, value_constraints
 from scrapesmith.insta.views import Element, Trajectory
 
@@ -379,10 +385,6 @@ def _settings_before_actions(verdicts: list[Verdict]) -> list[Verdict]:
     return verdicts
 
 
-#: A control that sends a form, as the page view lists it ("[id: 22] Submit button"): an entry counts once sent.
-_SEND_CONTROL = re.compile(r"\[id: \d+\] (?:" + "|".join(sorted(SEND_WORDS)) + r") button", re.IGNORECASE)
-
-
 def _by_constraint(reading: Reading, acts: list[Act], trajectory: Trajectory) -> _One | None:
     """"Enter an item that starts with "Sa" and ends with "ino"": the value a field typed into held when the episode
     went on (a suggestion chosen may have replaced what was typed) meets what the clause asks of it."""
@@ -392,9 +394,9 @@ def _by_constraint(reading: Reading, acts: list[Act], trajectory: Trajectory) ->
     fields = [act for act in acts if act.kind == "fill"]
     if not fields:
         return _One("refuted", why="nothing was typed")
-    held = [(act, _held_value(act, trajectory)) for act in fields]
+    held = [(act, field_value(_pages_after(act, trajectory), act.element.id)) for act in fields]
     good = [(act, value) for act, value in held if satisfies(value, constraints)]
-    if good and _SEND_CONTROL.search(good[0][0].page) and not any(_sends(o) for o in acts if o.index > good[0][0].index):
+    if good and send_controls(good[0][0].page) and not any(_sends(o) for o in acts if o.index > good[0][0].index):
         return _One("unsure", why="the field meets it, but the form was not sent (its send control not clicked)")
     if good:
         return _One("verified", quote=f'the field "{good[0][0].element.label or good[0][0].element.name}" holds '
@@ -402,11 +404,9 @@ def _by_constraint(reading: Reading, acts: list[Act], trajectory: Trajectory) ->
     return _One("refuted", why=f"the field holds {held[-1][1]!r}, which does not meet {reading.text!r}")
 
 
-def _held_value(act: Act, trajectory: Trajectory) -> str:
-    """What the field of ``act`` showed on the last page the episode saw after typing into it."""
-    pages = [step.observation for step in trajectory.steps[act.index + 1:]] or [trajectory.final_observation]
-    found = re.search(rf"\[id: {act.element.id}\] \"([^\"]*)\"", pages[-1])
-    return found.group(1) if found else ""
+def _pages_after(act: Act, trajectory: Trajectory) -> str:
+    """The last page the episode saw after ``act`` (the final one when it was the last step)."""
+    return ([step.observation for step in trajectory.steps[act.index + 1:]] or [trajectory.final_observation])[-1]
 
 
 def _by_state(state: str, page: str) -> _One | None:
@@ -488,7 +488,7 @@ def _verify_one(reading: Reading, acts: list[Act], last: int, read: frozenset[st
                     askable=any(act.index >= last for act in holding), matched=True)
     if reading.count and reading.count.isdigit() and not _exactly(int(reading.count), holding, qualified):
         return _One("unsure", why=f"asks for {reading.count}: not that many acted on, each once")
-    if every and not _exactly(_rows_showing(reading.handles, holding[0].page), holding, qualified):
+    if every and not _exactly(rows_showing(reading.handles, holding[0].page), holding, qualified):
         return _One("unsure", why=f"asks for {reading.count}: not every item the page shows by "
                     f"{', '.join(reading.handles)} acted on, each once")
     in_order = [act for act in qualified if act.index >= last]
@@ -533,7 +533,7 @@ def _sent_by_the_only_control(reading: Reading, clicks: list[Act], last: int) ->
         return None
     for act in clicks:
         words = {w.casefold() for w in _WORD.findall(act.page)}
-        if act.index >= last and _sends(act) and len(_SEND_CONTROL.findall(act.page)) == 1 and \
+        if act.index >= last and _sends(act) and send_controls(act.page) == 1 and \
                 not any(term.casefold() in words for term in reading.terms):
             return _One("verified", at=act.index, quote=f"{_line(act)} (the page's one send control)")
     return None
@@ -543,16 +543,6 @@ def _sends(act: Act) -> bool:
     """A click on a control named for sending a message (Send, Reply, Submit ...)."""
     e = act.element
     return act.kind == "click" and bool(SEND_WORDS & {w.casefold() for w in _WORD.findall(f"{e.name} {e.hint}")})
-
-
-def _rows_showing(handles: list[str], page: str) -> int:
-    """How many lines of the page (the instruction left out) show every handle with its sign: "all posts by
-    @enola" is as many posts as the page prints that handle on (0 when a line shows it twice: unsure)."""
-    rows = [line for line in page.splitlines() if all(
-        re.search(rf"(?<![\w@#]){re.escape(h)}(?!\w)", line, re.IGNORECASE) for h in handles)]
-    twice = any(len(re.findall(rf"(?<![\w@#]){re.escape(h)}(?!\w)", line, re.IGNORECASE)) > 1
-                for line in rows for h in handles)
-    return 0 if twice else len(rows)
 
 
 def _exactly(count: int, holding: list[Act], qualified: list[Act]) -> bool:
