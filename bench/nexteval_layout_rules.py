@@ -24,7 +24,8 @@ Variants (``--variants``, comma-separated; ``all`` by default):
   :data:`SPREAD` of each other, :data:`LINED` of neighbours lined up) are added;
 * ``+same box [p>=F]`` — lists not taken whose median item box has the main list's median width and
   height (within :data:`SHAPE`) are added;
-* ``main: drawn`` — a main list whose items are mostly not drawn gives way to the likeliest drawn one.
+* ``main: drawn`` — a main list whose items are mostly not drawn gives way to the likeliest drawn one;
+* ``diagnose`` — no score: how many true and false lists each predicate holds for, in-sample.
 
 Every page is drawn once through the layout cache (``bench nexteval --render`` fills it; pages not in it
 are drawn here). Run: ``python bench/nexteval_layout_rules.py [--variants …] [--json OUT]`` (a few
@@ -242,6 +243,46 @@ def page_scores(pages: list[Page], fitted: FittedModels, rule: Rule | None) -> l
     return scores
 
 
+def diagnose(pages: list[Page], fitted: FittedModels) -> dict[str, dict[str, int]]:
+    """How many true and false lists each layout predicate holds for, among the other lists taken (what a
+    drop rule would remove) and among those left out at 0.05 or above (what an add rule would take)."""
+    tally: dict[str, dict[str, int]] = {}
+
+    def count(group: str, label: bool, mine: Geometry | None, main: Geometry) -> None:
+        flags = {"unmeasured": mine is None}
+        if mine is not None:
+            flags |= {
+                "hidden": not mine.drawn,
+                "in column": bool(mine.boxes) and mine.column_share(main) >= IN_COLUMN,
+                "within a screen": bool(mine.boxes) and mine.gap(main) <= 800,
+                "alike": mine.alike(),
+                "same box": bool(mine.boxes) and same_box(mine, main),
+            }
+        for flag, holds in [("all", True), *flags.items()]:
+            if holds:
+                row = tally.setdefault(f"{group}: {flag}", {"true": 0, "false": 0})
+                row["true" if label else "false"] += 1
+
+    for page in pages:
+        ranked = ranked_by(page.data, fitted.evidence)
+        labels = {id(candidate.region): cand.label for candidate, cand in ranked}
+        candidates = [candidate for candidate, _ in ranked]
+        chosen = shipped(candidates, fitted)
+        main = geometry(chosen[0], page.layout) if chosen else None
+        if main is None or not main.drawn:
+            continue
+        for candidate in chosen[1:]:
+            count("taken", labels[id(candidate.region)], geometry(candidate, page.layout), main)
+        for candidate in candidates:
+            if candidate.probability >= 0.05 and not any(
+                overlapping(candidate.region, o.region) for o in chosen
+            ):
+                count("left out", labels[id(candidate.region)], geometry(candidate, page.layout), main)
+    for name, row in tally.items():
+        print(f"{name:32} true {row['true']:5d}  false {row['false']:5d}")
+    return tally
+
+
 def load(html: Path, truth: Path, limit: int | None) -> list[Page]:
     runtime = BrowserRuntime()
     layouts: list[PageLayout] = []
@@ -275,8 +316,13 @@ def main() -> None:
     ids = page_ids(html, truth)[: args.limit]
     pages = load(html, truth, args.limit)
     data = [page.data for page in pages]
-    names = list(RULES) if args.variants == "all" else args.variants.split(",")
     in_sample = fit_models(data)
+    if args.variants == "diagnose":
+        tally = diagnose(pages, in_sample)
+        if args.json:
+            args.json.write_text(json.dumps(tally, indent=1), encoding="utf-8")
+        return
+    names = list(RULES) if args.variants == "all" else args.variants.split(",")
     splits = [
         (name, test, fit_models(train_pages := [data[i] for i in train], choose_c(train_pages)))
         for name, train, test in half_splits(len(pages))
