@@ -24,6 +24,9 @@ Variants (``--variants``, comma-separated; ``all`` by default):
   :data:`SPREAD` of each other, :data:`LINED` of neighbours lined up) are added;
 * ``+same box [p>=F]`` — lists not taken whose median item box has the main list's median width and
   height (within :data:`SHAPE`) are added;
+* ``-header`` / ``-footer`` — other lists taken that lie wholly above the main list on the first screen
+  (wholly below it within the page's last screen) are dropped;
+* ``+like any taken [p>=F]`` — as ``+same box``, against the item box of any list taken;
 * ``main: drawn`` — a main list whose items are mostly not drawn gives way to the likeliest drawn one;
 * ``diagnose`` — no score: how many true and false lists each predicate holds for, in-sample.
 
@@ -59,7 +62,7 @@ from scrapesmith.bench.nexteval_fit import (
 )
 from scrapesmith.config import read_settings
 from scrapesmith.dom import PageLayout, RankedList, overlapping, secondary_features, select_lists
-from scrapesmith.dom.layout import Box
+from scrapesmith.dom.layout import VIEWPORT, Box
 from scrapesmith.dom.list_layout import record_box
 from scrapesmith.web.browser import BrowserRuntime, render_layout
 
@@ -77,6 +80,7 @@ class Geometry:
 
     boxes: list[Box]
     shown_share: float
+    page_height: float = 0.0
 
     @property
     def drawn(self) -> bool:
@@ -135,7 +139,7 @@ def geometry(candidate: RankedList, layout: PageLayout) -> Geometry | None:
     if not measured:
         return None
     shown = [box for box in measured if box.visible and box.width > 0 and box.height > 0]
-    return Geometry(shown, len(shown) / len(measured))
+    return Geometry(shown, len(shown) / len(measured), layout.height)
 
 
 Rule = Callable[[list[RankedList], list[RankedList], dict[int, Geometry | None]], list[RankedList]]
@@ -200,6 +204,35 @@ def hidden_main(
     return [drawn[0]] if drawn else chosen
 
 
+def add_like_taken(floor: float) -> Rule:
+    """Lists not taken whose median item box has the shape of any list taken (not only the main list's)."""
+
+    def rule(
+        ranked: list[RankedList], chosen: list[RankedList], shapes: dict[int, Geometry | None]
+    ) -> list[RankedList]:
+        taken = [g for c in chosen if (g := shapes[id(c.region)]) is not None and g.drawn]
+        result = list(chosen)
+        for candidate in ranked:
+            if candidate.probability < floor or any(overlapping(candidate.region, o.region) for o in result):
+                continue
+            mine = shapes[id(candidate.region)]
+            if mine is not None and mine.drawn and any(same_box(mine, other) for other in taken):
+                result.append(candidate)
+        return result
+
+    return rule
+
+
+def in_header(mine: Geometry, main: Geometry) -> bool:
+    """Wholly above the main list and on the first screen: the page's header band."""
+    return mine.bottom <= main.top and mine.top < VIEWPORT[1]
+
+
+def in_footer(mine: Geometry, main: Geometry) -> bool:
+    """Wholly below the main list and within the last screen of the page: its footer band."""
+    return mine.top >= main.bottom and mine.bottom > mine.page_height - VIEWPORT[1]
+
+
 def near_alike(mine: Geometry, main: Geometry) -> bool:
     return mine.column_share(main) >= IN_COLUMN and mine.gap(main) <= 800 and mine.alike()
 
@@ -218,6 +251,11 @@ RULES: dict[str, Rule | None] = {
     "+alike near p>=0.2": add(near_alike, 0.2),
     "+same box": add(same_box, 0.05),
     "+same box p>=0.2": add(same_box, 0.2),
+    "-header": drop(lambda mine, main: not in_header(mine, main)),
+    "-footer": drop(lambda mine, main: not in_footer(mine, main)),
+    "-header -footer": drop(lambda mine, main: not in_header(mine, main) and not in_footer(mine, main)),
+    "+like any taken p>=0.2": add_like_taken(0.2),
+    "+like any taken p>=0.05": add_like_taken(0.05),
     "main: drawn": hidden_main,
 }
 
@@ -257,6 +295,8 @@ def diagnose(pages: list[Page], fitted: FittedModels) -> dict[str, dict[str, int
                 "within a screen": bool(mine.boxes) and mine.gap(main) <= 800,
                 "alike": mine.alike(),
                 "same box": bool(mine.boxes) and same_box(mine, main),
+                "header band": bool(mine.boxes) and in_header(mine, main),
+                "footer band": bool(mine.boxes) and in_footer(mine, main),
             }
         for flag, holds in [("all", True), *flags.items()]:
             if holds:
