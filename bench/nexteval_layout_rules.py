@@ -26,7 +26,9 @@ Variants (``--variants``, comma-separated; ``all`` by default):
   height (within :data:`SHAPE`) are added;
 * ``-header`` / ``-footer`` — other lists taken that lie wholly above the main list on the first screen
   (wholly below it within the page's last screen) are dropped;
-* ``+like any taken [p>=F]`` — as ``+same box``, against the item box of any list taken;
+* ``+like any taken [p>=F] [shape T]`` — as ``+same box``, against the item box of any list taken (width
+  and height within ``T``, :data:`SHAPE` unless named); the floors and tolerances beside 0.2 and 0.15
+  were added after the first run, to see whether the gain holds beside the values set before it;
 * ``main: drawn`` — a main list whose items are mostly not drawn gives way to the likeliest drawn one;
 * ``diagnose`` — no score: how many true and false lists each predicate holds for, in-sample.
 
@@ -204,7 +206,7 @@ def hidden_main(
     return [drawn[0]] if drawn else chosen
 
 
-def add_like_taken(floor: float) -> Rule:
+def add_like_taken(floor: float, tolerance: float = SHAPE) -> Rule:
     """Lists not taken whose median item box has the shape of any list taken (not only the main list's)."""
 
     def rule(
@@ -216,7 +218,7 @@ def add_like_taken(floor: float) -> Rule:
             if candidate.probability < floor or any(overlapping(candidate.region, o.region) for o in result):
                 continue
             mine = shapes[id(candidate.region)]
-            if mine is not None and mine.drawn and any(same_box(mine, other) for other in taken):
+            if mine is not None and mine.drawn and any(same_box(mine, other, tolerance) for other in taken):
                 result.append(candidate)
         return result
 
@@ -237,9 +239,9 @@ def near_alike(mine: Geometry, main: Geometry) -> bool:
     return mine.column_share(main) >= IN_COLUMN and mine.gap(main) <= 800 and mine.alike()
 
 
-def same_box(mine: Geometry, main: Geometry) -> bool:
+def same_box(mine: Geometry, main: Geometry, tolerance: float = SHAPE) -> bool:
     (w, h), (mw, mh) = mine.shape(), main.shape()
-    return abs(w - mw) <= SHAPE * max(mw, 1.0) and abs(h - mh) <= SHAPE * max(mh, 1.0)
+    return abs(w - mw) <= tolerance * max(mw, 1.0) and abs(h - mh) <= tolerance * max(mh, 1.0)
 
 
 RULES: dict[str, Rule | None] = {
@@ -256,6 +258,10 @@ RULES: dict[str, Rule | None] = {
     "-header -footer": drop(lambda mine, main: not in_header(mine, main) and not in_footer(mine, main)),
     "+like any taken p>=0.2": add_like_taken(0.2),
     "+like any taken p>=0.05": add_like_taken(0.05),
+    "+like any taken p>=0.1": add_like_taken(0.1),
+    "+like any taken p>=0.3": add_like_taken(0.3),
+    "+like any taken p>=0.2 shape 0.10": add_like_taken(0.2, 0.10),
+    "+like any taken p>=0.2 shape 0.25": add_like_taken(0.2, 0.25),
     "main: drawn": hidden_main,
 }
 
@@ -390,6 +396,13 @@ def main() -> None:
             "leave_group_out": float(np.mean(left_out)),
             "leave_group_out_under_half": sum(1 for s in left_out if s < LOW_F1),
             "halves": {split: float(np.mean(scores)) for split, scores in halves.items()},
+            "pages_cross_half": {
+                split: dict(zip([ids[i] for i in test], halves[split], strict=True))
+                for split, test, _ in splits
+            },
+            "pages_leave_group_out": dict(
+                zip([ids[i] for test, _ in groups for i in sorted(test)], left_out, strict=True)
+            ),
             "pages_in_sample": dict(zip(ids, inside, strict=True)),
         }
         row = result[name]
