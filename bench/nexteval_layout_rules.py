@@ -13,7 +13,9 @@ cross-half directions (penalty chosen inside each training half), and leave-grou
 
 Variants (``--variants``, comma-separated; ``all`` by default):
 
-* ``shipped`` — what ``bench nexteval --render`` ships;
+* ``shipped`` — what ``bench nexteval --render`` ships (before issue 34e's change the furniture check
+  alone; since then with ``+like any taken p>=0.2`` in it, as ``dom.list_selection.drawn_like_taken``: the
+  before figures were taken with the code before it, ``bench/results/nexteval-issue34e-layout-rules*.json``);
 * ``-hidden`` — other lists taken whose items are mostly not drawn are dropped;
 * ``-off column`` — other lists taken that do not overlap the main list's column (half their width or
   more outside its left and right edges) are dropped;
