@@ -32,7 +32,9 @@ Variants (``--variants``, comma-separated; ``all`` by default):
   and height within ``T``, :data:`SHAPE` unless named); the floors and tolerances beside 0.2 and 0.15
   were added after the first run, to see whether the gain holds beside the values set before it;
 * ``main: drawn`` — a main list whose items are mostly not drawn gives way to the likeliest drawn one;
-* ``diagnose`` — no score: how many true and false lists each predicate holds for, in-sample.
+* ``diagnose`` — no score: how many true and false lists each predicate holds for, in-sample;
+* ``item levels`` — no score: of the items of the lists taken, how many have one element child only and
+  how many draw it on the item's own box (then layout cannot tell the two levels apart).
 
 Every page is drawn once through the layout cache (``bench nexteval --render`` fills it; pages not in it
 are drawn here). Run: ``python bench/nexteval_layout_rules.py [--variants …] [--json OUT]`` (a few
@@ -331,6 +333,43 @@ def diagnose(pages: list[Page], fitted: FittedModels) -> dict[str, dict[str, int
     return tally
 
 
+def item_levels(pages: list[Page], ids: list[str], fitted: FittedModels) -> dict[str, dict[str, int]]:
+    """Whether layout could decide the item level: of the items of every list taken (in-sample), how many
+    have one element child only and how many of those draw that child on the item's own box (within
+    :data:`SAME_PLACE` pixels on every side) — where they do, the two levels look the same on the page."""
+    tally: dict[str, dict[str, int]] = {}
+    for page, page_id in zip(pages, ids, strict=True):
+        ranked = ranked_by(page.data, fitted.evidence)
+        row = {"items": 0, "one child": 0, "same box": 0}
+        for candidate in shipped([candidate for candidate, _ in ranked], fitted):
+            for item in candidate.region.items:
+                children = [child for child in item if isinstance(child.tag, str)]
+                row["items"] += 1
+                if len(children) != 1:
+                    continue
+                row["one child"] += 1
+                outer, inner = page.layout.box(item), page.layout.box(children[0])
+                if outer is not None and inner is not None and _same_place(outer, inner):
+                    row["same box"] += 1
+        tally[page_id] = row
+    totals = {key: sum(row[key] for row in tally.values()) for key in ("items", "one child", "same box")}
+    print(
+        f"items of lists taken {totals['items']}, with one element child {totals['one child']}, "
+        f"drawn on the item's own box {totals['same box']}"
+    )
+    return {"total": totals, **tally}
+
+
+SAME_PLACE = 1.0  # pixels
+
+
+def _same_place(a: Box, b: Box) -> bool:
+    return all(
+        abs(x - y) <= SAME_PLACE
+        for x, y in ((a.x, b.x), (a.y, b.y), (a.right, b.right), (a.bottom, b.bottom))
+    )
+
+
 def load(html: Path, truth: Path, limit: int | None) -> list[Page]:
     runtime = BrowserRuntime()
     layouts: list[PageLayout] = []
@@ -365,6 +404,11 @@ def main() -> None:
     pages = load(html, truth, args.limit)
     data = [page.data for page in pages]
     in_sample = fit_models(data)
+    if args.variants == "item levels":
+        levels = item_levels(pages, ids, in_sample)
+        if args.json:
+            args.json.write_text(json.dumps(levels, indent=1), encoding="utf-8")
+        return
     if args.variants == "diagnose":
         tally = diagnose(pages, in_sample)
         if args.json:
