@@ -5,7 +5,9 @@ draws and categories; given a second file (the same command after a change), wha
     python bench/swde_mutation_anatomy.py bench/results/swde-issue28d-mutated-before.json \
         --after bench/results/swde-issue28d-mutated-after.json --hold-out nbaplayer,restaurant
 
-Sites of held-out verticals are left out of the listing (only their totals are for reading).
+Sites of held-out verticals are left out of the listing (only their totals are for reading). ``--lenient`` reads
+the lenient categories (separators stripped from values and truth): the one to judge ``split`` by, since SWDE's
+truth keeps a value's text node with its separators (": 978…") and a split draws that text as two nodes.
 """
 
 from __future__ import annotations
@@ -18,9 +20,12 @@ from pathlib import Path
 Draw = tuple[str, int, str, str]
 
 
-def cases(path: Path) -> dict[Draw, dict]:
-    return {(c["mutation"], c["mutation_seed"], c["site"], c["attribute"]): c
-            for c in json.loads(path.read_text())["cases"]}
+def cases(path: Path, lenient: bool = False) -> dict[Draw, dict]:
+    found = {(c["mutation"], c["mutation_seed"], c["site"], c["attribute"]): c
+             for c in json.loads(path.read_text())["cases"]}
+    if lenient:
+        found = {draw: {**case, "category": case["lenient_category"]} for draw, case in found.items()}
+    return found
 
 
 def lost(before: dict[Draw, dict], kinds: set[str], held_out: tuple[str, ...]) -> dict[tuple[str, str], list[Draw]]:
@@ -42,9 +47,10 @@ def main() -> None:
     parser.add_argument("--after", type=Path)
     parser.add_argument("--kinds", default="", help="only these kinds (comma-separated); all by default")
     parser.add_argument("--hold-out", default="", help="verticals left out of the listing (comma-separated)")
+    parser.add_argument("--lenient", action="store_true", help="lenient categories instead of the strict ones")
     args = parser.parse_args()
-    before = cases(args.before)
-    after = cases(args.after) if args.after else {}
+    before = cases(args.before, args.lenient)
+    after = cases(args.after, args.lenient) if args.after else {}
     kinds = {k for k in args.kinds.split(",") if k}
     held_out = tuple(v for v in args.hold_out.split(",") if v)
     for (site, attribute), draws in sorted(lost(before, kinds, held_out).items()):

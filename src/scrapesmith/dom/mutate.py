@@ -11,8 +11,10 @@ page, so a program that read them before can be mended from its seed values:
 * ``reorder`` — the element children of some kinds of block container (by tag and class) reversed;
 * ``labels`` — label texts (short texts ending in ``:``, table and definition headers) renamed;
 * ``combined`` — all four;
-* ``headings`` and ``tables`` (``TEMPLATE_MUTATIONS`` only, not drift's set): headings drawn as styled
-  ``div``\ s; tables of two-cell rows drawn as definition lists or ``div`` rows.
+* ``headings``, ``tables``, ``icons`` and ``split`` (``TEMPLATE_MUTATIONS`` only, not drift's set): headings
+  drawn as styled ``div``\ s; tables of two-cell rows drawn as definition lists or ``div`` rows; label texts
+  moved into an attribute of their element (an icon's ``aria-label`` or ``title``), the element left empty;
+  texts drawn across inline elements (every word after the first in a ``<span>``).
 
 One more kind changes what the records *say*, not only where: ``formats`` — classes obfuscated as above, and
 amounts written another way (``$53,310`` -> ``USD 53310``, ``1,024`` -> ``1024``), so the seed values of
@@ -199,9 +201,61 @@ def rows_as_pairs(root: etree._Element, seed: int) -> None:
         parent.replace(table, box)
 
 
-TEMPLATE_MUTATIONS: dict[str, Mutation] = {**MUTATIONS, "headings": styled_headings, "tables": rows_as_pairs}
-"""What another site's template may change, for ``bench swde --mutate``: the drift kinds above and two
-more (headings drawn as styled divs, two-cell table rows as definition lists or div rows)."""
+ICON_ATTRIBUTES = ("aria-label", "title")
+
+
+def labels_as_icons(root: etree._Element, seed: int) -> None:
+    """Label texts drawn as icons: an element whose whole text is a label (as :func:`relabel` finds them) keeps
+    its tag and place but no text, and says the label in an attribute a screen reader or a tooltip reads
+    (``aria-label`` for even seeds, ``title`` for odd ones), as templates that show a symbol for "Phone:" do."""
+    attribute = ICON_ATTRIBUTES[seed % 2]
+    for element in list(root.iter(etree.Element)):
+        if element.tag in ("script", "style") or len(element) or not element.text:
+            continue
+        if _is_label(element.text) or (element.tag in LABEL_TAGS and 0 < len(element.text.strip()) <= MAX_LABEL):
+            element.set(attribute, element.text.strip())
+            element.text = None
+
+
+SPLIT_SHARE = 0.5
+
+
+def _split_off(text: str) -> tuple[str, str] | None:
+    """``"Adams Media (June 2010)"`` -> ``("Adams ", "Media (June 2010)")``: the first word and the rest."""
+    lead = text[:len(text) - len(text.lstrip())]
+    head, space, rest = text.lstrip().partition(" ")
+    return (f"{lead}{head} ", rest) if space and rest.strip() and not text.strip().endswith(":") else None
+
+
+def split_values(root: etree._Element, seed: int) -> None:
+    """Texts of half of the element kinds (by tag and class) split across inline elements: every word after
+    the first drawn in a ``<span>`` of its own (``Adams <span>Media</span>``), in an element's own text and in
+    the text after it, as templates that mark a name's parts or a price's cents do; labels (texts ending in
+    ``:``) stay whole. What a reader sees is unchanged."""
+    chosen = [e for e in root.iter(*WRAPPED, "a", "i", "em", "dt", "th", "li")
+              if _chance(seed, "split", e.tag, e.get("class") or "") < SPLIT_SHARE]
+    for element in chosen:
+        cls = f"s-{_token(seed, 'split', element.tag)}"
+        parts = _split_off(element.text or "")
+        if parts:
+            element.text = parts[0]
+            part = etree.Element("span", {"class": cls})
+            part.text = parts[1]
+            element.insert(0, part)
+        parent = element.getparent()
+        tail = _split_off(element.tail or "")
+        if tail and parent is not None and parent.tag not in ("script", "style"):
+            element.tail = tail[0]
+            part = etree.Element("span", {"class": cls})
+            part.text = tail[1]
+            element.addnext(part)
+
+
+TEMPLATE_MUTATIONS: dict[str, Mutation] = {**MUTATIONS, "headings": styled_headings, "tables": rows_as_pairs,
+                                           "icons": labels_as_icons, "split": split_values}
+"""What another site's template may change, for ``bench swde --mutate``: the drift kinds above and four
+more (headings drawn as styled divs, two-cell table rows as definition lists or div rows, labels as icons,
+values split across inline elements)."""
 
 
 def mutate_page(text: str, mutation: str, seed: int = 0) -> str:

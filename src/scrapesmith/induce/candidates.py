@@ -22,6 +22,8 @@ _SKIP_TAGS = {"script", "style", "noscript", "head", "title", "meta", "link", "o
 _OBFUSCATED = re.compile(r"\d{3,}|^[a-z]{1,2}\d|[A-Za-z0-9]{20,}|__|^css-|^sc-")
 _VALUE_STRIP = " \t\r\n:：-–—|*•»>"
 COMMON_WRAPPER = 20
+# attributes that say what an icon means, read where an element shows no text ("Phone:" drawn as a symbol)
+LABEL_ATTRIBUTES = ("aria-label", "title")
 # class counts of the last pages looked at: every candidate of a page asks, and a page is looked at many times
 _COUNTS: dict[etree._Element, Counter[str]] = {}
 _COUNTS_KEPT = 16
@@ -186,6 +188,35 @@ def value_before_label(label: etree._Element) -> bool:
     return children[0].tag != label.tag and children[-1].tag == label.tag
 
 
+def icon_label(element: etree._Element) -> tuple[str, str] | None:
+    """(label, condition) when ``element`` shows no text and says a label in an attribute instead: a symbol
+    for "Phone:" with an ``aria-label`` or ``title`` on it or inside it. The condition finds the element by
+    that attribute (``[@title='Phone']``, or ``[i[@title='Phone']]`` for the box around the icon), since the
+    page prints no text to find it by."""
+    if normalize_space(element.text_content()):
+        return None
+    for node in element.iter(etree.Element):
+        for attribute in LABEL_ATTRIBUTES:
+            text = normalize_space(node.get(attribute) or "")
+            if not text:
+                continue
+            test = f"@{attribute}={xpath_literal(text)}"
+            if node is element:
+                return text, f"[{test}]"
+            return text, f"[{'/'.join(_steps_down(element, node))}[{test}]]"
+    return None
+
+
+def _steps_down(top: etree._Element, node: etree._Element) -> list[str]:
+    """The tags from ``top`` (excluded) down to ``node`` (included)."""
+    steps = [node.tag]
+    for ancestor in node.iterancestors():
+        if ancestor is top:
+            break
+        steps.append(ancestor.tag)
+    return list(reversed(steps))
+
+
 def visible_elements(root: etree._Element) -> Iterator[etree._Element]:
     """Every element in document order, except scripts, styles, the head and form options with all they
     hold (one walk that skips those subtrees; the root itself only when it is shown)."""
@@ -285,6 +316,15 @@ def _typed(text: str, concept: FieldConcept) -> tuple[bool, str | None]:
     return False, None
 
 
+INLINE_TAGS = frozenset({"span", "b", "strong", "i", "em", "small", "sup", "sub", "font", "u"})
+
+
+def _split_inline(element: etree._Element) -> bool:
+    """Does ``element`` hold one short text drawn across inline elements (``$<sup>19</sup>.99``, ``John
+    <span>Smith</span>``): only inline children, none with children of its own?"""
+    return bool(len(element)) and all(c.tag in INLINE_TAGS and not len(c) for c in element)
+
+
 def type_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCandidate]:
     """Short text nodes whose value has the field's type (an ISBN, a price, a date, a person's name …)."""
     if not concept.finds_values:
@@ -302,11 +342,15 @@ def type_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCa
         if not own or len(own) > concept.max_length:
             continue
         typed, regex = _typed(own, concept)
+        split = (not typed and _split_inline(element) and len(whole) <= concept.max_length
+                 and not own.endswith((":", "：")))  # "Web site: <span>…</span>" is a label and its value
+        if split:  # "(512) <span>471-3434</span>": one value drawn across inline elements is read whole
+            typed, regex = _typed(whole, concept)
         if not typed:
             continue
         paths = anchored_path(element)[:3] + anchored_path(element, hashed=True)[:2]
         for path in dict.fromkeys(paths):
-            found.append(FieldCandidate(path if not len(element) else f"{path}/text()", "type", regex))
+            found.append(FieldCandidate(path if split or not len(element) else f"{path}/text()", "type", regex))
         if len(found) > 80:
             break
     return found

@@ -90,16 +90,24 @@ def _post(candidate: FieldCandidate, concept: FieldConcept) -> PostProcess:
 _TITLE_BOUNDARY = "|:-–—»·/,([{"
 
 
+MID_SEGMENT = 0.9
+
+
 def title_fit(values: Sequence[str], title: str) -> float:
     """How well a page's values read as its headline: 1.0 when the page title contains one starting at a
-    boundary (``Name - Site``, ``Site | Name``), 0.6 when contained elsewhere, 0.3 when absent."""
+    boundary (``Name - Site``, ``Site | Name``), 0.6 when contained elsewhere, 0.3 when absent. A value that
+    stops inside a run of the title's words ("Pulp" of "Pulp Fiction (1994) - IMDb") is likelier the first
+    part of a heading drawn across inline elements than the whole, so it gets a little less."""
     best = 0.3
     for value in values:
-        position = title.find(folded(value))
-        if position < 0:
+        needle = folded(value)
+        position = title.find(needle)
+        if position < 0 or not needle:
             continue
         before = title[:position].rstrip()
-        best = max(best, 1.0 if not before or before[-1] in _TITLE_BOUNDARY else 0.6)
+        after = title[position + len(needle):].lstrip()
+        fit = 1.0 if not before or before[-1] in _TITLE_BOUNDARY else 0.6
+        best = max(best, fit * (1.0 if not after or after[0] in _TITLE_BOUNDARY else MID_SEGMENT))
     return best
 
 

@@ -17,6 +17,7 @@ from lxml import etree
 
 from scrapesmith.induce.candidates import (
     FieldCandidate,
+    icon_label,
     outer_box,
     value_before_label,
     visible_elements,
@@ -128,9 +129,11 @@ def _sibling_candidates(anchor: str, sibling: etree._Element, evidence: str,
     return found
 
 
-def _after_label(element: etree._Element, whole: str, evidence: str, concept: FieldConcept) -> list[FieldCandidate]:
-    """The ways from the label ``element`` to its value: its tail text, its next sibling(s), the next cell."""
-    anchor = f"//{element.tag}{_predicate(whole, concept)}"
+def _after_label(element: etree._Element, whole: str, evidence: str, concept: FieldConcept,
+                 condition: str | None = None) -> list[FieldCandidate]:
+    """The ways from the label ``element`` to its value: its tail text, its next sibling(s), the next cell.
+    ``condition`` finds a label the page draws as an icon (see ``icon_label``) instead of by its text."""
+    anchor = f"//{element.tag}{condition or _predicate(whole, concept)}"
     here: list[FieldCandidate] = []
     if normalize_space(element.tail or "").strip(LABEL_STRIP):
         here.append(FieldCandidate(f"{anchor}/following-sibling::text()[1]", evidence))
@@ -139,7 +142,7 @@ def _after_label(element: etree._Element, whole: str, evidence: str, concept: Fi
     if sibling is not None and isinstance(sibling.tag, str):
         here.extend(_sibling_candidates(anchor, sibling, evidence, concept, "preceding" if before else "following"))
     parent = element.getparent()
-    if parent is not None and normalize_space(parent.text_content()) == whole:
+    if condition is None and parent is not None and normalize_space(parent.text_content()) == whole:
         after = parent.getnext()
         if after is not None and isinstance(after.tag, str):
             here.append(FieldCandidate(
@@ -153,6 +156,8 @@ def label_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldC
     found: list[FieldCandidate] = []
     for element in visible_elements(root):
         own = normalize_space(element.text or "")
+        if not own and not len(element) and not _is_link(element):
+            found.extend(_icon_candidates(element, concept))
         if not own or len(element) > 2 or _is_link(element):
             continue
         whole = normalize_space(element.text_content())
@@ -166,6 +171,18 @@ def label_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldC
         unit = label_unit(whole)  # "Height (cm)": the bare numbers after it are centimetres
         found.extend(replace(c, unit=unit) for c in here) if unit else found.extend(here)
     found.extend(_inline_label_candidates(root, concept))
+    return found
+
+
+def _icon_candidates(element: etree._Element, concept: FieldConcept) -> list[FieldCandidate]:
+    """Values next to a label drawn as an icon (``<i title="Phone"></i> 555-0100``), found from the icon or
+    from the box around it by the attribute that names it."""
+    found: list[FieldCandidate] = []
+    for box in dict.fromkeys((element, outer_box(element))):
+        shown = icon_label(box)
+        evidence = label_evidence(shown[0], concept) if shown else None
+        if shown and evidence:
+            found.extend(_after_label(box, shown[0], evidence, concept, shown[1]))
     return found
 
 

@@ -26,6 +26,7 @@ from lxml import etree
 
 from scrapesmith.induce.candidates import (
     FieldCandidate,
+    icon_label,
     outer_box,
     step_for,
     value_before_label,
@@ -81,6 +82,18 @@ def _label_text(element: etree._Element) -> str | None:
     return whole
 
 
+def _label_anchor(element: etree._Element) -> tuple[str, str] | None:
+    """(label, step) for an element that reads as a label: by its text (``dt[normalize-space()='Company:']``),
+    or, when it shows none, by the attribute of the icon it draws (``dt[@title='Company:']``)."""
+    label = _label_text(element)
+    if label is not None:
+        return label, f"{element.tag}[normalize-space()={xpath_literal(label)}]"
+    shown = icon_label(element)
+    if shown is None or _label_text_of(shown[0]) is None:
+        return None
+    return shown[0], f"{element.tag}{shown[1]}"
+
+
 def _is_link(element: etree._Element) -> bool:
     return element.tag == "a" or any(a.tag == "a" for a in element.iterancestors("a"))
 
@@ -90,7 +103,7 @@ def _row_pair(row: etree._Element) -> list[Pair]:
     one (a template that prints the value first), which only the seed pages together tell apart
     (``shared_pairs``)."""
     cells = [c for c in row if c.tag in CELLS]
-    filled = [c for c in cells if normalize_space(c.text_content())]
+    filled = [c for c in cells if normalize_space(c.text_content()) or icon_label(c)]
     if len(cells) < 2 or len(filled) != 2:
         return []
     ways = [(filled[0], filled[1], "following")] if filled[0] is cells[0] and not cells[0].get("colspan") else []
@@ -98,10 +111,10 @@ def _row_pair(row: etree._Element) -> list[Pair]:
         ways.append((filled[1], filled[0], "preceding"))
     found = []
     for label_cell, value_cell, axis in ways:
-        label = _label_text(label_cell)
-        if label is not None:
-            found.append(Pair(label.strip(LABEL_STRIP), f"{label_cell.tag}[normalize-space()={xpath_literal(label)}]",
-                              f"/{axis}-sibling::{value_cell.tag}[1]", label_cell))
+        labelled = _label_anchor(label_cell)
+        if labelled is not None and normalize_space(value_cell.text_content()):
+            found.append(Pair(labelled[0].strip(LABEL_STRIP), labelled[1], f"/{axis}-sibling::{value_cell.tag}[1]",
+                              label_cell))
     return found
 
 
@@ -109,11 +122,11 @@ def _term_pair(term: etree._Element) -> Pair | None:
     """``<dt>Company:</dt><dd>Acme</dd>``."""
     before = value_before_label(term)  # "<dd>Acme</dd><dt>Company:</dt>": a template printing values first
     following = term.getprevious() if before else term.getnext()
-    label = _label_text(term)
-    if label is None or following is None or following.tag != "dd" or not normalize_space(following.text_content()):
+    labelled = _label_anchor(term)
+    if labelled is None or following is None or following.tag != "dd" or not normalize_space(following.text_content()):
         return None
-    return Pair(label.strip(LABEL_STRIP), f"dt[normalize-space()={xpath_literal(label)}]",
-                f"/{'preceding' if before else 'following'}-sibling::dd[1]", term)
+    return Pair(labelled[0].strip(LABEL_STRIP), labelled[1], f"/{'preceding' if before else 'following'}-sibling::dd[1]",
+                term)
 
 
 def _colon_pairs(element: etree._Element) -> list[Pair]:
@@ -122,9 +135,9 @@ def _colon_pairs(element: etree._Element) -> list[Pair]:
     if element.tag in CELLS or element.tag in ("dt", "dd", "tr") or _is_link(element) or len(element) > 2:
         return []
     whole = normalize_space(element.text_content())
-    label = _label_text(element) if whole.endswith((":", "：")) else None
-    if label is not None:
-        anchor = f"{element.tag}[normalize-space()={xpath_literal(label)}]"
+    labelled = _label_anchor(element) if whole.endswith((":", "：")) or not (whole or len(element)) else None
+    if labelled is not None:
+        label, anchor = labelled
         following = element.getnext()
         if normalize_space(element.tail or "").strip(LABEL_STRIP):
             return [Pair(label.strip(LABEL_STRIP), anchor, "/following-sibling::text()[1]", element)]
