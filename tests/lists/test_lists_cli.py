@@ -123,6 +123,7 @@ def test_bench_nexteval_on_two_pages(tmp_path: Path) -> None:
 @pytest.mark.skipif(not NEXT_EVAL.is_dir(), reason="shared NEXT-EVAL data not present")
 def test_bench_nexteval_render_without_a_browser_falls_back_and_says_so(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("SCRAPESMITH_CHROMIUM", str(tmp_path / "no-chromium"))
+    monkeypatch.setenv("SCRAPESMITH_CACHE_DIR", str(tmp_path / "cache"))  # no layout drawn earlier to read
     args = ["--html", str(NEXT_EVAL / "html"), "--groundtruth", str(NEXT_EVAL / "groundtruth"), "--pages", "11"]
     result = invoke("bench", "nexteval", *args, "--render", "--json", str(tmp_path / "r.json"))
     assert result.exit_code == 0, result.output

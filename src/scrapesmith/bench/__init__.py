@@ -10,5 +10,5 @@ detection), ``miniwob`` (agents and judge against the page's true reward); then 
 from scrapesmith.bench.swde_mutated import run_mutated
 
 __all__ = ["browser", "collect_pages", "dom", "drift", "drift_lists", "fetch", "frame", "insta_pipeline",
-           "insta_safety", "instruct2ds", "instruct2ds_runner", "llm", "metrics", "miniwob", "nexteval",
+           "insta_safety", "instruct2ds", "instruct2ds_runner", "layout_cache", "llm", "metrics", "miniwob", "nexteval",
            "nexteval_fit", "run_mutated", "sandbox", "scale", "swde", "weblists"]

@@ -139,16 +139,19 @@ def detect_records(root: etree._Element, layout: PageLayout | None = None) -> li
 class RenderingDetector:
     """The heuristic detector with layout evidence: each page is drawn once by ``render`` (a function
     from the parsed page to its :class:`PageLayout`), and the last layout is kept for the page's record
-    (seconds, or why the page fell back to DOM evidence)."""
+    (seconds, or why the page fell back to DOM evidence); ``from_cache`` says whether ``render`` read it
+    from a :class:`~scrapesmith.bench.layout_cache.LayoutCache` instead of drawing it."""
 
     __name__ = "detect_records_rendered"
 
     def __init__(self, render: Callable[[etree._Element], PageLayout]) -> None:
         self.render = render
         self.last: PageLayout | None = None
+        self.from_cache = False
 
     def __call__(self, root: etree._Element) -> list[list[str]]:
         self.last = self.render(root)
+        self.from_cache = bool(getattr(self.render, "last_cached", False))
         return detect_records(root, self.last)
 
 
@@ -231,7 +234,11 @@ def run_nexteval(
             case.update(precision=0.0, recall=0.0, f1=0.0, error=str(exc))
         layout = getattr(detector, "last", None)
         if isinstance(layout, PageLayout):
-            case.update(rendered=layout.rendered, render_seconds=round(layout.seconds, 3))
+            case.update(
+                rendered=layout.rendered,
+                render_seconds=round(layout.seconds, 3),
+                layout_from_cache=bool(getattr(detector, "from_cache", False)),
+            )
             if not layout.rendered:
                 case["layout_note"] = layout.note
         if ledger is not None and before is not None:
@@ -286,4 +293,5 @@ def _summary(cases: list[dict[str, object]], seconds: float) -> dict[str, float 
         "pages_rendered": len(rendered),
         "pages_not_rendered": sum(1 for case in cases if case.get("rendered") is False),
         "render_seconds_per_page": total("render_seconds") / max(len(rendered), 1),
+        "pages_layout_from_cache": sum(1 for case in cases if case.get("layout_from_cache")),
     }

@@ -6,7 +6,15 @@ The few nouns every capability needs are re-exported here; each module's docstri
 from scrapesmith.dom.clean import clean_html, clean_tree
 from scrapesmith.dom.encoding import decode_html
 from scrapesmith.dom.ids import ID_ATTRIBUTE, assign_ids, node_id, nodes_by_id
-from scrapesmith.dom.layout import BOX_ATTRIBUTE, VIEWPORT, Box, PageLayout, unrendered
+from scrapesmith.dom.layout import (
+    BOX_ATTRIBUTE,
+    VIEWPORT,
+    Box,
+    PageLayout,
+    layout_from_record,
+    layout_record,
+    unrendered,
+)
 from scrapesmith.dom.list_evidence import FEATURES, RankedList, rank_lists
 from scrapesmith.dom.list_selection import (
     DATA_LIST_THRESHOLD,
@@ -86,7 +94,8 @@ __all__ = ["BOX_ATTRIBUTE", "DATA_LIST_THRESHOLD", "FEATURES", "ID_ATTRIBUTE", "
            "css_to_xpath", "decode_html", "detect_lists", "document_base_url", "element_text",
            "estimate_tokens", "expanded_state", "find_first_page", "find_pagination", "find_record_regions", "fingerprint",
            "is_checked", "is_element", "is_focused", "is_hidden", "is_interactive", "is_obfuscated_class",
-           "is_parsable_url", "is_selected", "is_stable_id", "layout_version", "least_common_ancestor",
+           "is_parsable_url", "is_selected", "is_stable_id", "layout_from_record", "layout_record", "layout_version",
+           "least_common_ancestor",
            "live_value", "mutate_page", "node_id", "node_text", "nodes_by_id", "normalize_text",
            "overlapping", "own_text", "page_number", "parse_html", "rank_lists", "reformat_text",
            "relative_xpath", "robust_xpath", "safe_urljoin", "secondary_features", "select", "select_lists",

@@ -11,6 +11,7 @@ flows down, the rendering stays above.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from lxml import etree
 
@@ -69,3 +70,50 @@ class PageLayout:
 def unrendered(reason: str) -> PageLayout:
     """The layout of a page that could not be rendered: DOM evidence alone decides, and ``note`` says why."""
     return PageLayout(note=f"not rendered ({reason}); DOM evidence only")
+
+
+#: Bumped when the measured data or its form changes, so a stored layout from an older form is not read.
+LAYOUT_RECORD_VERSION = 1
+
+
+def layout_record(layout: PageLayout, root: etree._Element) -> dict[str, Any]:
+    """``layout`` as plain data, each box keyed by its element's place in ``root``'s document order (the
+    order the renderer stamps), so it can be stored and tied back to a fresh parse of the same page."""
+    order = {element: index for index, element in enumerate(root.iter(etree.Element))}
+    boxes = [
+        [order[element], box.x, box.y, box.width, box.height, box.font_size, int(box.visible)]
+        for element, box in layout.boxes.items()
+        if element in order
+    ]
+    return {
+        "version": LAYOUT_RECORD_VERSION,
+        "elements": len(order),
+        "width": layout.width,
+        "height": layout.height,
+        "viewport": list(layout.viewport),
+        "seconds": layout.seconds,
+        "note": layout.note,
+        "boxes": boxes,
+    }
+
+
+def layout_from_record(record: dict[str, Any], root: etree._Element) -> PageLayout | None:
+    """The layout :func:`layout_record` stored, tied to ``root``'s elements; ``None`` when it was stored in
+    another form or for a tree with another number of elements (then the page is drawn again)."""
+    elements = list(root.iter(etree.Element))
+    if record.get("version") != LAYOUT_RECORD_VERSION or record.get("elements") != len(elements):
+        return None
+    boxes = {
+        elements[index]: Box(x, y, width, height, font_size, bool(shown))
+        for index, x, y, width, height, font_size, shown in record["boxes"]
+        if 0 <= index < len(elements)
+    }
+    viewport = record.get("viewport") or VIEWPORT
+    return PageLayout(
+        boxes=boxes,
+        width=float(record["width"]),
+        height=float(record["height"]),
+        viewport=(int(viewport[0]), int(viewport[1])),
+        seconds=float(record.get("seconds") or 0.0),
+        note=str(record.get("note") or ""),
+    )

@@ -11,7 +11,9 @@ measurements a person would read at a glance, the same on any page and at the on
 * ``centre_offset`` — how far the list's middle is from the page's centre line (0 centred, 1 at an edge);
 * ``font_ratio`` — the size of its item text against the page's usual text size;
 * ``lines_per_item`` — how tall an item is, in lines of the page's usual text;
-* ``image_share`` — how many of its items show a picture of at least :data:`PICTURE` pixels a side.
+* ``image_share`` — how many of its items show a picture of at least :data:`PICTURE` pixels a side;
+* ``item_width``, ``item_height`` — the size of its typical drawn item (median box), so two lists whose
+  items are drawn the same size can be told (:func:`same_item_box`).
 
 Items that the renderer did not keep (markup its parser dropped) are left out of every measure; a list
 none of whose items was measured has no layout evidence (:func:`measure_layout` returns ``None``).
@@ -33,6 +35,8 @@ from scrapesmith.dom.lists import RecordRegion, own_text
 PICTURE = 40.0  # a picture, not an icon: at least this many CSS pixels wide and high
 ALIGNED = 2.0  # two edges closer than this many pixels line up
 NEGLIGIBLE = 0.05  # a list covering less than this share of the main list's area is small beside it
+ITEM_BOX_ALIKE = 0.15  # two typical item boxes this close in width and in height (relative) are the same size
+DRAWN = 0.5  # a list with at least this share of its items drawn is on the page, not tucked away
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,13 @@ class LayoutEvidence:
     font_ratio: float
     lines_per_item: float
     image_share: float
+    item_width: float = 0.0
+    item_height: float = 0.0
+
+    @property
+    def drawn(self) -> bool:
+        """At least :data:`DRAWN` of its items are drawn (a closed dropdown, a hidden dialog are not)."""
+        return self.shown_share >= DRAWN and self.item_width > 0 and self.item_height > 0
 
 
 class PageTypography:
@@ -75,7 +86,9 @@ def record_box(region: RecordRegion, index: int, layout: PageLayout) -> Box | No
     return Box(left, top, right - left, bottom - top, shown[0].font_size, any(box.visible for box in boxes))
 
 
-def measure_layout(region: RecordRegion, layout: PageLayout, typography: PageTypography) -> LayoutEvidence | None:
+def measure_layout(
+    region: RecordRegion, layout: PageLayout, typography: PageTypography
+) -> LayoutEvidence | None:
     """The layout evidence of ``region`` on ``layout``'s page, or ``None`` when none of its items was drawn."""
     boxes = [box for box in (record_box(region, k, layout) for k in range(region.size)) if box is not None]
     if not boxes:
@@ -101,6 +114,8 @@ def measure_layout(region: RecordRegion, layout: PageLayout, typography: PageTyp
         font_ratio=_font_ratio(region, layout, typography),
         lines_per_item=statistics.fmean(box.height for box in shown) / (typography.body_font * 1.2),
         image_share=sum(1 for k in range(region.size) if _shows_picture(region, k, layout)) / region.size,
+        item_width=statistics.median(box.width for box in shown),
+        item_height=statistics.median(box.height for box in shown),
     )
 
 
@@ -111,6 +126,19 @@ def negligible_beside(candidate: LayoutEvidence | None, main: LayoutEvidence | N
     if candidate is None or main is None or main.area_share <= 0:
         return False
     return candidate.area_share < NEGLIGIBLE * main.area_share
+
+
+def same_item_box(candidate: LayoutEvidence | None, other: LayoutEvidence | None) -> bool:
+    """Both lists are drawn and their typical items are the same size (width and height each within
+    :data:`ITEM_BOX_ALIKE` of the other's): what the eye reads as more of the same records. ``False``
+    when either was not measured."""
+    if candidate is None or other is None or not (candidate.drawn and other.drawn):
+        return False
+    width, height = other.item_width, other.item_height
+    return (
+        abs(candidate.item_width - width) <= ITEM_BOX_ALIKE * width
+        and abs(candidate.item_height - height) <= ITEM_BOX_ALIKE * height
+    )
 
 
 def _spread(values: Sequence[float]) -> float:

@@ -12,7 +12,11 @@ When the page was rendered, one check that needs no fitting comes first
 (:func:`~scrapesmith.dom.list_layout.negligible_beside`): another list whose items cover less than a
 twentieth of the room the main list's items take on the page is furniture beside it — unless it is built
 like the main list (template similarity :data:`TEMPLATE_ALIKE` or more), as the second page of a split
-table or a short second grid of the same cards are.
+table or a short second grid of the same cards are. And one that adds (:func:`drawn_like_taken`): a list
+left out that is at :data:`LIKE_TAKEN_FLOOR` or above on its own and whose items are drawn the same size
+as the items of a list taken (:func:`~scrapesmith.dom.list_layout.same_item_box`) is taken too — more of
+the same records, which the second model, reading the DOM alone, judged apart. Its two thresholds were
+set before it was scored; it raised both held-out estimates on NEXT-EVAL (issue 34, BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from lxml import etree
 
 from scrapesmith.dom.layout import PageLayout
 from scrapesmith.dom.list_evidence import UNWEIGHTED, RankedList, rank_lists, signature
-from scrapesmith.dom.list_layout import negligible_beside
+from scrapesmith.dom.list_layout import negligible_beside, same_item_box
 from scrapesmith.dom.lists import (
     RecordRegion,
     fingerprint,
@@ -37,6 +41,7 @@ DATA_LIST_THRESHOLD = 0.5
 SECONDARY_FLOOR = 0.05  # lists less likely than this on their own are not compared with the main list
 TEMPLATE_SAMPLE = 8  # items of each list whose templates are compared
 TEMPLATE_ALIKE = 0.5  # a list at least this alike to the main list's template is never judged by size alone
+LIKE_TAKEN_FLOOR = 0.2  # a list left out, this likely on its own and drawn like a list taken, is taken too
 
 SECONDARY_FEATURES = (
     "logit_probability",
@@ -100,7 +105,8 @@ def select_lists(
 ) -> list[RankedList]:
     """The first candidate (the main list), then the others that do not overlap it (see
     :func:`overlapping`), most likely first, while ``judge`` (by default :func:`secondary_probability`)
-    puts them at ``threshold`` or above against the main list and they overlap none taken."""
+    puts them at ``threshold`` or above against the main list and they overlap none taken; on a rendered
+    page, then the lists drawn like one taken (:func:`drawn_like_taken`)."""
     if not ranked:
         return []
     main = ranked[0]
@@ -118,7 +124,22 @@ def select_lists(
             break
         if not any(overlapping(candidate.region, other.region) for other in chosen):
             chosen.append(candidate)
-    return chosen
+    return chosen + drawn_like_taken(ranked, chosen)
+
+
+def drawn_like_taken(ranked: Sequence[RankedList], chosen: Sequence[RankedList]) -> list[RankedList]:
+    """On a rendered page: the lists left out, at :data:`LIKE_TAKEN_FLOOR` or above, that overlap none
+    taken and whose items are drawn the same size as those of a list in ``chosen`` (likeliest first).
+    Without layout evidence, none."""
+    added: list[RankedList] = []
+    for candidate in ranked:
+        if candidate.probability < LIKE_TAKEN_FLOOR or candidate.evidence.layout is None:
+            continue
+        if any(overlapping(candidate.region, other.region) for other in [*chosen, *added]):
+            continue
+        if any(same_item_box(candidate.evidence.layout, other.evidence.layout) for other in chosen):
+            added.append(candidate)
+    return added
 
 
 def furniture_beside(candidate: RankedList, main: RankedList) -> bool:

@@ -46,6 +46,13 @@ RENDER_OPTION = typer.Option(
 )
 
 
+LAYOUT_CACHE_OPTION = typer.Option(
+    True,
+    "--layout-cache/--no-layout-cache",
+    help="With --render, keep each drawn page's boxes in the user cache and reuse them on later runs.",
+)
+
+
 SITE_OPTION = typer.Option([], "--site", help="Only these demo sites (acme, globex, northwind); repeatable.")
 
 
@@ -69,6 +76,7 @@ def bench_nexteval_command(
     pages: str | None = PAGES_OPTION,
     fit: bool = FIT_OPTION,
     render: bool = RENDER_OPTION,
+    layout_cache: bool = LAYOUT_CACHE_OPTION,
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
 ) -> None:
@@ -77,7 +85,8 @@ def bench_nexteval_command(
     Without --llm (or with --llm none) the evidence alone decides; with a model, it chooses the main
     list where the evidence's best two options are close, and calls and tokens are reported per page.
     With --render each page is drawn once in Chromium (its own markup only, nothing fetched) and the
-    layout joins the DOM evidence; seconds per page are reported beside F1.
+    layout joins the DOM evidence; seconds per page are reported beside F1. Drawn pages are kept in the
+    user cache (--no-layout-cache draws every page again), so reruns and --fit --render take seconds.
     """
     from scrapesmith.bench.nexteval import (
         RenderingDetector,
@@ -87,9 +96,10 @@ def bench_nexteval_command(
         run_nexteval,
     )
 
-    with _renderer(render) as draw:
+    with _renderer(render, layout_cache) as draw:
         if fit:
             _fit_evidence(html, groundtruth, limit, draw)
+            _say_layout_origin(draw)
             return
         ledger = Ledger()
         model = llm_from_options(llm or "none", no_cache, ledger=ledger)
@@ -110,6 +120,7 @@ def bench_nexteval_command(
     result.params["llm"] = getattr(model, "name", "none")
     result.params["render"] = render
     report(result, json_out)
+    _say_layout_origin(draw)
     fallbacks = [case for case in result.cases if case.get("rendered") is False]
     if fallbacks:
         console.print(
@@ -119,17 +130,36 @@ def bench_nexteval_command(
         )
 
 
+def _say_layout_origin(draw: Callable[[etree._Element], PageLayout] | None) -> None:
+    """How many pages were drawn and how many layouts came from the cache (and where it is)."""
+    from scrapesmith.bench.layout_cache import LayoutCache
+
+    if isinstance(draw, LayoutCache):
+        console.print(
+            f"layouts: {draw.drawn} pages drawn, {draw.hits} read from the cache ({draw.directory})",
+            markup=False,
+            highlight=False,
+        )
+
+
 @contextmanager
-def _renderer(render: bool) -> Iterator[Callable[[etree._Element], PageLayout] | None]:
-    """With --render, one Chromium for the run, drawing each page from its own markup; otherwise none."""
+def _renderer(render: bool, cached: bool = True) -> Iterator[Callable[[etree._Element], PageLayout] | None]:
+    """With --render, one Chromium for the run, drawing each page from its own markup (read from the
+    layout cache when it was drawn before, and stored there when ``cached``); otherwise none."""
     if not render:
         yield None
         return
+    from scrapesmith.bench.layout_cache import LayoutCache
+    from scrapesmith.config import read_settings
     from scrapesmith.web.browser import BrowserRuntime, render_layout
 
-    runtime = BrowserRuntime()  # started by the first page: a browser that cannot start leaves every
+    runtime = BrowserRuntime()  # started by the first page drawn: a browser that cannot start leaves every
     try:  # page to the DOM evidence, each one counted with the reason, instead of ending the run
-        yield lambda root: render_layout(root, runtime)
+
+        def draw(root: etree._Element) -> PageLayout:
+            return render_layout(root, runtime)
+
+        yield LayoutCache(read_settings().cache_dir / "layouts", draw) if cached else draw
     finally:
         runtime.close()
 
