@@ -10,7 +10,7 @@ from __future__ import annotations
 from scrapesmith.dom import parse_html
 from scrapesmith.induce import CompiledSpec, FieldRequest
 from scrapesmith.induce.heuristic import induce_heuristic
-from scrapesmith.induce.titles import title_cores
+from scrapesmith.induce.titles import leads_with, title_cores
 
 PLAYERS = [("Ray Allen", "#20", "SG", "c-4f1a"), ("Avery Bradley", "#0", "SG", "c-4f1a"),
            ("Marquis Daniels", "#8", "SG", "c-4f1a"), ("Glen Davis", "#11", "PF", "c-4f1a")]
@@ -92,3 +92,10 @@ def test_a_menu_link_the_same_on_every_record_is_no_value() -> None:
              for player in PLAYERS]
     rows = rows_of(pages, FieldRequest("team", "Please extract the team of the player he plays now."))
     assert all(row["team"] != "News" for row in rows)
+
+
+def test_a_box_that_goes_on_with_a_sentence_holds_the_name_and_is_not_it() -> None:
+    assert leads_with("ray allen  #20  sg", ("ray allen",))
+    assert not leads_with("arctic roadrunner review read our anchorage reviews. or post your own.",
+                          ("arctic roadrunner",))
+    assert not leads_with("ray allenby", ("ray allen",))

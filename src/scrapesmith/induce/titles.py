@@ -42,7 +42,13 @@ def common_words(lists: Sequence[Sequence[str]]) -> list[str]:
     return common
 
 
+MAX_EXTRA_WORDS = 3
+
+
 def leads_with(text: str, cores: Sequence[str]) -> bool:
     """Does ``text`` (folded) start with one of the title's record parts and go on past it at a word boundary
-    ("Ray Allen  #20  SG" for "ray allen")? Where a template prints the record's name with more beside it."""
-    return any(text.startswith(core) and len(text) > len(core) and not text[len(core)].isalnum() for core in cores)
+    with a short tag ("Ray Allen  #20  SG" for "ray allen")? Where a template prints the record's name with
+    a little beside it; a box that goes on with a sentence ("… Review Read our reviews. Or post your own.")
+    holds the name, it is not the name."""
+    return any(text.startswith(core) and len(text) > len(core) and not text[len(core)].isalnum()
+               and len(text[len(core):].split()) <= max(MAX_EXTRA_WORDS, len(core.split())) for core in cores)
