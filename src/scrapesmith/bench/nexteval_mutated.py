@@ -51,15 +51,17 @@ class MutatedPage:
     paths_unresolved: int
 
 
-def mutated_page(html: bytes, truth_records: list[list[str]], kind: str, seed: int) -> MutatedPage:
-    """Parse ``html``, find each true element, redraw the page with ``kind`` (``none``: as it is) under
-    ``seed``, and read each true element's path again. A path that named no element before keeps
-    covering nothing (``paths_unresolved``); an element the mutation removed is lost (``paths_lost``)."""
-    root = parse_html(html)
+TrueElements = list[list[etree._Element | None]]
+
+
+def locate_truth(root: etree._Element, truth_records: list[list[str]]) -> TrueElements:
+    """The element each true path names on the page as it is (``None`` where it names none)."""
     by_path = {nexteval_xpath(element): element for element in root.iter(etree.Element)}
-    found = [[by_path.get(normalize_xpath(xpath)) for xpath in record] for record in truth_records]
-    if kind != UNMUTATED:
-        TEMPLATE_MUTATIONS[kind](root, seed)
+    return [[by_path.get(normalize_xpath(xpath)) for xpath in record] for record in truth_records]
+
+
+def truth_paths(root: etree._Element, found: TrueElements) -> tuple[list[list[str]], int]:
+    """The true elements' paths on the page now, and how many of them are no longer on it (lost)."""
     lost = 0
 
     def path_after(element: etree._Element | None) -> str:
@@ -71,7 +73,18 @@ def mutated_page(html: bytes, truth_records: list[list[str]], kind: str, seed: i
             return LOST
         return nexteval_xpath(element)
 
-    truth = [[path_after(element) for element in record] for record in found]
+    return [[path_after(element) for element in record] for record in found], lost
+
+
+def mutated_page(html: bytes, truth_records: list[list[str]], kind: str, seed: int) -> MutatedPage:
+    """Parse ``html``, find each true element, redraw the page with ``kind`` (``none``: as it is) under
+    ``seed``, and read each true element's path again. A path that named no element before keeps
+    covering nothing (``paths_unresolved``); an element the mutation removed is lost (``paths_lost``)."""
+    root = parse_html(html)
+    found = locate_truth(root, truth_records)
+    if kind != UNMUTATED:
+        TEMPLATE_MUTATIONS[kind](root, seed)
+    truth, lost = truth_paths(root, found)
     unresolved = sum(element is None for record in found for element in record)
     return MutatedPage(root, truth, lost, unresolved)
 
