@@ -19,7 +19,7 @@ SEND_VERBS = frozenset({"reply", "respond", "forward", "send", "message"})
 SEND_WORDS = frozenset({"send", "submit", "reply", "forward", "post", "ok", "done"})
 #: Verbs that say what to reach, not how: any kind of action can do it (a click on the row of "Deva").
 REACH_VERBS = frozenset({"find", "open", "go", "visit", "view", "navigate", "use", "search", "switch",
-                         "expand", "close", "show", "locate", "solve", "mark", "delete"})
+                         "expand", "close", "show", "locate", "solve", "delete"})
 KINDS: dict[str, frozenset[str]] = {
     "type": frozenset({"fill"}),
     "choose": frozenset({"select_option", "set_checked", "click"}),
@@ -54,10 +54,10 @@ FILLER = frozenset({"when", "done", "finished", "complete", "completed", "there"
 COUNT_WORDS = frozenset({"all", "each", "every", "both", "none", "nothing", "only", "twice"})
 #: What a one-character close control shows: a task says "click the "x"", the page names the button "Close".
 CLOSE_GLYPHS = frozenset({"x", "\u00d7", "\u2715", "\u2716", "\u2a2f", "\u2573"})
-#: "the *folder or file* named "Emile"", "the *email* by Deva", "*1 post* by @enola": the words before a linking
+#: "the *folder or file* named "Emile"", "the *email* by Deva", "*1 post* / all *posts* by @enola": the words before a linking
 #: word describe the thing the name that follows identifies; the name is the requirement, the description is not
 #: shown on the element (a file tree row shows "Emile", not "folder"). A number before them is a count.
-_DESCRIBED = re.compile(r"\b(?i:the|a|an|(\d+))\s+((?:\w+\s+){0,2}?\w+(?:\s+or\s+\w+)?)\s+"
+_DESCRIBED = re.compile(r"\b(?i:the|a|an|all|each|every|(\d+))\s+((?:\w+\s+){0,2}?\w+(?:\s+or\s+\w+)?)\s+"
                         r"(?i:named|labeled|labelled|called|titled|by|from)\s+(?=[\"\u201c\u2018'@#]|[A-Z0-9])")
 
 

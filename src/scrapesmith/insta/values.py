@@ -139,3 +139,26 @@ def same_date_or_value(held: str, value: str) -> bool:
         return True
     dates = [[found.date for found in task_values(text) if found.date] for text in (held, value)]
     return bool(dates[0]) and dates[0][:1] == dates[1][:1]
+
+
+#: "an item that starts with "Sa" and ends with "ino"": what the task asks of a value without giving it whole.
+_CONSTRAINT = re.compile(r"\b(starts?|begins?|ends?)\s+with\s+[\"“‘']([^\"”’']+)[\"”’']|\bcontains?\s+[\"“‘']([^\"”’']+)[\"”’']",
+                         re.IGNORECASE)
+
+
+def value_constraints(text: str) -> list[tuple[str, str]]:
+    """The constraints ``text`` puts on a value: ("starts", "Sa"), ("ends", "ino"), ("contains", "x")."""
+    out = []
+    for match in _CONSTRAINT.finditer(text):
+        if match.group(3) is not None:
+            out.append(("contains", match.group(3)))
+        else:
+            out.append(("starts" if match.group(1).casefold().startswith(("start", "begin")) else "ends",
+                        match.group(2)))
+    return out
+
+
+def satisfies(value: str, constraints: list[tuple[str, str]]) -> bool:
+    """Whether ``value`` meets every constraint, as written (a page checks "starts with" case and all)."""
+    tests = {"starts": str.startswith, "ends": str.endswith, "contains": str.__contains__}
+    return bool(value) and all(tests[kind](value.strip(), part) for kind, part in constraints)

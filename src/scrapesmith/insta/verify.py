@@ -53,7 +53,14 @@ from scrapesmith.insta.criteria_words import (
     UNCHECK_VERBS,
     described,
 )
-from scrapesmith.insta.values import same_date_or_value, task_values
+from scrapesmith.insta.page_values import (
+    field_value,
+    labelled_fields,
+    page_values,
+    rows_showing,
+    send_controls,
+)
+from scrapesmith.insta.values import same_date_or_value, same_value, satisfies, task_values, value_constraints
 from scrapesmith.insta.views import Element, Trajectory
 
 Status = Literal["verified", "refuted", "unsure"]
@@ -89,6 +96,7 @@ class Act:
     kind: str  # click, fill, select_option, set_checked, uncheck, hover
     element: Element
     value: str | None = None
+    page: str = ""  # the page as the step saw it, before acting (what a value typed from the page was read off)
 
     def words(self) -> set[str]:
         """The stems of everything the element shows: name, label, hint, type, role, row; and a typed value."""
@@ -121,7 +129,7 @@ def acts_of(trajectory: Trajectory) -> list[Act]:
             value = str(action.action_kwargs.get("label", ""))
         elif kind == "set_checked" and not action.action_kwargs.get("checked", True):
             kind = "uncheck"
-        acts.append(Act(index=index, kind=kind, element=step.target, value=value))
+        acts.append(Act(index=index, kind=kind, element=step.target, value=value, page=step.observation))
     kept = []
     for number, act in enumerate(acts):
         later = [other for other in acts[number + 1:] if other.element.id == act.element.id]
@@ -149,6 +157,7 @@ class Reading:
     state: str | None = None  # "expanded"/"collapsed": a criterion about a section's state ("Expand the section")
     values: list[str] = field(default_factory=list)  # dates, times, numbers to set: each one field's value
     handles: list[str] = field(default_factory=list)  # "@at", "#tag": must show with their sign, whatever the word
+    text: str = ""  # the clause itself (a label it names for a value the page gives: ``insta.page_values``)
 
 
 #: Verbs that ask for a live state the observation shows (``(expanded)``/``(collapsed)``), not for an action.
@@ -165,6 +174,12 @@ def _verb_kind(word: str) -> str | None:
 
 
 def read_criterion(criterion: str, previous_verb: str | None = None) -> Reading:
+    reading = _read_criterion(criterion, previous_verb)
+    reading.text = criterion
+    return reading
+
+
+def _read_criterion(criterion: str, previous_verb: str | None) -> Reading:
     quoted = quoted_values(criterion)
     unquoted = re.sub(r"\"[^\"]*\"|“[^”]*”|‘[^’]*’|(?<![\w])'[^']*'(?![\w])", " ", criterion)
     first = _WORD.findall(unquoted[:40].casefold())[:1]
@@ -309,6 +324,8 @@ def verify_criteria(task: str, criteria: list[str], trajectory: Trajectory) -> l
     """One verdict per criterion, in order; see the module docstring."""
     restates = _restater(task)
     acts = [act for act in acts_of(trajectory) if not restates(act.element.name)]  # a click on the instruction
+    for act in acts:  # the page as it showed things, its printed instruction left out
+        act.page = "\n".join(line for line in act.page.splitlines() if not restates(line))
     if any(step.action is not None and step.action.target_element_id is not None and step.target is None
            for step in trajectory.steps):
         # a step that did not record its element (the seed's free-form agent): the log cannot be matched field
@@ -331,8 +348,8 @@ def verify_criteria(task: str, criteria: list[str], trajectory: Trajectory) -> l
             reading = read_criterion(_without_purpose(part), previous_verb)
             previous_verb = reading.verb
             # a state the final page shows decides ("Expand the section": is one expanded now?); else the log
-            one = (reading.state and _by_state(reading.state, page)) or \
-                _verify_one(reading, [act for act in acts if act.index not in used], last, read)
+            one = (reading.state and _by_state(reading.state, page)) or _by_constraint(reading, acts, trajectory) \
+                or _verify_one(reading, [act for act in acts if act.index not in used], last, read)
             if one.status == "verified" and one.at >= 0:
                 last = max(last, one.at)
                 used.add(one.at)
@@ -368,6 +385,30 @@ def _settings_before_actions(verdicts: list[Verdict]) -> list[Verdict]:
     return verdicts
 
 
+def _by_constraint(reading: Reading, acts: list[Act], trajectory: Trajectory) -> _One | None:
+    """"Enter an item that starts with "Sa" and ends with "ino"": the value a field typed into held when the episode
+    went on (a suggestion chosen may have replaced what was typed) meets what the clause asks of it."""
+    constraints = value_constraints(reading.text)
+    if not constraints:
+        return None
+    fields = [act for act in acts if act.kind == "fill"]
+    if not fields:
+        return _One("refuted", why="nothing was typed")
+    held = [(act, field_value(_pages_after(act, trajectory), act.element.id)) for act in fields]
+    good = [(act, value) for act, value in held if satisfies(value, constraints)]
+    if good and send_controls(good[0][0].page) and not any(_sends(o) for o in acts if o.index > good[0][0].index):
+        return _One("unsure", why="the field meets it, but the form was not sent (its send control not clicked)")
+    if good:
+        return _One("verified", quote=f'the field "{good[0][0].element.label or good[0][0].element.name}" holds '
+                    f'"{good[0][1]}"')
+    return _One("refuted", why=f"the field holds {held[-1][1]!r}, which does not meet {reading.text!r}")
+
+
+def _pages_after(act: Act, trajectory: Trajectory) -> str:
+    """The last page the episode saw after ``act`` (the final one when it was the last step)."""
+    return ([step.observation for step in trajectory.steps[act.index + 1:]] or [trajectory.final_observation])[-1]
+
+
 def _by_state(state: str, page: str) -> _One | None:
     """"Expand the section": the final page's live state decides — an element shown ``(expanded)`` verifies
     it, only ``(collapsed)`` ones refute it; a page showing neither leaves it to the other checks."""
@@ -400,10 +441,13 @@ def _verify_one(reading: Reading, acts: list[Act], last: int, read: frozenset[st
                                                              for act in right_kind):
         return _One("verified", at=max(a.index for a in right_kind), quote="typed the value read")
     if reading.verb == "type" and not reading.exact:
-        # "type your answer into the textbox": the task quotes no value, so nothing shows the typed one is right
-        # (a field called "answer" says where, not what)
+        # "type your answer into the textbox": the task quotes no value, so only a value the page gives shows the
+        # typed one is right (a field called "answer" says where, not what)
         if not right_kind:
             return _One("refuted", why="nothing was typed")
+        from_page = _typed_from_page(reading, right_kind, last)
+        if from_page is not None:
+            return from_page
         return _One("unsure", why="a value typed that the task does not quote")
     if reading.count in ("nothing", "none") and not reading.terms and reading.verb == "choose":
         chosen = [act for act in acts if act.kind in ("set_checked", "select_option")]
@@ -411,6 +455,9 @@ def _verify_one(reading: Reading, acts: list[Act], last: int, read: frozenset[st
     if reading.terms:
         holding = [act for act in right_kind if all(_holds_term(act, term, reading.exact) for term in reading.terms)]
         if not holding:
+            sent = _sent_by_the_only_control(reading, right_kind, last)
+            if sent is not None:
+                return sent
             if reading.exact or reading.verb in ("type", "choose", "click", "uncheck", "hover", "focus"):
                 return _One("refuted", why=f"no {'/'.join(sorted(kinds))} action holds {', '.join(reading.terms)}")
             # "Find the latest blog post": what to reach, in common words; the final page may show it
@@ -428,7 +475,8 @@ def _verify_one(reading: Reading, acts: list[Act], last: int, read: frozenset[st
             f"{act.element.name} {act.element.label} {act.element.context if act.kind == 'read' else ''}")}
         if not all(_stem(o) in words for o in reading.ordinals):
             return _One("refuted" if not reading.terms else "unsure", why=f"the {reading.ordinals[0]} one is not shown")
-    if reading.count and not reading.count.isdigit():
+    every = reading.count in ("all", "each", "every") and bool(reading.handles)  # counted from the page below
+    if reading.count and not reading.count.isdigit() and not every:
         distinct = {act.element.id for act in holding}
         if reading.count != "both" or len(distinct) < 2:
             return _One("unsure", why=f"asks for {reading.count}: a count the log cannot confirm")
@@ -440,6 +488,9 @@ def _verify_one(reading: Reading, acts: list[Act], last: int, read: frozenset[st
                     askable=any(act.index >= last for act in holding), matched=True)
     if reading.count and reading.count.isdigit() and not _exactly(int(reading.count), holding, qualified):
         return _One("unsure", why=f"asks for {reading.count}: not that many acted on, each once")
+    if every and not _exactly(rows_showing(reading.handles, holding[0].page), holding, qualified):
+        return _One("unsure", why=f"asks for {reading.count}: not every item the page shows by "
+                    f"{', '.join(reading.handles)} acted on, each once")
     in_order = [act for act in qualified if act.index >= last]
     if not in_order:
         return _One("unsure", why="done before the previous criterion")
@@ -447,6 +498,45 @@ def _verify_one(reading: Reading, acts: list[Act], last: int, read: frozenset[st
     if reading.verb == "send" and not any(_sends(other) for other in acts if other.index > act.index):
         return _One("unsure", why="no send control clicked after it")
     return _One("verified", at=act.index, quote=_line(act))
+
+
+def _typed_from_page(reading: Reading, acts: list[Act], last: int) -> _One | None:
+    """"Solve the problem and type your answer", "enter the value of Language": each value typed where the page gave
+    one (``insta.page_values``: the problem it showed, the value beside the label) is that value; "each label": every
+    field labelled with a key of the page was typed so. None when the page gave no value for anything typed."""
+    given = [(act, found) for act in acts if act.kind == "fill" and act.index >= last
+             and (found := page_values(reading.text, act.page, act.element.label, act.element.id))]
+    if not given:
+        return None
+    for act, found in given:
+        if not any(same_value(act.value or "", value.value) for value in found):
+            return _One("refuted", why=f"typed {act.value!r} where the page gives {found[0].value!r} "
+                        f"({found[0].reading}: {found[0].source})")
+    if reading.count in ("each", "every", "all"):
+        fields = labelled_fields(given[-1][0].page)
+        if not set(fields) <= {act.element.id for act, _ in given}:
+            return _One("unsure", why=f"asks for {reading.count}: not every labelled field was typed")
+    quote = "; ".join(f"{_line(act)} = {found[0].source}" for act, found in given)
+    return _One("verified", at=max(act.index for act, _ in given), quote=quote)
+
+
+#: Names a task gives the control that sends a form, which the page may label otherwise ("press login": "OK").
+_FORM_SENDING = frozenset({"login", "signin", "submit", "send"})
+
+
+def _sent_by_the_only_control(reading: Reading, clicks: list[Act], last: int) -> _One | None:
+    """"press login" where nothing on the page bears the name "login": the click, after the previous criterion, on
+    the one control that sends a form on that page ("OK"); None when the page shows none or several (a dialog's own
+    "OK" beside the form's) or the name is shown somewhere."""
+    if reading.exact or reading.verb != "click" or not reading.terms or \
+            not all(term.casefold() in _FORM_SENDING for term in reading.terms):
+        return None
+    for act in clicks:
+        words = {w.casefold() for w in _WORD.findall(act.page)}
+        if act.index >= last and _sends(act) and send_controls(act.page) == 1 and \
+                not any(term.casefold() in words for term in reading.terms):
+            return _One("verified", at=act.index, quote=f"{_line(act)} (the page's one send control)")
+    return None
 
 
 def _sends(act: Act) -> bool:

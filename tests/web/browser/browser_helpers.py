@@ -3,6 +3,7 @@ check for Chromium processes left behind. (A plain module, so test files can imp
 
 from __future__ import annotations
 
+import time
 from http.server import BaseHTTPRequestHandler
 
 import psutil
@@ -43,13 +44,27 @@ alert</button>
 window.addEventListener('beforeunload', function (e) { e.preventDefault(); e.returnValue = ''; });
 </script>
 </body></html>"""),
+    "/later": (200, {"Content-Type": "text/html"}, b"""<html><body>
+<button id="local" onclick="document.getElementById('out').textContent = 'drawn here'">draw</button>
+<button id="fetch" onclick="fetch('/slow/data').then(r => r.text()).then(t => {
+  document.getElementById('out').textContent = t; })">fetch</button>
+<a id="away" href="/slow/page">away</a>
+<p id="out"></p></body></html>"""),
+    "/slow/data": (200, {"Content-Type": "text/plain"}, b"fetched late"),
+    "/slow/page": (200, {"Content-Type": "text/html"}, b"<html><body><h1 id='arrived'>arrived late</h1></body></html>"),
     "/spin": (200, {"Content-Type": "text/html"},
               b"<html><body><p>busy</p><script>setTimeout(function(){for(;;){}}, 50)</script></body></html>"),
 }
 
 
+#: How long the server holds pages under ``/slow/`` (what an action started must still be waited for).
+SLOW_SECONDS = 0.4
+
+
 class TrapHandler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
+        if self.path.startswith("/slow/"):
+            time.sleep(SLOW_SECONDS)
         status, headers, body = TRAP_PAGES.get(self.path, (404, {"Content-Type": "text/plain"}, b"not found"))
         self.send_response(status)
         for name, value in headers.items():

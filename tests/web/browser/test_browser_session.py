@@ -122,3 +122,32 @@ def test_new_windows_open_in_the_same_tab_and_dialogs_do_not_block(session: Brow
 
 async def _pages(session: BrowserSession) -> int:
     return len(session._tab.context.pages)
+
+
+def test_an_action_is_waited_for_when_it_sends_a_request_or_leaves_the_page(session: BrowserSession, trap_url):
+    session.goto(f"{trap_url}/later")
+    session.click("#local")
+    assert "drawn here" in session.html()
+    session.click("#fetch")  # the server holds the answer 0.4 s: the click returns with it on the page
+    assert "fetched late" in session.html()
+    session.click("#away")
+    assert session.url == f"{trap_url}/slow/page" and "arrived late" in session.html()
+
+
+def test_only_an_action_that_began_loading_is_waited_for(session: BrowserSession, trap_url):
+    session.goto(f"{trap_url}/later")
+    assert session.runtime.call(lambda: _click_and_tell(session, "#local")) is False
+    assert session.runtime.call(lambda: _click_and_tell(session, "#fetch")) is True
+    session.goto(f"{trap_url}/later")
+    assert session.runtime.call(lambda: _click_and_tell(session, "#away")) is True
+
+
+async def _click_and_tell(session: BrowserSession, selector: str) -> bool:
+    """Whether the session would wait after this click (``_started_loading``: an internal decision, named here
+    because the saving it makes — no fixed grace — can only be seen on a clock)."""
+    import time
+
+    tab = session._tab
+    refused_before, started = tab.refused_navigations, time.monotonic()
+    await tab.page.click(selector)
+    return await BrowserSession._started_loading(tab, refused_before, started)

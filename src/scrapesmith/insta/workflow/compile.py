@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from scrapesmith.insta.evidence_judge import task_criteria
-from scrapesmith.insta.values import same_value
-from scrapesmith.insta.verify import verify_criteria
+from scrapesmith.insta.page_values import PageValue, page_values
+from scrapesmith.insta.values import same_value, satisfies, value_constraints
+from scrapesmith.insta.verify import read_criterion, verify_criteria
 from scrapesmith.insta.views import SiteResult, Step, Trajectory
 from scrapesmith.insta.workflow.align import (
     ITEM_SEPARATOR,
@@ -32,7 +33,7 @@ from scrapesmith.insta.workflow.align import (
     spans_of_kind,
     template_tokens,
 )
-from scrapesmith.insta.workflow.locate import locators_for
+from scrapesmith.insta.workflow.locate import element_name, locators_for
 from scrapesmith.insta.workflow.reveal import add_reveals
 from scrapesmith.insta.workflow.views import Locator, Parameter, Provenance, ValueRef, Workflow, WorkflowStep
 
@@ -91,9 +92,10 @@ class Draft:
     def signature(self) -> tuple:
         """What must be equal for two episodes to be one workflow: actions, element kinds and fixed names."""
         return tuple((s.action, tuple((lo.kind, lo.role, lo.value, lo.context) for lo in s.locators
-                                      if lo.kind in ("role", "label", "source")),
+                                      if lo.kind in ("role", "label", "source", "satisfies")),
                       s.value.source if s.value else None, s.value.parameter if s.value else None,
-                      s.value.constant if s.value else None, tuple(sorted(s.options.items())))
+                      s.value.constant if s.value else None, s.value.reading if s.value else None,
+                      tuple(sorted(s.options.items())))
                      for s in self.steps)
 
 
@@ -111,15 +113,34 @@ def _options(step: Step) -> dict[str, str | int | float | bool]:
     return {}
 
 
-def _value(text: str, namer: _Namer, reads: list[tuple[str, int]], typed: bool) -> ValueRef:
-    """Where ``text`` came from: a value read earlier, the task, else (a choice) a constant or (typed) nothing."""
+def _value(text: str, namer: _Namer, reads: list[tuple[str, int]], typed: bool,
+           from_page: Iterable[PageValue] = ()) -> ValueRef:
+    """Where ``text`` came from: a value read earlier, the task, a value typed that the page gave (its problem, the
+    value beside a label), else (a choice) a constant or (typed) nothing."""
     for value, index in reads:
         if same_value(value, text):
             return ValueRef(source="read", read=index, example=text)
     span = find_span(text, namer.task)
     if span is not None:
         return ValueRef(source="parameter", parameter=namer.param_for(span), example=text)
+    given = next((found for found in from_page if same_value(text, found.value)), None)
+    if typed and given is not None:
+        return ValueRef(source="page", reading=given.reading, example=text)
     return ValueRef(source="unbound", example=text) if typed else ValueRef(source="constant", constant=text, example=text)
+
+
+def _meets_task(step: Step, namer: _Namer) -> Locator | None:
+    """A ``satisfies`` locator for a clicked element whose name the task does not give but whose name meets what the
+    task asks of the value ("an item that starts with "Sa"": the suggestion "San Marino"), the task's parts as
+    parameters; None otherwise."""
+    constraints = value_constraints(namer.task)
+    element = step.target
+    name = (element_name(element) or element.text) if element is not None else ""
+    if not constraints or not satisfies(name, constraints) or find_span(name, namer.task) is not None:
+        return None
+    parts = [(kind, namer.name_of(part) or part) for kind, part in constraints]
+    phrase = " and ".join(f'contains "{part}"' if kind == "contains" else f'{kind} with "{part}"' for kind, part in parts)
+    return Locator(kind="satisfies", role=element.role if element is not None else None, value=phrase)
 
 
 def draft_of(result: SiteResult) -> Draft | None:
@@ -145,8 +166,13 @@ def draft_of(result: SiteResult) -> Draft | None:
             workflow_step.locators = locators_for(step, namer.name_of, namer.context_of)
             if not workflow_step.locators:
                 return None
+            meets = _meets_task(step, namer) if key == "click" else None
+            if meets is not None:  # a suggestion chosen for what it is like, not for its name in this instance
+                workflow_step.locators = [meets]  # its id or place holds another suggestion in another instance
         if key == "fill":
-            workflow_step.value = _value(str(kwargs.get("value", "")), namer, reads, True)
+            label = step.target.label if step.target is not None else ""
+            workflow_step.value = _value(str(kwargs.get("value", "")), namer, reads, True,
+                                         page_values(trajectory.task, step.observation, label, action.target_element_id))
         elif key == "select_option":
             workflow_step.value = _value(str(kwargs.get("label", "")), namer, reads, False)
         elif key == "read" and kwargs.get("value") not in (None, ""):
@@ -157,10 +183,30 @@ def draft_of(result: SiteResult) -> Draft | None:
         if index in at:
             steps[at[index]].checks.append(number)
             steps[at[index]].check_texts.append(criterion)
+    steps = _each_of_the_page(steps)
     draft = Draft(result=result, task=trajectory.task, steps=steps, slots=namer.slots)
     _collapse_lists(draft)
     _renumber(draft)
     return draft
+
+
+def _each_of_the_page(steps: list[WorkflowStep]) -> list[WorkflowStep]:
+    """A click proving a criterion that asks for every item ("on all posts by @x", counted from the page by the
+    judge) becomes one step done on each element its locator finds; the episode's clicks on the same locator
+    before it fold into it (another instance shows another number of items)."""
+    kept: list[WorkflowStep] = []
+    for step in steps:
+        if step.action == "click" and any(read_criterion(text).count in ("all", "each", "every")
+                                          for text in step.check_texts):
+            step.options["each"] = True
+            kept = [other for other in kept if not (other.action == "click" and _role_locators(other) ==
+                                                    _role_locators(step))]
+        kept.append(step)
+    return kept
+
+
+def _role_locators(step: WorkflowStep) -> list[tuple[str | None, str, str | None]]:
+    return [(lo.role, lo.value, lo.context) for lo in step.locators if lo.kind == "role"]
 
 
 def _proofs(trajectory: Trajectory) -> list[tuple[int, str, int]]:

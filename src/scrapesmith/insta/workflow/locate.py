@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from scrapesmith.dom import HtmlElement, SelectorError, is_hidden, node_text, normalize_text, select
 from scrapesmith.insta.elements import context_of, describe, icon_name
 from scrapesmith.insta.reading import find_source, read_source
+from scrapesmith.insta.values import satisfies, value_constraints
 from scrapesmith.insta.views import Element, Observation, Step
 from scrapesmith.insta.workflow.views import LOCATOR_ORDER, Locator
 
@@ -153,7 +154,23 @@ def find_ids(locator: Locator, value: str, context: str | None, observation: Obs
         return _by_selector(_attribute_selector(locator.kind, value), observation)
     if locator.kind == "source":
         return _by_source(value, observation)
+    if locator.kind == "satisfies":
+        return _meeting(value_constraints(value), locator.role, observation)
     return _by_selector(value, observation)
+
+
+def _meeting(constraints: list[tuple[str, str]], role: str | None, observation: Observation) -> list[int]:
+    """The visible elements whose name meets ``constraints`` (of ``role`` when the observation lists such; else any
+    page element whose own text does, innermost first)."""
+    if not constraints:
+        return []
+    ids = [e.id for e in observation.elements if e.role == role and satisfies(element_name(e) or e.text, constraints)]
+    if ids or observation.tree is None:
+        return ids
+    found = [node for node in observation.tree.iter() if isinstance(node.tag, str)
+             and node.tag not in ("script", "style", "html", "head", "body") and satisfies(node_text(node), constraints)]
+    kept = set(found)
+    return [int(n.get("data-ss-id")) for n in _stamped([n for n in found if not any(c in kept for c in n.iterdescendants())])]
 
 
 def describe_id(ident: int, observation: Observation) -> Element | None:

@@ -25,6 +25,8 @@ from scrapesmith.dom import normalize_text
 from scrapesmith.insta.agent import Policy
 from scrapesmith.insta.candidates import Grounding
 from scrapesmith.insta.evidence_judge import task_criteria
+from scrapesmith.insta.page_values import page_values
+from scrapesmith.insta.reading import read_source
 from scrapesmith.insta.values import same_date_or_value, task_values
 from scrapesmith.insta.verify import verify_criteria
 from scrapesmith.insta.views import Action, Observation, Step, Trajectory
@@ -119,13 +121,15 @@ class WorkflowPolicy:
         self.located: list[str] = []
         self.revealed: set[int] = set()  # reveal controls clicked for the current step
         self.kind_clicked: list[int] = []  # elements of a reveal kind clicked for the current step
+        self.each_done: list[int] = []  # elements an "each" step acted on so far
+        self.skipped: list[int] = []  # steps passed over (see _skippable)
 
     def report(self) -> dict[str, Any]:
         """Which workflow ran, which step broke and why, whether the agent took over, which locators found what."""
         return {"workflow": self.workflow.workflow_id if self.workflow else None,
                 "broken_step": self.broken[0] if self.broken else None,
                 "broken_why": self.broken[1] if self.broken else None,
-                "fallback": self.handed_over, "located_by": list(self.located)}
+                "fallback": self.handed_over, "located_by": list(self.located), "skipped": list(self.skipped)}
 
     def act(self, task: str, history: list[Step], observation: Observation) -> Step:
         if not history:
@@ -145,19 +149,25 @@ class WorkflowPolicy:
             return self._stop(observation, None, "every step of the workflow is done")
         index, workflow_step, item = step
         if workflow_step.action == "stop":
-            answer, why = self._value(workflow_step, item, history, None)
+            answer, why = self._value(workflow_step, item, history, None, task, observation)
             if why:
                 return self._broke(index + 1, why, task, history, observation)
             return self._stop(observation, answer, f"workflow step {index + 1}: stop")
+        if workflow_step.options.get("each"):
+            return self._each(index, workflow_step, item, task, history, observation)
         unrevealed = len(self.revealed) < len(workflow_step.reveal) or \
             bool(workflow_step.reveal_kinds and len(self.kind_clicked) < KIND_REVEALS)  # a reveal may bring it
         located, observation, why = self._locate(workflow_step, item, observation,
                                                  REVEAL_FIRST if unrevealed else self.wait, Grounding(task=task).restates)
         if why:
             reveal = self._reveal(index, workflow_step, observation)
+            if reveal is None and self._skippable(workflow_step):
+                self.skipped.append(index + 1)
+                self.cursor, self.item, self.revealed, self.kind_clicked = self.cursor + 1, 0, set(), []
+                return self.act(task, history, observation)
             return reveal or self._broke(index + 1, why, task, history, observation)
         self.revealed, self.kind_clicked = set(), []
-        value, why = self._value(workflow_step, item, history, located)
+        value, why = self._value(workflow_step, item, history, located, task, observation)
         if why:
             return self._broke(index + 1, why, task, history, observation)
         return self._issue(index, workflow_step, item, value, located, history, observation)
@@ -178,6 +188,42 @@ class WorkflowPolicy:
                 return self.cursor, step, None
             self.cursor, self.item = self.cursor + 1, 0
         return None
+
+    def _skippable(self, step: WorkflowStep) -> bool:
+        """A click that proved nothing in the episodes (no check: the agent clicked a name the task gives, say) and
+        is not the last step: when its element is not there, or not one, the workflow goes on without it; a step
+        that needed it breaks next."""
+        assert self.workflow is not None
+        return step.action == "click" and not step.checks and not step.repeat \
+            and self.cursor + 1 < len(self.workflow.steps)
+
+    def _each(self, index: int, step: WorkflowStep, item: str | None, task: str, history: list[Step],
+              observation: Observation) -> Step:
+        """A step done on every element its role locator finds on the page (``options["each"]``: "on all posts by
+        @x"), one a turn; the workflow goes on once none is left, and breaks if there was none at all."""
+        role = next((lo for lo in step.locators if lo.kind == "role"), None)
+        bind = self._bind(item)
+        value = bind(role.value) if role is not None else None
+        context = bind(role.context) if role is not None and role.context else None
+        found = [] if role is None or value is None or (role.context and context is None) else \
+            find_ids(role, value, context, observation, Grounding(task=task).restates)
+        left = [ident for ident in dict.fromkeys(found) if ident not in self.each_done]
+        element = describe_id(left[0], observation) if left else None
+        if element is None or role is None:
+            if not self.each_done:
+                where = role.describe() if role is not None else "no role locator"
+                return self._broke(index + 1, f"no element for it on the page ({where})", task, history, observation)
+            self.cursor, self.item, self.each_done = self.cursor + 1, 0, []
+            return self.act(task, history, observation)
+        if context and context.casefold() not in (element.context or "").casefold():
+            element.context = f"{element.context} {context}".strip()  # found in the row that shows it, as resolve does
+        self.each_done.append(left[0])
+        self.located.append(role.kind)
+        issued = self._issue(index, step, item, None, Located(left[0], element, role), history, observation)
+        self.item = 0  # the same step again next turn, until no element is left
+        if self.issued is not None:
+            self.issued.last_item = False  # its checks hold only once every element is done
+        return issued
 
     def _reveal(self, index: int, step: WorkflowStep, observation: Observation) -> Step | None:
         """A click on the next reveal control of ``step`` not clicked yet that is on the page; when none is left,
@@ -230,8 +276,8 @@ class WorkflowPolicy:
             observation = self.observe()
         return None, observation, "no locator found the element (" + "; ".join(tried) + ")"
 
-    def _value(self, step: WorkflowStep, item: str | None, history: list[Step],
-               located: Located | None) -> tuple[str | None, str]:
+    def _value(self, step: WorkflowStep, item: str | None, history: list[Step], located: Located | None,
+               task: str = "", observation: Observation | None = None) -> tuple[str | None, str]:
         ref = step.value
         if ref is None:
             return None, ""
@@ -242,6 +288,11 @@ class WorkflowPolicy:
         if ref.source == "read":
             value = self._read_value(ref.read, history)
             return (value, "") if value else (None, f"step {(ref.read or 0) + 1} read no value to use")
+        if ref.source == "page":  # read again on this page, as the judge reads it
+            label, ident = (located.element.label, located.id) if located else ("", None)
+            found = [v for v in page_values(task, observation.markdown if observation else "", label, ident)
+                     if v.reading == ref.reading]
+            return (found[0].value, "") if found else (None, f"the page gives no value ({ref.describe()})")
         bound = fill_in(f"{{{ref.parameter}}}", self.binding, item)
         if not bound:
             return None, f"the task gives no value for {{{ref.parameter}}}"
@@ -256,7 +307,13 @@ class WorkflowPolicy:
 
     def _issue(self, index: int, step: WorkflowStep, item: str | None, value: str | None, located: Located | None,
                history: list[Step], observation: Observation) -> Step:
-        kwargs: dict[str, Any] = {key: v for key, v in step.options.items() if key != "url"}
+        kwargs: dict[str, Any] = {key: v for key, v in step.options.items() if key not in ("url", "each")}
+        if step.action == "read" and located is not None and located.by.kind == "source":
+            # which word to read is the new task's ("the 5th word"), not the episode's
+            source = read_source(f"read {located.element.context}")
+            kwargs.pop("word", None)
+            if source is not None and source.word:
+                kwargs["word"] = source.word
         if step.action == "fill":
             kwargs["value"] = value
         elif step.action == "select_option":

@@ -24,9 +24,9 @@ from scrapesmith.artifacts import check_kind, read_artifact_text, read_json_obje
 from scrapesmith.errors import ScrapesmithError
 
 WORKFLOW_VERSION = 1
-LocatorKind = Literal["role", "label", "id", "name", "css", "xpath", "source"]
+LocatorKind = Literal["role", "label", "id", "name", "css", "xpath", "source", "satisfies"]
 #: The order locators are tried in: what a user sees first, then what authors keep stable, then structure.
-LOCATOR_ORDER: tuple[LocatorKind, ...] = ("source", "role", "label", "id", "name", "css", "xpath")
+LOCATOR_ORDER: tuple[LocatorKind, ...] = ("source", "satisfies", "role", "label", "id", "name", "css", "xpath")
 
 
 class WorkflowError(ScrapesmithError):
@@ -37,7 +37,9 @@ class Locator(BaseModel):
     """One way to find the element again. ``role``: an element of that role whose accessible name is ``value``
     (and whose row or card holds ``context``, for names that repeat); ``label``: a field labelled ``value``;
     ``id``/``name``: the attribute; ``css``/``xpath``: a robust selector; ``source``: the element a task phrase
-    points to ("the 2nd text area", ``insta.reading``). ``value`` and ``context`` may hold ``{parameter}`` s."""
+    points to ("the 2nd text area", ``insta.reading``); ``satisfies``: the one element (of ``role``) whose name meets
+    what the task asks of a value (``value``: 'starts with "{p1}"', ``insta.values.value_constraints``: a suggestion
+    chosen). ``value`` and ``context`` may hold ``{parameter}`` s."""
 
     kind: LocatorKind
     value: str
@@ -48,17 +50,22 @@ class Locator(BaseModel):
         if self.kind == "role":
             near = f" near {self.context!r}" if self.context else ""
             return f"{self.role} {self.value!r}{near}"
+        if self.kind == "satisfies":
+            return f"the {self.role or 'element'} whose name {self.value}"
         return f"{self.kind} {self.value!r}"
 
 
 class ValueRef(BaseModel):
     """Where a step's value comes from: a ``parameter`` of the task, the value the ``read`` step number ``read``
-    took, a ``constant`` of the workflow (only for choices: an option, a box state), or ``unbound``: the episode
-    typed something neither the task nor the page gave (a model's own answer) — replay refuses to invent it."""
+    took, the value the ``page`` gives by a ``reading`` (``insta.page_values``: the problem it shows, computed; the
+    value beside the label the task or the field names) read again on the new page, a ``constant`` of the workflow
+    (only for choices: an option, a box state), or ``unbound``: the episode typed something neither the task nor
+    the page gave (a model's own answer) — replay refuses to invent it."""
 
-    source: Literal["parameter", "read", "constant", "unbound"]
+    source: Literal["parameter", "read", "page", "constant", "unbound"]
     parameter: str | None = None
     read: int | None = None
+    reading: Literal["computed", "labelled"] | None = None
     constant: str | None = None
     example: str = Field(default="", description="the value in the episode it was compiled from")
 
@@ -67,6 +74,9 @@ class ValueRef(BaseModel):
             return f"{{{self.parameter}}}"
         if self.source == "read":
             return f"the value read in step {self.read}"
+        if self.source == "page":
+            return "the value of the problem the page shows" if self.reading == "computed" else \
+                "the value the page shows beside the label"
         if self.source == "constant":
             return repr(self.constant)
         return f"(no source: the episode typed {self.example!r}, which neither the task nor the page gave)"

@@ -36,7 +36,7 @@ from scrapesmith.web.browser.process import (
     tree_rss_bytes,
 )
 from scrapesmith.web.browser.proxy import GuardProxy, Refusal
-from scrapesmith.web.browser.tab import SAME_TAB_JS, Tab, close_popup, watch
+from scrapesmith.web.browser.tab import LOADING_MARK_JS, SAME_TAB_JS, Tab, close_popup, watch
 from scrapesmith.web.browser.views import (
     CHROMIUM_ARGS,
     BrowserError,
@@ -254,6 +254,7 @@ class BrowserRuntime:
         context.set_default_timeout(self.options.action_timeout * 1000)
         context.set_default_navigation_timeout(self.options.page_timeout * 1000)
         await context.add_init_script(SAME_TAB_JS)
+        await context.add_init_script(LOADING_MARK_JS)
         page = await context.new_page()
         tab = Tab(context=context, page=page, generation=self.generation)
         await context.route("**/*", lambda route, request: self._intercept(tab, route, request))

@@ -35,7 +35,7 @@ from scrapesmith.web.browser.failures import (
 from scrapesmith.web.browser.policy import BrowserPolicy
 from scrapesmith.web.browser.runtime import BrowserHung, BrowserRuntime
 from scrapesmith.web.browser.snapshot import LIVE_STATE_JS, STAMP_IDS_JS, build_snapshot
-from scrapesmith.web.browser.tab import Tab
+from scrapesmith.web.browser.tab import TURN_JS, Tab
 from scrapesmith.web.browser.views import (
     ActionFailed,
     BrowserBusy,
@@ -51,7 +51,7 @@ from scrapesmith.web.browser.views import (
 
 T = TypeVar("T")
 CHROME_ERROR_PAGE = "chrome-error://"
-_ACTION_GRACE = 0.05  # lets requests an action triggers begin before we wait for the network to go idle
+_ACTION_GRACE = 0.05  # once an action began loading: lets its requests begin before we wait for the network to go idle
 
 
 @dataclass(frozen=True)
@@ -180,10 +180,10 @@ class BrowserSession:
         selector = None if target is None else _selector(target)
 
         async def run(tab: Tab) -> Any:
-            refused_before = tab.refused_navigations
+            refused_before, started = tab.refused_navigations, time.monotonic()
             where = tab.page if selector is None else tab.page.locator(selector).first
             result = await where.evaluate(script, arg)
-            await self._after_action(tab, refused_before)
+            await self._after_action(tab, refused_before, started)
             return result
 
         return self._act(f"evaluate {selector or 'page'}", run)
@@ -223,23 +223,29 @@ class BrowserSession:
         selector = _selector(target)
 
         async def act(tab: Tab) -> None:
-            refused_before = tab.refused_navigations
+            refused_before, started = tab.refused_navigations, time.monotonic()
             await run(tab.page.locator(selector).first)
-            await self._after_action(tab, refused_before)
+            await self._after_action(tab, refused_before, started)
 
         self._act(f"{name} {selector}", act)
 
     async def _then_settle(self, tab: Tab, step: Awaitable[Any]) -> None:
-        refused_before = tab.refused_navigations
+        refused_before, started = tab.refused_navigations, time.monotonic()
         await step
-        await self._after_action(tab, refused_before)
+        await self._after_action(tab, refused_before, started)
 
-    async def _after_action(self, tab: Tab, refused_before: int) -> None:
-        """Let what the action started finish; a navigation it caused that the policy refused is an error."""
-        await asyncio.sleep(_ACTION_GRACE)
-        with contextlib.suppress(Exception):
-            await tab.page.wait_for_load_state("load", timeout=self.options.page_timeout * 1000)
-        await self._settle(tab)
+    async def _after_action(self, tab: Tab, refused_before: int, started: float) -> None:
+        """Let what the action started finish; a navigation it caused that the policy refused is an error.
+
+        Most actions start nothing to wait for (a box ticked, a field filled, a script-drawn menu opened): one turn
+        of the page's event loop tells whether the action sent a request or began leaving the document, and only
+        then is the load and the network's quiet waited for. A fixed grace before every wait cost each action 0.05 s.
+        """
+        if await self._started_loading(tab, refused_before, started):
+            await asyncio.sleep(_ACTION_GRACE)
+            with contextlib.suppress(Exception):
+                await tab.page.wait_for_load_state("load", timeout=self.options.page_timeout * 1000)
+            await self._settle(tab)
         refusal = tab.last_refused_navigation
         if tab.refused_navigations > refused_before and refusal is not None:
             if tab.page.url.startswith("chrome-error:") and self._last_url:
@@ -249,6 +255,16 @@ class BrowserSession:
             raise refusal_error(refusal.url, refusal)
         if tab.page.url.startswith(("http:", "https:")):
             self._last_url = tab.page.url
+
+    @staticmethod
+    async def _started_loading(tab: Tab, refused_before: int, started: float) -> bool:
+        """Whether the action just done sent a request or began a navigation (``TURN_JS``); when unsure, yes."""
+        try:
+            loading = await tab.page.evaluate(TURN_JS)
+        except Exception:  # noqa: BLE001 - the document went away under the script: it is leaving
+            return True
+        return loading is not False or bool(tab.inflight) or tab.last_network >= started \
+            or tab.refused_navigations > refused_before
 
     def _act(self, name: str, run: Callable[[Tab], Awaitable[T]], retry: bool = False) -> T:
         """Run one step on the tab; rebuild what broke, then retry (navigations) or report (the rest)."""

@@ -27,6 +27,37 @@ SAME_TAB_JS = """
 })();
 """
 
+# Marks a document that began loading something: leaving (a link followed, a form sent, a script's location change:
+# the Navigation API's ``navigate`` event fires the moment a navigation starts) or a script's request (fetch, XHR).
+# Both are marked in the page the moment they start, before their request is visible to us, so a session can tell
+# "the action started loading" from "nothing to wait for" without sleeping (``TURN_JS`` reads and clears the mark).
+LOADING_MARK_JS = """
+(() => {
+  const mark = () => { window.__scrapesmithLoading = true; };
+  if (typeof navigation !== 'undefined') {
+    navigation.addEventListener('navigate', (event) => {
+      if (!event.destination.sameDocument && !event.downloadRequest) mark();
+    });
+  }
+  if (typeof window.fetch === 'function') {
+    const fetch = window.fetch;
+    window.fetch = function (...args) { mark(); return fetch.apply(this, args); };
+  }
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (...args) { mark(); return send.apply(this, args); };
+})();
+"""
+
+# One turn of the page's event loop after an action (what its handlers queued with no delay has run), then whether
+# the page began loading meanwhile; ``undefined`` where the page has no Navigation API (then it may be leaving).
+TURN_JS = """
+() => new Promise((resolve) => setTimeout(() => {
+  const loading = typeof navigation === 'undefined' ? undefined : window.__scrapesmithLoading === true;
+  window.__scrapesmithLoading = false;
+  resolve(loading);
+}, 0))
+"""
+
 
 @dataclass
 class Tab:
