@@ -64,8 +64,9 @@ def candidates(root, truth_paths):  # type: ignore[no-untyped-def]
     return truth, listed
 
 
-def item_key(cand: LabelledList) -> tuple[int, ...]:
-    return tuple(id(item) for item in cand.ranked.region.items)
+def item_key(cand: LabelledList) -> frozenset[int]:
+    """The list's identity: its item elements, in any order (``reorder`` reverses them)."""
+    return frozenset(id(item) for item in cand.ranked.region.items)
 
 
 def main() -> None:
