@@ -193,7 +193,11 @@ def evaluate_page(
     html: bytes, truth_records: list[list[str]], detector: Detector = detect_records
 ) -> PageScore:
     """Detect records on one page and score them against ``truth_records``."""
-    root = parse_html(html)
+    return score_page(parse_html(html), truth_records, detector)
+
+
+def score_page(root: etree._Element, truth_records: list[list[str]], detector: Detector = detect_records) -> PageScore:
+    """Detect records on a parsed page (as it is, or redrawn by a mutation) and score them."""
     keys = text_map_keys(root)
     predicted = [expand_record(record, keys) for record in detector(root)]
     truth = [expand_record(record, keys) for record in truth_records]

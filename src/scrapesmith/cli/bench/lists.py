@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 from lxml import etree
 
-from scrapesmith.bench.frame import report
+from scrapesmith.bench.frame import report, save_json
 from scrapesmith.cli import bench_app, console
 from scrapesmith.cli.options import (
     JsonOutOption,
@@ -17,9 +17,11 @@ from scrapesmith.cli.options import (
     NoCacheOption,
     RuntimeOption,
     llm_from_options,
+    names_and_seeds,
     progress_bar,
+    usage_error,
 )
-from scrapesmith.dom import PageLayout
+from scrapesmith.dom import TEMPLATE_MUTATIONS, PageLayout
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists import make_runtimes
 from scrapesmith.llm import Ledger, use_ledger
@@ -62,6 +64,17 @@ LIMIT_OPTION = typer.Option(None, "--limit", help="Only the first N pages.")
 PAGES_OPTION = typer.Option(None, "--pages", help="Only these page ids, comma-separated (e.g. 5,22,54).")
 
 
+MUTATE_OPTION = typer.Option(
+    None,
+    "--mutate",
+    help=f"Redraw every page with these template mutations ({', '.join(TEMPLATE_MUTATIONS)}), comma-separated, "
+    "and score the shipped detector on them beside the pages as they are; each kind reported apart.",
+)
+
+
+MUTATION_SEEDS_OPTION = typer.Option("0,1,2", "--mutation-seeds", help="Seeds of each mutation, comma-separated.")
+
+
 USE_CASE_OPTION = typer.Option(
     [], "--use-case", help="Only these use cases (jobs, category, blog, testimonials); repeatable."
 )
@@ -79,6 +92,8 @@ def bench_nexteval_command(
     layout_cache: bool = LAYOUT_CACHE_OPTION,
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
+    mutate: str | None = MUTATE_OPTION,
+    mutation_seeds: str = MUTATION_SEEDS_OPTION,
 ) -> None:
     """Record detection on NEXT-EVAL pages, scored with NEXT-EVAL's own metric.
 
@@ -87,7 +102,14 @@ def bench_nexteval_command(
     With --render each page is drawn once in Chromium (its own markup only, nothing fetched) and the
     layout joins the DOM evidence; seconds per page are reported beside F1. Drawn pages are kept in the
     user cache (--no-layout-cache draws every page again), so reruns and --fit --render take seconds.
+    With --mutate each page is also redrawn in other templates (DOM evidence, shipped weights, no model).
     """
+    if mutate is not None:
+        if fit or render or (llm or "none") != "none":
+            raise usage_error("--mutate scores the DOM evidence alone: leave out --fit, --render and --llm")
+        kinds, seeds = names_and_seeds("--mutate", mutate, TEMPLATE_MUTATIONS, mutation_seeds)
+        _bench_mutated(html, groundtruth, kinds, seeds, limit, pages, json_out)
+        return
     from scrapesmith.bench.nexteval import (
         RenderingDetector,
         detect_records,
@@ -127,6 +149,39 @@ def bench_nexteval_command(
             f"{len(fallbacks)} of {len(result.cases)} pages were not rendered and used the DOM evidence alone "
             f"(page {fallbacks[0]['page']}: {fallbacks[0].get('layout_note', '')})",
             markup=False,
+        )
+
+
+def _bench_mutated(
+    html: Path,
+    groundtruth: Path,
+    kinds: tuple[str, ...],
+    seeds: tuple[int, ...],
+    limit: int | None,
+    pages: str | None,
+    json_out: Path | None,
+) -> None:
+    """The detector on the pages as they are and under every (kind, seed) draw, one row per kind."""
+    from scrapesmith.bench.nexteval import page_ids
+    from scrapesmith.bench.nexteval_mutated import UNMUTATED, run_mutated_nexteval
+
+    only = [page.strip() for page in pages.split(",") if page.strip()] if pages else None
+    total = len(page_ids(html, groundtruth, only)[:limit]) * (1 + len(kinds) * len(seeds))
+    with progress_bar() as progress:
+        task = progress.add_task("nexteval --mutate", total=total)
+        result = run_mutated_nexteval(
+            html, groundtruth, kinds, seeds, limit, only, progress=lambda _draw: progress.advance(task)
+        )
+    if json_out is not None:
+        save_json(result, json_out)
+    summary = result.summary
+    for kind in (UNMUTATED, *kinds):
+        console.print(
+            f"{kind:>9}: F1 {summary[f'{kind}_f1']:.4f}  P {summary[f'{kind}_precision']:.4f}  "
+            f"R {summary[f'{kind}_recall']:.4f}  pages under 0.5: {summary[f'{kind}_pages_low']} of "
+            f"{summary[f'{kind}_pages']}  true paths lost: {summary[f'{kind}_truth_paths_lost']}",
+            markup=False,
+            highlight=False,
         )
 
 
