@@ -29,29 +29,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 from scrapesmith.dom import normalize_text
-from scrapesmith.insta.candidates import STOPWORDS, quoted_values
+from scrapesmith.insta.criteria_reading import (
+    WORD,
+    Act,
+    Reading,
+    acts_of,
+    normalized,
+    read_criterion,
+    verb_kind,
+    word_stem,
+    word_tokens,
+)
 from scrapesmith.insta.criteria_words import (
-    CHOOSE_VERBS,
-    CLICK_VERBS,
     CLOSE_GLYPHS,
-    COUNT_WORDS,
     ELEMENT_NOUNS,
-    FILLER,
-    FOCUS_VERBS,
-    HOVER_VERBS,
     KINDS,
-    REACH_VERBS,
-    READ_VERBS,
-    SCROLL_VERBS,
-    SEND_VERBS,
     SEND_WORDS,
-    TYPE_VERBS,
-    UNCHECK_VERBS,
-    described,
 )
 from scrapesmith.insta.page_values import (
     field_value,
@@ -60,189 +57,35 @@ from scrapesmith.insta.page_values import (
     rows_showing,
     send_controls,
 )
-from scrapesmith.insta.values import same_date_or_value, same_value, satisfies, task_values, value_constraints
-from scrapesmith.insta.views import Element, Trajectory
+from scrapesmith.insta.values import same_date_or_value, same_value, satisfies, value_constraints
+from scrapesmith.insta.views import Trajectory
 
 Status = Literal["verified", "refuted", "unsure"]
-_WORD = re.compile(r"\w+", re.UNICODE)
-
-_ORDINAL = re.compile(r"^(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|last)$", re.IGNORECASE)
 _MEANS_AFTER = re.compile(r"^\s*,?\s*(?:in order\s+)?to\s+(?:find|locate|reach|see|get\s+to)\b", re.IGNORECASE)
 _MEANS_END = re.compile(r"\bto\s+(?:find|locate|reach|see)\s*$", re.IGNORECASE)
 _PURPOSE_TAIL = re.compile(r"\s+(?:in order\s+)?to\s+(?!the\b|a\b|an\b|both\b|all\b|each\b)([a-z]+\b[^\"“”]*)$")
 
 
-def _norm(text: str | None) -> str:
-    return normalize_text(text or "").casefold()
-
-
-def _tokens(text: str) -> list[str]:
-    return [word.casefold() for word in _WORD.findall(text)] or [_norm(text)]
-
-
-def _stem(word: str) -> str:
-    word = word.casefold()
-    for suffix in ("es", "s"):
-        if len(word) > 3 + len(suffix) and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
-
-
-@dataclass
-class Act:
-    """One successful action on an element, from a candidate-policy step."""
-
-    index: int
-    kind: str  # click, fill, select_option, set_checked, uncheck, hover
-    element: Element
-    value: str | None = None
-    page: str = ""  # the page as the step saw it, before acting (what a value typed from the page was read off)
-
-    def words(self) -> set[str]:
-        """The stems of everything the element shows: name, label, hint, type, role, row; and a typed value."""
-        e = self.element
-        text = " ".join([e.name, e.label, e.text, e.hint, e.input_type or "", e.role, e.context, e.value or "",
-                         self.value or ""])
-        return {_stem(word) for word in _WORD.findall(text)}
-
-    def shows_handle(self, handle: str) -> bool:
-        """``@at`` is on the element or its row with its sign, as a whole handle (not ``@ut``, not the word "at")."""
-        e = self.element
-        text = " ".join([e.name, e.label, e.text, e.hint, e.context, e.value or ""])
-        return re.search(rf"(?<![\w@#]){re.escape(handle)}(?!\w)", text, re.IGNORECASE) is not None
-
-
-def acts_of(trajectory: Trajectory) -> list[Act]:
-    """The trajectory's successful targeted actions whose element the step recorded, minus those a later
-    action undid (the same field retyped, the same box unticked, another option chosen)."""
-    acts: list[Act] = []
-    for index, step in enumerate(trajectory.steps):
-        action = step.action
-        if action is None or step.error or step.target is None or action.target_element_id is None:
-            continue
-        kind, value = action.action_key, None
-        if kind in ("fill", "read"):
-            value = str(action.action_kwargs.get("value", ""))
-        elif kind == "scroll":
-            value = str(action.action_kwargs.get("to", ""))
-        elif kind == "select_option":
-            value = str(action.action_kwargs.get("label", ""))
-        elif kind == "set_checked" and not action.action_kwargs.get("checked", True):
-            kind = "uncheck"
-        acts.append(Act(index=index, kind=kind, element=step.target, value=value, page=step.observation))
-    kept = []
-    for number, act in enumerate(acts):
-        later = [other for other in acts[number + 1:] if other.element.id == act.element.id]
-        if act.kind in ("fill", "select_option") and any(o.kind == act.kind and o.value != act.value for o in later):
-            continue
-        if act.kind == "set_checked" and any(o.kind == "uncheck" for o in later):
-            continue
-        kept.append(act)
-    return kept
-
-
-@dataclass
-class Reading:
-    """What a criterion asks: the kind of action, the values it names (``exact``: quoted), the element kinds
-    it names, and the other words that must show on the element acted on."""
-
-    verb: str | None
-    terms: list[str]
-    exact: bool
-    named: bool  # the terms are names (a capital, a digit, a handle): something specific to find
-    nouns: list[str]
-    qualifiers: list[str]
-    count: str | None
-    ordinals: list[str]
-    state: str | None = None  # "expanded"/"collapsed": a criterion about a section's state ("Expand the section")
-    values: list[str] = field(default_factory=list)  # dates, times, numbers to set: each one field's value
-    handles: list[str] = field(default_factory=list)  # "@at", "#tag": must show with their sign, whatever the word
-    text: str = ""  # the clause itself (a label it names for a value the page gives: ``insta.page_values``)
-
-
-#: Verbs that ask for a live state the observation shows (``(expanded)``/``(collapsed)``), not for an action.
-STATE_VERBS = {"expand": "expanded", "collapse": "collapsed"}
-
-
-def _verb_kind(word: str) -> str | None:
-    for kind, verbs in (("type", TYPE_VERBS), ("choose", CHOOSE_VERBS), ("click", CLICK_VERBS),
-                        ("uncheck", UNCHECK_VERBS), ("hover", HOVER_VERBS), ("focus", FOCUS_VERBS),
-                        ("read", READ_VERBS), ("scroll", SCROLL_VERBS), ("send", SEND_VERBS), ("reach", REACH_VERBS)):
-        if word in verbs:
-            return kind
-    return None
-
-
-def read_criterion(criterion: str, previous_verb: str | None = None) -> Reading:
-    reading = _read_criterion(criterion, previous_verb)
-    reading.text = criterion
-    return reading
-
-
-def _read_criterion(criterion: str, previous_verb: str | None) -> Reading:
-    quoted = quoted_values(criterion)
-    unquoted = re.sub(r"\"[^\"]*\"|“[^”]*”|‘[^’]*’|(?<![\w])'[^']*'(?![\w])", " ", criterion)
-    first = _WORD.findall(unquoted[:40].casefold())[:1]
-    setting = bool(first) and (_verb_kind(first[0]) or previous_verb) in ("type", "choose")
-    values = [v for v in task_values(unquoted) if v.kind != "number" or setting] if not quoted else []
-    for value in sorted(values, key=lambda v: -v.at):
-        unquoted = unquoted[:value.at] + " " + unquoted[value.at + len(value.text):]
-    words = _WORD.findall(unquoted)
-    verb = _verb_kind(words[0].casefold()) if words else None
-    rest = words[1:] if verb else words
-    submit = [words[0]] if verb and words[0].casefold() == "submit" else []  # "submit when done": a submit control
-    state = STATE_VERBS.get(words[0].casefold()) if verb and not quoted else None
-    verb = verb or previous_verb
-    ordinals = [w for w in rest if _ORDINAL.match(w)]
-    description, number = described(criterion)
-    count = next((w.casefold() for w in rest if w.casefold() in COUNT_WORDS), number)
-    # a handle is a name whatever its word ("by @at": "at" is no stopword there)
-    signed = [h.casefold() for h in re.findall(r"(?<![\w])[@#]\w+", unquoted)]
-    handles = {h[1:] for h in signed}
-    words_left = [w for w in rest if w.casefold() in handles or (
-        w.casefold() not in STOPWORDS and w.casefold() not in FILLER and w.casefold() not in COUNT_WORDS
-        and not _ORDINAL.match(w) and w != number)]
-    # a verb later in the clause ("use the textbox *to enter*") is no requirement of its own, but it can be
-    # the name of what to click ("click Submit", "press submit")
-    content = [w for w in words_left if _verb_kind(w.casefold()) is None]
-    verb_names = [w for w in words_left if _verb_kind(w.casefold()) is not None]
-    nouns = [w for w in content if _stem(w) in ELEMENT_NOUNS or w.casefold() in ELEMENT_NOUNS]
-    content = [w for w in content if w not in nouns]
-    if any(w.casefold() not in description for w in nouns):  # "the button in the dialog *box* labeled "x""
-        nouns = [w for w in nouns if w.casefold() not in description]
-    described_only = [w for w in content if w.casefold() not in description]  # once a name identifies it
-    if quoted:
-        return Reading(verb, quoted, True, True, nouns, described_only, count, ordinals, state, handles=signed)
-    if values:
-        return Reading(verb, [], True, True, nouns, [], count, ordinals, state, [v.text for v in values])
-    names = [w for w in content + verb_names if any(c.isupper() or c.isdigit() for c in w) or w.casefold() in handles]
-    if names:
-        return Reading(verb, names, False, True, nouns, [w for w in described_only if w not in names], count,
-                       ordinals, state, handles=signed)
-    return Reading(verb, content or verb_names or ([] if nouns else submit), False, False, nouns, [], count,
-                   ordinals, state)
-
-
 def _holds_term(act: Act, term: str, exact: bool) -> bool:
     e = act.element
     if act.kind == "scroll":  # "to the bottom": the end it scrolled to
-        return _stem(term) == _stem(act.value or "")
+        return word_stem(term) == word_stem(act.value or "")
     if act.kind == "fill":
         return normalize_text(act.value or "") == normalize_text(term) if exact else \
-            _stem(term) in {_stem(w) for w in _WORD.findall(f"{e.label} {e.hint}")}
+            word_stem(term) in {word_stem(w) for w in WORD.findall(f"{e.label} {e.hint}")}
     if act.kind == "select_option":
-        return _norm(act.value) == _norm(term) if exact else _stem(term) in {_stem(w) for w in _WORD.findall(
+        return normalized(act.value) == normalized(term) if exact else word_stem(term) in {word_stem(w) for w in WORD.findall(
             f"{act.value} {e.label}")}
     names = [e.name, e.text, e.label]
-    if exact and _norm(term) in CLOSE_GLYPHS:  # "click the "x"": a close control, named by its glyph or "Close"
-        return any(_norm(name) in CLOSE_GLYPHS | {"close"} for name in names if name)
+    if exact and normalized(term) in CLOSE_GLYPHS:  # "click the "x"": a close control, named by its glyph or "Close"
+        return any(normalized(name) in CLOSE_GLYPHS | {"close"} for name in names if name)
     if exact:  # the whole name, word for word ("2023-Q2 ›" is the link "2023-Q2"; case aside)
-        return any(_tokens(name) == _tokens(term) for name in names if name)
-    term_words = [_stem(w) for w in _WORD.findall(term)]
+        return any(word_tokens(name) == word_tokens(term) for name in names if name)
+    term_words = [word_stem(w) for w in WORD.findall(term)]
     # the term is (nearly) the element's name, not one word of a container's text (a menu listing every item)
     return bool(term_words) and any(
         all(word in shown for word in term_words) and len(shown) <= len(term_words) + MAX_EXTRA_WORDS
-        for shown in ({_stem(w) for w in _WORD.findall(name)} for name in names if name))
+        for shown in ({word_stem(w) for w in WORD.findall(name)} for name in names if name))
 
 
 #: A name that is not quoted matches an element whose name has at most this many other words ("press login":
@@ -251,7 +94,7 @@ MAX_EXTRA_WORDS = 2
 
 
 def _fits_nouns(act: Act, nouns: list[str]) -> bool:
-    roles = [ELEMENT_NOUNS.get(noun.casefold()) or ELEMENT_NOUNS.get(_stem(noun), frozenset()) for noun in nouns]
+    roles = [ELEMENT_NOUNS.get(noun.casefold()) or ELEMENT_NOUNS.get(word_stem(noun), frozenset()) for noun in nouns]
     return all(not allowed or act.element.role in allowed for allowed in roles)
 
 
@@ -296,11 +139,11 @@ def _without_purpose(criterion: str) -> str:
     means = _BY_DOING.search(criterion)
     if means:
         stem = means.group(1).casefold()  # clicking, typing, tapping
-        verb = next((v for v in (stem, stem + "e", stem[:-1]) if _verb_kind(v) not in (None, "reach")), None)
+        verb = next((v for v in (stem, stem + "e", stem[:-1]) if verb_kind(v) not in (None, "reach")), None)
         if verb:
             return f"{verb}{means.group(2)}"
-    first = _WORD.findall(criterion[:40].casefold())[:1]
-    if not first or _verb_kind(first[0]) in (None, "reach"):
+    first = WORD.findall(criterion[:40].casefold())[:1]
+    if not first or verb_kind(first[0]) in (None, "reach"):
         return criterion
     match = _PURPOSE_TAIL.search(criterion)
     if match and not any(c.isupper() or c.isdigit() for c in match.group(1)):
@@ -312,10 +155,10 @@ def _restater(task: str) -> Callable[[str], bool]:
     """Whether a text restates the task's own instruction: it holds most of the task's words outside its quoted
     values (a link named by the quoted value of "Open the "X" page" is the target, not the instruction)."""
     unquoted = re.sub(r"\"[^\"]*\"|“[^”]*”", " ", task)
-    words = {w.casefold() for w in _WORD.findall(unquoted)}
+    words = {w.casefold() for w in WORD.findall(unquoted)}
 
     def restates(text: str) -> bool:
-        return len(words) >= 3 and len(words & {w.casefold() for w in _WORD.findall(text)}) >= 0.6 * len(words)
+        return len(words) >= 3 and len(words & {w.casefold() for w in WORD.findall(text)}) >= 0.6 * len(words)
 
     return restates
 
@@ -471,19 +314,19 @@ def _verify_one(reading: Reading, acts: list[Act], last: int, read: frozenset[st
             return _One("refuted", why="nothing was typed")
         return _One("unsure", why="names nothing the program can match")
     if reading.ordinals:
-        words = {_stem(w) for act in holding for w in _WORD.findall(  # a read records the ordinal it used
+        words = {word_stem(w) for act in holding for w in WORD.findall(  # a read records the ordinal it used
             f"{act.element.name} {act.element.label} {act.element.context if act.kind == 'read' else ''}")}
-        if not all(_stem(o) in words for o in reading.ordinals):
+        if not all(word_stem(o) in words for o in reading.ordinals):
             return _One("refuted" if not reading.terms else "unsure", why=f"the {reading.ordinals[0]} one is not shown")
     every = reading.count in ("all", "each", "every") and bool(reading.handles)  # counted from the page below
     if reading.count and not reading.count.isdigit() and not every:
         distinct = {act.element.id for act in holding}
         if reading.count != "both" or len(distinct) < 2:
             return _One("unsure", why=f"asks for {reading.count}: a count the log cannot confirm")
-    qualified = [act for act in holding if all(_stem(w) in act.words() for w in reading.qualifiers)
+    qualified = [act for act in holding if all(word_stem(w) in act.words() for w in reading.qualifiers)
                  and all(act.shows_handle(handle) for handle in reading.handles)]
     if not qualified:
-        missing = [w for w in reading.qualifiers if not any(_stem(w) in act.words() for act in holding)]
+        missing = [w for w in reading.qualifiers if not any(word_stem(w) in act.words() for act in holding)]
         return _One("unsure", why=f"cannot check {' '.join(missing or reading.qualifiers)}",
                     askable=any(act.index >= last for act in holding), matched=True)
     if reading.count and reading.count.isdigit() and not _exactly(int(reading.count), holding, qualified):
@@ -532,7 +375,7 @@ def _sent_by_the_only_control(reading: Reading, clicks: list[Act], last: int) ->
             not all(term.casefold() in _FORM_SENDING for term in reading.terms):
         return None
     for act in clicks:
-        words = {w.casefold() for w in _WORD.findall(act.page)}
+        words = {w.casefold() for w in WORD.findall(act.page)}
         if act.index >= last and _sends(act) and send_controls(act.page) == 1 and \
                 not any(term.casefold() in words for term in reading.terms):
             return _One("verified", at=act.index, quote=f"{_line(act)} (the page's one send control)")
@@ -542,7 +385,7 @@ def _sent_by_the_only_control(reading: Reading, clicks: list[Act], last: int) ->
 def _sends(act: Act) -> bool:
     """A click on a control named for sending a message (Send, Reply, Submit ...)."""
     e = act.element
-    return act.kind == "click" and bool(SEND_WORDS & {w.casefold() for w in _WORD.findall(f"{e.name} {e.hint}")})
+    return act.kind == "click" and bool(SEND_WORDS & {w.casefold() for w in WORD.findall(f"{e.name} {e.hint}")})
 
 
 def _exactly(count: int, holding: list[Act], qualified: list[Act]) -> bool:

@@ -18,10 +18,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from scrapesmith.insta.criteria_reading import read_criterion
 from scrapesmith.insta.evidence_judge import task_criteria
 from scrapesmith.insta.page_values import PageValue, page_values
 from scrapesmith.insta.values import same_value, satisfies, value_constraints
-from scrapesmith.insta.verify import read_criterion, verify_criteria
+from scrapesmith.insta.verify import verify_criteria
 from scrapesmith.insta.views import SiteResult, Step, Trajectory
 from scrapesmith.insta.workflow.align import (
     ITEM_SEPARATOR,
