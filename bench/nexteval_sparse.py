@@ -30,6 +30,7 @@ from scrapesmith.bench.nexteval_sparse import (
     Fitter,
     bagged_fitter,
     estimate,
+    l1_fitter,
     nested_sparse_fitter,
     shipped_fitter,
     signed_fitter,
@@ -46,6 +47,8 @@ def variants() -> dict[str, Fitter]:
     for k in SIZES:
         table[f"sparse k={k} + model 2 (13)"] = sparse_fitter(k)
         table[f"sparse k={k} + model 2 k={min(k, 13)}"] = sparse_fitter(k, k)
+    for k in SIZES:
+        table[f"L1 path k={k} + model 2 (13)"] = l1_fitter(k)
     table["signed 9 + model 2 (13)"] = signed_fitter()
     table["signed 9 + model 2 k=5"] = signed_fitter(second=5)
     table["equal weights 9 + model 2 (13)"] = signed_fitter(equal=True)

@@ -8,13 +8,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scrapesmith.bench.nexteval_fit import PageData, load_pages, page_scores
+from scrapesmith.bench.nexteval_fit import FittedModels, PageData, load_pages, page_scores
 from scrapesmith.bench.nexteval_sparse import (
     INTERPRETABLE,
     Choice,
     candidate_rows,
     estimate,
     forward_selection,
+    l1_fitter,
+    l1_selection,
     nested_sparse_fitter,
     signed_fitter,
     sparse_fitter,
@@ -41,6 +43,14 @@ def test_a_sparse_model_weighs_k_features_and_the_shorter_path_starts_the_longer
     assert all(0.0 <= score <= 1.0 for score in page_scores(pages, models))
 
 
+def test_the_l1_path_takes_k_distinct_features_and_the_refit_weighs_only_them(pages: list[PageData]) -> None:
+    features, labels = candidate_rows(pages)
+    taken = l1_selection(features, labels, 4)
+    assert len(set(taken)) == 4
+    weights = l1_fitter(4)(pages).evidence.weights
+    assert {i for i, weight in enumerate(weights) if weight} == set(taken)
+
+
 def test_signed_weights_keep_their_features_signs_and_equal_ones_share_one_size(pages: list[PageData]) -> None:
     features, labels = candidate_rows(pages)
     index = [FEATURES.index(name) for name in INTERPRETABLE]
@@ -57,7 +67,7 @@ def test_every_held_out_figure_comes_from_fits_that_never_saw_the_page(pages: li
     seen: list[set[int]] = []
     fitter = sparse_fitter(3)
 
-    def recording(train: list[PageData]):  # noqa: ANN202 - a Fitter
+    def recording(train: list[PageData]) -> FittedModels:
         seen.append({id(page) for page in train})
         return fitter(train)
 

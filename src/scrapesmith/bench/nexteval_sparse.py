@@ -8,6 +8,7 @@ scored the same way on pages it never saw (:func:`estimate`):
 
 * :func:`sparse_fitter` — forward selection: the ``k`` features whose logistic model fits the training
   candidates best, added one at a time (the second model likewise, at most ``k`` of its comparisons);
+* :func:`l1_fitter` — the ``k`` features first to take a weight along the L1 path, refitted with L2;
 * :func:`nested_sparse_fitter` — ``k`` itself chosen on the training pages' own two halves;
 * :func:`signed_fitter` — a handful of interpretable features (:data:`INTERPRETABLE`), each weight held to
   the sign its feature has alone on the training pages; with ``equal=True`` every weight is the same
@@ -25,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.optimize import minimize
 
 from scrapesmith.bench.nexteval_fit import (
     DEFAULT_C,
@@ -85,6 +87,55 @@ def forward_selection(features: np.ndarray, labels: np.ndarray, k: int, c: float
         chosen.append(best)
     PATHS[key] = chosen
     return chosen
+
+
+def l1_weights(x: np.ndarray, labels: np.ndarray, c: float, start: np.ndarray | None = None) -> np.ndarray:
+    """Weights of the L1-penalised logistic regression ``C * log-loss + |w|_1`` (intercept free), each
+    weight split into a positive and a negative part so that L-BFGS-B can hold both at zero or above;
+    ``start`` (the parameters at the previous penalty of a path) warms the search. Returns those
+    parameters: the weights are ``p[:n] - p[n:2n]``."""
+    size = x.shape[1]
+
+    def loss(params: np.ndarray) -> tuple[float, np.ndarray]:
+        weights = params[:size] - params[size : 2 * size]
+        logits = x @ weights + params[-1]
+        probability = 1.0 / (1.0 + np.exp(-np.clip(logits, -50, 50)))
+        gradient = c * (x.T @ (probability - labels))
+        value = c * np.sum(np.logaddexp(0, logits) - labels * logits) + np.sum(params[: 2 * size])
+        return value, np.concatenate([gradient + 1.0, 1.0 - gradient, [c * np.sum(probability - labels)]])
+
+    bounds = [(0.0, None)] * (2 * size) + [(None, None)]
+    initial = np.zeros(2 * size + 1) if start is None else start
+    return minimize(loss, initial, jac=True, method="L-BFGS-B", bounds=bounds).x
+
+
+def l1_selection(features: np.ndarray, labels: np.ndarray, k: int) -> list[int]:
+    """The first ``k`` columns to take a weight along the L1 path (standardised columns, the penalty
+    relaxed step by step); columns entering at the same step are taken larger weight first."""
+    scales = features.std(axis=0)
+    scales[scales == 0] = 1.0
+    x = (features - features.mean(axis=0)) / scales
+    order: list[int] = []
+    params = None
+    for c in np.logspace(-4, 0, 25):
+        params = l1_weights(x, labels, float(c), params)
+        weights = np.abs(params[: x.shape[1]] - params[x.shape[1] : 2 * x.shape[1]])
+        order.extend(int(i) for i in np.argsort(-weights) if weights[i] > 1e-6 and int(i) not in order)
+        if len(order) >= k:
+            break
+    return order[:k]
+
+
+def l1_fitter(k: int, c: float = DEFAULT_C) -> Fitter:
+    """The ``k`` features first taken along the L1 path, refitted with the usual L2 penalty; second model
+    on every comparison."""
+
+    def fit(pages: list[PageData]) -> FittedModels:
+        features, labels = candidate_rows(pages)
+        index = l1_selection(features, labels, k)
+        return with_second(pages, widened(fit_logistic(features[:, index], labels, c), index, len(FEATURES)), None, c)
+
+    return fit
 
 
 def widened(fitted: FittedWeights, index: Sequence[int], size: int) -> FittedWeights:
