@@ -148,8 +148,14 @@ def fit_weights(pages: list[PageData], c: float = DEFAULT_C) -> FittedWeights:
     return fit_logistic(features, labels, c)
 
 
-def fit_logistic(features: np.ndarray, labels: np.ndarray, c: float = DEFAULT_C) -> FittedWeights:
-    """L2-penalised logistic regression (``C * log-loss + |w|^2 / 2``) on standardised ``features``."""
+def fit_logistic(
+    features: np.ndarray,
+    labels: np.ndarray,
+    c: float = DEFAULT_C,
+    bounds: Sequence[tuple[float | None, float | None]] | None = None,
+) -> FittedWeights:
+    """L2-penalised logistic regression (``C * log-loss + |w|^2 / 2``) on standardised ``features``; with
+    ``bounds``, each weight held within its (low, high) pair (a sign, say), the intercept free."""
     means = features.mean(axis=0)
     scales = features.std(axis=0)
     scales[scales == 0] = 1.0
@@ -164,7 +170,8 @@ def fit_logistic(features: np.ndarray, labels: np.ndarray, c: float = DEFAULT_C)
         value = c * log_loss + 0.5 * weights @ weights
         return value, np.append(c * gradient + weights, c * np.sum(probability - labels))
 
-    result = minimize(loss, np.zeros(x.shape[1] + 1), jac=True, method="L-BFGS-B")
+    limits = None if bounds is None else [*bounds, (None, None)]
+    result = minimize(loss, np.zeros(x.shape[1] + 1), jac=True, method="L-BFGS-B", bounds=limits)
     return FittedWeights(list(means), list(scales), list(result.x[:-1]), float(result.x[-1]))
 
 
