@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from scrapesmith.dom import parse_html
 from scrapesmith.induce import CompiledSpec, FieldRequest
-from scrapesmith.induce.heuristic import induce_heuristic
-from scrapesmith.induce.joined import cut_short
+from scrapesmith.induce.candidates import page_title
+from scrapesmith.induce.execute import folded
+from scrapesmith.induce.heuristic import HeadlineAnchor, induce_heuristic
+from scrapesmith.induce.joined import cut_short, leading_text
 
 ADDRESSES = [("Arctic Roadrunner", "2477", "Arctic Blvd., Downtown, Anchorage, AK, 99503", "907/279-7311"),
              ("Bombay Deluxe", "555", "W. Northern Lights Blvd., Midtown, Anchorage, AK, 99503", "907/277-1200"),
@@ -74,3 +76,29 @@ def test_only_an_end_or_a_title_held_start_is_a_cut_value() -> None:
     assert not cut_short([["2477"], ["555"]], whole)  # a first half only where the page titles hold the whole
     assert cut_short([["2477"], ["555"]], whole, ["2477 arctic blvd. - map", "555 w. northern lights blvd."])
     assert not cut_short(whole, whole)  # the same values: nothing was cut
+
+
+def related_page(first: str, rest: str, author: str) -> str:
+    """A book page whose record names its author by a link alone and whose list of related books prints "by"
+    before each of their authors, the authors' names cut by inline markup as the title's is; a later heading
+    starts as the page title does ("Shop")."""
+    related = "".join(f"<li><a href='/b{i}'>Book {i}</a> by <span class='s-1'>{name}</span></li>"
+                      for i, name in enumerate(["Scott Turow", "Vince Flynn", "Kathryn Stockett"]))
+    return (f"<html><head><title>Shop: {first} {rest}: {author}: Books</title></head><body>"
+            f"<div class='buying'><h1><span id='t'>{first} <span class='s-1'>{rest}</span><span>[Hardcover]</span>"
+            f"</span></h1>"
+            f"<span><a href='/e/{author.split()[-1]}'>{author}</a> (Author)</span></div>"
+            f"<h3>Shop <span class='s-1'>Review</span></h3><h3>Customers also bought</h3><ul>{related}</ul></body></html>")
+
+
+def test_a_bare_text_label_printed_before_every_related_item_is_not_the_records() -> None:
+    pages = [related_page(*book) for book in BOOKS]
+    rows = rows_of(pages, FieldRequest("author", "the author(s) of the book"))
+    assert [row["author"] for row in rows] == [[author] for _, _, author in BOOKS]
+
+
+def test_a_heading_cut_by_inline_markup_still_marks_where_the_record_is() -> None:
+    root = parse_html(related_page(*BOOKS[0]))
+    anchor = HeadlineAnchor.of(root, folded(page_title(root)))
+    assert anchor.heading is not None and anchor.heading.tag == "h1"
+    assert leading_text(anchor.heading) == "The Overton Window"

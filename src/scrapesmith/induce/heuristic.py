@@ -33,7 +33,7 @@ from scrapesmith.induce.cleaning import (
 from scrapesmith.induce.execute import XPathSyntaxError, folded, normalize_space, post_process, run_actions
 from scrapesmith.induce.field_evidence import FieldConcept, concept_for
 from scrapesmith.induce.fragments import value_nodes
-from scrapesmith.induce.joined import cut_short, joined_candidates, text_part
+from scrapesmith.induce.joined import cut_short, joined_candidates, leading_text, text_part
 from scrapesmith.induce.kinds import telling_check, with_unit
 from scrapesmith.induce.labels import MAX_LABEL_CHARS, is_ui_text, label_candidates, text_label_candidates
 from scrapesmith.induce.linked import link_candidates
@@ -222,7 +222,7 @@ class HeadlineAnchor:
         order = {element: index for index, element in enumerate(root.iter())}
         heading = None
         for element in root.iter("h1", "h2", "h3"):
-            texts = [normalize_space(element.text_content()), normalize_space(element.text or "")]
+            texts = [normalize_space(element.text_content()), normalize_space(element.text or ""), leading_text(element)]
             if any(len(text) >= 3 and title_fit([text], title) >= 1.0 for text in texts):
                 heading = element
                 break

@@ -54,7 +54,21 @@ def continuation(node: object) -> etree._Element | None:
     owner = node.getparent()
     if owner is None:
         return None
-    following = owner.getnext() if getattr(node, "is_tail", False) else (owner[0] if len(owner) else None)
+    return _continues(owner.getnext() if getattr(node, "is_tail", False) else (owner[0] if len(owner) else None))
+
+
+def leading_text(element: etree._Element) -> str:
+    """The first text ``element`` shows (its own, or its first child's when it has none: ``<h1><span>The…``)
+    joined with the inline element it runs into ("The Girl Who…" of ``<h1>The <span>Girl Who…</span>
+    <span>[Hardcover]</span></h1>``), else that text alone."""
+    while not (element.text or "").strip() and len(element) and isinstance(element[0].tag, str):
+        element = element[0]
+    own = element.text or ""
+    following = _continues(element[0] if own.strip() and len(element) else None)
+    return normalize_space(own + (following.text or "") if following is not None else own)
+
+
+def _continues(following: etree._Element | None) -> etree._Element | None:
     if following is None or not isinstance(following.tag, str) or following.tag not in INLINE_TAGS:
         return None
     if len(following):  # "(<a>1994</a>)", "<a>See all certifications</a>": a note or a control, not more words
