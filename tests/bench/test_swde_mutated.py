@@ -31,3 +31,4 @@ def test_mutated_choose_run_counts_model_calls_and_tokens_per_kind_and_site(tmp_
     assert sum(c["llm_calls"] for c in params["calls_per_draw"]) == llm.calls
     written = json.loads((tmp_path / "out.json").read_text())
     assert written["summary"]["labels_llm_calls"] == summary["labels_llm_calls"]
+    assert "model rejected" in written["params"]["specs"]["labels 0 university-usnews"]["fields"][0]["evidence"]

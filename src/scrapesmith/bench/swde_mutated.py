@@ -96,7 +96,9 @@ def run_mutated(pages: Path, groundtruth: Path, sites: str | None, attributes: s
                 "mutation_seeds": list(mutation_seeds), "per_kind": overall, "per_kind_vertical": verticals,
                 "per_draw": per_draw, "per_kind_site": sites_rows,
                 "calls_per_draw": [{"mutation": k, "mutation_seed": s, **c}
-                                   for (k, s), calls in calls_by_draw.items() for c in calls]},
+                                   for (k, s), calls in calls_by_draw.items() for c in calls],
+                "specs": {f"{k} {s} {r.site.key}": r.spec.model_dump()
+                          for (k, s), runs in runs_by_draw.items() for r in runs}},
     )
     report(result, json_out)
     print_groups(f"{result.name}: per kind", overall)
