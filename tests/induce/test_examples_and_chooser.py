@@ -117,11 +117,11 @@ def test_the_model_chooses_where_the_evidence_is_close_by_copying_an_option_boun
     assert choice.chosen is not None and choice.chosen.values[0] == ["$9.06"]  # the model's pick, not the first
 
 
-def test_a_rejection_leaves_the_field_empty_and_a_bad_answer_keeps_the_heuristic() -> None:
+def test_a_rejection_or_a_bad_answer_keeps_the_evidence_choice() -> None:
     seeds, concept, ranked = ranked_price()
     request = FieldRequest("price", "the price of the book")
     rejected = choose_candidate(scripted('{"answer": "none"}'), request, concept, ranked, seeds)
-    assert rejected.chosen is None and "rejected" in rejected.reason
+    assert rejected.asked and rejected.chosen is ranked[0] and "rejected" in rejected.reason
     unusable = choose_candidate(scripted('{"answer": "$1"}'), request, concept, ranked, seeds)
     assert unusable.chosen is ranked[0] and "unusable" in unusable.reason
 

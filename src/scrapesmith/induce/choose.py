@@ -16,10 +16,16 @@ checks. The model is asked in two cases, once per field at most:
   each candidate's values on every seed page.
 
 Either way each option is one line (its values on every seed, after its label for a pair) and the model
-copies one line from an enum (JSON-schema grammar), or answers ``none`` to reject them all. The 1.5B
-model copied the right values where, asked for a number, it named the wrong one (SWDE camera model,
-BENCHMARKS.md, issue 28 round 2). A small model thus never writes an XPath and can never pick outside the
-list; a failed call keeps the heuristic's choice.
+copies one line from an enum (JSON-schema grammar), or answers ``none``. The 1.5B model copied the right
+values where, asked for a number, it named the wrong one (SWDE camera model, BENCHMARKS.md, issue 28
+round 2). A small model thus never writes an XPath and can never pick outside the list.
+
+The model moves a field to another candidate; it never empties one the evidence fills. ``none``, a failed
+call or an unusable answer keeps the evidence's own choice: on SWDE under other templates the 1.5B model
+rejected every option for a price, the evidence's correct first among them, and so emptied a field the
+evidence had right, while no rejection turned a wrong value into a right one (issue 28, round 8). Nor is it offered an alternative that reads
+the field's own label as one of its values on every seed page ("Genres, Crime | Genres, Crime | …"): that
+is the label printed beside the values, not a value, and the model took it over the bare values.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from scrapesmith.induce.execute import folded
 from scrapesmith.induce.field_evidence import FieldConcept
 from scrapesmith.induce.heuristic import MIN_SCORE, ScoredCandidate, rank_pool, trusted
 from scrapesmith.induce.kinds import with_unit
+from scrapesmith.induce.labels import label_of
 from scrapesmith.induce.pairs import shared_pairs
 from scrapesmith.induce.views import FieldRequest
 from scrapesmith.llm import LLM, LLMError, ask_json, render_prompt
@@ -76,6 +83,17 @@ def distinct_options(ranked: Sequence[ScoredCandidate], limit: int = SHOWN) -> l
     return options
 
 
+def offered(ranked: Sequence[ScoredCandidate], concept: FieldConcept) -> list[ScoredCandidate]:
+    """``ranked`` without the alternatives that read the field's label as a value on every seed page; the
+    evidence's own first choice stays whatever it reads, so asking the model never loses it."""
+    return [s for i, s in enumerate(ranked) if i == 0 or not reads_label(s, concept)]
+
+
+def reads_label(scored: ScoredCandidate, concept: FieldConcept) -> bool:
+    """Does one of the candidate's values spell the field's label ("Genres" for a genre) on every seed?"""
+    return bool(scored.values) and all(any(label_of(v, concept.labels) for v in page) for page in scored.values)
+
+
 def _same_answer(a: ScoredCandidate, b: ScoredCandidate) -> bool:
     """On every seed, the first values are equal or one holds the other ("Ann" and "Ann and Bo")."""
     firsts = [(x[0] if x else "", y[0] if y else "") for x, y in zip(a.values, b.values, strict=False)]
@@ -94,7 +112,7 @@ def option_line(scored: ScoredCandidate, label: str | None = None) -> str:
 def choose_candidate(llm: LLM, request: FieldRequest, concept: FieldConcept, ranked: Sequence[ScoredCandidate],
                      seeds: Sequence[etree._Element], urls: Sequence[str] = ()) -> Choice:
     """The model's choice among ``ranked`` for ``request`` (see the module docstring)."""
-    options = distinct_options([s for s in ranked if trusted(s, len(seeds))])
+    options = distinct_options(offered([s for s in ranked if trusted(s, len(seeds))], concept))
     if unnamed(options, concept):
         pairs = label_options(concept, seeds, options[:EVIDENCE_SHOWN], urls)
         if pairs:
@@ -171,7 +189,8 @@ def _answer(llm: LLM, template: str, request: FieldRequest, concept: FieldConcep
     except (LLMError, KeyError, TypeError):
         return Choice(fallback, True, "model answer unusable; heuristic choice kept")
     if answer == NONE:
-        return Choice(None, True, f"the model rejected all {len(by_line)} options ({why})")
+        return Choice(fallback, True, f"the model rejected all {len(by_line)} options ({why}); "
+                                      "the evidence's choice kept")
     if answer not in by_line:
         return Choice(fallback, True, "model answer unusable; heuristic choice kept")
     return Choice(by_line[answer], True, f"model chose {list(by_line).index(answer)} of {len(by_line)} ({why})")
