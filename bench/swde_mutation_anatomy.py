@@ -5,7 +5,8 @@ draws and categories; given a second file (the same command after a change), wha
     python bench/swde_mutation_anatomy.py bench/results/swde-issue28d-mutated-before.json \
         --after bench/results/swde-issue28d-mutated-after.json --hold-out nbaplayer,restaurant
 
-Sites of held-out verticals are left out of the listing (only their totals are for reading). ``--lenient`` reads
+``--every`` also lists the site-attributes that are not Correct unmutated (a truth fault, a field never
+found), so a vertical's whole picture reads in one listing. Sites of held-out verticals are left out of the listing (only their totals are for reading). ``--lenient`` reads
 the lenient categories (separators stripped from values and truth): the one to judge ``split`` by, since SWDE's
 truth keeps a value's text node with its separators (": 978…") and a split draws that text as two nodes.
 """
@@ -28,14 +29,17 @@ def cases(path: Path, lenient: bool = False) -> dict[Draw, dict]:
     return found
 
 
-def lost(before: dict[Draw, dict], kinds: set[str], held_out: tuple[str, ...]) -> dict[tuple[str, str], list[Draw]]:
-    """Per (site, attribute) Correct unmutated, the mutated draws where it is not Correct."""
+def lost(before: dict[Draw, dict], kinds: set[str], held_out: tuple[str, ...],
+         every: bool = False) -> dict[tuple[str, str], list[Draw]]:
+    """Per (site, attribute) Correct unmutated (``every``: whatever it is unmutated), the mutated draws where
+    it is not Correct."""
     found: dict[tuple[str, str], list[Draw]] = defaultdict(list)
     for draw, case in before.items():
         kind, _, site, attribute = draw
         unmutated = before.get(("none", 0, site, attribute))
         if (kind == "none" or (kinds and kind not in kinds) or site.split("-")[0] in held_out
-                or unmutated is None or unmutated["category"] != "correct" or case["category"] == "correct"):
+                or unmutated is None or (unmutated["category"] != "correct" and not every)
+                or case["category"] == "correct"):
             continue
         found[site, attribute].append(draw)
     return found
@@ -48,13 +52,16 @@ def main() -> None:
     parser.add_argument("--kinds", default="", help="only these kinds (comma-separated); all by default")
     parser.add_argument("--hold-out", default="", help="verticals left out of the listing (comma-separated)")
     parser.add_argument("--lenient", action="store_true", help="lenient categories instead of the strict ones")
+    parser.add_argument("--every", action="store_true",
+                        help="also site-attributes not Correct on the unmutated pages (their category first)")
     args = parser.parse_args()
     before = cases(args.before, args.lenient)
     after = cases(args.after, args.lenient) if args.after else {}
     kinds = {k for k in args.kinds.split(",") if k}
     held_out = tuple(v for v in args.hold_out.split(",") if v)
-    for (site, attribute), draws in sorted(lost(before, kinds, held_out).items()):
-        cells = []
+    for (site, attribute), draws in sorted(lost(before, kinds, held_out, args.every).items()):
+        unmutated = before[("none", 0, site, attribute)]["category"]
+        cells = [f"none:{unmutated}"] if unmutated != "correct" else []
         for draw in sorted(draws):
             now = after.get(draw, {}).get("category")
             cells.append(f"{draw[0]}{draw[1]}:{before[draw]['category']}" + (f"->{now}" if now else ""))

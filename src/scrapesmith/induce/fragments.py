@@ -15,12 +15,15 @@ from lxml import etree
 from scrapesmith.dom import clean_tree, estimate_tokens
 from scrapesmith.induce.candidates import anchored_path
 from scrapesmith.induce.execute import XPathSyntaxError, compile_xpath
+from scrapesmith.induce.joined import text_part
 
 MAX_TEXT_CHARS = 80
 
 
 def value_nodes(root: etree._Element, xpath: str) -> list[etree._Element]:
-    """The elements an XPath points at; a text or attribute result stands for its parent element."""
+    """The elements an XPath points at; a text or attribute result stands for its parent element, a joined
+    text (:mod:`scrapesmith.induce.joined`) for the element its first part is in."""
+    xpath = text_part(xpath) or xpath
     try:
         result = etree.XPath(xpath)(root)
     except (etree.XPathError, XPathSyntaxError):

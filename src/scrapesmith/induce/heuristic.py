@@ -33,6 +33,7 @@ from scrapesmith.induce.cleaning import (
 from scrapesmith.induce.execute import XPathSyntaxError, folded, normalize_space, post_process, run_actions
 from scrapesmith.induce.field_evidence import FieldConcept, concept_for
 from scrapesmith.induce.fragments import value_nodes
+from scrapesmith.induce.joined import cut_short, joined_candidates, leading_text, text_part
 from scrapesmith.induce.kinds import telling_check, with_unit
 from scrapesmith.induce.labels import MAX_LABEL_CHARS, is_ui_text, label_candidates, text_label_candidates
 from scrapesmith.induce.linked import link_candidates
@@ -51,6 +52,7 @@ FURNITURE = 0.0
 MIN_SCORE = 0.02
 AVOIDED = 0.3
 CONSTANT_HEADLINE = 0.1
+CUT_SHORT = 0.9  # a piece of a value, where the seeds show all of it joined across inline markup
 # a value the same on every seed: behind a label it may be data ("Type: Private"), found by its kind alone it
 # is the site's own (its name in the banner, its head office's phone), and so is a link found by its address
 # alone (a menu's "News" under ".../team?team=bos")
@@ -69,6 +71,7 @@ def page_candidates(root: etree._Element, concept: FieldConcept,
         found += headline_candidates(root, concept, cores)
     found += link_candidates(root, concept)
     found += section_candidates(root, concept) + type_candidates(root, concept)
+    found += joined_candidates(root, found)
     seen: dict[tuple[str, str | None, str | None], FieldCandidate] = {}
     for candidate in found:
         if candidate.key not in seen or candidate.prior > seen[candidate.key].prior:
@@ -219,7 +222,7 @@ class HeadlineAnchor:
         order = {element: index for index, element in enumerate(root.iter())}
         heading = None
         for element in root.iter("h1", "h2", "h3"):
-            texts = [normalize_space(element.text_content()), normalize_space(element.text or "")]
+            texts = [normalize_space(element.text_content()), normalize_space(element.text or ""), leading_text(element)]
             if any(len(text) >= 3 and title_fit([text], title) >= 1.0 for text in texts):
                 heading = element
                 break
@@ -301,6 +304,12 @@ def rank_pool(pool: dict[CandidateKey, FieldCandidate], support: dict[CandidateK
                 ranked.append(_scoped(cleaned, concept, anchors, regions))
         ranked.append(_scoped(scored, concept, anchors, regions))
     ranked = [s for s in ranked if s.score > 0]
+    wholes = [s.values for s in ranked if text_part(s.candidate.xpath)]
+    headline_titles = titles if concept.headline else None
+    for scored in ranked:  # "Arctic Blvd." after a label whose text "2477 " runs into it: the value's end
+        if text_part(scored.candidate.xpath) is None and any(cut_short(scored.values, w, headline_titles)
+                                                              for w in wholes):
+            scored.score *= CUT_SHORT
     ranked.sort(key=lambda s: (-round(s.score, 6), -s.support, *_fragility(s.candidate), s.candidate.xpath))
     return ranked
 

@@ -30,6 +30,7 @@ from scrapesmith.induce.kinds import label_unit
 LABEL_STRIP = " \t\r\n:：-–—|*•»>"
 MAX_LABEL_CHARS = 40
 QUALIFIER_WORDS = 2
+MAX_TEXT_LABEL_REPEATS = 2
 PHRASE_WORDS = 6
 # link texts that are page furniture, not values: "See more", "and 2 more credits", "View all"
 _TRAILING_NOTE = re.compile(r"\s+\([^()]{1,15}\)$")
@@ -205,16 +206,24 @@ def _inline_label_candidates(root: etree._Element, concept: FieldConcept) -> lis
 
 
 def text_label_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCandidate]:
-    """A label that is bare text before an element: ``Our price: <span>$9.99</span>``."""
+    """A label that is bare text before an element: ``Our price: <span>$9.99</span>``. A record prints its
+    label once; bare text printed before an element more than ``MAX_TEXT_LABEL_REPEATS`` times on one page
+    ("by" before each related item's author) heads a list of other records, not this one's field."""
     found: list[FieldCandidate] = []
+    counts: dict[str, int] = {}
     for element in visible_elements(root):
         pairs = [(element.text, element[0] if len(element) else None), (element.tail, element.getnext())]
         for text, following in pairs:
             if text and following is not None and isinstance(following.tag, str):
                 label = normalize_space(text)
                 if label_of(label, concept.labels) is not None:
+                    counts[label] = counts.get(label, 0) + 1
+                    if counts[label] > 1:
+                        continue
                     anchor = f"//text()[normalize-space()={xpath_literal(label)}]/following-sibling::{following.tag}"
                     found.append(FieldCandidate(f"{anchor}[1]", "label"))
                     if concept.multiple:
                         found.append(FieldCandidate(anchor, "label"))
-    return found
+    repeated = {f"//text()[normalize-space()={xpath_literal(label)}]/" for label, n in counts.items()
+                if n > MAX_TEXT_LABEL_REPEATS}
+    return [c for c in found if not any(c.xpath.startswith(prefix) for prefix in repeated)]

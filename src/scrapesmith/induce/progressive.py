@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from scrapesmith.dom import estimate_tokens
 from scrapesmith.induce.execute import XPathSyntaxError, as_document, comparable, run_actions
 from scrapesmith.induce.fragments import fragment_html, region_for, region_xpath, value_nodes
+from scrapesmith.induce.joined import text_part
 from scrapesmith.llm import LLM, LLMError, ask_structured, render_prompt
 
 Method = Literal["autoscraper", "cot", "reflexion"]
@@ -129,7 +130,9 @@ def _contains_value(llm: LLM, instruction: str, node: etree._Element, value: str
 
 def _step_back(llm: LLM, instruction: str, current: etree._Element, xpath: str, value: str,
                settings: GenerationSettings) -> tuple[str, etree._Element] | None:
-    """Climb from the failed XPath's node until the subtree holds the value: (pruning XPath, new root)."""
+    """Climb from the failed XPath's node until the subtree holds the value: (pruning XPath, new root). A
+    joined text (``concat(…)``, a string, no node) climbs from the text node it starts with."""
+    xpath = text_part(xpath) or xpath
     nodes = value_nodes(current, xpath)
     if not nodes:
         return None

@@ -1,10 +1,10 @@
 """The eight AutoData agents: a manager, the research squad and the development squad."""
 
 from scrapesmith.collect.agents.base import Agent, Team
+from scrapesmith.collect.agents.blueprint import BlueprintAgent
 from scrapesmith.collect.agents.development import EngineerAgent, TestAgent, ValidationAgent
 from scrapesmith.collect.agents.manager import FINISH, ManagerAgent
 from scrapesmith.collect.agents.research import (
-    BlueprintAgent,
     NoStartingPoint,
     PlanAgent,
     ToolAgent,
