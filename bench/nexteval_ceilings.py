@@ -123,12 +123,18 @@ def chrome_summary(rows: list[dict]) -> dict:
     with_chrome = [row for row in rows if row["chrome_lists"]]
     labels = [row["chrome_true"] > 0 for row in with_chrome]
     features = rows[0]["evidence"]
+    taking = [row for row in rows if row["chrome_true"]]
+    others = [row for row in rows if not row["chrome_true"]]
     return {
         "missed_chrome": sum(row["missed_chrome"] for row in rows),
         "missed_content": sum(row["missed_content"] for row in rows),
         "pages_with_chrome_lists": len(with_chrome),
         "pages_taking_some_chrome": sum(labels),
         "pages_taking_every_chrome_list": sum(1 for row in with_chrome if row["chrome_true"] == row["chrome_lists"]),
+        "detector_f1_pages_taking_chrome": float(np.mean([row["detector"] for row in taking])) if taking else None,
+        "detector_f1_other_pages": float(np.mean([row["detector"] for row in others])) if others else None,
+        "pages_under_low_taking_chrome": sum(1 for row in taking if row["detector"] < LOW_F1),
+        "pages_under_low": sum(1 for row in rows if row["detector"] < LOW_F1),
         "chrome_lists": sum(row["chrome_lists"] for row in rows),
         "chrome_lists_true": sum(row["chrome_true"] for row in rows),
         "auc_takes_menus": {
