@@ -1,0 +1,83 @@
+"""Oracle ceilings, chrome policies and sampling noise of NEXT-EVAL record detection
+(scrapesmith.bench.nexteval_ceilings, bench/nexteval_ceilings.py), on real NEXT-EVAL pages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scrapesmith.bench.nexteval_ceilings import (
+    CEILINGS,
+    Stump,
+    chrome_annotation,
+    chrome_policies,
+    fit_stump,
+    page_ceilings,
+    sampling_noise,
+    view_shipped,
+)
+from scrapesmith.bench.nexteval_fit import PageData, load_pages
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "next-eval"
+pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="shared NEXT-EVAL data not present")
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, PageData]:
+    """Pages 1 (detected right), 72 (annotated lists left out) and 10 (its truth lists records twice)."""
+    root = tmp_path_factory.mktemp("nexteval")
+    names = ("1", "10", "72")
+    for folder, suffix in (("html", "html"), ("groundtruth", "json")):
+        (root / folder).mkdir()
+        for name in names:
+            (root / folder / f"{name}.{suffix}").symlink_to(DATA / folder / f"{name}.{suffix}")
+    return dict(zip(names, load_pages(root / "html", root / "groundtruth"), strict=True))
+
+
+def test_a_page_detected_right_reaches_every_ceiling(pages: dict[str, PageData]) -> None:
+    ceilings = page_ceilings(view_shipped(pages["1"]))
+    assert all(ceilings[name] == pytest.approx(1.0) for name in CEILINGS)
+    assert ceilings["repeated_truth"] == 0
+
+
+def test_the_ceilings_rise_as_each_oracle_fixes_one_more_kind_of_error(pages: dict[str, PageData]) -> None:
+    ceilings = page_ceilings(view_shipped(pages["72"]))
+    assert ceilings["detector"] < 0.6
+    assert ceilings["selection"] > ceilings["detector"] + 0.3
+    assert max(ceilings["selection"], ceilings["greedy"]) <= ceilings["boundary"] + 1e-9
+    assert ceilings["boundary"] <= ceilings["metric"] == pytest.approx(1.0)
+
+
+def test_a_truth_that_lists_records_twice_caps_the_metric_for_any_detector(pages: dict[str, PageData]) -> None:
+    page = pages["10"]
+    ceilings = page_ceilings(view_shipped(page))
+    repeated = ceilings["repeated_truth"]
+    assert repeated > 0
+    recall = (len(page.truth) - repeated) / len(page.truth)
+    assert ceilings["metric"] == pytest.approx(2 * recall / (1 + recall))
+    assert ceilings["boundary"] <= ceilings["metric"] + 1e-9
+
+
+def test_chrome_policies_bracket_the_page_oracle(pages: dict[str, PageData]) -> None:
+    view = view_shipped(pages["72"])
+    counts = chrome_annotation(view)
+    assert counts["missed_chrome"] + counts["missed_content"] >= 3
+    for scores in chrome_policies(view).values():
+        assert scores["page oracle none/all"] == max(scores["none"], scores["all"])
+        assert 0.0 <= scores["none"] <= 1.0 and 0.0 <= scores["all"] <= 1.0
+
+
+def test_a_menus_rule_is_fitted_on_the_rows_it_is_given() -> None:
+    rows = [{"evidence": {"lists": float(n)}, "all": float(n > 2), "none": float(n <= 2)} for n in range(6)]
+    assert fit_stump(rows) == Stump("lists", 2.0, below=False)
+
+
+def test_sampling_noise_finds_a_low_figure_unlikely_from_high_pages_and_the_low_share_it_needs() -> None:
+    scores = [1.0] * 90 + [0.0] * 10
+    noise = sampling_noise(scores, size=64, observed=0.776, observed_under=11, low=0.5, draws=20_000)
+    assert noise["mean"] == pytest.approx(0.9)
+    assert noise["p_sample_mean_at_most_observed"] < 0.01
+    assert noise["share_under_low_for_observed"] == pytest.approx(0.224)
+    assert noise["sample_mean_sd"] == pytest.approx(np.sqrt(0.09 / 64), rel=0.05)
