@@ -41,8 +41,8 @@ def test_the_evidence_alone_finds_it_again_with_no_model(camera):
     assert agreement_f1(rows_of(healed.spec, changed[3:]), expected, "price") == 1.0
 
 
-def test_the_model_chooses_among_options_that_pass_the_checks_and_may_reject_them(camera):
-    spec, changed, _ = camera
+def test_the_model_chooses_among_options_that_pass_the_checks_and_its_rejection_keeps_the_evidence(camera):
+    spec, changed, expected = camera
     asked = []
 
     def reject(request):
@@ -51,7 +51,10 @@ def test_the_model_chooses_among_options_that_pass_the_checks_and_may_reject_the
 
     healed = heal_spec(spec, [parse_for_replay(t) for t in changed[:3]], EvidenceHeal(ScriptedLLM(reject)))
     assert len(asked) == 1  # one call for the one field whose values are gone: its evidence is split here
-    assert healed.lost == ["price"] and "rejected" in next(f.detail for f in healed.fields if f.name == "price")
+    # a rejection never empties a field the evidence fills (induce.choose): the evidence's best stays
+    assert not healed.lost and "price" in healed.healed
+    assert "evidence's choice kept" in next(f.detail for f in healed.fields if f.name == "price")
+    assert agreement_f1(rows_of(healed.spec, changed[3:]), expected, "price") == 1.0
     options = asked[0].split('"enum":[')[1].split("]")[0]
     assert options.count("USD") == 9 and options.endswith('"none"')  # every option reads prices, as it did
 
