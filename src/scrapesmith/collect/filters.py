@@ -62,7 +62,8 @@ def _text(value: Any) -> str:
     return " ".join(str(value if value is not None else "").split())
 
 
-def _is_number(text: str) -> bool:
+def is_number(text: str) -> bool:
+    """Whether the text reads as a number once its thousands separators are dropped ("1,299.00")."""
     try:
         float(text.replace(",", ""))
     except ValueError:
@@ -88,7 +89,7 @@ def entity_filter(instruction: str, rows: list[dict[str, Any]]) -> dict[str, str
         if all(_YEAR.match(v) for v in values):
             named = [v for v in values if _named(v, text)]
         else:
-            named = [v for v in values if len(v) > 3 and not _is_number(v) and v not in dates and _named(v, text)]
+            named = [v for v in values if len(v) > 3 and not is_number(v) and v not in dates and _named(v, text)]
         if len(named) == 1:
             found[key] = named[0]
     return found
@@ -107,7 +108,7 @@ def date_key(rows: list[dict[str, Any]], preferred: Iterable[str] = ()) -> str |
     keys = [*preferred, *(k for r in rows[:1] for k in r)]
     for key in dict.fromkeys(k for k in keys if k not in PROVENANCE):
         values = [r.get(key) for r in rows if _text(r.get(key))]
-        if values and all(parse_date(v) is not None and not _is_number(_text(v)) for v in values):
+        if values and all(parse_date(v) is not None and not is_number(_text(v)) for v in values):
             return key
     return None
 

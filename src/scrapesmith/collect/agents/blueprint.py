@@ -7,7 +7,7 @@ from pydantic import BaseModel, Field
 
 from scrapesmith.collect.agents.base import Agent
 from scrapesmith.collect.agents.research import plan_of
-from scrapesmith.collect.filters import entity_filter, named_sources, range_filter
+from scrapesmith.collect.filters import entity_filter, is_number, named_sources, range_filter
 from scrapesmith.collect.mapping import plausible
 from scrapesmith.collect.views import (
     Blueprint,
@@ -119,8 +119,8 @@ def _rank(candidate: SourceCandidate, web: WebMessage) -> tuple:
 def _numeric(rows: list[dict], field_map: dict[str, str], columns: list[str]) -> list[str]:
     numeric = []
     for column in columns:
-        values = [str(r.get(field_map.get(column, column)) or "").replace(",", "") for r in rows[:10]]
-        if values and all(_is_number(v) for v in values):
+        values = [str(r.get(field_map.get(column, column)) or "") for r in rows[:10]]
+        if values and all(is_number(v) for v in values):
             numeric.append(column)
     return numeric
 
@@ -130,14 +130,6 @@ def _column_types(rows: list[dict], field_map: dict[str, str], columns: list[str
     """Each output column's type from the sampled values it maps to (the label column is text)."""
     return {column: "string" if column == label_column else infer_type(
         r.get(field_map.get(column, column)) for r in rows) for column in columns}
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _sampled_filter(row_filter: dict[str, str], rows: list[dict], field_map: dict[str, str],
