@@ -231,10 +231,27 @@ def case_rows(runs: Sequence[SiteRun]) -> list[dict]:
     for run in runs:
         for name, strict in run.strict.items():
             lenient = run.lenient[name]
+            field_spec = run.spec.field(name)
             rows.append({"site": run.site.key, "attribute": name, **strict.as_dict(),
                          "lenient_f1": round(lenient.f1, 4), "lenient_category": lenient.category,
-                         "xpath": " ; ".join(run.spec.field(name).actions)})
+                         "xpath": " ; ".join(field_spec.actions), "confidence": field_spec.confidence,
+                         "doubt": field_spec.doubt})
     return rows
+
+
+def flag_rates(runs: Sequence[SiteRun]) -> dict[str, float | int]:
+    """How well the fields' doubts tell wrong values from right ones: the share of wrong non-empty values
+    (a case not Correct whose spec extracted something) that carry a doubt, and the share of right ones."""
+    wrong = right = wrong_flagged = right_flagged = 0
+    for run in runs:
+        for name, case in run.strict.items():
+            unsure = run.spec.field(name).unsure
+            if case.category == "correct":
+                right, right_flagged = right + 1, right_flagged + unsure
+            elif case.tp + case.fp > 0:
+                wrong, wrong_flagged = wrong + 1, wrong_flagged + unsure
+    return {"wrong_values": wrong, "wrong_flagged": round(wrong_flagged / wrong, 3) if wrong else 0.0,
+            "right_values": right, "right_flagged": round(right_flagged / right, 3) if right else 0.0}
 
 
 def summary_of(runs: Sequence[SiteRun]) -> dict[str, float | int]:
@@ -248,6 +265,8 @@ def summary_of(runs: Sequence[SiteRun]) -> dict[str, float | int]:
         "pages_per_s": round(execute, 1), "lxml_pages_per_s": round(bare, 1),
         "throughput_ratio": round(execute / bare, 3) if bare else 0.0,
         "induce_seconds": round(sum(r.induce_seconds for r in runs), 2),
+        "induce_seconds_max_site": round(max(r.induce_seconds for r in runs), 2),
+        **flag_rates(runs),
     }
 
 
@@ -280,7 +299,7 @@ def print_groups(title: str, rows: Sequence[dict]) -> None:
 
 def run_sites(chosen: Sequence[SwdeSite], groundtruth: Path, attributes: str | None, seeds: int, test: int,
               method: str, llm: LLM | None, progress: Progress,
-              reader: Callable[[Path], str] = read_page) -> tuple[list[SiteRun], list[dict]]:
+              reader: Callable[[Path], str] = read_page, strict: bool = False) -> tuple[list[SiteRun], list[dict]]:
     """Every chosen site induced and scored, one ledger per site: the runs and each site's model use."""
     runs, calls = [], []
     task = progress.add_task("sites", total=len(chosen))
@@ -288,7 +307,8 @@ def run_sites(chosen: Sequence[SwdeSite], groundtruth: Path, attributes: str | N
         progress.update(task, description=f"{method} on {site.key}")
 
         def inducer(requests, trees, key, names):
-            return induce_scraper(requests, trees, method=method, llm=llm, site=key, seed_names=names)
+            spec = induce_scraper(requests, trees, method=method, llm=llm, site=key, seed_names=names)
+            return spec.strict() if strict else spec
 
         with use_ledger(Ledger()) as ledger:
             run = run_site(site, groundtruth, inducer, parse_list(attributes), seeds, test, reader)
@@ -306,11 +326,11 @@ def run_sites(chosen: Sequence[SwdeSite], groundtruth: Path, attributes: str | N
 
 def run_benchmark(pages: Path, groundtruth: Path, sites: str | None, attributes: str | None, seeds: int,
                   test: int, method: str, llm: LLM | None, json_out: Path | None,
-                  progress_factory: Callable[[], Progress]) -> BenchResult:
+                  progress_factory: Callable[[], Progress], strict: bool = False) -> BenchResult:
     """The whole ``bench swde`` run: every site, one ledger per site, one report."""
     chosen = discover_sites(pages, parse_list(sites))
     with progress_factory() as progress:
-        runs, calls = run_sites(chosen, groundtruth, attributes, seeds, test, method, llm, progress)
+        runs, calls = run_sites(chosen, groundtruth, attributes, seeds, test, method, llm, progress, strict=strict)
     summary = summary_of(runs)
     summary["llm_calls"] = sum(c["llm_calls"] for c in calls)
     summary["tokens"] = sum(c["input_tokens"] + c["output_tokens"] for c in calls)
@@ -320,7 +340,7 @@ def run_benchmark(pages: Path, groundtruth: Path, sites: str | None, attributes:
     result = BenchResult(
         name=f"swde ({method})", summary=summary, cases=case_rows(runs),
         params={"pages": str(pages), "groundtruth": str(groundtruth), "seeds": seeds, "test": test,
-                "method": method, "llm": getattr(llm, "name", "none"),
+                "method": method, "llm": getattr(llm, "name", "none"), "strict": strict,
                 "per_site": [{**c, **figures} for c, figures in zip(calls, per_site, strict=True)],
                 "per_vertical": verticals, "specs": {r.site.key: r.spec.model_dump() for r in runs}},
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -30,7 +32,7 @@ from scrapesmith.induce import (
     ScraperSpec,
     induce_from_sources,
 )
-from scrapesmith.llm import LLM
+from scrapesmith.llm import LLM, Ledger, LedgerEntry, use_ledger
 
 Sources = Annotated[list[str], typer.Argument(help="Pages: files, directories, URLs or a .txt URL list.")]
 
@@ -63,7 +65,9 @@ def induce_command(
         "--example", "-e", help="NAME=VALUE seen on the first page: learn the field from its value "
         "(repeatable; no model).")] = [],  # noqa: B006
     output: Annotated[Path, typer.Option("-o", "--output", help="Where to write the spec (JSON).")] = Path("spec.json"),
-    method: Annotated[str, typer.Option(help="heuristic | choose | autoscraper | cot | reflexion | auto.")] = "auto",
+    method: Annotated[str, typer.Option(help="heuristic | choose | autoscraper | cot | reflexion | auto (heuristic, "
+                                             "or choose when a model is set: seconds, not minutes).")] = "auto",
+    strict: Annotated[bool, typer.Option("--strict", help="Leave fields the engine is unsure of empty.")] = False,
     seeds: Annotated[int, typer.Option(min=1, help="Use at most this many seed pages.")] = 3,
     allow_host: AllowHostOption = None,
     llm: LLMOption = None,
@@ -76,22 +80,81 @@ def induce_command(
         raise typer.BadParameter("give at least one --field NAME=INSTRUCTION or --example NAME=VALUE")
     check_choice("--method", method, (*METHODS, "auto"))
     if method == "auto":
-        method = "autoscraper" if (llm or get_settings().llm) not in (None, "", "none") else "heuristic"
+        method = default_method(llm or get_settings().llm)
     model = model_for_method(method, llm, no_cache)
+    if model is not None:
+        calls = len(requests) * calls_per_field(method, seeds)
+        console.print(f"{method}: up to {calls} model calls for {len(requests)} field(s) on {model.name}; "
+                      "progress per field and call below (--method heuristic answers in seconds)", highlight=False)
     with progress_bar() as progress:
         task = progress.add_task("fetching", total=None)
-        spec, trees = induce_from_sources(
-            requests, sources, allow_hosts=allowed_hosts(allow_host), method=method, llm=model, seeds=seeds,
-            fetch_progress=_fetch_display(progress, task), examples=examples,
-            progress=lambda name: progress.update(task, description=f"inducing '{name}' with {method}"))
+        watch = ModelWatch(progress, task, method, len(requests) * calls_per_field(method, seeds))
+        with use_ledger(WatchedLedger(watch.call)):
+            spec, trees = induce_from_sources(
+                requests, sources, allow_hosts=allowed_hosts(allow_host), method=method, llm=model, seeds=seeds,
+                fetch_progress=_fetch_display(progress, task), examples=examples, progress=watch.field)
+    if strict:
+        spec = spec.strict()
     spec.save(output)
     _print_spec(spec, trees)
     console.print(f"spec {spec.spec_id} written to {output}", highlight=False)
 
 
+def default_method(llm_setting: str | None) -> str:
+    """``--method auto``: the heuristic with no model, ``choose`` with one (at most one call per field). The
+    slow methods (autoscraper, cot, reflexion: minutes per field on a laptop CPU) run only when named."""
+    return "choose" if llm_setting not in (None, "", "none") else "heuristic"
+
+
+def calls_per_field(method: str, seeds: int) -> int:
+    """The most model calls one field may take: choose asks once at most; autoscraper's top-down and up to
+    five step-backs per seed plus synthesis; cot one per seed plus synthesis; reflexion up to three per seed."""
+    return {"heuristic": 0, "choose": 1, "autoscraper": seeds * 6 + 1, "cot": seeds + 1,
+            "reflexion": seeds * 3 + 1}.get(method, 1)
+
+
+class WatchedLedger(Ledger):
+    """The ledger of one command that also tells a display after each model call."""
+
+    def __init__(self, on_call: Callable[[LedgerEntry], None]) -> None:
+        super().__init__()
+        self.on_call = on_call
+
+    def record(self, llm_name, request, completion) -> LedgerEntry:
+        entry = super().record(llm_name, request, completion)
+        self.on_call(entry)
+        return entry
+
+
+class ModelWatch:
+    """The progress line of a model method: which field, how many calls so far of at most how many, their
+    mean time and what is left at that pace."""
+
+    def __init__(self, progress: Progress, task: TaskID, method: str, most_calls: int) -> None:
+        self.progress, self.task, self.method, self.most = progress, task, method, most_calls
+        self.name, self.calls, self.started = "", 0, time.monotonic()
+
+    def field(self, name: str) -> None:
+        self.name = name
+        self._show()
+
+    def call(self, entry: LedgerEntry) -> None:
+        self.calls += 1
+        self._show()
+
+    def _show(self) -> None:
+        text = f"inducing '{self.name}' with {self.method}"
+        if self.calls:
+            pace = (time.monotonic() - self.started) / self.calls
+            left = max(0, self.most - self.calls) * pace
+            text += f": call {self.calls} of at most {self.most}, {pace:.0f} s a call, at most ~{left:.0f} s left"
+        self.progress.update(self.task, description=text)
+
+
 def _print_spec(spec: ScraperSpec, trees: list) -> None:
     table = Table(title=f"{spec.method} scraper")
     table.add_column("field")
+    table.add_column("confidence", overflow="fold")
     table.add_column("action sequence", overflow="fold")
     compiled = CompiledSpec(spec)
     rows = [compiled.row_from(compiled.extract_tree(tree)) for tree in trees]
@@ -99,8 +162,19 @@ def _print_spec(spec: ScraperSpec, trees: list) -> None:
         table.add_column(f"seed {index}", overflow="fold")
     for field_spec in spec.fields:
         shown = " ⟶ ".join(field_spec.actions) or "(none found)"  # XPath predicates look like rich markup
-        table.add_row(field_spec.name, escape(shown), *(escape(str(row[field_spec.name])) for row in rows))
+        table.add_row(field_spec.name, escape(confidence_text(field_spec)), escape(shown),
+                      *(escape(str(row[field_spec.name])) for row in rows))
     console.print(table)
+    for field_spec in spec.fields:
+        if field_spec.doubt:
+            left = " (left empty: --strict)" if not field_spec.actions else ""
+            console.print(f"unsure: {field_spec.name}: {field_spec.doubt}{left}", highlight=False)
+
+
+def confidence_text(field_spec) -> str:
+    """"0.91", "0.31 unsure", "unsure" (no ranker), or "" when nothing was weighed."""
+    number = f"{field_spec.confidence:.2f}" if field_spec.confidence is not None else ""
+    return " ".join(p for p in (number, "unsure" if field_spec.doubt else "") if p)
 
 
 

@@ -38,6 +38,7 @@ from scrapesmith.induce.kinds import telling_check, with_unit
 from scrapesmith.induce.labels import MAX_LABEL_CHARS, is_ui_text, label_candidates, text_label_candidates
 from scrapesmith.induce.linked import link_candidates
 from scrapesmith.induce.pairs import section_candidates, unnamed_candidates
+from scrapesmith.induce.ranking import judged, learned_order
 from scrapesmith.induce.regions import PageRegions, own_url
 from scrapesmith.induce.titles import leads_with, title_cores
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
@@ -86,6 +87,14 @@ class ScoredCandidate:
     score: float
     support: int = 1
     notes: list[str] = field(default_factory=list)
+    # each reason the score was multiplied by, kept apart: what the learned ranker reads (``ranking.py``)
+    factors: dict[str, float] = field(default_factory=dict)
+    learned: float | None = None
+
+    def weigh(self, name: str, factor: float) -> None:
+        """Multiply the score by ``factor`` and remember it under ``name``."""
+        self.score *= factor
+        self.factors[name] = self.factors.get(name, 1.0) * factor
 
     def post(self, concept: FieldConcept) -> PostProcess:
         return PostProcess(regex=self.candidate.regex, multiple=concept.multiple or self.candidate.several,
@@ -200,8 +209,13 @@ def score_candidate(candidate: FieldCandidate, concept: FieldConcept, seeds: Seq
     # "Posted June 5, 2024": the value still carries its label, so a path to the bare value is better
     labelled = 0.8 if all(_starts_with_label(v, concept.labels) for v in flat) else 1.0
     furniture = FURNITURE if all(is_ui_text(v) for v in flat) else 1.0  # "(more)", "See all": links, not values
-    scored.score = (candidate.prior * coverage**2 * type_fit * cardinality * (1 - too_long) * variation
-                    * headline * avoided * scan * labelled * furniture)
+    scored.factors = {"prior": candidate.prior, "coverage": coverage**2, "type": type_fit,
+                      "cardinality": cardinality, "short": 1 - too_long, "variation": variation,
+                      "headline": headline, "avoided": avoided, "scan": scan, "labelled": labelled,
+                      "furniture": furniture}
+    scored.score = 1.0
+    for factor in scored.factors.values():
+        scored.score *= factor
     scored.notes = [f"coverage={coverage:.2f}", f"type={type_fit:.2f}", f"per-page={mean_count:.1f}",
                     f"varies={distinct > 1}"]
     return scored
@@ -264,7 +278,8 @@ def rank_candidates(concept: FieldConcept, seeds: Sequence[etree._Element],
     readings = {tuple(map(tuple, s.values)) for s in ranked if s.candidate.key in keys}
     if len(readings) > 1:  # several pairs read as the field (a director, writers, stars): only a label could tell
         ranked = [s for s in ranked if s.candidate.evidence != "unnamed"]
-    return ranked
+    return learned_order([s for s in ranked if trusted(s, len(seeds))], concept, seeds) + [
+        s for s in ranked if not trusted(s, len(seeds))]
 
 
 def rank_pool(pool: dict[CandidateKey, FieldCandidate], support: dict[CandidateKey, int], concept: FieldConcept,
@@ -284,7 +299,7 @@ def rank_pool(pool: dict[CandidateKey, FieldCandidate], support: dict[CandidateK
         scored = score_candidate(candidate, concept, seeds, titles, cores)
         scored.support = support[key]
         if candidate.regex is None and template_affix(scored.values, concept, texts):
-            scored.score *= TEMPLATED  # "Glacier BrewHouse Review": the shared word is the template's
+            scored.weigh("templated", TEMPLATED)  # "Glacier BrewHouse Review": the shared word is the template's
         role = role_variant(candidate, seeds, concept)
         if role is not None and role.key not in pool:
             pool[role.key] = role
@@ -292,15 +307,15 @@ def rank_pool(pool: dict[CandidateKey, FieldCandidate], support: dict[CandidateK
             checked.support = scored.support
             ranked.append(_scoped(checked, concept, anchors, regions))
             # the same values without the check that their role is the field; values of other roles on the seeds
-            scored.score *= UNCHECKED_ROLES if checked.values == scored.values else OTHER_ROLES
+            scored.weigh("roles", UNCHECKED_ROLES if checked.values == scored.values else OTHER_ROLES)
         for variant in cleaning_variants(candidate, scored.values, concept, texts):
             if variant.key not in pool:
                 pool[variant.key] = variant
                 cleaned = score_candidate(variant, concept, seeds, titles, cores)
                 cleaned.support = scored.support
-                cleaned.score *= CLEANED  # a path to the bare value, when there is one, beats a regex
+                cleaned.weigh("cleaned", CLEANED)  # a path to the bare value, when there is one, beats a regex
                 if _names_field(scored.values, concept) and not _names_field(cleaned.values, concept):
-                    cleaned.score *= NAMING_HEADING
+                    cleaned.weigh("naming", NAMING_HEADING)
                 ranked.append(_scoped(cleaned, concept, anchors, regions))
         ranked.append(_scoped(scored, concept, anchors, regions))
     ranked = [s for s in ranked if s.score > 0]
@@ -309,7 +324,7 @@ def rank_pool(pool: dict[CandidateKey, FieldCandidate], support: dict[CandidateK
     for scored in ranked:  # "Arctic Blvd." after a label whose text "2477 " runs into it: the value's end
         if text_part(scored.candidate.xpath) is None and any(cut_short(scored.values, w, headline_titles)
                                                               for w in wholes):
-            scored.score *= CUT_SHORT
+            scored.weigh("cut short", CUT_SHORT)
     ranked.sort(key=lambda s: (-round(s.score, 6), -s.support, *_fragility(s.candidate), s.candidate.xpath))
     return ranked
 
@@ -332,7 +347,7 @@ def _scoped(scored: ScoredCandidate, concept: FieldConcept, anchors: Sequence[He
         return scored
     candidate = scored.candidate
     if candidate.evidence == "type" and not concept.headline:
-        scored.score *= sum(a.closeness(candidate.xpath) for a in anchors) / len(anchors)
+        scored.weigh("closeness", sum(a.closeness(candidate.xpath) for a in anchors) / len(anchors))
     outside, distractors = [], 0
     for region in regions:
         nodes = value_nodes(region.root, candidate.xpath)
@@ -342,10 +357,10 @@ def _scoped(scored: ScoredCandidate, concept: FieldConcept, anchors: Sequence[He
         if nodes and concept.avoid and concept.avoided(label_before(nodes[0])):
             distractors += 1
     if outside:
-        scored.score *= OUTSIDE_RECORD ** (len(outside) / len(regions))
+        scored.weigh("outside", OUTSIDE_RECORD ** (len(outside) / len(regions)))
         scored.notes.append(f"outside the record: {outside[0]}")
     if distractors:  # "You Save: $50.99", "List Price: $179.99": the page's own label names a distractor
-        scored.score *= AVOIDED ** (distractors / len(regions))
+        scored.weigh("distractor", AVOIDED ** (distractors / len(regions)))
         scored.notes.append("labelled as a distractor")
     return scored
 
@@ -372,12 +387,15 @@ def field_spec_from(request: FieldRequest, concept: FieldConcept, best: ScoredCa
     if best is None:
         return FieldSpec(name=request.name, instruction=request.instruction, actions=[],
                          post=PostProcess(multiple=concept.multiple), evidence="no candidate found")
+    confidence, doubt = judged(best, concept)
     return FieldSpec(
         name=request.name,
         instruction=request.instruction,
         actions=[best.candidate.xpath],
         post=best.post(concept),
         evidence=f"{best.candidate.evidence} score={best.score:.3f} " + " ".join(best.notes),
+        confidence=confidence,
+        doubt=doubt,
     )
 
 

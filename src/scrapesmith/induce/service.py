@@ -11,6 +11,7 @@ than writes XPath from scratch; it writes its own only when no candidate fits.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -46,6 +47,27 @@ Fetched = list[tuple[str, Page | FetchError]]
 
 class UnknownMethod(ScrapesmithError):
     """An induction method name that does not exist."""
+
+
+class BadSeedPage(ScrapesmithError):
+    """A seed page that cannot teach anything: missing, unreadable, empty, binary or not HTML."""
+
+
+def check_seed_page(source: str, page: Page | FetchError) -> Page:
+    """The page, if it is one induction can learn from; else :class:`BadSeedPage` naming it and why. A seed
+    dropped or read as an empty page would give a spec of "(none found)" fields, or one fitted to the
+    remaining pages, with nothing said."""
+    if isinstance(page, FetchError):
+        raise BadSeedPage(f"seed page {source}: {page.message}")
+    if "\x00" in page.text[:4096] or page.text[:4096].count("\ufffd") > 20:
+        raise BadSeedPage(f"seed page {source} is binary, not an HTML page")
+    if not page.text.strip():
+        raise BadSeedPage(f"seed page {source} is empty")
+    if "html" not in page.content_type and "xml" not in page.content_type:
+        raise BadSeedPage(f"seed page {source} is {page.content_type}, not an HTML page")
+    if not re.search(r"<\s*[a-zA-Z][^>]*>", page.text[:65536]):
+        raise BadSeedPage(f"seed page {source} holds no HTML markup")
+    return page
 
 
 def _induce_field(request: FieldRequest, concept: FieldConcept, seeds: Sequence[etree._Element], llm: LLM,
@@ -157,10 +179,9 @@ def induce_from_sources(requests: Sequence[FieldRequest], sources: Sequence[str]
     """
     if not requests and not examples:
         raise ScrapesmithError("give at least one field to induce (a request or an example value)")
-    fetched = [(source, page) for source, page in fetch_sources(sources, allow_hosts, fetch_progress)
-               if isinstance(page, Page)][:seeds]
-    if not fetched:
-        raise ScrapesmithError("none of the seed pages could be fetched")
+    items = expand_sources(list(sources))[:seeds]
+    fetched = [(source, check_seed_page(source, page))
+               for source, page in fetch_sources(items, allow_hosts, fetch_progress)]
     trees = [parse_for_replay(page.text) for _, page in fetched]
     names = [s for s, _ in fetched]
     learnt = induce_from_examples(examples, trees, seed_names=names) if examples else None

@@ -64,6 +64,14 @@ class FieldSpec(BaseModel):
     actions: list[str] = Field(default_factory=list, description="XPaths; all but the last prune the page")
     post: PostProcess = Field(default_factory=PostProcess)
     evidence: str = Field(default="", description="why these XPaths were chosen (for humans)")
+    confidence: float | None = Field(default=None, description="how likely the values are the field's (0-1), "
+                                     "from the learned ranker; absent in specs made without it")
+    doubt: str | None = Field(default=None, description="why the value is unsure, when it is "
+                              "(\"same text on every seed page\"); a strict run leaves such a field empty")
+
+    @property
+    def unsure(self) -> bool:
+        return self.doubt is not None
 
     @property
     def extractor(self) -> str | None:
@@ -88,10 +96,17 @@ class ScraperSpec(BaseModel):
     @property
     def spec_id(self) -> str:
         """A content hash of the fields, so two specs that extract the same way share an id."""
-        fields = [f.model_dump(exclude={"evidence": True, "post": {"split"}} if f.post.split is None
-                               else {"evidence"}) for f in self.fields]
+        fields = [f.model_dump(exclude={"evidence": True, "confidence": True, "doubt": True, "post": {"split"}}
+                               if f.post.split is None else {"evidence", "confidence", "doubt"}) for f in self.fields]
         payload = json.dumps([fields, self.scope] if self.scope else fields, sort_keys=True)
         return "spec-" + hashlib.sha256(payload.encode()).hexdigest()[:12]
+
+    def strict(self) -> ScraperSpec:
+        """The spec with every unsure field left empty (no actions; its doubt kept in ``evidence``): a value
+        the engine doubts is not written as if it were known (``induce --strict``)."""
+        fields = [f.model_copy(update={"actions": [], "evidence": f"left empty (--strict): {f.doubt}; {f.evidence}"})
+                  if f.unsure and f.actions else f for f in self.fields]
+        return self.model_copy(update={"fields": fields})
 
     def field(self, name: str) -> FieldSpec:
         for field in self.fields:

@@ -38,6 +38,9 @@ def bench_swde_command(
                                                      "from scratch on them; each kind reported apart.")] = None,
     mutation_seeds: Annotated[str, typer.Option("--mutation-seeds", help="Seeds of each mutation, "
                                                                          "comma-separated.")] = "0,1,2",
+    loso: Annotated[bool, typer.Option("--loso", help="Leave one site out: rank each site's candidates with a "
+                                                    "model fitted on the other sites only (in-sample beside it).")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Leave fields the engine is unsure of empty.")] = False,
     json_out: JsonOutOption = None,
 ) -> None:
     """Induce on SWDE seed pages and score on test pages with AutoScraper's executability metric, overall,
@@ -47,6 +50,12 @@ def bench_swde_command(
     check_choice("--method", method, METHODS)
     drawn = names_and_seeds("--mutate", mutate, TEMPLATE_MUTATIONS, mutation_seeds) if mutate is not None else None
     model = model_for_method(method, llm, no_cache)
+    if loso:
+        from scrapesmith.bench.swde_loso import run_loso
+
+        run_loso(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, progress_bar,
+                 strict=strict)
+        return
     if drawn is not None:
         from scrapesmith.bench import run_mutated
 
@@ -54,4 +63,23 @@ def bench_swde_command(
         run_mutated(pages, groundtruth, sites, attributes, seeds, test, method, model, kinds, numbers, json_out,
                     progress_bar)
         return
-    run_benchmark(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, progress_bar)
+    run_benchmark(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, progress_bar,
+                  strict=strict)
+
+
+@bench_app.command("swde-ranker")
+def bench_swde_ranker_command(
+    pages: Annotated[Path | None, typer.Option(help="SWDE pages: DIR/<vertical>/<vertical>-<site>/NNNN.htm.")] = None,
+    seeds: Annotated[int, typer.Option(min=1, help="Seed pages per site (the first N).")] = 3,
+    test: Annotated[int, typer.Option(min=1, help="Pages per site that label the candidates (the next N).")] = 7,
+    rows: Annotated[Path, typer.Option(help="Where the training rows go (JSON lines, gzip).")] = Path(
+        "bench/data/swde-ranker-rows.jsonl.gz"),
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="The model file (default: the one "
+                                                                       "the package ships).")] = None,
+) -> None:
+    """Retrain the learned ranker on every SWDE development site: describe each site's candidates, label each
+    by its score on the site's test pages, fit, and write the model the package ships."""
+    from scrapesmith.bench.swde_ranker import train_shipped
+
+    pages = pages or default_swde_dir()
+    train_shipped(pages, pages / "groundtruth", seeds, test, rows, output, progress_bar)

@@ -1,0 +1,80 @@
+"""``bench swde --loso``: leave-one-site-out, the development figure that counts.
+
+For every development site the learned ranker and its confidence threshold are fitted on the *other*
+sites' candidates only (:mod:`scrapesmith.bench.swde_ranker`), then the site is induced and scored exactly
+as ``bench swde`` does. The in-sample figure — one model fitted on every site, the shipped one's recipe —
+is reported beside it: the gap between the two is how much the fitting learned the sites rather than the
+task. Candidates are described once per site (their features do not depend on the model), so each fold
+costs one fit, plus the inner folds that choose its threshold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.progress import Progress
+
+from scrapesmith.bench.frame import BenchResult, report
+from scrapesmith.bench.swde import (
+    SiteRun,
+    case_rows,
+    discover_sites,
+    group_rows,
+    parse_list,
+    print_groups,
+    run_sites,
+    summary_of,
+)
+from scrapesmith.bench.swde_ranker import candidate_rows, fitted
+from scrapesmith.induce.ranking import use_ranker
+from scrapesmith.llm import LLM
+
+
+def run_loso(pages: Path, groundtruth: Path, sites: str | None, attributes: str | None, seeds: int, test: int,
+             method: str, llm: LLM | None, json_out: Path | None, progress_factory: Callable[[], Progress],
+             rows_cache: Path | None = None, strict: bool = False) -> BenchResult:
+    """Each chosen site induced with a ranker fitted without it, and again with one fitted on all sites."""
+    chosen = discover_sites(pages, parse_list(sites))
+    held_out: list[SiteRun] = []
+    in_sample: list[SiteRun] = []
+    calls: list[dict] = []
+    with progress_factory() as progress:
+        rows, describe_seconds = candidate_rows(pages, groundtruth, seeds, test, progress, rows_cache)
+        everything, _ = fitted(rows)
+        folds = {}
+        task = progress.add_task("folds", total=len(chosen))
+        for site in chosen:
+            progress.update(task, description=f"fold without {site.key}")
+            fold, inner = fitted([r for r in rows if r.site != site.key])
+            folds[site.key] = {"orders": inner.orders, "threshold": inner.threshold,
+                               "inner_learned_correct": inner.learned_correct, "inner_hand_correct": inner.hand_correct}
+            with use_ranker(fold):
+                runs, used = run_sites([site], groundtruth, attributes, seeds, test, method, llm, progress,
+                                       strict=strict)
+            held_out += runs
+            calls += used
+            with use_ranker(everything):
+                in_sample += run_sites([site], groundtruth, attributes, seeds, test, method, llm, progress,
+                                       strict=strict)[0]
+            progress.advance(task)
+    loso, inside = summary_of(held_out), summary_of(in_sample)
+    summary = {**loso, **{f"in_sample_{k}": inside[k] for k in ("correct_ratio", "f1", "precision", "recall")},
+               "llm_calls": sum(c["llm_calls"] for c in calls),
+               "tokens": sum(c["input_tokens"] + c["output_tokens"] for c in calls)}
+    per_site = group_rows(held_out, calls, lambda r: r.site.key)
+    per_site_inside = group_rows(in_sample, [], lambda r: r.site.key)
+    for row, inside_row in zip(per_site, per_site_inside, strict=True):
+        row["in_sample_correct"], row["in_sample_f1"] = inside_row["correct_ratio"], inside_row["f1"]
+        row["describe_seconds"] = describe_seconds.get(row["group"])
+    result = BenchResult(
+        name=f"swde LOSO ({method})", summary=summary, cases=case_rows(held_out),
+        params={"pages": str(pages), "groundtruth": str(groundtruth), "seeds": seeds, "test": test,
+                "method": method, "llm": getattr(llm, "name", "none"), "loso": True, "strict": strict,
+                "per_site": per_site, "folds": folds, "per_vertical": group_rows(held_out, calls, lambda r: r.site.vertical),
+                "specs": {r.site.key: r.spec.model_dump() for r in held_out}},
+    )
+    report(result, json_out, case_columns=["site", "attribute", "category", "precision", "recall", "f1",
+                                            "lenient_category", "xpath"])
+    print_groups(f"{result.name}: per site (held out)", per_site)
+    return result
