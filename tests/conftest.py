@@ -7,10 +7,17 @@ with a free port, so tests fetch real pages with known ground truth and never le
 Playwright's sync API and records every request, with screenshots kept under ``report-screenshots/`` in
 pytest's base temporary directory for a person to look at; ``swde_page``/``swde_dir`` are the real
 SWDE pages next to the repository (tests that need them skip when they are absent).
+
+Under ``CI=true`` (``make test`` sets it) shared data must be there: the run stops at once when
+``../shared/data`` lacks SWDE or NEXT-EVAL, and a skip whose reason says data or pages are "not present"
+(the wording of every such skip) is reported as a failure, since CI has the data and a skip there would
+hide a broken path.
 """
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -28,8 +35,34 @@ from scrapesmith.web.browser.views import CHROMIUM_ARGS, BrowserOptions
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
-SWDE = Path(__file__).resolve().parents[1] / "../shared/data/swde"
+SHARED_DATA = Path(__file__).resolve().parents[1] / "../shared/data"
+SWDE = SHARED_DATA / "swde"
 SWDE_PAGES = SWDE / "book" / "book-booksamillion"
+MISSING_DATA = re.compile(r"\b(data|pages) not present\b")
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    missing = [name for name in ("swde", "next-eval") if not (SHARED_DATA / name).is_dir()]
+    if in_ci() and missing:
+        pytest.exit(f"error: CI=true and {', '.join(missing)} not found in {SHARED_DATA.resolve()}: "
+                    "the tests that need it would only skip (run with CI=false to let them)", returncode=1)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+    """Under CI, a skip for missing shared data is a failure (see the module docstring)."""
+    outcome = yield
+    report = outcome.get_result()
+    if not (in_ci() and report.skipped and not hasattr(report, "wasxfail")):
+        return
+    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    if MISSING_DATA.search(reason):
+        report.outcome = "failed"
+        report.longrepr = f"CI=true: {reason.removeprefix('Skipped: ')} (a skip here would hide a broken data path)"
 
 
 @pytest.fixture(scope="session")

@@ -1,12 +1,13 @@
 """Every Python snippet in README.md and docs/*.md runs as written, and every relative link resolves.
 
-Snippets are self-contained: they serve the demo web themselves (``scrapesmith.sites``) or build it in
-memory, and write only into the test's temporary directory. A snippet that drives Chromium is skipped
-when Chromium is missing, like the browser tests.
+Snippets are self-contained and assert what they promise: they serve the demo web themselves
+(``scrapesmith.sites``) or build it in memory, and write only into the test's temporary directory. A
+snippet that drives Chromium is skipped when Chromium is missing, like the browser tests.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 import runpy
 import shutil
@@ -49,6 +50,8 @@ def test_relative_links_resolve(doc: Path):
 
 @pytest.mark.parametrize(("name", "code"), snippets())
 def test_snippet_runs(name: str, code: str, tmp_path, monkeypatch):
+    """Runs, and checks its own result: a snippet without an ``assert`` would pass whatever it printed."""
+    assert any(isinstance(node, ast.Assert) for node in ast.walk(ast.parse(code))), f"{name} asserts nothing"
     if "scrapesmith.web.browser" in code and not shutil.which(BrowserOptions().executable_path):
         pytest.skip("Chromium not found")
     monkeypatch.chdir(tmp_path)

@@ -11,7 +11,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -88,9 +87,15 @@ def test_ctrl_c_exits_130():
              "--allow-host", f"127.0.0.1:{port}", "--timeout", "60"],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         listener.settimeout(60)
-        connection, _ = listener.accept()  # the command is now waiting for our answer
+        connection, _ = listener.accept()
         with connection:
-            time.sleep(0.2)
+            connection.settimeout(60)
+            request = b""
+            while b"\r\n\r\n" not in request:  # its whole request read: the command now waits for our answer
+                chunk = connection.recv(4096)
+                assert chunk, "the command hung up before sending its request"
+                request += chunk
+            assert request.startswith(b"GET / HTTP/1.1\r\n")
             process.send_signal(signal.SIGINT)
             _, stderr = process.communicate(timeout=30)
     assert process.returncode == 130, stderr

@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from scrapesmith.collect.isolation import bwrap_path
@@ -53,6 +54,9 @@ def test_an_interrupted_rerun_exits_130_and_leaves_only_a_partial_dataset(tmp_pa
             break
         time.sleep(0.1)
     assert partial is not None, "the program never wrote its rows"
+    running = [psutil.Process(int(pid)) for pid in _alive(str(program))]
+    names = sorted(process.name() for process in running)
+    assert names.count("bwrap") >= 1 and names.count(Path(sys.executable).name) >= 2, names  # command + program
     cli.send_signal(signum)
     _out, err = cli.communicate(timeout=30)
     assert cli.returncode == 130, err
@@ -63,5 +67,5 @@ def test_an_interrupted_rerun_exits_130_and_leaves_only_a_partial_dataset(tmp_pa
     record = json.loads((partial.parent / "rerun.run.json").read_text())
     assert record["interrupted"] is True and record["partial_rows"] == 3
     assert "INTERRUPTED" in (partial.parent / "rerun.report.html").read_text()
-    time.sleep(0.5)
-    assert _alive(str(program)) == []
+    _gone, left = psutil.wait_procs(running, timeout=30)  # the kernel ends a sandbox's namespace as it reaps it
+    assert left == [] and _alive(str(program)) == []

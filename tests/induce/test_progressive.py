@@ -175,11 +175,20 @@ def test_synthesis_asks_the_model_only_to_break_ties_between_different_results()
         multiple=False,
         llm=llm,
     )
-    assert outcome.asked_model and outcome.chosen.actions == ["//p[@class='a']"]
-    assert (
-        "Action sequence 1: ['//p[@class=\\'a\\']']" in llm.requests[0].messages[-1].content
-        or "Action sequence 1:" in llm.requests[0].messages[-1].content
+    assert outcome.asked_model and llm.calls == 1 and outcome.chosen.actions == ["//p[@class='a']"]
+    prompt = llm.requests[0].messages[-1].content
+    shown = re.findall(r"Action sequence (\d): (.*)\n  page 0: (.*)\n  page 1: (.*)\n", prompt)
+    assert shown == [("0", '["//p[@class=\'b\']"]', "['x1']", "['x2']"), ("1", '["//p[@class=\'a\']"]', "['1']", "['2']")]
+    same = ScriptedLLM(_replies())  # two XPaths to the same values: nothing for the model to break
+    outcome = synthesize(
+        [SequenceCandidate(["//p[@class='a']"], "m"), SequenceCandidate(["//body/p[1]"], "m")],
+        SEEDS,
+        [None, None],
+        "the number",
+        multiple=False,
+        llm=same,
     )
+    assert not outcome.asked_model and same.calls == 0 and outcome.chosen.actions == ["//p[@class='a']"]
 
 
 def test_synthesis_falls_back_to_the_deterministic_order_on_a_bad_number():

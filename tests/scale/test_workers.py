@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from scrapesmith.io import read_rows
@@ -73,22 +75,37 @@ def test_a_batch_whose_worker_dies_every_time_is_recorded_as_failed_not_lost(tmp
     assert all("worker process died" in row["error"] for row in read_rows(path) if row["error"])
 
 
-def dies_on_three_while_four_runs(job: int) -> int:
-    """Job 3 kills its worker while job 4, in flight beside it on the other worker, is still running."""
+def dies_on_three_while_four_runs(marks: Path, job: int) -> int:
+    """Job 3 kills its worker only once job 4 is running on the other worker and has not finished; job 4 keeps
+    running on its first attempt (until the broken pool ends it) and logs every start in ``marks``."""
     if job == 3:
-        time.sleep(0.2)
+        _wait_for(marks / "4.running")
         os._exit(9)
     if job == 4:
-        time.sleep(1.0)
+        with (marks / "4.starts").open("a") as starts:
+            starts.write("start\n")
+        if not (marks / "4.running").exists():
+            (marks / "4.running").touch()
+            _wait_for(marks / "never")  # in flight beside the dying job
+            (marks / "4.first-attempt-finished").touch()
     return job * 10
 
 
-def test_a_job_in_flight_beside_a_dying_one_is_run_again_not_failed():
+def _wait_for(path: Path, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def test_a_job_in_flight_beside_a_dying_one_is_run_again_not_failed(tmp_path):
     runner = LocalPoolRunner(2)
     try:
-        results = dict(runner.map_unordered(dies_on_three_while_four_runs, range(6)))
+        results = dict(runner.map_unordered(functools.partial(dies_on_three_while_four_runs, tmp_path), range(6)))
     finally:
         runner.close()
     assert {job: value for job, value in results.items() if not isinstance(value, WorkerDied)} == \
         {0: 0, 1: 10, 2: 20, 4: 40, 5: 50}
     assert isinstance(results[3], WorkerDied)
+    # the race happened: job 4 was running when job 3 died, never finished there, and ran again
+    assert (tmp_path / "4.starts").read_text() == "start\nstart\n"
+    assert not (tmp_path / "4.first-attempt-finished").exists()

@@ -34,7 +34,12 @@ def test_non_public_addresses_are_blocked(url):
 
 
 def test_public_address_passes():
-    AddressGuard().check("https://93.184.215.14/page")
+    """The guard hands back the address it checked: the one a fetcher then connects to, and no other."""
+    assert AddressGuard().check("https://93.184.215.14/page") == ["93.184.215.14"]
+    assert AddressGuard().check("http://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]/") == [
+        "2606:2800:21f:cb07:6820:80da:af6b:8b2c"]
+    public = AddressGuard(resolver=lambda host, port: ["93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c"])
+    assert public.check("https://public.example/page") == ["93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c"]
 
 
 @pytest.mark.parametrize("url", ["ftp://example.org/file", "javascript:alert(1)", "file:///etc/passwd", "/relative"])

@@ -3,8 +3,11 @@ check for Chromium processes left behind. (A plain module, so test files can imp
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import defaultdict
 from http.server import BaseHTTPRequestHandler
+from typing import ClassVar
 
 import psutil
 
@@ -52,8 +55,11 @@ window.addEventListener('beforeunload', function (e) { e.preventDefault(); e.ret
 <p id="out"></p></body></html>"""),
     "/slow/data": (200, {"Content-Type": "text/plain"}, b"fetched late"),
     "/slow/page": (200, {"Content-Type": "text/html"}, b"<html><body><h1 id='arrived'>arrived late</h1></body></html>"),
-    "/spin": (200, {"Content-Type": "text/html"},
-              b"<html><body><p>busy</p><script>setTimeout(function(){for(;;){}}, 50)</script></body></html>"),
+    # once loaded, the page tells the server (a synchronous request: answered before the next line runs) and spins
+    "/spin": (200, {"Content-Type": "text/html"}, b"""<html><body><p>busy</p><script>setTimeout(function () {
+  var told = new XMLHttpRequest(); told.open('GET', '/spinning', false); told.send(); for (;;) {}
+}, 50)</script></body></html>"""),
+    "/spinning": (200, {"Content-Type": "text/plain"}, b"spinning"),
 }
 
 
@@ -62,6 +68,9 @@ SLOW_SECONDS = 0.4
 
 
 class TrapHandler(BaseHTTPRequestHandler):
+    #: A path's event is set once the server has answered it, so a test can wait for what a page did.
+    served: ClassVar[defaultdict[str, threading.Event]] = defaultdict(threading.Event)
+
     def do_GET(self) -> None:
         if self.path.startswith("/slow/"):
             time.sleep(SLOW_SECONDS)
@@ -72,6 +81,8 @@ class TrapHandler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+        self.wfile.flush()
+        self.served[self.path].set()
 
     def log_message(self, format: str, *args: object) -> None:
         return

@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from browser_helpers import local_policy
+from browser_helpers import TrapHandler, local_policy
 
 from scrapesmith.web.browser import BrowserOptions, BrowserRuntime, BrowserSession, PageCrashed
 from scrapesmith.web.browser.process import process_tree, renderer_pids
@@ -94,8 +94,9 @@ def test_killed_browser_is_relaunched(fragile, demo_web):
 
 def test_a_page_that_spins_forever_trips_the_watchdog_instead_of_hanging(fragile, trap_url, demo_web):
     with BrowserSession(fragile) as session:
+        TrapHandler.served["/spinning"].clear()
         session.goto(f"{trap_url}/spin")
-        time.sleep(0.2)  # the page's script is now in an endless loop
+        assert TrapHandler.served["/spinning"].wait(30), "the page never started its endless loop"
         started = time.monotonic()
 
         with pytest.raises(PageCrashed) as failure:
