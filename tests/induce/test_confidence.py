@@ -46,9 +46,9 @@ def test_a_value_that_varies_across_the_seeds_is_not_flagged_for_it():
 
 def test_a_class_value_may_be_the_same_on_every_record():
     """"Type: Private" on every seed page is data: a class kind asks for a value many records share."""
+    from scrapesmith.induce.candidates import FieldCandidate
     from scrapesmith.induce.field_evidence import concept_for
     from scrapesmith.induce.heuristic import ScoredCandidate
-    from scrapesmith.induce.candidates import FieldCandidate
 
     same = [["Private"], ["Private"], ["Private"]]
     scored = ScoredCandidate(FieldCandidate("//td[@class='type']", "label"), same, 0.9)

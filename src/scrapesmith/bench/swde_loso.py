@@ -27,7 +27,7 @@ from scrapesmith.bench.swde import (
     summary_of,
 )
 from scrapesmith.bench.swde_ranker import candidate_rows, fitted
-from scrapesmith.induce.ranking import use_ranker
+from scrapesmith.induce import use_ranker
 from scrapesmith.llm import LLM
 
 

@@ -27,10 +27,15 @@ from rich.table import Table
 
 from scrapesmith.bench.metrics import CaseScore
 from scrapesmith.bench.swde import SwdeSite, discover_sites, load_groundtruth, read_page, requests_for
-from scrapesmith.induce import CompiledSpec, ScraperSpec, parse_for_replay, post_process
-from scrapesmith.induce.field_evidence import concept_for
-from scrapesmith.induce.heuristic import field_spec_from, rank_candidates, trusted
-from scrapesmith.induce.ranking import CONSIDERED, MODEL_PATH, RankerModel, described, use_ranker
+from scrapesmith.induce import (
+    SHIPPED_RANKER,
+    CompiledSpec,
+    RankerModel,
+    ScraperSpec,
+    described_candidates,
+    parse_for_replay,
+    post_process,
+)
 
 TREES = 150
 DEPTH = 3
@@ -56,7 +61,7 @@ class CandidateRow:
 
 
 def site_rows(site: SwdeSite, gt_dir: Path, seeds: int = 3, test: int = 200) -> list[CandidateRow]:
-    """Every site-attribute's first :data:`CONSIDERED` candidates (hand-weighted order), described and scored."""
+    """Every site-attribute's first trusted candidates (hand-weighted order), described and scored."""
     paths = site.page_paths()
     seed_trees = [parse_for_replay(read_page(p)) for p in paths[:seeds]]
     test_paths = paths[seeds : seeds + test]
@@ -64,20 +69,16 @@ def site_rows(site: SwdeSite, gt_dir: Path, seeds: int = 3, test: int = 200) -> 
     rows = []
     for request in requests_for(site):
         truth = load_groundtruth(gt_dir / site.vertical / f"{site.key}-{request.name}.txt")
-        concept = concept_for(request.name, request.instruction)
-        with use_ranker(None):
-            ranked = [s for s in rank_candidates(concept, seed_trees, [p.name for p in paths[:seeds]])
-                      if trusted(s, len(seed_trees))][:CONSIDERED]
-        for rank, (scored, features) in enumerate(zip(ranked, described(ranked, concept, seed_trees), strict=True)):
-            field = field_spec_from(request, concept, scored)
+        for rank, (field, features) in enumerate(described_candidates(request, seed_trees,
+                                                                      [p.name for p in paths[:seeds]])):
             compiled = CompiledSpec(ScraperSpec(fields=[field]))
             case = CaseScore()
             for tree, path in zip(test_trees, test_paths, strict=True):
                 raw = compiled.extract_tree(tree)[request.name].raw
                 case.add_page(post_process(raw, field.post.model_copy(update={"strip_separators": False})),
                               truth.get(path.stem, []))
-            rows.append(CandidateRow(site.key, request.name, rank, scored.candidate.xpath,
-                                     trusted(scored, len(seed_trees)), features, round(case.f1, 4)))
+            rows.append(CandidateRow(site.key, request.name, rank, field.actions[-1], True, features,
+                                     round(case.f1, 4)))
     return rows
 
 
@@ -216,7 +217,7 @@ def train_shipped(pages: Path, groundtruth: Path, seeds: int, test: int, rows_pa
         "test": test, "describe_seconds": seconds, "fit_seconds": round(time.perf_counter() - start, 1),
         "inner_learned_correct": folds.learned_correct, "inner_hand_correct": folds.hand_correct,
         "command": f"scrapesmith bench swde-ranker --seeds {seeds} --test {test} --rows {rows_path}"}
-    model.save(output or MODEL_PATH)
+    model.save(output or SHIPPED_RANKER)
     table = Table(title="ranker: cost per site")
     for column in ("site", "candidates", "describe s"):
         table.add_column(column, justify="left" if column == "site" else "right")
@@ -225,5 +226,5 @@ def train_shipped(pages: Path, groundtruth: Path, seeds: int, test: int, rows_pa
     Console().print(table)
     Console().print(f"{len(rows)} candidates; inner folds: model's order {folds.learned_correct} fields Correct, "
                     f"hand weights' {folds.hand_correct} -> orders={folds.orders}, threshold {folds.threshold:.3f}; "
-                    f"written to {output or MODEL_PATH}", highlight=False)
+                    f"written to {output or SHIPPED_RANKER}", highlight=False)
     return model

@@ -26,18 +26,26 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from lxml import etree
 
-from scrapesmith.induce.candidates import PRIORS, class_words
+from scrapesmith.induce.candidates import PRIORS, FieldCandidate, class_words
 from scrapesmith.induce.execute import normalize_space
 from scrapesmith.induce.field_evidence import FieldConcept
 from scrapesmith.induce.fragments import value_nodes
 from scrapesmith.llm import embed_texts, embeddings_available
 
-if TYPE_CHECKING:
-    from scrapesmith.induce.heuristic import ScoredCandidate
+
+class ScoredCandidate(Protocol):
+    """What the ranker reads of a scored candidate (``heuristic.ScoredCandidate``, which imports this module)."""
+
+    candidate: FieldCandidate
+    values: list[list[str]]
+    score: float
+    support: int
+    factors: dict[str, float]
+    learned: float | None
 
 MODEL_PATH = Path(__file__).parent / "data" / "ranker.json"
 FACTORS = ("prior", "coverage", "type", "cardinality", "short", "variation", "headline", "avoided", "scan",
