@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -93,17 +94,48 @@ def load_rows(path: Path) -> list[CandidateRow]:
         return [CandidateRow(**json.loads(line)) for line in handle if line.strip()]
 
 
-def fit_ranker(rows: Sequence[CandidateRow], threshold: float | None = None, orders: bool = True) -> RankerModel:
-    """Gradient-boosted trees over the rows' features, target "this candidate's field is Correct"."""
-    from sklearn.ensemble import GradientBoostingClassifier
+KINDS = ("linear", "trees")
+KIND = "linear"  # what LOSO on the 16 development sites favoured (BENCHMARKS.md, "learned ranker")
+C = 0.3  # the logistic regression's inverse regularisation
 
+
+def fit_ranker(rows: Sequence[CandidateRow], threshold: float | None = None, orders: bool = True,
+               kind: str = KIND) -> RankerModel:
+    """A model over the rows' features, target "this candidate's field is Correct": a logistic regression on
+    standardised features (``linear``) or gradient-boosted trees (``trees``), exported to the JSON that
+    ``induce.ranking`` evaluates without scikit-learn."""
     names = sorted({k for r in rows for k in r.features})
     x = [[r.features.get(n, 0.0) for n in names] for r in rows]
     y = [int(r.correct) for r in rows]
+    if len(set(y)) < 2:  # nothing to tell apart (one small site, every candidate right or wrong): a constant
+        share = min(max(sum(y) / max(1, len(y)), 0.01), 0.99)
+        return RankerModel({"kind": "linear", "features": names, "orders": orders, "mean": [0.0] * len(names),
+                            "scale": [1.0] * len(names), "weights": [0.0] * len(names),
+                            "bias": math.log(share / (1 - share)),
+                            **({"threshold": threshold} if threshold is not None else {})})
+    if kind == "linear":
+        return RankerModel(fit_linear(x, y, names, threshold, orders))
+    from sklearn.ensemble import GradientBoostingClassifier
+
     model = GradientBoostingClassifier(n_estimators=TREES, max_depth=DEPTH, learning_rate=RATE,
                                        min_samples_leaf=MIN_LEAF, subsample=0.8, random_state=0)
     model.fit(x, y)
     return RankerModel(export_trees(model, names, threshold, orders))
+
+
+def fit_linear(x: list[list[float]], y: list[int], names: list[str], threshold: float | None,
+               orders: bool = True) -> dict:
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import StandardScaler
+
+    scaler = StandardScaler().fit(x)
+    model = LogisticRegression(C=C, max_iter=5000).fit(scaler.transform(x), y)
+    data = {"kind": "linear", "features": names, "orders": orders,
+            "mean": [round(float(m), 6) for m in scaler.mean_], "scale": [round(float(s), 6) for s in scaler.scale_],
+            "weights": [round(float(w), 6) for w in model.coef_[0]], "bias": round(float(model.intercept_[0]), 6)}
+    if threshold is not None:
+        data["threshold"] = threshold
+    return data
 
 
 def export_trees(model, names: list[str], threshold: float | None, orders: bool = True) -> dict:

@@ -41,6 +41,11 @@ def bench_swde_command(
     loso: Annotated[bool, typer.Option("--loso", help="Leave one site out: rank each site's candidates with a "
                                                     "model fitted on the other sites only (in-sample beside it).")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Leave fields the engine is unsure of empty.")] = False,
+    rows: Annotated[Path | None, typer.Option("--rows", help="With --loso: the ranker's training rows, read "
+                                              "from this file when it exists, else described and written "
+                                              "there (default: described afresh).")] = None,
+    examples: Annotated[int, typer.Option("--examples", min=0, help="Learn each field from its values on the "
+                                          "first N seed pages (as `induce --example` does), not its instruction.")] = 0,
     json_out: JsonOutOption = None,
 ) -> None:
     """Induce on SWDE seed pages and score on test pages with AutoScraper's executability metric, overall,
@@ -54,7 +59,7 @@ def bench_swde_command(
         from scrapesmith.bench.swde_loso import run_loso
 
         run_loso(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, progress_bar,
-                 strict=strict)
+                 rows_cache=rows, strict=strict)
         return
     if drawn is not None:
         from scrapesmith.bench import run_mutated
@@ -64,7 +69,7 @@ def bench_swde_command(
                     progress_bar)
         return
     run_benchmark(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, progress_bar,
-                  strict=strict)
+                  strict=strict, examples=examples)
 
 
 @bench_app.command("swde-ranker")
