@@ -107,3 +107,19 @@ def test_on_real_pages_no_author_list_carries_see_all_contributors():
     compiled = CompiledSpec(spec)
     authors = [compiled.row_from(compiled.extract_tree(p))["author"] for p in pages]
     assert all(authors) and not any("See All" in str(a) for a in authors)
+
+
+def test_several_values_given_for_the_first_page_make_the_field_a_list():
+    """autoscraper's wanted list: a user gives every value they see, and the path that gives them all wins."""
+    pages = [parse_for_replay(f"""<html><body><div class="RestProfileAddress">
+        {i} W. Charleston Blvd<br/>Las Vegas, NV 8913{i}</div></body></html>""") for i in range(3)]
+    first = ["0 W. Charleston Blvd", "Las Vegas, NV 89130"]
+    field = generalise(parse_example(f"address={first[0]}"), pages, together=first)
+    assert field.post.multiple
+    compiled = CompiledSpec(ScraperSpec(fields=[field]))
+    assert compiled.row_from(compiled.extract_tree(pages[2]))["address"] == ["2 W. Charleston Blvd", "Las Vegas, NV 89132"]
+    labelled = [parse_for_replay(f"<html><body><p>Phone: <br/>Main: (702) 214-350{i}</p></body></html>")
+                for i in range(3)]
+    field = generalise(parse_example("phone=(702) 214-3500"), labelled)
+    assert run_actions(labelled[1], field.actions) and CompiledSpec(ScraperSpec(fields=[field])).row_from(
+        CompiledSpec(ScraperSpec(fields=[field])).extract_tree(labelled[1]))["phone"] == "(702) 214-3501"

@@ -334,20 +334,25 @@ def run_sites(chosen: Sequence[SwdeSite], groundtruth: Path, attributes: str | N
     return runs, calls
 
 
+EDGE_SEPARATORS = " \t:;,|/-–—•·*>»"
+
+
 def example_spec(site: SwdeSite, groundtruth: Path, requests: Sequence[FieldRequest], trees: Sequence,
                  names: Sequence[str], count: int) -> ScraperSpec:
     """``bench swde --examples N``: every field learnt from its first value on seed page 1 (as printed; the
-    ground truth's text) and checked against its values on seed pages 2..N. A field whose first seed has no
+    ground truth's text; all its values there when it has several) and checked against its values on seed
+    pages 2..N. A field whose first seed has no
     value, or whose value the page does not show, stays empty (the user could not have given it)."""
     fields = []
     for request in requests:
         truth = load_groundtruth(groundtruth / site.vertical / f"{site.key}-{request.name}.txt")
         wanted = [[normalize_space(html_module.unescape(v)) for v in truth.get(Path(n).stem, [])] for n in names[:count]]
-        wanted = [[v for v in page if v] for page in wanted]
+        wanted = [[v.strip(EDGE_SEPARATORS) for v in page] for page in wanted]  # SWDE keeps ": (702) 214-3500";
+        wanted = [[v for v in page if v] for page in wanted]  # a user types what reads as the value
         try:
             if not wanted or not wanted[0]:
                 raise ScrapesmithError("no value on the first seed page")
-            field_spec = generalise(Example(request.name, wanted[0][0]), trees, wanted[1:])
+            field_spec = generalise(Example(request.name, wanted[0][0]), trees, wanted[1:], together=wanted[0])
         except ScrapesmithError as exc:
             field_spec = FieldSpec(name=request.name, instruction=request.instruction, actions=[], evidence=str(exc))
         fields.append(field_spec)

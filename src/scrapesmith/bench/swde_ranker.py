@@ -234,21 +234,27 @@ def candidate_rows(pages: Path, groundtruth: Path, seeds: int, test: int, progre
 
 
 def train_shipped(pages: Path, groundtruth: Path, seeds: int, test: int, rows_path: Path, output: Path | None,
-                  progress_factory: Callable[[], Progress]) -> RankerModel:
+                  progress_factory: Callable[[], Progress], orders: bool | None = None) -> RankerModel:
     """``scrapesmith bench swde-ranker``: describe every development site's candidates afresh, keep them as
     the training data (``rows_path``), fit with the order switch and threshold from the inner folds, and
-    write the model (by default the file the package ships). Prints each site's cost."""
+    write the model (by default the file the package ships). ``orders`` overrides the inner folds' switch
+    (``--no-orders``: the model weighs the chosen value's confidence but leaves the hand-weighted order, as
+    it ships while ``bench swde --loso`` finds its order no better). Prints each site's cost."""
     with progress_factory() as progress:
         rows, seconds = candidate_rows(pages, groundtruth, seeds, test, progress)
     rows_path.parent.mkdir(parents=True, exist_ok=True)
     save_rows(rows, rows_path)
     start = time.perf_counter()
     model, folds = fitted(rows)
+    if orders is not None:
+        model.data["orders"] = orders
+    flag = "" if orders is None else " --orders" if orders else " --no-orders"
     model.data["trained"] = {
         "sites": sorted({r.site for r in rows}), "rows": len(rows), "data": str(rows_path), "seeds": seeds,
         "test": test, "describe_seconds": seconds, "fit_seconds": round(time.perf_counter() - start, 1),
         "inner_learned_correct": folds.learned_correct, "inner_hand_correct": folds.hand_correct,
-        "command": f"scrapesmith bench swde-ranker --seeds {seeds} --test {test} --rows {rows_path}"}
+        "orders_from_inner_folds": folds.orders,
+        "command": f"scrapesmith bench swde-ranker --seeds {seeds} --test {test} --rows {rows_path}{flag}"}
     model.save(output or SHIPPED_RANKER)
     table = Table(title="ranker: cost per site")
     for column in ("site", "candidates", "describe s"):
@@ -257,6 +263,6 @@ def train_shipped(pages: Path, groundtruth: Path, seeds: int, test: int, rows_pa
         table.add_row(site, str(sum(r.site == site for r in rows)), f"{spent:.1f}")
     Console().print(table)
     Console().print(f"{len(rows)} candidates; inner folds: model's order {folds.learned_correct} fields Correct, "
-                    f"hand weights' {folds.hand_correct} -> orders={folds.orders}, threshold {folds.threshold:.3f}; "
+                    f"hand weights' {folds.hand_correct} -> orders={model.orders}, threshold {folds.threshold:.3f}; "
                     f"written to {output or SHIPPED_RANKER}", highlight=False)
     return model

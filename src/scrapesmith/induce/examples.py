@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lxml import etree
 
@@ -123,7 +123,7 @@ def text_node_candidates(root: etree._Element, value: str) -> list[FieldCandidat
         head = plain[: len(plain) - len(value)]
         if head and (len(head) > MAX_LABEL or not head[-1].isspace() and head[-1] not in ":"):
             continue
-        regex = re.escape(strip_separators(head)) + r"\s*(.+)" if strip_separators(head) else None
+        regex = re.escape(strip_separators(head)) + r"[\s:|–—-]*(.+)" if strip_separators(head) else None
         found += [FieldCandidate(path, evidence, regex) for path, evidence in line_paths(text, MAX_LABEL)]
     return found
 
@@ -135,31 +135,47 @@ def _values(root: etree._Element, candidate: FieldCandidate) -> list[str]:
         return []
 
 
-def generalise(example: Example, pages: Sequence[etree._Element], expected: Sequence[Sequence[str]] = ()) -> FieldSpec:
+_LAST_POSITION = re.compile(r"\[\d+\]$")
+
+
+def generalise(example: Example, pages: Sequence[etree._Element], expected: Sequence[Sequence[str]] = (),
+               together: Sequence[str] = ()) -> FieldSpec:
     """The best XPath for ``example`` (given on ``pages[0]``), checked on every page (see the module docstring).
     ``expected`` are the values the user gave for the next pages (autoscraper's wanted list over several
-    pages): a path that gives one of them on each such page beats one that does not."""
+    pages): a path that gives one of them on each such page beats one that does not. ``together`` are all the
+    values the user gave for the first page when there are several (three phone numbers): a path that gives
+    exactly those — the example's path without its last position, when that is what they share — makes the
+    field a list."""
     kind = kind_of(example.value)
     check = recogniser(kind) if kind else None
+    wanted_all = sorted(set(together)) if len(set(together)) > 1 else None
     scored = []
-    for candidate in example_candidates(pages[0], example):
+    pool = example_candidates(pages[0], example)
+    if wanted_all:
+        pool += [replace(c, xpath=_LAST_POSITION.sub("", c.xpath)) for c in pool if _LAST_POSITION.search(c.xpath)]
+    for candidate in pool:
         first = _values(pages[0], candidate)
-        if not first or first[0] != example.value:
+        if not first or first[0] != example.value and not (wanted_all and example.value in first):
             continue
+        listed = wanted_all is not None and sorted(set(first)) == wanted_all
         others = [_values(root, candidate) for root in pages[1:]]
         typed = all(check(v[0]) for v in others if v) if check else True
         coverage = (1 + sum(bool(v) for v in others)) / len(pages)
-        single = 1.0 if all(len(v) <= 1 for v in [first, *others]) else 0.7
-        score = candidate.prior * coverage * single * (1.0 if typed else 0.1)
+        single = 1.0 if listed or all(len(v) <= 1 for v in [first, *others]) else 0.7
+        score = candidate.prior * coverage * single * (1.0 if typed else 0.1) * (1.5 if listed else 1.0)
+        if first[0] != example.value and not listed:
+            continue
         for values, wanted in zip(others, expected, strict=False):
-            if wanted and (not values or normalize_space(values[0]) not in wanted):
+            got = set(map(normalize_space, values)) if listed else {normalize_space(values[0])} if values else set()
+            if wanted and not (got & set(wanted) if listed else got <= set(wanted) and got):
                 score *= 0.2  # the user said what this page holds, and the path gives something else
-        scored.append((-round(score, 6), len(candidate.xpath), candidate.xpath, candidate))
+        scored.append((-round(score, 6), len(candidate.xpath), candidate.xpath, listed, candidate))
     if not scored:
         raise ScrapesmithError(f"the example {example.name}={example.value!r} is not on the first page")
-    best = min(scored)[3]
+    _, _, _, listed, best = min(scored)
     return FieldSpec(name=example.name, instruction=f"like the example {example.value!r}", actions=[best.xpath],
-                     post=PostProcess(regex=best.regex), evidence=f"example {example.value!r} via {best.evidence}")
+                     post=PostProcess(regex=best.regex, multiple=listed),
+                     evidence=f"example {example.value!r} via {best.evidence}")
 
 
 def induce_from_examples(examples: Sequence[Example], pages: Sequence[etree._Element], site: str = "",

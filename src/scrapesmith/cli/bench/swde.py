@@ -81,10 +81,12 @@ def bench_swde_ranker_command(
         "bench/data/swde-ranker-rows.jsonl.gz"),
     output: Annotated[Path | None, typer.Option("-o", "--output", help="The model file (default: the one "
                                                                        "the package ships).")] = None,
+    orders: Annotated[bool | None, typer.Option("--orders/--no-orders", help="Let the model reorder candidates "
+                                                "(default: as its inner folds decide) or only weigh confidence.")] = None,
 ) -> None:
     """Retrain the learned ranker on every SWDE development site: describe each site's candidates, label each
     by its score on the site's test pages, fit, and write the model the package ships."""
     from scrapesmith.bench.swde_ranker import train_shipped
 
     pages = pages or default_swde_dir()
-    train_shipped(pages, pages / "groundtruth", seeds, test, rows, output, progress_bar)
+    train_shipped(pages, pages / "groundtruth", seeds, test, rows, output, progress_bar, orders=orders)
