@@ -18,6 +18,7 @@ The tree (each class's module in brackets; ``tests/test_errors_map.py`` keeps it
         CollectionError [collect.runtime]
         CollectionHealError [collect.heal]
         CrawlRuleError [web.crawl]
+        ExportError [export.service]
         FetchError [web.page]
             BlockedAddress [web.page]
                 PrivateAddress [web.page]
