@@ -35,6 +35,7 @@ The tree (each class's module in brackets; ``tests/test_errors_map.py`` keeps it
         LLMError [llm.views]
             LLMOutputError [llm.views]
                 FormatRejected [collect.ohcache.formatter]
+                GrammarError [llm.views]
                 InvalidAction [insta.agent]
             ModelInstallError [llm.models]
             ModelNotInstalled [llm.views]
