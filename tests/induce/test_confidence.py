@@ -87,3 +87,23 @@ def test_a_run_record_and_its_report_list_the_unsure_fields(tmp_path):
                                  "left_empty": False}]
     note = "unsure: phone: same text on every seed page (confidence 0.31)"
     assert note in record["notes"] and note in report.read_text()
+
+
+def test_values_that_share_the_templates_words_on_every_seed_are_unsure():
+    """book-borders' print timestamp and auto-msn's banner ("… Specs and Features") differ from page to page
+    but carry the template's words; a record's own values rarely agree on three words at the start or two at
+    the end."""
+    from scrapesmith.induce.candidates import FieldCandidate
+    from scrapesmith.induce.field_evidence import concept_for
+    from scrapesmith.induce.heuristic import ScoredCandidate
+    from scrapesmith.induce.ranking import shared_affix
+
+    stamps = [["Online Jul 08, 2010 05:17:38"], ["Online Jul 08, 2010 05:17:55"], ["Online Jul 08, 2010 05:18:03"]]
+    scored = ScoredCandidate(FieldCandidate("//div[@id='print']/p", "type"), stamps, 0.5)
+    assert judged(scored, concept_for("publication_date", "the publication date"))[1] == (
+        "starts with the same words on every seed page ('Online Jul 08, 2010')")
+    assert shared_affix(["2010 Audi A6 Avant Specs and Features", "2010 Audi S5 Specs and Features"]) == (
+        "ends with the same words on every seed page ('Specs and Features')")
+    for right in (["Ray Allen #20 SG", "Avery Bradley #0 SG"], ["205 lb (93 kg)", "180 lb (82 kg)"],
+                  ["June 23, 2009", "June 15, 2010"], ["(702) 214-3500", "(702) 414-3772"]):
+        assert shared_affix(right) is None

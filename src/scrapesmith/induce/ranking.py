@@ -321,6 +321,26 @@ def learned_order(ranked: list[ScoredCandidate], concept: FieldConcept, seeds: S
 CONSTANT_KINDS = frozenset({"class", "category"})
 
 
+SHARED_START_WORDS = 3  # "Online Jul 08, 2010 05:17:38": a print timestamp's words, not the record's
+SHARED_END_WORDS = 2  # "2010 Audi S5 Specs and Features": the template's words after the record's
+
+
+def shared_affix(values: Sequence[str]) -> str | None:
+    """Why values that differ from seed to seed still read as the template's: every one starts with the same
+    three words or ends with the same two (the record's own words rarely agree so far across records)."""
+    words = [v.split() for v in values]
+    if len({tuple(w) for w in words}) < 2:
+        return None
+    shortest = min(len(w) for w in words)
+    start = next((n for n in range(shortest) if len({tuple(w[: n + 1]) for w in words}) > 1), shortest)
+    end = next((n for n in range(shortest) if len({tuple(w[len(w) - n - 1:]) for w in words}) > 1), shortest)
+    if start >= SHARED_START_WORDS:
+        return f"starts with the same words on every seed page ('{' '.join(words[0][:start])}')"
+    if end >= SHARED_END_WORDS:
+        return f"ends with the same words on every seed page ('{' '.join(words[0][len(words[0]) - end:])}')"
+    return None
+
+
 def judged(best: ScoredCandidate, concept: FieldConcept) -> tuple[float | None, str | None]:
     """The chosen candidate's confidence and, when it is unsure, why. Text the same on every seed page is
     the template's (a site's brand heading, a print timestamp's label) unless the field's kind may be one
@@ -336,6 +356,9 @@ def judged(best: ScoredCandidate, concept: FieldConcept) -> tuple[float | None, 
         return confidence, "same text on every seed page"
     if len(filled) < len(pages):
         return confidence, f"found on {len(filled)} of {len(pages)} seed pages"
+    affix = shared_affix([page[0] for page in filled]) if not several and len(filled) > 1 else None
+    if affix:
+        return confidence, affix
     if confidence is not None and model is not None and confidence < model.threshold:
         return confidence, f"the ranker gives it {confidence:.2f} (under {model.threshold:.2f})"
     return confidence, None
