@@ -36,11 +36,12 @@ def main() -> None:
         train = [r for r in rows if r.site != site]
         held = [r for r in rows if r.site == site]
         if args.no_inner:
-            orders, threshold = True, 0.5
+            orders, threshold, margin = True, 0.5, 0.0
         else:
             inner = inner_folds(train)
-            orders, threshold = inner.orders, inner.threshold
+            orders, threshold, margin = inner.orders, inner.threshold, inner.margin
         model = fit_ranker(train, threshold, orders)
+        model.data["margin"] = margin
         by_hand = field_choices(held, None)
         by_model = field_choices(held, model)
         fields = {r.field for r in held}
@@ -58,7 +59,7 @@ def main() -> None:
                 flags["wrong"] += 1
                 flags["wrong_flagged"] += flagged
         print(f"{site:28} {len(fields):6} {ceiling:5} {hand:5} {loso:5} {hand_f1:7.2f} {loso_f1:7.2f}"
-              f"  orders={orders} threshold={threshold:.3f}")
+              f"  orders={orders} margin={margin} threshold={threshold:.3f}")
         for name, value in (("fields", len(fields)), ("ceiling", ceiling), ("hand", hand), ("loso", loso),
                             ("hand_f1", hand_f1), ("loso_f1", loso_f1)):
             totals[name] += value

@@ -47,7 +47,7 @@ def run_loso(pages: Path, groundtruth: Path, sites: str | None, attributes: str 
         for site in chosen:
             progress.update(task, description=f"fold without {site.key}")
             fold, inner = fitted([r for r in rows if r.site != site.key])
-            folds[site.key] = {"orders": inner.orders, "threshold": inner.threshold,
+            folds[site.key] = {"orders": inner.orders, "margin": inner.margin, "threshold": inner.threshold,
                                "inner_learned_correct": inner.learned_correct, "inner_hand_correct": inner.hand_correct}
             with use_ranker(fold):
                 runs, used = run_sites([site], groundtruth, attributes, seeds, test, method, llm, progress,

@@ -236,6 +236,11 @@ class RankerModel:
         return bool(self.data.get("orders", True))
 
     @property
+    def margin(self) -> float:
+        """How much likelier than the hand-weighted first another candidate must be to be chosen instead."""
+        return float(self.data.get("margin", 0.0))
+
+    @property
     def threshold(self) -> float:
         """Below this probability a field's value is flagged as unsure (chosen when the model was fitted)."""
         return float(self.data.get("threshold", 0.5))
@@ -304,7 +309,8 @@ def learned_order(ranked: list[ScoredCandidate], concept: FieldConcept, seeds: S
                   model: RankerModel | None = None) -> list[ScoredCandidate]:
     """``ranked`` (best hand-weighted first) with the model's probability in each candidate's ``learned``
     (only the first :data:`CONSIDERED`), reordered by it when the model was found to order better than the
-    hand weights on the sites it was fitted on (``orders``); unchanged when there is no model."""
+    hand weights on the sites it was fitted on (``orders``) and its likeliest beats the hand-weighted first
+    by more than the model's ``margin``; unchanged when there is no model."""
     model = model or current_ranker()
     if model is None or not ranked:
         return ranked
@@ -314,7 +320,10 @@ def learned_order(ranked: list[ScoredCandidate], concept: FieldConcept, seeds: S
     if not model.orders:
         return ranked
     order = {id(s): i for i, s in enumerate(head)}
-    return sorted(head, key=lambda s: (-round(s.learned or 0.0, 6), order[id(s)])) + rest
+    reordered = sorted(head, key=lambda s: (-round(s.learned or 0.0, 6), order[id(s)]))
+    if (reordered[0].learned or 0.0) - (head[0].learned or 0.0) <= model.margin:
+        return ranked  # the model is not sure enough to overrule the evidence's first
+    return reordered + rest
 
 
 # kinds whose value may well be the same on every record of a site ("Type: Private" on every seed page)
