@@ -45,6 +45,9 @@ def bench_swde_command(
     rows: Annotated[Path | None, typer.Option("--rows", help="With --loso: the ranker's training rows, read "
                                               "from this file when it exists, else described and written "
                                               "there (default: described afresh).")] = None,
+    orders: Annotated[bool | None, typer.Option("--orders/--no-orders", help="With --loso: let every fitted "
+                                                "ranker reorder candidates, or only weigh confidence (default: as "
+                                                "each one's inner folds decide).")] = None,
     no_ranker: Annotated[bool, typer.Option("--no-ranker", help="Rank by the hand weights alone (no learned "
                                             "ranker, no confidence from it): the baseline.")] = False,
     examples: Annotated[int, typer.Option("--examples", min=0, help="Learn each field from its values on the "
@@ -62,7 +65,7 @@ def bench_swde_command(
         from scrapesmith.bench.swde_loso import run_loso
 
         run_loso(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, progress_bar,
-                 rows_cache=rows, strict=strict)
+                 rows_cache=rows, strict=strict, orders=orders)
         return
     if drawn is not None:
         from scrapesmith.bench import run_mutated
