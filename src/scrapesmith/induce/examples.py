@@ -83,13 +83,18 @@ def example_candidates(root: etree._Element, example: Example) -> list[FieldCand
             if label:
                 concept = FieldConcept(example.name, (label.strip(" :").lower(),))
                 found += label_candidates(root, concept)
-        elif value in own and own != value:
-            head = own[: own.index(value)]
-            if head.strip() and len(head) <= MAX_LABEL and own.endswith(value):
+        elif (value in own and own != value) or (whole.endswith(value) and whole != value and own
+                                                 and normalize_space(whole[: len(whole) - len(value)]) == own
+                                                 and next(element.iter("br"), None) is None):
+            text = own if value in own else whole  # a label before the value, in its own text or across markup
+            head = text[: text.index(value)] if value in own else text[: len(text) - len(value)]
+            if head.strip() and len(head) <= MAX_LABEL and text.endswith(value):
                 regex = re.escape(normalize_space(head)) + r"\s*(.+)"
                 found.append(FieldCandidate(f"//{element.tag}[starts-with(normalize-space(), "
                                        f"{xpath_literal(normalize_space(head))})]", "label", regex))
-        if tail == value or (value in tail and tail.endswith(value)):
+        if element.tag == "br" and tail == value:
+            found += _after_break(element)
+        elif tail == value or (value in tail and tail.endswith(value)):
             label = normalize_space(element.text_content())
             if 0 < len(label) <= MAX_LABEL:
                 head = strip_separators(tail[: tail.index(value)])
@@ -97,6 +102,25 @@ def example_candidates(root: etree._Element, example: Example) -> list[FieldCand
                 found.append(FieldCandidate(f"//{element.tag}[normalize-space()={xpath_literal(label)}]"
                                        "/following-sibling::text()[1]", "label", regex))
     return list({(c.xpath, c.regex): c for c in found}.values())
+
+
+def _after_break(br: etree._Element) -> list[FieldCandidate]:
+    """The text after a ``<br>`` (``<td>Knopf<br>2001</td>``): the parent's n-th text, under its anchored paths,
+    and, when a label element sits right before the break (``<b>Year:</b><br>2001``), that label's next text."""
+    parent = br.getparent()
+    if parent is None:
+        return []
+    texts = parent.xpath("text()")
+    position = next((i for i, t in enumerate(texts, 1) if t.getparent() is br and t.is_tail), None)
+    found = [FieldCandidate(f"{path}/text()[{position}]", "class") for path in anchored_path(parent, hashed=True)
+             ] if position else []
+    label = br.getprevious()
+    if label is not None and isinstance(label.tag, str) and not normalize_space(label.tail or ""):
+        text = normalize_space(label.text_content())
+        if 0 < len(text) <= MAX_LABEL:
+            found.append(FieldCandidate(f"//{label.tag}[normalize-space()={xpath_literal(text)}]"
+                                        "/following-sibling::text()[normalize-space()][1]", "label"))
+    return found
 
 
 def _values(root: etree._Element, candidate: FieldCandidate) -> list[str]:
