@@ -6,8 +6,8 @@ span that answers "the book's publisher" (issue 47). So:
 1. the model reads the first seed page as the markdown view the project makes for agents
    (:func:`scrapesmith.dom.to_markdown`, its ``[id: N]`` marks dropped), cut to a token budget, and under a
    JSON schema returns, for every field at once, the exact text span on the page or ``null``;
-2. every span is checked against the page as printed (:func:`printed_text`: inline markup read through,
-   ``<br>`` and blocks as spaces, entities decoded, whitespace runs as one space). A span not on the page
+2. every span is checked against the page as printed, by the reader ``--example`` uses (:func:`printed_text`:
+   inline markup read through, ``<br>`` and blocks as spaces, entities decoded, whitespace runs as one space). A span not on the page
    is rejected; the fields with rejected spans are asked once more, naming the rejection; a span still not
    on the page leaves the field to the name-only evidence, with the reason in its ``evidence``;
 3. a field the first page lacks (``null``) is read off the second seed page the same way;
@@ -33,9 +33,8 @@ from lxml import etree
 
 from scrapesmith.dom import estimate_tokens, to_markdown
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.induce.candidates import visible_elements
 from scrapesmith.induce.examples import Example, generalise
-from scrapesmith.induce.execute import CompiledSpec, folded, normalize_space
+from scrapesmith.induce.execute import CompiledSpec, folded, normalize_space, printed_text
 from scrapesmith.induce.heuristic import induce_heuristic
 from scrapesmith.induce.views import FieldRequest, FieldSpec, ScraperSpec
 from scrapesmith.llm import LLM, GrammarError, LLMError, ask_json, render_prompt
@@ -49,12 +48,6 @@ DISAGREED = 0.5
 STAGE = "induce.read"
 CALLS_AT_MOST = 2 * PAGES_READ
 _ID_MARK = re.compile(r"\[id: \d+\] ?")
-_BLOCK_TAGS = frozenset({
-    "address", "article", "aside", "blockquote", "body", "br", "caption", "dd", "div", "dl", "dt", "fieldset",
-    "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main",
-    "nav", "ol", "option", "p", "section", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "title",
-    "img", "input", "select", "textarea", "button",
-})
 Progress = Callable[[str], None]
 
 
@@ -67,29 +60,10 @@ class ReadOutcome:
     reasons: list[str] = field(default_factory=list)
 
 
-def printed_text(root: etree._Element) -> str:
-    """The page's text as a reader sees it: inline markup read through (``Stieg <b>Larsson</b>``), a block
-    or ``<br>`` a space, entities decoded (the parser did), whitespace runs one space. Scripts, styles and
-    the head are not printed."""
-    parts: list[str] = []
-    elements = set(visible_elements(root))
-
-    def walk(element: etree._Element) -> None:
-        if element not in elements:
-            return
-        block = element.tag in _BLOCK_TAGS
-        if block:
-            parts.append(" ")
-        parts.append(element.text or "")
-        for child in element:
-            if isinstance(child.tag, str):
-                walk(child)
-            parts.append(child.tail or "")
-        if block:
-            parts.append(" ")
-
-    walk(root)
-    return normalize_space("".join(parts))
+def page_printed(root: etree._Element) -> str:
+    """The page's text as ``--example`` reads it (:func:`printed_text`: inline markup read through, a block
+    or ``<br>`` a space, entities decoded by the parser), whitespace runs as one space."""
+    return normalize_space(printed_text(root))
 
 
 def page_view(root: etree._Element, budget: int = PAGE_TOKENS) -> str:
@@ -138,7 +112,7 @@ def read_spans(llm: LLM, requests: Sequence[FieldRequest], seeds: Sequence[etree
     for index, root in enumerate(seeds[:PAGES_READ]):
         if not waiting:
             break
-        printed, view = printed_text(root), page_view(root)
+        printed, view = page_printed(root), page_view(root)
         asked, rejected = waiting, {}
         for attempt in range(2):
             if progress:
