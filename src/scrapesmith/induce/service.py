@@ -227,6 +227,20 @@ def run_spec(spec: ScraperSpec, sources: Sequence[str], allow_hosts: Sequence[st
     return rows
 
 
+def unsure_fields(spec: ScraperSpec) -> list[dict[str, Any]]:
+    """The fields the engine doubted when it induced them: name, confidence and why (``result.json``,
+    ``run.json`` and the report list them, so a doubted value is never shown as if it were known)."""
+    return [{"field": f.name, "confidence": f.confidence, "doubt": f.doubt, "left_empty": not f.actions}
+            for f in spec.fields if f.doubt]
+
+
+def unsure_note(entry: dict[str, Any]) -> str:
+    """``unsure: title: same text on every seed page (confidence 0.31)`` — one line of a report."""
+    confidence = f" (confidence {entry['confidence']:.2f})" if entry.get("confidence") is not None else ""
+    left = "; left empty (--strict)" if entry.get("left_empty") else ""
+    return f"unsure: {entry['field']}: {entry['doubt']}{confidence}{left}"
+
+
 def save_spec_run(spec: ScraperSpec, spec_path: Path, rows: list[dict[str, Any]], output: Path,
                   seconds: float) -> Path:
     """Write the rows, a ``<name>.run.json`` record beside them and ``<name>.report.html``; return the report."""
@@ -238,6 +252,8 @@ def save_spec_run(spec: ScraperSpec, spec_path: Path, rows: list[dict[str, Any]]
         "steps": [f"{field.name}: {field.actions!r}" for field in spec.fields],
         "failures": [{"url": row["source_url"], "item": "", "error": row["error"]} for row in rows if row.get("error")],
         "ledger": {"totals": {"calls": 0}, "by_stage": {}},
+        "unsure": unsure_fields(spec),
+        "notes": [unsure_note(entry) for entry in unsure_fields(spec)],
     }
     record_path = output.with_name(f"{output.stem}.run.json")
     record_path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
