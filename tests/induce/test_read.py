@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+from scrapesmith.cli.induce import read_choice
 from scrapesmith.dom import parse_html
 from scrapesmith.induce import CompiledSpec, Example, FieldRequest, generalise, induce_scraper
 from scrapesmith.induce.read import ReadOutcome, on_page, page_printed, page_view, read_spans, weigh
@@ -82,8 +83,12 @@ def test_a_made_up_span_is_rejected_retried_once_then_the_field_falls_back_with_
     spec = induce_scraper(FIELDS, TREES, method="read", llm=answering(
         {"author": "Frank Herbert", "publisher": "Gollancz", "year": "1965"}, {"publisher": "Gollancz"}))
     publisher = spec.field("publisher")
-    assert publisher.evidence.startswith("read: page 1: 'Gollancz' is not on the page")
+    assert publisher.evidence.startswith("no read span (page 1: 'Gollancz' is not on the page; "
+                                         "page 1: 'Gollancz' is not on the page (retried)")
     assert "name-only kept" in publisher.evidence
+    assert read_choice(publisher.evidence) == publisher.evidence.split("; name-only kept: ")[0]
+    year = read_choice(spec.field("year").evidence)  # the cell holding "Ace & Co 1965" holds the read year
+    assert year.startswith("read '1965' on seed 1; name-only agrees (//td[") and "example" not in year
     assert CompiledSpec(spec).row(PAGES[0])["publisher"] != "Gollancz"
 
 

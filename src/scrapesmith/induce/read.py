@@ -162,7 +162,7 @@ def weigh(named: FieldSpec, read: FieldSpec | None, outcome: ReadOutcome, root: 
     """The field from both kinds of evidence (see the module docstring, step 5)."""
     why = "; ".join(outcome.reasons)
     if read is None:
-        return named.model_copy(update={"evidence": f"read: {why or 'no span'}; name-only kept: {named.evidence}"})
+        return named.model_copy(update={"evidence": f"no read span ({why or 'none read'}); name-only kept: {named.evidence}"})
     named_value = _first_value(named, root) if named.actions else ""
     if named.actions and same_value(named_value, outcome.span or ""):
         return read.model_copy(update={
