@@ -113,6 +113,13 @@ def test_agreement_raises_confidence_and_disagreement_records_both() -> None:
     assert "kept over the name-only choice (name-only chose //p giving 'In stock.')" in split.evidence
 
 
+def test_the_page_view_reads_as_text_without_chrome_marks_or_control_kinds() -> None:
+    view = page_view(TREES[0])
+    assert "# Dune" in view and "Frank" in view and "Ace & Co" in view
+    assert "Home" not in view  # the navigation is chrome
+    assert "[id:" not in view and " link" not in view  # "Frank link" would be copied into a span
+
+
 def test_the_page_view_keeps_to_its_budget() -> None:
     long_page = parse_html("<html><body>" + "".join(f"<p>paragraph {i} " + "word " * 40 + "</p>"
                                                    for i in range(200)) + "</body></html>")
