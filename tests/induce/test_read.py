@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+from scrapesmith.cli.induce import read_choice
 from scrapesmith.dom import parse_html
 from scrapesmith.induce import CompiledSpec, Example, FieldRequest, generalise, induce_scraper
 from scrapesmith.induce.read import ReadOutcome, on_page, page_printed, page_view, read_spans, weigh
@@ -82,8 +83,12 @@ def test_a_made_up_span_is_rejected_retried_once_then_the_field_falls_back_with_
     spec = induce_scraper(FIELDS, TREES, method="read", llm=answering(
         {"author": "Frank Herbert", "publisher": "Gollancz", "year": "1965"}, {"publisher": "Gollancz"}))
     publisher = spec.field("publisher")
-    assert publisher.evidence.startswith("read: page 1: 'Gollancz' is not on the page")
+    assert publisher.evidence.startswith("no read span (page 1: 'Gollancz' is not on the page; "
+                                         "page 1: 'Gollancz' is not on the page (retried)")
     assert "name-only kept" in publisher.evidence
+    assert read_choice(publisher.evidence) == publisher.evidence.split("; name-only kept: ")[0]
+    year = read_choice(spec.field("year").evidence)  # the cell holding "Ace & Co 1965" holds the read year
+    assert year.startswith("read '1965' on seed 1; name-only agrees (//td[") and "example" not in year
     assert CompiledSpec(spec).row(PAGES[0])["publisher"] != "Gollancz"
 
 
@@ -106,6 +111,13 @@ def test_agreement_raises_confidence_and_disagreement_records_both() -> None:
     split = weigh(other, read, ReadOutcome("Dune"), TREES[0])
     assert split.confidence == 0.5 and split.actions == ["//title"]
     assert "kept over the name-only choice (name-only chose //p giving 'In stock.')" in split.evidence
+
+
+def test_the_page_view_reads_as_text_without_chrome_marks_or_control_kinds() -> None:
+    view = page_view(TREES[0])
+    assert "# Dune" in view and "Frank" in view and "Ace & Co" in view
+    assert "Home" not in view  # the navigation is chrome
+    assert "[id:" not in view and " link" not in view  # "Frank link" would be copied into a span
 
 
 def test_the_page_view_keeps_to_its_budget() -> None:

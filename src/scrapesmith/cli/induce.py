@@ -178,9 +178,16 @@ def _print_spec(spec: ScraperSpec, trees: list) -> None:
                       *(escape(str(row[field_spec.name])) for row in rows))
     console.print(table)
     for field_spec in spec.fields:
+        if spec.method.startswith("read"):  # what the model read, and whether the name-only evidence agreed
+            console.print(f"read: {field_spec.name}: {escape(read_choice(field_spec.evidence))}", highlight=False)
         if field_spec.doubt:
             left = " (left empty: --strict)" if not field_spec.actions else ""
             console.print(f"unsure: {field_spec.name}: {field_spec.doubt}{left}", highlight=False)
+
+
+def read_choice(evidence: str) -> str:
+    """The part of a ``read`` field's evidence that says what was read and chosen (the forging detail cut)."""
+    return evidence.split("; example ")[0].split("; name-only kept: ")[0]
 
 
 def confidence_text(field_spec) -> str:

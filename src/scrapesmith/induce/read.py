@@ -36,6 +36,7 @@ from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.examples import Example, generalise
 from scrapesmith.induce.execute import CompiledSpec, folded, normalize_space, printed_text
 from scrapesmith.induce.heuristic import induce_heuristic
+from scrapesmith.induce.regions import chrome_markup
 from scrapesmith.induce.views import FieldRequest, FieldSpec, ScraperSpec
 from scrapesmith.llm import LLM, GrammarError, LLMError, ask_json, render_prompt
 
@@ -48,6 +49,8 @@ DISAGREED = 0.5
 STAGE = "induce.read"
 CALLS_AT_MOST = 2 * PAGES_READ
 _ID_MARK = re.compile(r"\[id: \d+\] ?")
+_KIND_WORD = re.compile(r"(\[id: \d+\] [^\n\[]*?) (?:link|button|clickable)\b")
+_BARE_CONTROL = re.compile(r"\[id: \d+\] (?:link|button|clickable)\b ?")
 Progress = Callable[[str], None]
 
 
@@ -67,10 +70,18 @@ def page_printed(root: etree._Element) -> str:
 
 
 def page_view(root: etree._Element, budget: int = PAGE_TOKENS) -> str:
-    """The page as markdown within ``budget`` tokens, without the ``[id: N]`` marks an agent acts on (a
-    reader copies text, and the marks cost tokens). The tree itself is not touched (the view numbers a copy)."""
-    view = to_markdown(copy.deepcopy(root), max_tokens=budget * 4)
-    text = _ID_MARK.sub("", view.text)
+    """The page as markdown within ``budget`` tokens, read as a person reads it: without the page's chrome
+    (navigation, banners, footers, hidden blocks: :func:`chrome_markup`), the ``[id: N]`` marks an agent acts
+    on, or the kind word after a control's text ("Stieg Larsson link" reads "Stieg Larsson"): a reader
+    copies text, and those cost tokens and would be copied into spans. The seed tree itself is not touched
+    (the view is made from a copy)."""
+    page = copy.deepcopy(root)
+    for element in [e for e in page.iter() if isinstance(e.tag, str) and e.tag not in ("html", "body")
+                    and chrome_markup(e)]:
+        if element.getparent() is not None and not any(chrome_markup(a) for a in element.iterancestors()):
+            _drop(element)
+    view = to_markdown(page, max_tokens=budget * 4)
+    text = _ID_MARK.sub("", _KIND_WORD.sub(r"\1", _BARE_CONTROL.sub("", view.text)))
     if estimate_tokens(text) <= budget:
         return text
     kept, used = [], 0
@@ -81,6 +92,17 @@ def page_view(root: etree._Element, budget: int = PAGE_TOKENS) -> str:
         kept.append(block)
         used += cost
     return "\n\n".join(kept) + "\n\n… (the rest of the page is cut)"
+
+
+def _drop(element: etree._Element) -> None:
+    """Remove ``element`` and what it holds, keeping the text after it."""
+    parent, tail = element.getparent(), element.tail or ""
+    previous = element.getprevious()
+    if previous is not None:
+        previous.tail = (previous.tail or "") + tail
+    else:
+        parent.text = (parent.text or "") + tail
+    parent.remove(element)
 
 
 def on_page(span: str, printed: str) -> bool:
@@ -162,7 +184,7 @@ def weigh(named: FieldSpec, read: FieldSpec | None, outcome: ReadOutcome, root: 
     """The field from both kinds of evidence (see the module docstring, step 5)."""
     why = "; ".join(outcome.reasons)
     if read is None:
-        return named.model_copy(update={"evidence": f"read: {why or 'no span'}; name-only kept: {named.evidence}"})
+        return named.model_copy(update={"evidence": f"no read span ({why or 'none read'}); name-only kept: {named.evidence}"})
     named_value = _first_value(named, root) if named.actions else ""
     if named.actions and same_value(named_value, outcome.span or ""):
         return read.model_copy(update={
