@@ -114,7 +114,7 @@ when no name fits: the column a user names is matched by meaning, not only by it
 def _map_by_meaning(columns: Sequence[str], keys: Sequence[str], field_map: dict[str, str], used: set[str]) -> None:
     """Pair the columns no name fits with free fields whose names mean the same, best pairs first; a qualifier
     on one side only (``adjusted high`` and ``high``) makes another quantity, never a pair."""
-    from scrapesmith.llm.embed import embeddings_available, meaning_similarity
+    from scrapesmith.llm import embeddings_available, meaning_similarity
 
     if not columns or not keys or not embeddings_available():
         return

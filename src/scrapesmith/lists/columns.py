@@ -68,7 +68,7 @@ def column_kind(column: str) -> str:
 def kind_by_meaning(column: str) -> str:
     """The kind whose words the column name means (the small offline embedding model the field ranker uses),
     or ``text``: names the word lists do not know ("Homepage", "Price tag") still find their value."""
-    from scrapesmith.llm.embed import embeddings_available, meaning_similarity
+    from scrapesmith.llm import embeddings_available, meaning_similarity
 
     if not column.strip() or not embeddings_available():
         return "text"
