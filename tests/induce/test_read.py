@@ -135,3 +135,4 @@ def test_the_command_line_offers_read_and_counts_its_calls_per_site() -> None:
     assert "read" in METHODS
     assert most_calls("read", 5, 3) == 4 and most_calls("read", 5, 1) == 2  # per site, not per field
     assert most_calls("choose", 5, 3) == 5
+
