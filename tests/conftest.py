@@ -6,7 +6,10 @@ with a free port, so tests fetch real pages with known ground truth and never le
 ``report.html`` (a ``file://`` page, which the guarded runtime refuses on purpose) in Chromium through
 Playwright's sync API and records every request, with screenshots kept under ``report-screenshots/`` in
 pytest's base temporary directory for a person to look at; ``swde_page``/``swde_dir`` are the real
-SWDE pages next to the repository (tests that need them skip when they are absent).
+SWDE pages next to the repository (tests that need them skip when they are absent). ``postgres_server`` is a
+throwaway PostgreSQL server (Debian's ``postgresql`` package, which ``make setup`` installs) started once per
+session in a temporary directory on 127.0.0.1 and a free port; ``database_url`` gives each test a fresh
+database of each kind the sinks write (SQLite, DuckDB, that PostgreSQL).
 
 Under ``CI=true`` (``make test`` sets it) shared data must be there: the run stops at once when
 ``../shared/data`` lacks SWDE or NEXT-EVAL, and a skip whose reason says data or pages are "not present"
@@ -16,11 +19,16 @@ hide a broken path.
 
 from __future__ import annotations
 
+import itertools
 import os
+import pwd
 import re
 import shutil
 import signal
+import socket
 import sqlite3
+import subprocess
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -163,3 +171,70 @@ def _committed_batches(run_dir: Path) -> int:
 def committed_batches() -> Callable[[Path], int]:
     """How many batches a sharded run in RUN_DIR has committed, read without disturbing its driver."""
     return _committed_batches
+
+
+def _pg_bin() -> Path | None:
+    """The directory of Debian's PostgreSQL server programs (the newest version installed)."""
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"), key=lambda p: int(p.parts[-3]), reverse=True)
+    return found[0].parent if found else None
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A running PostgreSQL server, ``postgresql://scrapesmith@127.0.0.1:PORT``; removed with its files at the end.
+
+    PostgreSQL refuses to run as root, so as root the server runs as the ``postgres`` user the package made.
+    """
+    bindir = _pg_bin()
+    if bindir is None:
+        message = "PostgreSQL is not installed (make setup installs Debian's postgresql)"
+        if in_ci():
+            pytest.fail(message)
+        pytest.skip(message)
+    root = Path(tempfile.mkdtemp(prefix="scrapesmith-pg-"))
+    as_user: list[str] = []
+    if os.geteuid() == 0:
+        owner = pwd.getpwnam("postgres")
+        os.chown(root, owner.pw_uid, owner.pw_gid)
+        as_user = ["runuser", "-u", "postgres", "--"]
+    port = _free_port()
+    data = root / "data"
+    subprocess.run([*as_user, str(bindir / "initdb"), "-D", str(data), "-U", "scrapesmith", "--auth=trust",
+                    "-E", "UTF8", "--no-locale", "--no-sync"], check=True, capture_output=True)
+    options = f"-k {root} -c listen_addresses=127.0.0.1 -p {port} -F"
+    subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(root / "server.log"), "-w",
+                    "-t", "60", "-o", options, "start"], check=True, capture_output=True)
+    try:
+        yield f"postgresql://scrapesmith@127.0.0.1:{port}"
+    finally:
+        subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
+                       check=False, capture_output=True)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+_databases = itertools.count(1)
+
+
+@pytest.fixture(params=["sqlite", "duckdb", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A URL of an empty database of each kind: a SQLite file, a DuckDB file, a new PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'rows.db'}"
+    if request.param == "duckdb":
+        return f"duckdb:///{tmp_path / 'rows.duckdb'}"
+    import sqlalchemy as sa
+
+    server = request.getfixturevalue("postgres_server")
+    name = f"test_{next(_databases)}"
+    engine = sa.create_engine(f"{server.replace('postgresql', 'postgresql+psycopg')}/postgres",
+                              isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        connection.execute(sa.DDL(f"CREATE DATABASE {name}"))
+    engine.dispose()
+    return f"{server}/{name}"

@@ -64,6 +64,7 @@ The tree (each class's module in brackets; ``tests/test_errors_map.py`` keeps it
         SandboxUnavailable [collect.sandbox]
         SelectorError [dom.selectors]
         SettingsError [config]
+        SinkError [io.database]
         SiteServerError [sites.server]
         SpecError [induce.views]
         SwdeDataError [bench.swde]

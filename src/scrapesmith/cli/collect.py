@@ -15,15 +15,20 @@ from scrapesmith.cli import app, console
 from scrapesmith.cli.drift import exit_on_drift, heal_collection, show_drift
 from scrapesmith.cli.options import (
     AllowHostOption,
+    DatabaseChoice,
+    DatabaseOption,
     DelayOption,
+    KeyOption,
     LLMOption,
     NoCacheOption,
     OpenOption,
+    TableOption,
     UnsafeNoSandboxOption,
     allowed_hosts,
     examples_from_options,
     llm_from_options,
     not_blank,
+    send_to_database,
     show_report,
 )
 from scrapesmith.cli.scale import ScaleChoices, run_at_scale, write_run_record
@@ -65,10 +70,16 @@ def collect_command(
     example: Annotated[list[str], typer.Option(
         "--example", "-e", help="COLUMN=VALUE seen on the first item's own page: learn that column from its "
         "value on the items' pages (repeatable; no model).")] = [],  # noqa: B006
+    to: DatabaseOption = None,
+    key: KeyOption = None,
+    table: TableOption = None,
 ) -> None:
-    """Turn an instruction into a validated dataset: research, blueprint, program, sandboxed test, validation."""
+    """Turn an instruction into a validated dataset: research, blueprint, program, sandboxed test, validation.
+
+    With --to the dataset also goes into a database table (--key upserts, so a rerun updates rows in place)."""
     from scrapesmith.collect import SandboxLimits, collect
 
+    database = DatabaseChoice(to, key, table)
     examples = {found.name: found.value for found in examples_from_options(example)}
 
     model: LLM | None = llm_from_options(llm, no_cache)
@@ -91,11 +102,20 @@ def collect_command(
     show_report(result.report, open_)
     if not result.rows:
         raise ScrapesmithError(f"no rows collected; see {target / 'messages.jsonl'}")
+    send_to_database(database, typed_dataset(result.dataset), target.name)
+
+
+def typed_dataset(dataset: Path) -> Path:
+    """The collection's dataset as the sinks read it: the Parquet copy beside ``dataset.csv`` (typed by the
+    program's SCHEMA) where there is one."""
+    parquet = dataset.with_suffix(".parquet")
+    return parquet if parquet.exists() else dataset
 
 
 def run_collection_program(program: Path, allow_host: list[str] | None, output: Path | None = None,
                            unsafe_no_sandbox: bool = False, allow_read: list[str] | None = None, *,
-                           heal: bool = False, delay: float | None = None) -> None:
+                           heal: bool = False, delay: float | None = None,
+                           database: DatabaseChoice | None = None) -> None:
     """``scrapesmith run runs/<id>/program.py [-o OUT] [--heal]``: recollect in the sandbox with zero LLM calls;
     with ``heal``, a drifted program's list is recorded again as ``program.v2.py``, which is then run."""
     from scrapesmith.collect import (
@@ -124,12 +144,16 @@ def run_collection_program(program: Path, allow_host: list[str] | None, output: 
         console.print(f"{rerun.rows} rows -> {rerun.dataset} ({rerun.result.seconds:.1f}s, 0 LLM calls)",
                       highlight=False)
     drift = check_rerun(rerun)
+    healing = drift is not None and drift.drifted and heal
+    if rerun.dataset is not None and database is not None and not healing:
+        typed = rerun.rerun_dir / "dataset.parquet"
+        send_to_database(database, typed if typed.exists() else rerun.dataset, program.parent.name)
     show_report(record_drift(rerun, drift) if drift is not None else rerun.report)
     if drift is not None:
         show_drift(drift)
         if drift.drifted and heal and (healed := heal_collection(program, allow_host, delay)) is not None:
             console.print(f"running {healed}", highlight=False)
-            run_collection_program(healed, allow_host, output, unsafe_no_sandbox, allow_read)
+            run_collection_program(healed, allow_host, output, unsafe_no_sandbox, allow_read, database=database)
             return
         exit_on_drift(drift)
 

@@ -11,8 +11,12 @@ import typer
 from scrapesmith.cli import app, console
 from scrapesmith.cli.options import (
     AllowHostOption,
+    DatabaseChoice,
+    DatabaseOption,
     DelayOption,
+    KeyOption,
     NoRobotsOption,
+    TableOption,
     WarcOption,
     allowed_hosts,
     progress_bar,
@@ -20,6 +24,7 @@ from scrapesmith.cli.options import (
 )
 from scrapesmith.cli.scale import ResumeOption
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.io import timestamp, write_database
 from scrapesmith.scale import run_dir_for
 from scrapesmith.web import (
     ArchivingFetcher,
@@ -48,12 +53,18 @@ def crawl_command(
     delay: DelayOption = None,
     no_robots: NoRobotsOption = False,
     resume: ResumeOption = False,
+    to: DatabaseOption = None,
+    key: KeyOption = None,
+    table: TableOption = None,
 ) -> None:
     """Follow links from URL (politely, robots.txt respected, same site) and write the pages reached, one per
     line, for `scrapesmith run spec.json urls.txt`, `induce` or `lists`.
 
     Every page fetched goes to a journal (OUTPUT.run/crawl.jsonl) as it is read, so a stopped crawl goes on
-    with --resume without fetching a page twice; the journal is removed once the crawl ends."""
+    with --resume without fetching a page twice; the journal is removed once the crawl ends. With --to the pages
+    reached also go into a database table, one row each (url; source_url: where the crawl started; fetched_at;
+    program_id: the --follow rule); --key url upserts them."""
+    database = DatabaseChoice(to, key, table)
     if output.suffix.lower() != ".txt":
         raise usage_error(f"crawl writes a URL list: -o must end in .txt (got '{output}')")
     try:
@@ -83,5 +94,10 @@ def crawl_command(
                                f"({result.fetched} fetched, {len(result.failures)} failed)")
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text("".join(f"{line}\n" for line in result.urls), encoding="utf-8")
+    if database.url is not None:
+        moment = timestamp()
+        rows = [{"url": reached, "source_url": url, "fetched_at": moment, "program_id": f"crawl --follow {follow}"}
+                for reached in result.urls]
+        console.print(write_database(lambda: [rows], database.sink(output.stem)).summary(), highlight=False)
     console.print(f"{len(result.urls)} pages -> {output} ({result.fetched} fetched, {len(result.failures)} failed; "
                   f"{result.stop_reason})" + (f"; archived in {warc}" if warc else ""), highlight=False)

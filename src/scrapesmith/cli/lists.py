@@ -12,16 +12,21 @@ from scrapesmith.cli import app, console
 from scrapesmith.cli.drift import exit_on_drift, heal_list, show_drift
 from scrapesmith.cli.options import (
     AllowHostOption,
+    DatabaseChoice,
+    DatabaseOption,
     DelayOption,
+    KeyOption,
     LLMOption,
     NoCacheOption,
     OpenOption,
     RuntimeOption,
+    TableOption,
     allowed_hosts,
     examples_from_options,
     llm_from_options,
     not_blank,
     progress_bar,
+    send_to_database,
     show_report,
     table_path,
     usage_error,
@@ -138,8 +143,14 @@ def lists_command(
     no_cache: NoCacheOption = False,
     open_: OpenOption = False,
     example: list[str] | None = EXAMPLE_OPTION,
+    to: DatabaseOption = None,
+    key: KeyOption = None,
+    table: TableOption = None,
 ) -> None:
-    """Record a list program on URL (with the model, or heuristically with --llm none), then replay it."""
+    """Record a list program on URL (with the model, or heuristically with --llm none), then replay it.
+
+    With --to the rows also go into a database table (--key upserts, so a rerun updates rows in place)."""
+    database = DatabaseChoice(to, key, table)
     try:
         wanted = parse_columns(columns)
     except RecordingError as exc:
@@ -167,6 +178,7 @@ def lists_command(
         f"wrote {len(result.rows)} rows to {output}; {totals.calls} LLM calls, "
         f"{result.rows_per_s:.1f} rows/s replay"
     )
+    send_to_database(database, output, output.stem, recording.program.column_types)
     show_report(report_file, open_)
 
 
@@ -192,13 +204,18 @@ def replay_command(
     run_dir: RunDirOption = None,
     heal: bool = typer.Option(False, "--heal", help="When the replay drifted, record the list again (a new "
                                                     "version beside the program) and replay that."),
+    to: DatabaseOption = None,
+    key: KeyOption = None,
+    table: TableOption = None,
 ) -> None:
     """Replay a list program: no model calls unless the program has AnswerQuestion columns.
 
     With --start-urls, the program runs from every start page listed, as a resumable run (--resume,
     --since, --workers, --ray; see `scrapesmith run`). Its output is checked against the program's profile:
     on drift it exits with status 3, and --heal records the list again as NAME.v2.json (on the first start
-    page listed, with --start-urls) and replays that."""
+    page listed, with --start-urls) and replays that. With --to the rows also go into a database table (--key
+    upserts)."""
+    database = DatabaseChoice(to, key, table)
     program = ListProgram.load(program_path)
     if heal and start_urls and (resume or since is not None):
         raise usage_error("--heal replays every start page again with the healed program: it does not go with "
@@ -212,7 +229,9 @@ def replay_command(
             healed = heal_list(program, program_path, first, runtime or program.runtime, allow_host, delay)
             if healed is not None:
                 console.print(f"replaying {healed} from every start page", highlight=False)
-                drift, report_file = _replay_many(ListProgram.load(healed), healed, *many[1:])
+                program = ListProgram.load(healed)
+                drift, report_file = _replay_many(program, healed, *many[1:])
+        send_to_database(database, output, output.stem, program.column_types)
         show_report(report_file, open_)
         exit_on_drift(drift)
         return
@@ -222,7 +241,9 @@ def replay_command(
         healed = heal_list(program, program_path, start_url, runtime or program.runtime, allow_host, delay)
         if healed is not None:
             console.print(f"replaying {healed}", highlight=False)
-            drift, report_file = _replay_once(ListProgram.load(healed), healed, *options)
+            program = ListProgram.load(healed)
+            drift, report_file = _replay_once(program, healed, *options)
+    send_to_database(database, output, output.stem, program.column_types)
     show_report(report_file, open_)
     exit_on_drift(drift)
 

@@ -1,7 +1,8 @@
 """Command-line options shared by several commands, and the one progress display.
 
 Each shared option is defined once here and used as a parameter annotation, so every command spells
-``--llm``, ``--allow-host``, ``--delay``, ``--runtime`` and ``--json`` the same way::
+``--llm``, ``--allow-host``, ``--delay``, ``--runtime``, ``--json`` and the database sink's ``--to``, ``--key``,
+``--table`` the same way::
 
     @app.command()
     def induce(..., allow_host: AllowHostOption = None, llm: LLMOption = None) -> None:
@@ -12,7 +13,9 @@ Each shared option is defined once here and used as a parameter annotation, so e
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -23,7 +26,7 @@ from typer._click.exceptions import UsageError
 from scrapesmith.cli import console
 from scrapesmith.config import get_settings
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.io import FORMATS
+from scrapesmith.io import FORMATS, DatabaseSink, SinkError, is_database_url, load_dataset
 from scrapesmith.lists import RUNTIMES
 from scrapesmith.llm import LLM, SPEC_HELP, Ledger, resolve_llm
 
@@ -104,6 +107,68 @@ def table_path(value: Path | None) -> Path | None:
     if value is not None and value.suffix.lower() not in FORMATS:
         raise typer.BadParameter(f"'{value}' has no table format (use .csv, .jsonl or .parquet)")
     return value
+
+
+def database_url(value: str | None) -> str | None:
+    """An option callback: ``--to`` must name a database the sinks write, checked before any work."""
+    if value is not None and not is_database_url(value):
+        raise typer.BadParameter("use sqlite:///PATH, duckdb:///PATH or postgresql://USER@HOST/DB")
+    return value
+
+
+DatabaseOption = Annotated[
+    str | None,
+    typer.Option("--to", metavar="DATABASE_URL", callback=database_url,
+                 help="Also write the rows into a database table: sqlite:///PATH, duckdb:///PATH or "
+                 "postgresql://USER@HOST/DB (typed columns, first_seen/last_seen; one transaction per batch)."),
+]
+
+KeyOption = Annotated[
+    str | None,
+    typer.Option("--key", metavar="COLUMNS", help="With --to: comma-separated columns that identify a row; a row "
+                 "whose key is in the table updates it in place (first_seen kept). Without it rows are appended."),
+]
+
+TableOption = Annotated[
+    str | None,
+    typer.Option("--table", metavar="NAME", help="With --to: the table to write (default: the output's name)."),
+]
+
+
+@dataclass(frozen=True)
+class DatabaseChoice:
+    """``--to``, ``--key`` and ``--table`` as one value a command passes on."""
+
+    url: str | None = None
+    key: str | None = None
+    table: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.url is None and (self.key or self.table):
+            raise usage_error(f"{'--key' if self.key else '--table'} goes with --to DATABASE_URL")
+        if self.key is not None and not self.columns:
+            raise usage_error("--key needs at least one column name")
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return tuple(name.strip() for name in (self.key or "").split(",") if name.strip())
+
+    def sink(self, default_table: str) -> DatabaseSink:
+        name = self.table or re.sub(r"\W+", "_", default_table).strip("_") or "rows"
+        try:
+            return DatabaseSink(str(self.url), name, self.columns)
+        except SinkError as exc:
+            raise usage_error(f"--to: {exc}") from exc
+
+
+def send_to_database(choice: DatabaseChoice, dataset: Path, default_table: str,
+                     schema: Mapping[str, str] | None = None) -> None:
+    """With ``--to``, the dataset just written goes into the database too (typed by ``schema``, else as its
+    values read); the line printed says how many rows and how many the table holds."""
+    if choice.url is None:
+        return
+    result = load_dataset(dataset, choice.sink(default_table), schema)
+    console.print(result.summary(), highlight=False)
 
 
 LLMOption = Annotated[

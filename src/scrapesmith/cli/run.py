@@ -13,11 +13,16 @@ from scrapesmith.cli.drift import exit_on_drift, save_healed, show_drift
 from scrapesmith.cli.options import (
     AllowHostOption,
     ConcurrencyOption,
+    DatabaseChoice,
+    DatabaseOption,
     DelayOption,
+    KeyOption,
     NoRobotsOption,
     OpenOption,
+    TableOption,
     UnsafeNoSandboxOption,
     allowed_hosts,
+    send_to_database,
     show_report,
     table_path,
     usage_error,
@@ -67,6 +72,9 @@ def run_command(
     heal: Annotated[bool, typer.Option("--heal", help="When the output drifted, heal the spec from its seed "
                                                       "values, or a program.py's list from its dataset (a new "
                                                       "version beside it), and run that.")] = False,
+    to: DatabaseOption = None,
+    key: KeyOption = None,
+    table: TableOption = None,
 ) -> None:
     """Apply a scraper spec to pages, or rerun a collection program.py, with no LLM.
 
@@ -82,12 +90,14 @@ def run_command(
     pages as a new version (spec.v2.json) and runs that instead. A program's rerun is checked against the
     collection's dataset; --heal records its list again as program.v2.py and reruns that."""
     choices = ScaleChoices(workers, ray, ray_address, resume, since, batch_size, run_dir)
+    database = DatabaseChoice(to, key, table)
     fetch = {"allow_host": allow_host, "delay": delay, "respect_robots": not no_robots, "concurrency": concurrency}
     if target.suffix.lower() == ".py":
         from scrapesmith.cli.collect import run_collection_on_pages, run_collection_program
 
         if not sources:
-            run_collection_program(target, allow_host, output, unsafe_no_sandbox, allow_read, heal=heal, delay=delay)
+            run_collection_program(target, allow_host, output, unsafe_no_sandbox, allow_read, heal=heal, delay=delay,
+                                   database=database)
             return
         if heal:
             raise usage_error("--heal reruns a program on its own sources: it does not go with start pages")
@@ -95,6 +105,7 @@ def run_command(
             raise usage_error("running a program over start pages needs -o OUTPUT, e.g. run program.py "
                               "starts.txt -o out.parquet")
         run_collection_on_pages(target, sources, output, choices, fetch, unsafe_no_sandbox, allow_read, open_)
+        send_to_database(database, output, output.stem)
         return
     if output is None or not sources:
         raise usage_error("running a scraper spec needs pages and -o OUTPUT, e.g. run spec.json page.html -o out.csv")
@@ -106,7 +117,9 @@ def run_command(
         healed = save_healed(heal_from_sources(spec, [], allowed_hosts(allow_host), EvidenceHeal()), target)
         if healed is not None:
             console.print(f"running {healed} on the same pages", highlight=False)
-            drift, report_file = _run_spec(ScraperSpec.load(healed), healed, sources, output, choices, fetch)
+            spec = ScraperSpec.load(healed)
+            drift, report_file = _run_spec(spec, healed, sources, output, choices, fetch)
+    send_to_database(database, output, output.stem, spec_schema(spec))
     show_report(report_file, open_)
     exit_on_drift(drift)
 
@@ -129,6 +142,11 @@ def _run_spec(spec: ScraperSpec, target: Path, sources: list[str], output: Path,
                   + (f"; {failed} pages failed (see the error column)" if failed else ""), highlight=False)
     show_drift(drift)
     return drift, report_file
+
+
+def spec_schema(spec: ScraperSpec) -> dict[str, str]:
+    """What a spec declares of its columns' types: a field that keeps every value is a list."""
+    return {field.name: "list" for field in spec.fields if field.post.multiple}
 
 
 def load_runnable(target: Path) -> ScraperSpec:

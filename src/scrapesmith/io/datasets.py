@@ -70,7 +70,7 @@ def write_row_chunks(chunks: RowChunks, path: Path, schema: Mapping[str, str] | 
     fmt = FORMATS.get(path.suffix.lower())
     if fmt is None:
         raise ScrapesmithError(f"unsupported output format '{path.suffix}' (use .csv, .jsonl or .parquet)")
-    columns, applied = _chunk_schema(chunks, schema)
+    columns, applied = dataset_schema(chunks, schema)
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{path.name}.partial")
     written = 0
@@ -83,7 +83,7 @@ def write_row_chunks(chunks: RowChunks, path: Path, schema: Mapping[str, str] | 
     return path, written
 
 
-def _chunk_schema(chunks: RowChunks, declared: Mapping[str, str] | None) -> tuple[list[str], dict[str, str]]:
+def dataset_schema(chunks: RowChunks, declared: Mapping[str, str] | None) -> tuple[list[str], dict[str, str]]:
     """Every column in the one order, and its type: what each chunk's filled values make of it, widened."""
     seen: dict[str, None] = dict.fromkeys(declared or {})
     votes: dict[str, set[str]] = {}
