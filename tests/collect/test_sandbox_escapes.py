@@ -1325,3 +1325,72 @@ def test_disk_filled_through_deleted_files_kept_mapped(arena, listeners):
             time.sleep(0.01)
         print("ESCAPED 300 MB held in deleted files, mapped")
     """, limits=_limits(disk_mb=20, wall_seconds=20, cpu_seconds=30))
+
+
+RERUN_IN_CHILD = """
+import json, resource, sys
+from scrapesmith.collect.program import rerun_program
+from scrapesmith.errors import ScrapesmithError
+try:
+    rerun = rerun_program(sys.argv[1], [])
+    error = None
+    rows = rerun.rows
+except ScrapesmithError as exc:
+    error, rows = str(exc), None
+print(json.dumps({"error": error, "rows": rows,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024}))
+"""
+
+
+def _rerun_in_child(arena, body: str) -> dict:
+    """``scrapesmith run program.py`` in a child process: its one-line error, rows and peak memory."""
+    run_dir, _outside = arena
+    program = run_dir / "program.py"
+    program.write_text(textwrap.dedent(body))
+    done = subprocess.run([sys.executable, "-c", RERUN_IN_CHILD, str(program)], capture_output=True, text=True,
+                          timeout=300, check=False,
+                          env={**os.environ, "PYTHONPATH": str(Path(scrapesmith.__file__).parents[1])})
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    reports = list(run_dir.glob("reruns/*/rerun.report.html"))
+    assert len(reports) == 1 and reports[0].stat().st_size < 5 * 2**20, [r.stat().st_size for r in reports]
+    assert _alive(str(program)) == []
+    return result
+
+
+READ_BACK_PEAK_MB = 200  # the child's whole peak (112 MB here for the rows below; 395 MB on a8d56ea)
+
+
+def test_a_dataset_of_one_character_rows_read_back_whole(arena):
+    """3 MB of one-character rows (1.5 million): the parent made a dict of each, 8 MB took 1.8 GB and 46 s.
+    Read back as a stream, the rows are counted in bounded memory."""
+    result = _rerun_in_child(arena, """
+        open("dataset.csv", "w").write("a\\n" + "b\\n" * 1_500_000)
+    """)
+    assert result["error"] is None and result["rows"] == 1_500_000, result
+    assert result["peak_mb"] < READ_BACK_PEAK_MB, result
+
+
+def test_a_dataset_of_300000_columns(arena):
+    """A header of 300,000 columns: every row became a dict of 300,000 keys (2.9 MB took 1.8 GB)."""
+    result = _rerun_in_child(arena, """
+        columns = 300_000
+        with open("dataset.csv", "w") as out:
+            out.write(",".join(f"c{index}" for index in range(columns)) + "\\n")
+            for _ in range(8):
+                out.write("," * (columns - 1) + "\\n")
+    """)
+    assert result["error"] is not None and "\n" not in result["error"] and "columns" in result["error"], result
+    assert result["peak_mb"] < READ_BACK_PEAK_MB, result
+
+
+def test_a_failures_file_of_millions_of_items(arena):
+    """8 MB of ``{}`` in failures.json: 3.1 GB in the parent, 35 s and a 287 MB report. Past 10,000
+    failures the rerun is one line and marked failed."""
+    result = _rerun_in_child(arena, """
+        open("dataset.csv", "w").write("title\\nx\\n")
+        open("failures.json", "w").write("[" + ",".join(["{}"] * 2_000_000) + "]")
+    """)
+    assert result["error"] is not None and "failures" in result["error"] and "\n" not in result["error"], result
+    assert result["peak_mb"] < READ_BACK_PEAK_MB, result
+
