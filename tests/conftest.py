@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from model_guard import pytest_runtest_logreport, pytest_runtest_protocol  # noqa: F401  (hooks: model tests in a child)
 
 from scrapesmith.sites import DemoServer, serve_sites
 from scrapesmith.web.browser.views import CHROMIUM_ARGS, BrowserOptions

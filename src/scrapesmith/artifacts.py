@@ -28,14 +28,20 @@ class RegexTimeout(ScrapesmithError):
 
 
 def read_artifact_text(path: Path, what: str, error: type[ScrapesmithError]) -> str:
-    """The text of the ``what`` file at ``path``: it must exist and be UTF-8 (binary and UTF-16 are refused)."""
+    """The text of the ``what`` file at ``path``: it must be a file, not empty, and UTF-8 (binary and UTF-16
+    are refused). Every command that reads a spec, a program or a workflow reads it here, so a folder, an
+    empty, a binary or a missing file gets the same one line everywhere."""
     path = Path(path)
+    if path.is_dir():
+        raise error(f"{path} is a folder, not a {what} file")
     if not path.is_file():
         raise error(f"{what} file not found: {path}")
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise error(f"cannot read {what} {path}: {exc.strerror or exc}") from exc
+    if not data.strip():
+        raise error(f"{path} is empty; a {what} is UTF-8 JSON")
     if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data:
         raise error(f"{path} is not a text {what} (binary or UTF-16); save it as UTF-8 JSON")
     try:

@@ -11,10 +11,12 @@ from typer.testing import CliRunner
 
 from scrapesmith.bench.nexteval import (
     RenderingDetector,
+    detect_records,
     evaluate_page,
     expand_record,
     normalize_xpath,
     run_nexteval,
+    score_page,
     score_records,
     text_map_keys,
 )
@@ -106,12 +108,27 @@ def test_pages_that_cannot_be_rendered_fall_back_to_dom_evidence_and_are_counted
 @pytest.mark.browser
 @pytest.mark.skipif(not DATA.is_dir(), reason="shared NEXT-EVAL data not present")
 def test_rendered_pages_report_their_seconds_beside_f1() -> None:
+    drawn = []  # each page's parsed tree and the layout drawn for it, as the detector was given them
+
     with BrowserRuntime() as runtime:
-        rendered = RenderingDetector(lambda root: render_layout(root, runtime))
-        result = run_nexteval(DATA / "html", DATA / "groundtruth", only=["11", "28"], detector=rendered)
+
+        def draw(root):
+            layout = render_layout(root, runtime)
+            drawn.append((root, layout))
+            return layout
+
+        result = run_nexteval(DATA / "html", DATA / "groundtruth", only=["11", "28"], detector=RenderingDetector(draw))
     assert result.summary["pages_rendered"] == 2 and result.summary["pages_not_rendered"] == 0
-    assert all(case["rendered"] and float(case["render_seconds"]) > 0 for case in result.cases)
-    assert float(result.summary["render_seconds_per_page"]) > 0
+    assert [case["page"] for case in result.cases] == ["11", "28"] and len(drawn) == 2
+    for case, (root, layout) in zip(result.cases, drawn, strict=True):
+        assert case["rendered"] and layout.rendered
+        assert case["render_seconds"] == round(layout.seconds, 3) and layout.seconds > 0
+        truth = json.loads((DATA / "groundtruth" / f"{case['page']}.json").read_text(encoding="utf-8"))
+        # beside it, the F1 of what the detector found with that very layout, scored on NEXT-EVAL's truth
+        assert case["f1"] == pytest.approx(score_page(root, truth, lambda page, layout=layout: detect_records(page, layout)).f1)
+    seconds = [layout.seconds for _, layout in drawn]
+    assert result.summary["render_seconds_per_page"] == pytest.approx(sum(round(s, 3) for s in seconds) / 2)
+    assert sum(seconds) <= result.summary["seconds"]  # measured inside the run, not made up
 
 
 @pytest.mark.skipif(not DATA.is_dir(), reason="shared NEXT-EVAL data not present")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import json
+import re
 
 import pytest
 
@@ -12,11 +14,16 @@ from scrapesmith.llm.views import LLMRequest
 
 
 def decide(request: LLMRequest) -> str:
-    """Always the same decisions, so only the communication differs between ablations."""
+    """Always the same decisions, so only the communication differs between ablations: the blueprint takes
+    the access path that fills both columns (the standings table), as the prompt lists it."""
     if request.stage == "collect.plan":
         return json.dumps({"steps": ["read the standings table"], "columns": ["team", "wins"], "start_url": None})
     if request.stage == "collect.web":
         return json.dumps({"thought": "the standings are here", "action": "use_page", "choice": []})
+    if request.stage == "collect.blueprint":
+        paths = re.findall(r"^(\d+)\. .*; fills ([^;]*);", request.messages[-1].content, re.MULTILINE)
+        choice = next(int(index) for index, fills in paths if fills == "team, wins")
+        return json.dumps({"choice": choice, "field_map": {"team": "team", "wins": "wins"}})
     return json.dumps({"choice": 0})
 
 
@@ -31,8 +38,14 @@ def runs(demo_web, tmp_path_factory):
     return results
 
 
-def test_every_ablation_still_collects_the_rows(runs):
-    assert {name: result.rows for name, result in runs.items()} == {"full": 8, "broadcast": 8, "no-cache": 8}
+def test_every_ablation_still_collects_the_rows(runs, demo_web):
+    truth = sorted((r["team"], str(r["wins"])) for r in demo_web.sites.truth("sports")["team_seasons"]
+                   if r["year"] == 2023)
+    assert len(truth) == 8
+    for name, result in runs.items():
+        with result.dataset.open(newline="", encoding="utf-8") as handle:
+            rows = sorted((row["team"], row["wins"]) for row in csv.DictReader(handle))
+        assert (name, result.rows, result.valid, rows) == (name, 8, True, truth)  # the site's standings, team by team
 
 
 def test_inlining_artifacts_costs_more_input_tokens_than_cache_ids(runs):

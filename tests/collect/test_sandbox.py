@@ -108,6 +108,39 @@ def test_without_bubblewrap_generated_code_does_not_run_unless_asked_to(tmp_path
     assert result.ok and not result.isolated and (tmp_path / "dataset.csv").exists()
 
 
+def test_run_without_bubblewrap_refuses_unless_unsafe_no_sandbox_is_on_the_command_line(tmp_path):
+    # README: "Without bubblewrap they do not run unless you pass `--unsafe-no-sandbox`."
+    import csv
+    import os
+    import subprocess
+    import sys
+
+    program = _program(tmp_path, """
+        from scrapesmith.collect.runtime import Collection
+
+        with Collection("unconfined", allow_hosts=[], delay=0) as run:
+            run.write([{"n": 1}, {"n": 2}])
+    """)
+    (tmp_path / "empty").mkdir()
+    env = {**os.environ, "PATH": str(tmp_path / "empty"), "COLUMNS": "400"}  # no bwrap to be found
+
+    def run(*flags: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "scrapesmith", "run", str(program), *flags], cwd=tmp_path,
+                              env=env, capture_output=True, text=True, timeout=120, check=False)
+
+    refused = run()
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr
+    [line] = [line for line in refused.stderr.splitlines() if line.strip()]
+    assert line.startswith("error:") and "bubblewrap" in line and "--unsafe-no-sandbox" in line
+    assert not list(tmp_path.rglob("dataset.csv"))
+    done = run("--unsafe-no-sandbox")
+    assert done.returncode == 0, done.stderr
+    [dataset] = (tmp_path / "reruns").glob("*/dataset.csv")
+    with dataset.open(newline="", encoding="utf-8") as handle:
+        assert [row["n"] for row in csv.DictReader(handle)] == ["1", "2"]
+    assert "2 rows" in done.stderr
+
+
 def test_a_memory_cgroup_left_by_a_killed_caller_is_removed_by_the_next_run(tmp_path):
     import subprocess
 

@@ -49,7 +49,8 @@ SECRET = "sk-planted-secret-0123456789"
 
 
 class Listeners:
-    """A TCP and a UDP server on 127.0.0.1 that record whatever reaches them."""
+    """A TCP and a UDP server on 127.0.0.1 that record whatever reaches them; :meth:`drain` waits until
+    everything sent to them before it was recorded (a marker sent last comes out of each queue last)."""
 
     def __init__(self) -> None:
         self.tcp = socket.create_server(("127.0.0.1", 0))
@@ -58,6 +59,9 @@ class Listeners:
         self.udp.settimeout(0.2)
         self.tcp.settimeout(0.2)
         self.seen: list[str] = []
+        self._marker_tcp: tuple[str, int] | None = None
+        self._marker_udp = b""
+        self._drained_tcp, self._drained_udp = threading.Event(), threading.Event()
         self._stop = threading.Event()
         self._threads = [threading.Thread(target=self._accept, daemon=True),
                          threading.Thread(target=self._receive, daemon=True)]
@@ -78,7 +82,10 @@ class Listeners:
                 conn, peer = self.tcp.accept()
             except OSError:
                 continue
-            self.seen.append(f"tcp from {peer}")
+            if peer == self._marker_tcp:
+                self._drained_tcp.set()
+            else:
+                self.seen.append(f"tcp from {peer}")
             conn.close()
 
     def _receive(self) -> None:
@@ -87,7 +94,24 @@ class Listeners:
                 data, peer = self.udp.recvfrom(2048)
             except OSError:
                 continue
-            self.seen.append(f"udp {data!r} from {peer}")
+            if data == self._marker_udp:
+                self._drained_udp.set()
+            else:
+                self.seen.append(f"udp {data!r} from {peer}")
+
+    def drain(self, timeout: float = 10.0) -> None:
+        """Return once all that reached either server before this call is in :attr:`seen`: a connection and
+        a datagram of our own go in behind it, and the servers take what is queued in order."""
+        self._drained_tcp.clear()
+        self._drained_udp.clear()
+        self._marker_udp = f"drain {time.monotonic_ns()}".encode()
+        with socket.socket() as marker:
+            marker.bind(("127.0.0.1", 0))
+            self._marker_tcp = marker.getsockname()
+            marker.connect(("127.0.0.1", self.tcp_port))
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as datagram:
+                datagram.sendto(self._marker_udp, ("127.0.0.1", self.udp_port))
+            assert self._drained_tcp.wait(timeout) and self._drained_udp.wait(timeout), "the listeners stopped"
 
     def close(self) -> None:
         self._stop.set()
@@ -165,6 +189,16 @@ def _alive(marker: str) -> list[str]:
     return found
 
 
+def assert_gone(marker: str, within: float = 5.0) -> bool:
+    """No process whose command line names ``marker`` is left ``within`` seconds (the kernel ends a sandbox's
+    PID namespace as it reaps its first process, which a run does not wait for)."""
+    deadline = time.monotonic() + within
+    while (alive := _alive(marker)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert alive == [], alive
+    return True
+
+
 def attack(arena, listeners, body: str, wall: float = 20.0, allow: list[str] | None = None,
            read_roots: list[str] | None = None, limits: SandboxLimits | None = None, **names: str):
     """Run the attack ``body`` in the sandbox (``read_roots`` mounted read-only, as a local seed's are;
@@ -178,14 +212,14 @@ def attack(arena, listeners, body: str, wall: float = 20.0, allow: list[str] | N
     before = _snapshot(tmp, run_dir)
     result = run_in_sandbox(program, run_dir, allow or [], limits or SandboxLimits(wall_seconds=wall, cpu_seconds=30),
                             read_roots=read_roots)
-    time.sleep(0.3)
+    assert_gone(str(program)) and assert_gone(str(run_dir))  # nothing of the run left to act after the checks
+    listeners.drain()  # whatever the run sent either server is recorded by now
     assert "ESCAPED" not in result.stdout, result.stdout + result.stderr
     assert SECRET not in result.stdout + result.stderr
     assert not result.ok, f"the attack ran to the end unreported: {result.stdout} {result.stderr}"
     assert _snapshot(tmp, run_dir) == before, "something changed outside the run directory"
     assert (outside / "victim.txt").read_text() == "untouched"
     assert listeners.seen == [], listeners.seen
-    assert _alive(str(program)) == [] and _alive(str(run_dir)) == []
     return result
 
 
@@ -450,9 +484,8 @@ def test_setsid_grandchild_does_not_outlive_the_wall_limit(arena, listeners):
         time.sleep(30)
     """, wall=2)
     assert result.reason == "wall-limit"
-    time.sleep(4)
+    # attack() saw no process of the run left: the grandchild cannot write its file later
     assert not (run_dir / "grandchild-was-here").exists()
-    assert _alive(str(run_dir)) == []
 
 
 def test_raw_socket_to_an_unallowed_server(arena, listeners):
@@ -793,12 +826,12 @@ def test_connect_target_smuggling_another_port_through_the_browsers_proxy(listen
             target = f"127.0.0.1:{allowed_port}{smuggled.format(tcp=listeners.tcp_port)}"
             conn.sendall(f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\n\r\n".encode())
             answer = conn.recv(200).split(b"\r\n")[0]
-        time.sleep(0.3)
     finally:
         asyncio.run_coroutine_threadsafe(proxy.close(), loop).result(timeout=10)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(timeout=5)
         loop.close()
+    listeners.drain()  # the proxy is closed: whatever it sent the servers is recorded by now
     assert b" 200 " not in answer, answer
     assert listeners.seen == [], listeners.seen
 
@@ -816,12 +849,11 @@ def rerun_attack(arena, body: str, output: str | None = None, **names: str) -> S
         error = None
     except ScrapesmithError as exc:
         error = exc
-    time.sleep(0.3)
+    assert_gone(str(program))  # no process of the run left to change anything after the check below
     assert _snapshot(run_dir.parent, run_dir) == before, "something changed outside the run directory"
     assert (outside / "victim.txt").read_text() == "untouched"
     written = [p for p in run_dir.rglob("*") if p.is_file() and not p.is_symlink() and p != program]
     assert not [p for p in written if SECRET.encode() in p.read_bytes()], "an outside secret was read in"
-    assert _alive(str(program)) == []
     return error
 
 

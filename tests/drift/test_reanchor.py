@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 from lxml import etree
+from swde_truth import swde_truth, truth_f1
 
-from scrapesmith.bench.drift import agreement_f1, rows_of
+from scrapesmith.bench.drift import rows_of
 from scrapesmith.dom.mutate import mutate_page
 from scrapesmith.induce.candidates import FieldCandidate
 from scrapesmith.induce.execute import parse_for_replay
@@ -24,16 +25,18 @@ def test_an_unanchored_selector_is_re_anchored_on_its_label(auto_msn, seed):
         f.model_copy(update={"actions": ["//b"]}) if f.name == "price" else f for f in forged.fields]})
     assert rows_of(spec, texts[:3]) == rows_of(forged, texts[:3])  # it reads what the forged spec reads
     changed = [mutate_page(t, "reorder", seed) for t in texts]
-    reference = rows_of(spec, texts[3:])
-    assert agreement_f1(rows_of(spec, changed[3:]), reference, "price") < 0.95  # another <b> now comes first
+    truth = swde_truth("auto-msn", [f"{n:04d}" for n in range(3, 10)], ["price"])
+    before = truth_f1(rows_of(spec, texts[3:]), truth, "price")
+    assert before >= 0.6  # one of SWDE's two prices (the range) on each unchanged page
+    assert truth_f1(rows_of(spec, changed[3:]), truth, "price") < 0.95 * before  # another <b> now comes first
 
     healed = heal_spec(spec, [parse_for_replay(t) for t in changed[:3]])
 
     [heal] = [f for f in healed.fields if f.name == "price"]
     assert heal.outcome == "healed" and heal.detail.startswith("re-anchored on its label")
     assert "normalize-space()='MSRP Price:' or normalize-space()='MSRP Price Range:'" in heal.after[0]
-    assert agreement_f1(rows_of(healed.spec, changed[3:]), reference, "price") == 1.0
-    assert rows_of(spec, texts[3:]) == reference  # the old version is untouched and still runs as before
+    assert truth_f1(rows_of(healed.spec, changed[3:]), truth, "price") >= before
+    assert truth_f1(rows_of(spec, texts[3:]), truth, "price") == before  # the old version still runs as before
 
 
 def test_an_anchored_selector_that_still_reads_its_seed_values_is_kept(auto_msn):

@@ -99,6 +99,23 @@ def test_run_on_local_files_and_a_failing_url_records_the_failure(induced):
     assert "1 pages failed" in done.stderr
 
 
+def test_a_page_robots_txt_refuses_is_a_row_with_an_error_and_the_batch_goes_on(induced, demo_web):
+    # README: "A failed page (404, refused by robots.txt, a missing file) is a row with an `error`"
+    workdir, host, site, _ = induced
+    refused = demo_web.url("/private/")  # the demo web's robots.txt disallows /private/
+    asked_before = demo_web.request_log.paths().count("/private/")
+    done = scrapesmith("run", "spec.json", site.urls[3], refused, site.urls[4], "--allow-host", host,
+                       "-o", "robots.jsonl", cwd=workdir)
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in (workdir / "robots.jsonl").read_text().splitlines()]
+    assert [row["source_url"] for row in rows] == [site.urls[3], refused, site.urls[4]]
+    assert rows[1]["isbn_13"] is None and "robots.txt" in rows[1]["error"]
+    assert [rows[0]["isbn_13"], rows[2]["isbn_13"]] == [site.truth[u]["isbn_13"] for u in site.urls[3:5]]
+    assert "1 pages failed" in done.stderr
+    assert demo_web.request_log.paths().count("/private/") == asked_before  # never fetched
+    assert "/robots.txt" in demo_web.request_log.paths()
+
+
 def test_run_rejects_what_it_cannot_run_with_one_line(tmp_path):
     (tmp_path / "spec.yaml").write_text("x: 1\n")
     done = scrapesmith("run", "spec.yaml", "page.html", "-o", "out.csv", cwd=tmp_path)

@@ -65,17 +65,6 @@ def test_irregular_testimonials_through_the_selector_model(demo_web, demo_runtim
     assert recording.llm_calls == llm.calls  # replay added no model calls
 
 
-def test_heuristic_recording_misses_most_irregular_testimonials(demo_web, demo_runtimes) -> None:
-    truth = demo_web.sites.truth("northwind")["testimonials"]
-    _recording, result = extract_list(
-        demo_runtimes,
-        demo_web.url("/northwind/customers/"),
-        "all customer testimonials",
-        ["Customer Name", "Story URL"],
-    )
-    assert len(result.rows) < len(truth)
-
-
 def test_invalid_selector_model_answer_is_rejected(demo_web, demo_runtimes) -> None:
     truth = demo_web.sites.truth("northwind")["testimonials"]
     llm = scripted_recorder("h2", {t["name"] for t in truth})

@@ -37,7 +37,7 @@ def test_relative_paths_resolve_against_root(pages):
 
 
 def test_directory_is_refused_with_a_hint(pages):
-    with pytest.raises(FetchError, match="is a directory; pass the files"):
+    with pytest.raises(FetchError, match="is a folder; pass the files"):
         FileFetcher().fetch(str(pages / "site"))
 
 

@@ -6,6 +6,7 @@ from scrapesmith.cli import (
     crawl,  # noqa: F401
     demo,  # noqa: F401
     drift,  # noqa: F401
+    export,  # noqa: F401
     fetch,  # noqa: F401
     heal,  # noqa: F401
     induce,  # noqa: F401

@@ -19,19 +19,28 @@ DRIFT_EXIT = 3
 """The exit status of a run that finished but whose output drifted from its program's profile."""
 
 
-def show_drift(report: DriftReport) -> None:
-    """One line per drifted column, or one line saying there is no drift or that it was not checked."""
+def show_drift(report: DriftReport, pages: int | None = None, heal_with: str = "`scrapesmith heal`") -> None:
+    """One line per drifted column, or one line saying there is no drift or that it was not checked.
+
+    The report counts rows; ``pages`` is how many pages (or start pages) gave them: a spec's run reads a row
+    a page ("5 pages"), a list many ("24 rows from 1 page", never "24 pages")."""
     if not report.checked:
         console.print("[dim]no output profile in this program (saved before profiles): drift not checked[/]",
                       highlight=False)
         return
     if not report.drifted:
-        console.print(f"no drift: the output of {report.pages} pages looks as it did when forged", highlight=False)
+        read = (_count(report.pages, "row") if pages is None else _count(pages, "page") if pages == report.pages
+                else f"{_count(report.pages, 'row')} from {_count(pages, 'page')}")
+        console.print(f"no drift: the output of {read} looks as it did when forged", highlight=False)
         return
     console.print(f"[bold yellow]drift[/]: {len(report.drifts)} of the program's outputs changed "
-                  f"(exit status {DRIFT_EXIT}; mend with `scrapesmith heal`)", highlight=False)
+                  f"(exit status {DRIFT_EXIT}; mend with {heal_with})", highlight=False)
     for drift in report.drifts:
         console.print(f"  [yellow]{drift.check}[/] {drift.evidence}", highlight=False)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
 def exit_on_drift(report: DriftReport) -> None:

@@ -7,10 +7,11 @@ from typing import Annotated
 
 import typer
 
+from scrapesmith.artifacts import read_artifact_text
 from scrapesmith.cli import app, console
 from scrapesmith.cli.drift import DRIFT_EXIT, heal_collection, heal_list, save_healed
 from scrapesmith.cli.options import AllowHostOption, DelayOption, allowed_hosts, llm_from_options, usage_error
-from scrapesmith.induce import EvidenceHeal, ScraperSpec, heal_from_sources
+from scrapesmith.induce import EvidenceHeal, ScraperSpec, SpecError, heal_from_sources
 from scrapesmith.lists import ListProgram
 from scrapesmith.llm import Ledger
 
@@ -44,9 +45,9 @@ def heal_command(
         if heal_collection(program, allow_host, delay, output) is None:
             raise typer.Exit(DRIFT_EXIT)
         return
-    if program.suffix.lower() != ".json":
+    if program.suffix.lower() != ".json" and program.is_file():
         raise usage_error(f"{program}: heal takes a scraper spec or a list program (.json), or a program.py")
-    if '"steps"' in program.read_text(encoding="utf-8", errors="replace"):
+    if '"steps"' in read_artifact_text(program, "spec or list program", SpecError):
         if len(pages or []) > 1:
             raise usage_error("a list program heals on one start page")
         old = ListProgram.load(program)

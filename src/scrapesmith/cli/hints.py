@@ -34,7 +34,7 @@ HINTS: list[tuple[type[ScrapesmithError], Callable[[Any, str], str]]] = [
     (UnknownModelSetting, lambda exc, line: f"{line} (in SCRAPESMITH_LLM or --llm)"),
     (ModelNotInstalled, lambda exc, line: f"{line}: run 'scrapesmith llm install --size {exc.size}'"),
     (NeedsBrowser, lambda exc, line: f"{line}; use --runtime browser"),
-    (NoListFound, lambda exc, line: f"{line}; try --runtime browser"),
+    (NoListFound, lambda exc, line: f"{line}; try --runtime browser" if exc.drawn_by_scripts else line),
     (NotScalable, lambda exc, line: f"{line} with --start-url"),
     (NoStartingPoint, lambda exc, line: f"{line} (--from)"),
     (HostsNotAllowed, lambda exc, line: f"{line}: pass {_flags('--allow-host', exc.hosts)} if you "

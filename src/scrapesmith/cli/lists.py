@@ -267,10 +267,10 @@ def _replay_once(program: ListProgram, program_path: Path, start_url: str | None
     drift = check_replay(program, result)
     report_file = save_run("replay", program, result, output, ledger, program_path, drift)
     console.print(
-        f"wrote {len(result.rows)} rows to {output} ({result.pages} pages, "
+        f"wrote {len(result.rows)} rows to {output} ({result.pages} page{'' if result.pages == 1 else 's'}, "
         f"{result.rows_per_s:.1f} rows/s, {ledger.totals().calls} LLM calls)"
     )
-    show_drift(drift)
+    show_drift(drift, result.pages)
     return drift, report_file
 
 
@@ -287,7 +287,7 @@ def _replay_many(program: ListProgram, program_path: Path, start_urls: list[str]
     failed = run.counts.get("failed", 0)
     console.print(f"wrote {run.rows} rows to {output} from {run.pages} start pages"
                   + (f"; {failed} failed (see the error column)" if failed else ""), highlight=False)
-    show_drift(drift)
+    show_drift(drift, run.pages)
     return drift, report_file
 
 

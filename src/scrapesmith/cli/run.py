@@ -136,11 +136,12 @@ def _run_spec(spec: ScraperSpec, target: Path, sources: list[str], output: Path,
         program=target, steps=[f"{field.name}: {field.actions!r}" for field in spec.fields],
         seconds=time.monotonic() - started, drift=drift)
     if run.pages and failed == run.pages:  # nothing scraped is a failed run; the error rows stay written
-        raise ScrapesmithError(f"all {run.pages} pages failed (first: {run.failures[0][1]}); "
+        every = "the one page" if run.pages == 1 else f"all {run.pages} pages"
+        raise ScrapesmithError(f"{every} failed (first: {run.failures[0][1]}); "
                                f"the error rows are in {output}, the report in {report_file}")
     console.print(f"{run.rows - failed} rows written to {output}"
                   + (f"; {failed} pages failed (see the error column)" if failed else ""), highlight=False)
-    show_drift(drift)
+    show_drift(drift, run.pages)
     return drift, report_file
 
 
@@ -151,7 +152,8 @@ def spec_schema(spec: ScraperSpec) -> dict[str, str]:
 
 def load_runnable(target: Path) -> ScraperSpec:
     """The scraper spec ``run`` was given (``run_command`` has already sent ``.py`` programs to collect)."""
-    if target.suffix.lower() == ".json":
+    if target.suffix.lower() == ".json" or not target.is_file():  # a folder or a missing file: said as such
         return ScraperSpec.load(target)
-    raise ScrapesmithError(f"{target}: `run` takes a scraper spec (.json); got a '{target.suffix or 'no'}' file")
+    raise ScrapesmithError(f"{target}: `run` takes a scraper spec (.json) or a collection's program.py; "
+                           f"got a '{target.suffix or 'no'}' file")
 

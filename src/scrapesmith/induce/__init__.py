@@ -17,6 +17,7 @@ from scrapesmith.induce.pages import SpecPages
 from scrapesmith.induce.profile import check_dataset, with_profile
 from scrapesmith.induce.ranking import MODEL_PATH as SHIPPED_RANKER
 from scrapesmith.induce.ranking import RankerModel, use_ranker
+from scrapesmith.induce.scraper import Scraper
 from scrapesmith.induce.service import (
            METHODS,
            BadSeedPage,
@@ -28,7 +29,7 @@ from scrapesmith.induce.training import described_candidates
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec, SpecError
 
 __all__ = ["METHODS", "SHIPPED_RANKER", "BadSeedPage", "CompiledSpec", "EvidenceHeal", "Example", "FetchProgress", "FieldRequest", "FieldSpec",
-           "HealResult", "PostProcess", "RankerModel", "ScraperSpec", "SpecError", "SpecPages", "check_dataset",
+           "HealResult", "PostProcess", "RankerModel", "Scraper", "ScraperSpec", "SpecError", "SpecPages", "check_dataset",
            "described_candidates", "generalise", "heal_from_sources", "heal_spec", "induce_from_examples", "induce_from_sources",
            "induce_scraper", "kind_of", "next_version_path", "normalize_space", "parse_example",
            "parse_for_replay", "post_process", "recogniser", "use_ranker", "with_profile"]

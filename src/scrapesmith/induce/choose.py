@@ -21,7 +21,8 @@ values where, asked for a number, it named the wrong one (SWDE camera model, BEN
 round 2). A small model thus never writes an XPath and can never pick outside the list.
 
 The model moves a field to another candidate; it never empties one the evidence fills. ``none``, a failed
-call or an unusable answer keeps the evidence's own choice: on SWDE under other templates the 1.5B model
+call, options the embedded model's grammar cannot hold (``GrammarError``, noted in the ledger) or an
+unusable answer keeps the evidence's own choice: on SWDE under other templates the 1.5B model
 rejected every option for a price, the evidence's correct first among them, and so emptied a field the
 evidence had right, while no rejection turned a wrong value into a right one (issue 28, round 8). Nor is it offered an alternative that reads
 the field's own label as one of its values on every seed page ("Genres, Crime | Genres, Crime | …"): that
@@ -43,7 +44,7 @@ from scrapesmith.induce.kinds import with_unit
 from scrapesmith.induce.labels import label_of
 from scrapesmith.induce.pairs import shared_pairs
 from scrapesmith.induce.views import FieldRequest
-from scrapesmith.llm import LLM, LLMError, ask_json, render_prompt
+from scrapesmith.llm import LLM, GrammarError, LLMError, ask_json, render_prompt
 
 SHOWN = 5
 CLEAR_LEAD = 2.0
@@ -186,6 +187,8 @@ def _answer(llm: LLM, template: str, request: FieldRequest, concept: FieldConcep
     budget = ANSWER_TOKENS + max(len(line) for line in by_line) // 2
     try:
         answer = ask_json(llm, prompt, schema, stage="induce.choose", max_tokens=budget)["answer"]
+    except GrammarError as exc:  # the options cannot be put in the model's grammar: it is not asked
+        return Choice(fallback, True, f"model not asked ({exc}); heuristic choice kept")
     except (LLMError, KeyError, TypeError):
         return Choice(fallback, True, "model answer unusable; heuristic choice kept")
     if answer == NONE:

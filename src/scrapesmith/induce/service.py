@@ -34,7 +34,15 @@ from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, Scrap
 from scrapesmith.io import timestamp, write_rows
 from scrapesmith.llm import LLM, require_llm
 from scrapesmith.report import write_report
-from scrapesmith.web import FetchError, FileFetcher, HttpFetcher, Page, RoutingFetcher, expand_sources
+from scrapesmith.web import (
+    FetchError,
+    FileFetcher,
+    HttpFetcher,
+    Page,
+    RoutingFetcher,
+    expand_sources,
+    text_problem,
+)
 
 InduceMethod = Literal["heuristic", "choose", "autoscraper", "cot", "reflexion"]
 METHODS: tuple[str, ...] = ("heuristic", "choose", "autoscraper", "cot", "reflexion")
@@ -59,10 +67,9 @@ def check_seed_page(source: str, page: Page | FetchError) -> Page:
     remaining pages, with nothing said."""
     if isinstance(page, FetchError):
         raise BadSeedPage(f"seed page {source}: {page.message}")
-    if "\x00" in page.text[:4096] or page.text[:4096].count("\ufffd") > 20:
-        raise BadSeedPage(f"seed page {source} is binary, not an HTML page")
-    if not page.text.strip():
-        raise BadSeedPage(f"seed page {source} is empty")
+    problem = text_problem(page.text)
+    if problem is not None:
+        raise BadSeedPage(f"seed page {source} {problem}")
     if "html" not in page.content_type and "xml" not in page.content_type:
         raise BadSeedPage(f"seed page {source} is {page.content_type}, not an HTML page")
     if not re.search(r"<\s*[a-zA-Z][^>]*>", page.text[:65536]):

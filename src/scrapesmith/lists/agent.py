@@ -44,9 +44,9 @@ from scrapesmith.lists.dsl import (
     ScrapeFields,
 )
 from scrapesmith.lists.record import (
-    NoListFound,
     Recording,
     apply_goal_filter,
+    no_list_found,
     pagination_selector,
     widen_to_cousins,
 )
@@ -120,7 +120,7 @@ def record_with_llm(
     context.notes.append(f"list evidence: {layout.note}")
     candidates = _ranked_lists(context, tree, runtime.url, layout)
     if not candidates:
-        raise NoListFound(f"no repeating list found on {runtime.url} (a script-rendered page needs a browser)")
+        raise no_list_found(runtime, tree)
     pagination = pagination_selector(tree, runtime.url, context.notes)
     program = None
     for region in candidates[:2]:

@@ -59,7 +59,28 @@ class RecordingError(ScrapesmithError):
 
 
 class NoListFound(RecordingError):
-    """The page has no repeating list (often: the list is drawn by scripts, so only a browser sees it)."""
+    """The page has no repeating list; ``drawn_by_scripts`` when the page looks like one a browser would fill."""
+
+    def __init__(self, message: str, *, drawn_by_scripts: bool = False) -> None:
+        super().__init__(message)
+        self.drawn_by_scripts = drawn_by_scripts
+
+
+SCRIPTED_TEXT = 200
+"""A page with scripts and fewer characters of text than this is likely drawn by its scripts."""
+
+
+def no_list_found(runtime: PageRuntime, tree: etree._Element) -> NoListFound:
+    """Why no list was found on the open page, as it is: an empty page is empty, and only a page with scripts
+    and little text (read over plain HTTP) is said to need a browser."""
+    text = normalize_text(" ".join(t for t in tree.xpath("//body//text()[not(ancestor::script)]")))
+    if runtime.name == "http" and len(text) < SCRIPTED_TEXT and tree.xpath("//script"):
+        return NoListFound(f"no repeating list found on {runtime.url}: it has scripts and only {len(text)} "
+                           "characters of text, so its list may be drawn by the scripts", drawn_by_scripts=True)
+    if not text:
+        return NoListFound(f"no list on {runtime.url}: the page has no text")
+    return NoListFound(f"no repeating list found on {runtime.url}: no group of similar elements "
+                       f"in its {len(text)} characters of text")
 
 
 @dataclass
@@ -92,7 +113,7 @@ def record_heuristic(runtime: PageRuntime, start_url: str, goal: str, columns: l
     notes.append(f"list evidence: {layout.note}")
     region = choose_region(tree, columns, layout)
     if region is None:
-        raise NoListFound(f"no repeating list found on {runtime.url} (a script-rendered page needs a browser)")
+        raise no_list_found(runtime, tree)
     items = widen_to_cousins(tree, region)
     notes.append(
         f"list: {len(items)} items under <{region.parent.tag}> ({len(region.items)} in the main group)"

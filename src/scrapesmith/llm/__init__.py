@@ -57,6 +57,7 @@ from scrapesmith.llm.views import (
     LLM,
     ChatMessage,
     Completion,
+    GrammarError,
     LLMError,
     LLMOutputError,
     LLMRequest,
@@ -67,7 +68,7 @@ from scrapesmith.llm.views import (
 )
 
 __all__ = ["CACHE_FILE_NAME", "DEFAULT_SIZE", "EMBEDDED_MODELS", "LLM", "SPEC_HELP", "CachedLLM",
-           "ChatMessage", "Completion", "EmbeddingModelMissing", "JSONReplyError", "LLMError", "LLMOutputError", "LLMRequest",
+           "ChatMessage", "Completion", "EmbeddingModelMissing", "GrammarError", "JSONReplyError", "LLMError", "LLMOutputError", "LLMRequest",
            "LLMSettings", "Ledger", "LedgerEntry", "LedgerTotals", "LedgeredLLM", "LocalLLM",
            "ModelNotInstalled", "NoModelConfigured", "OpenAICompatibleLLM", "PriceTable",
            "PromptTooLongError", "ResponseCache", "UnknownModelSetting", "ask_json", "ask_structured",

@@ -8,6 +8,8 @@ one output row, which is how ``scrapesmith llm ledger`` reports cost per row.
 Costs are estimates from a price table in US dollars per million tokens. The built-in table holds a few
 public list prices; ``SCRAPESMITH_LLM_PRICES`` (a JSON file ``{"model": {"input": x, "output": y}}``) or
 ``Ledger(prices=...)`` overrides them. Local and scripted calls cost nothing, and so do cache hits.
+A request the model was never asked because its schema gives no usable grammar (:class:`GrammarError`)
+is an entry too, with its ``error`` and no tokens, counted under ``errors`` rather than ``calls``.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from scrapesmith.llm.views import Completion, LLMError, LLMRequest
+from scrapesmith.llm.views import Completion, GrammarError, LLMError, LLMRequest
 
 FREE_PROVIDERS = frozenset({"local", "scripted", "none"})
 
@@ -89,6 +91,7 @@ class LedgerEntry(BaseModel):
     cost: float = 0.0
     priced: bool = True
     row: str | None = None
+    error: str | None = None
     time: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
 
 
@@ -100,8 +103,12 @@ class LedgerTotals(BaseModel):
     latency: float = 0.0
     cost: float = 0.0
     unpriced_calls: int = 0
+    errors: int = 0
 
     def add(self, entry: LedgerEntry) -> None:
+        if entry.error is not None:
+            self.errors += 1
+            return
         self.calls += 1
         self.cache_hits += int(entry.cached)
         self.input_tokens += entry.input_tokens
@@ -141,6 +148,15 @@ class Ledger:
             priced=completion.cached or cost is not None,
             row=current_row(),
         )
+        with self._lock:
+            self.entries.append(entry)
+        return entry
+
+    def record_failure(self, llm_name: str, request: LLMRequest, error: Exception) -> LedgerEntry:
+        """A request that never reached the model (its grammar is unusable): a note, no tokens, no cost."""
+        provider, _, model = llm_name.partition(":")
+        entry = LedgerEntry(stage=request.stage, provider=provider, model=model or provider,
+                            row=current_row(), error=str(error).splitlines()[0] if str(error) else type(error).__name__)
         with self._lock:
             self.entries.append(entry)
         return entry
@@ -247,8 +263,12 @@ class LedgeredLLM:
         self.ledger = ledger
 
     def complete(self, request: LLMRequest) -> Completion:
-        completion = self.inner.complete(request)
         ledger = current_ledger() if self.ledger is None else self.ledger
+        try:
+            completion = self.inner.complete(request)
+        except GrammarError as exc:
+            ledger.record_failure(self.name, request, exc)
+            raise
         ledger.record(self.name, request, completion)
         return completion
 

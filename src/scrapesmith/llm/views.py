@@ -53,6 +53,11 @@ class LLMOutputError(LLMError):
         self.raw = raw
 
 
+class GrammarError(LLMOutputError):
+    """The request's JSON schema gives a grammar the embedded model cannot use (it does not parse): the
+    model is not asked at all, and callers fall back as for an unusable answer."""
+
+
 class PromptTooLongError(LLMError):
     """The request does not fit the model's context window; the caller should send less."""
 

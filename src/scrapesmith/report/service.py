@@ -50,13 +50,24 @@ def is_run(path: Path) -> bool:
     return (path / "result.json").is_file() or (path / "shards").is_dir() or path.name.endswith(RUN_RECORD_SUFFIX)
 
 
+def _not_a_run(path: Path) -> str:
+    """What a path that is neither a run nor a folder of runs is (the file a user may have meant)."""
+    if not path.exists():
+        return "no such file or folder (give a run directory or a *.run.json record)"
+    if path.is_file() and path.stat().st_size == 0:
+        return "is empty, not a run record (a *.run.json record or a run directory)"
+    if path.is_file() and b"\x00" in path.open("rb").read(4096):
+        return "is binary, not a run record (a *.run.json record or a run directory)"
+    return "is not a run record (a *.run.json record or a run directory)"
+
+
 def report_anything(path: Path) -> Path:
     """``scrapesmith report PATH``: a run's report, or for a folder of runs their reports and an index."""
     path = Path(path)
     if is_run(path):
         return write_report(path)
     if not path.is_dir():
-        raise ReportError(f"{path}: no such run directory or run record")
+        raise ReportError(f"{path}: {_not_a_run(path)}")
     if not runs_in(path):
-        raise ReportError(f"{path}: no run here (a collect or insta run directory, or a *{RUN_RECORD_SUFFIX} record)")
+        raise ReportError(f"{path}: a folder with no run in it (a collect or insta run directory, or a *{RUN_RECORD_SUFFIX} record)")
     return write_index(path)

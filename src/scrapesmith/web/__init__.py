@@ -1,6 +1,7 @@
 """Getting pages: the ``Fetcher`` seam and its implementations."""
 
 from scrapesmith.web.archive import ArchivingFetcher, WarcReplayFetcher, WarcWriter
+from scrapesmith.web.content import text_problem
 from scrapesmith.web.crawl import CrawlJournal, CrawlRuleError, FollowRule, crawl
 from scrapesmith.web.fetch import (
     DEFAULT_ACCEPT_TYPES,
@@ -44,4 +45,5 @@ __all__ = ["DEFAULT_ACCEPT_TYPES", "HTML_SUFFIXES", "AddressGuard", "ArchivingFe
            "HttpFetcher", "HttpStatusError", "InvalidUrl", "Page", "PrivateAddress", "RememberingFetcher",
            "RobotsDisallowed", "RobotsFetch", "RobotsPolicy", "RoutingFetcher", "UnsupportedContent",
            "WarcReplayFetcher", "WarcWriter", "accepts", "crawl", "directory_pages", "expand_sources",
-           "is_file_url", "is_web_url", "is_within", "iter_sources", "origin_of", "parse_page", "redact_url"]
+           "is_file_url", "is_web_url", "is_within", "iter_sources", "origin_of", "parse_page", "redact_url",
+           "text_problem"]

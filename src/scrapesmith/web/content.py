@@ -31,3 +31,15 @@ def sniff_media_type(content: bytes) -> str:
     if head.startswith((b"{", b"[")):
         return "application/json"
     return "text/plain"
+
+
+def text_problem(text: str) -> str | None:
+    """What makes a document's decoded ``text`` no page to read, or None: empty, or binary (NUL bytes, or
+    many undecodable bytes, early on). Every reader of pages asks this one question, so a saved page that
+    is empty or not text gets the same plain answer from every command."""
+    if not text.strip():
+        return "is empty"
+    head = text[:4096]
+    if "\x00" in head or head.count("\ufffd") > 20:
+        return "is binary, not a page"
+    return None

@@ -13,7 +13,7 @@ from urllib.request import url2pathname
 
 from scrapesmith.config import get_settings
 from scrapesmith.dom import decode_html
-from scrapesmith.web.content import DEFAULT_ACCEPT_TYPES, accepts, sniff_media_type
+from scrapesmith.web.content import DEFAULT_ACCEPT_TYPES, accepts, sniff_media_type, text_problem
 from scrapesmith.web.page import FetchError, Page, TooLarge, UnsupportedContent
 from scrapesmith.web.safety import InvalidUrl
 
@@ -46,7 +46,7 @@ class FileFetcher:
             allowed = ", ".join(self.confine_to) or "none"
             raise FetchError(url, f"outside the local roots this run may read ({allowed})")
         if path.is_dir():
-            raise FetchError(url, "is a directory; pass the files in it (e.g. DIR/*.html) or a URL-list file")
+            raise FetchError(url, "is a folder; pass the files in it (e.g. DIR/*.html) or a URL-list file")
         if not path.is_file():
             raise FetchError(url, "no such file")
         size = path.stat().st_size
@@ -57,6 +57,9 @@ class FileFetcher:
         if not accepts(self.accept_types, media_type):
             raise UnsupportedContent(url, f"content type {media_type} is not a document we read")
         text, encoding = decode_html(content)
+        problem = text_problem(text)
+        if problem is not None:
+            raise UnsupportedContent(url, problem)
         return Page(
             url=path.as_uri(),
             content=content,
@@ -134,7 +137,7 @@ def _expand_path(path: Path) -> Iterator[str]:
     if path.is_dir():
         files, _skipped = directory_pages(path)
         if not files:
-            raise FetchError(str(path), f"directory has no page files ({', '.join(sorted(PAGE_SUFFIXES))})")
+            raise FetchError(str(path), f"folder has no page files ({', '.join(sorted(PAGE_SUFFIXES))})")
         yield from (str(p) for p in files)
     elif path.is_file() and path.suffix.lower() == ".txt":
         yield from _read_source_list(path)
