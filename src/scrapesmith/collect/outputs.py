@@ -83,7 +83,10 @@ def harvest(folder: Path, run_dir: Path) -> Harvest:
                 if name not in OUTPUT_FILES:
                     outcome.left_out.append(name)
                     continue
-                problem = _take_over(name, folder_fd, run_fd)
+                try:
+                    problem = _take_over(name, folder_fd, run_fd)
+                except OSError as exc:
+                    problem = f"not taken over ({exc.strerror or exc})"
                 if problem:
                     outcome.refused.append(f"{name}: {problem}")
                 else:
