@@ -295,6 +295,10 @@ def _remove_orphans(parent: Path) -> None:
     for child in parent.glob(f"{_CGROUP_PREFIX}*"):
         pid = child.name.removeprefix(_CGROUP_PREFIX).partition("-")[0]
         if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
+            # a caller killed while its run was frozen: thawed, the run's processes die of their pending SIGKILL
+            for thaw, value in (("freezer.state", "THAWED"), ("cgroup.freeze", "0")):
+                with contextlib.suppress(OSError):
+                    (child / thaw).write_text(value)
             with contextlib.suppress(OSError):  # still busy, or another caller's sweep was first
                 child.rmdir()
 
