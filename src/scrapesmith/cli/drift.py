@@ -55,17 +55,40 @@ def save_healed(result: HealResult, program: Path, output: Path | None = None) -
     for line in result.diff():
         console.print(escape(line), highlight=False)
     if not result.healed:
-        console.print("nothing to heal: every field still reads its seed values" if not result.lost
-                      else "no field could be healed; the spec is unchanged", highlight=False)
+        console.print(not_healed(result, program), highlight=False)
         return None
     target = output or next_version_path(program)
     result.spec.save(target)
     validation = result.validation
-    verdict = ("its output on the seed pages matches the old profile" if validation and not validation.drifted
+    verdict = (f"its output on {result.pages} matches the old profile" if validation and not validation.drifted
                else "still drifted: " + "; ".join(d.evidence for d in validation.drifts) if validation else "")
-    console.print(f"healed {', '.join(result.healed)}: {result.spec.spec_id} written to {target} "
+    console.print(f"healed {', '.join(result.healed)} on {result.pages}: {result.spec.spec_id} written to {target} "
                   f"(the old spec {result.spec.healed_from} is unchanged); {verdict}", highlight=False)
     return target
+
+
+def not_healed(result: HealResult, program: Path) -> str:
+    """Why no new version was written, in the terms of the pages it looked at; a selector found again where
+    it was is never called healed."""
+    if result.lost:
+        return f"not healed: {', '.join(result.lost)} not found again on {result.pages}; the spec is unchanged"
+    if result.drifted:
+        evidence = "; ".join(d.evidence for d in result.validation.drifts) if result.validation else "drifted"
+        return (f"not healed: on {result.pages} its output drifted ({evidence}), and no other selector reads "
+                "them as the seeds were read; the spec is unchanged")
+    if result.from_seeds:
+        return (f"no changed pages: on {result.pages} every field reads as it did when forged; name the pages "
+                f"that changed, or the drifted run's directory (scrapesmith heal {program} OUTPUT.run)")
+    return f"nothing to heal: on {result.pages} the spec's output looks as it did when forged"
+
+
+def heal_exit(result: HealResult) -> int:
+    """``heal``'s exit status: 0 when a new version was written or the pages named need none; 3
+    (:data:`DRIFT_EXIT`) when a field could not be healed, the output still drifts, or no changed pages were
+    found to heal on."""
+    if result.lost or (not result.healed and (result.drifted or result.from_seeds)):
+        return DRIFT_EXIT
+    return 0
 
 
 def heal_list(old: ListProgram, path: Path, start_url: str | None, runtime: str, allow_host: list[str] | None,

@@ -9,7 +9,7 @@ import typer
 
 from scrapesmith.artifacts import read_artifact_text
 from scrapesmith.cli import app, console
-from scrapesmith.cli.drift import DRIFT_EXIT, heal_collection, heal_list, save_healed
+from scrapesmith.cli.drift import DRIFT_EXIT, heal_collection, heal_exit, heal_list, save_healed
 from scrapesmith.cli.options import AllowHostOption, DelayOption, allowed_hosts, llm_from_options, usage_error
 from scrapesmith.induce import EvidenceHeal, ScraperSpec, SpecError, heal_from_sources
 from scrapesmith.lists import ListProgram
@@ -20,9 +20,11 @@ from scrapesmith.llm import Ledger
 def heal_command(
     program: Annotated[Path, typer.Argument(help="A scraper spec or a list program (.json), or a collection's "
                                                  "program.py, whose site changed.")],
-    pages: Annotated[list[str] | None, typer.Argument(help="A spec's seed pages as they are now, in its seed order "
-                                                           "(default: fetch them again); a list program's start "
-                                                           "page (default: its own).")] = None,
+    pages: Annotated[list[str] | None, typer.Argument(help="A spec's changed pages: the run directory "
+                                                           "(OUTPUT.run) of the run that drifted, whose pages it "
+                                                           "kept, or pages (files, folders, URLs); default: its "
+                                                           "seeds read again. A list program's start page "
+                                                           "(default: its own).")] = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Where to write the new version "
                                                 "(default: beside the program, as NAME.v2.json).")] = None,
     allow_host: AllowHostOption = None,
@@ -33,12 +35,18 @@ def heal_command(
 ) -> None:
     """Mend a program whose site changed, with no model unless --llm, as a new version beside the old.
 
-    A spec: each broken field is found again from the seed values it kept; the selector diff and a check of
-    the new output against the old profile are printed; a field whose seed values are gone is found by its
-    evidence (label, value kind, place) among candidates that look like its old output. A list program:
-    recorded again on its start page, accepted when its replay looks like the old profile. A collection's program.py: its list program recorded
-    again, checked against the collection's dataset, as program.v2.py. Exit status 3 when something could not
-    be healed."""
+    A spec heals on the pages that changed: the pages a drifted run kept (give its OUTPUT.run directory), pages
+    you name, or with neither its seed pages read again (a site that changed at the same addresses; saved seed
+    files that did not change are said to be no changed pages). Each broken field is found again from the seed
+    values it kept, or where they are gone by its evidence (label, value kind, place) among candidates that look
+    like its old output; a field whose output on the pages still looks as forged is kept, and a selector found
+    again where it was is not called healed. The selector diff and a check of the new output against the old
+    profile are printed. A list program: recorded again on its start page, accepted when its replay looks like
+    the old profile. A collection's program.py: its list program recorded again, checked against the
+    collection's dataset, as program.v2.py.
+
+    Exit status 0 when a new version was written or the pages need none; 3 when something could not be
+    healed, the output still drifts, or there were no changed pages to heal on."""
     if program.suffix.lower() == ".py":
         if pages:
             raise usage_error("a collection program heals on its own sources: give no pages")
@@ -64,5 +72,5 @@ def heal_command(
         console.print(f"{totals.calls} model calls, {totals.input_tokens + totals.output_tokens} tokens",
                       highlight=False)
     save_healed(result, program, output)
-    if result.lost:
-        raise typer.Exit(DRIFT_EXIT)
+    if heal_exit(result):
+        raise typer.Exit(heal_exit(result))

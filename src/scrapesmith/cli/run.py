@@ -41,8 +41,8 @@ from scrapesmith.cli.scale import (
 )
 from scrapesmith.drift import DriftReport
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.induce import EvidenceHeal, ScraperSpec, SpecPages, check_dataset, heal_from_sources
-from scrapesmith.scale import DEFAULT_BATCH_SIZE
+from scrapesmith.induce import EvidenceHeal, HealError, ScraperSpec, SpecPages, check_dataset, heal_from_run
+from scrapesmith.scale import DEFAULT_BATCH_SIZE, run_dir_for
 
 
 @app.command("run")
@@ -69,9 +69,11 @@ def run_command(
     since: SinceOption = None,
     batch_size: BatchSizeOption = DEFAULT_BATCH_SIZE,
     run_dir: RunDirOption = None,
-    heal: Annotated[bool, typer.Option("--heal", help="When the output drifted, heal the spec from its seed "
-                                                      "values, or a program.py's list from its dataset (a new "
-                                                      "version beside it), and run that.")] = False,
+    heal: Annotated[bool, typer.Option("--heal", help="When the output drifted, heal the spec on the pages "
+                                                      "this run read, or a program.py's list from its dataset (a "
+                                                      "new version beside it), and run that. Exit 0 when it no "
+                                                      "longer drifts, 3 when it could not be healed or still "
+                                                      "drifts.")] = False,
     to: DatabaseOption = None,
     key: KeyOption = None,
     table: TableOption = None,
@@ -86,8 +88,9 @@ def run_command(
     -o when given), never over the original run, in the sandbox, reaching only the settings' hosts and
     --allow-host ones and reading only the local pages under --allow-read; --delay, --concurrency and
     --no-robots apply to a spec's pages and a program's start pages. A spec's output is checked against the profile it was forged with:
-    on drift the run says what changed and exits with status 3; --heal then mends the spec from its seed
-    pages as a new version (spec.v2.json) and runs that instead. A program's rerun is checked against the
+    on drift the run says what changed and exits with status 3; --heal then mends the spec on the pages
+    this run read (kept in OUTPUT.run) as a new version (spec.v2.json) and runs that instead: exit status 0
+    when the healed spec's output no longer drifts, 3 when it could not be healed or still drifts. A program's rerun is checked against the
     collection's dataset; --heal records its list again as program.v2.py and reruns that."""
     choices = ScaleChoices(workers, ray, ray_address, resume, since, batch_size, run_dir)
     database = DatabaseChoice(to, key, table)
@@ -114,7 +117,7 @@ def run_command(
     spec = load_runnable(target)
     drift, report_file = _run_spec(spec, target, sources, output, choices, fetch)
     if drift.drifted and heal:
-        healed = save_healed(heal_from_sources(spec, [], allowed_hosts(allow_host), EvidenceHeal()), target)
+        healed = _heal_on_run(spec, target, choices.run_dir or run_dir_for(output), allowed_hosts(allow_host))
         if healed is not None:
             console.print(f"running {healed} on the same pages", highlight=False)
             spec = ScraperSpec.load(healed)
@@ -122,6 +125,17 @@ def run_command(
     send_to_database(database, output, output.stem, spec_schema(spec))
     show_report(report_file, open_)
     exit_on_drift(drift)
+
+
+def _heal_on_run(spec: ScraperSpec, target: Path, run_dir: Path, hosts: list[str]) -> Path | None:
+    """Heal ``spec`` on the pages the drifted run kept (not its seeds, which may not have changed); the new
+    version's path, or None when nothing was healed (said, and the drift stands)."""
+    try:
+        result = heal_from_run(spec, [run_dir], EvidenceHeal(), hosts)
+    except HealError as exc:
+        console.print(f"not healed: {exc}", highlight=False)
+        return None
+    return save_healed(result, target)
 
 
 def _run_spec(spec: ScraperSpec, target: Path, sources: list[str], output: Path, choices: ScaleChoices,
@@ -141,7 +155,7 @@ def _run_spec(spec: ScraperSpec, target: Path, sources: list[str], output: Path,
                                f"the error rows are in {output}, the report in {report_file}")
     console.print(f"{run.rows - failed} rows written to {output}"
                   + (f"; {failed} pages failed (see the error column)" if failed else ""), highlight=False)
-    show_drift(drift, run.pages)
+    show_drift(drift, run.pages, f"`scrapesmith heal {target} {choices.run_dir or run_dir_for(output)}` or --heal")
     return drift, report_file
 
 

@@ -12,7 +12,15 @@ The result is a :class:`ScraperSpec` that replays with no LLM::
 from scrapesmith.induce.examples import Example, generalise, induce_from_examples, kind_of, parse_example
 from scrapesmith.induce.execute import CompiledSpec, normalize_space, parse_for_replay, post_process
 from scrapesmith.induce.field_evidence import recogniser
-from scrapesmith.induce.heal import EvidenceHeal, HealResult, heal_from_sources, heal_spec, next_version_path
+from scrapesmith.induce.heal import (
+    EvidenceHeal,
+    HealError,
+    HealResult,
+    heal_from_run,
+    heal_from_sources,
+    heal_spec,
+    next_version_path,
+)
 from scrapesmith.induce.pages import SpecPages
 from scrapesmith.induce.profile import check_dataset, with_profile
 from scrapesmith.induce.ranking import MODEL_PATH as SHIPPED_RANKER
@@ -29,7 +37,8 @@ from scrapesmith.induce.training import described_candidates
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec, SpecError
 
 __all__ = ["METHODS", "SHIPPED_RANKER", "BadSeedPage", "CompiledSpec", "EvidenceHeal", "Example", "FetchProgress", "FieldRequest", "FieldSpec",
-           "HealResult", "PostProcess", "RankerModel", "Scraper", "ScraperSpec", "SpecError", "SpecPages", "check_dataset",
-           "described_candidates", "generalise", "heal_from_sources", "heal_spec", "induce_from_examples", "induce_from_sources",
+           "HealError", "HealResult", "PostProcess", "RankerModel", "Scraper", "ScraperSpec", "SpecError", "SpecPages",
+           "check_dataset", "described_candidates", "generalise", "heal_from_run", "heal_from_sources", "heal_spec",
+           "induce_from_examples", "induce_from_sources",
            "induce_scraper", "kind_of", "next_version_path", "normalize_space", "parse_example",
            "parse_for_replay", "post_process", "recogniser", "use_ranker", "with_profile"]

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
 from lxml import etree
 
@@ -76,6 +77,12 @@ class HealResult:
     spec: ScraperSpec
     fields: list[FieldHeal] = field(default_factory=list)
     validation: DriftReport | None = None
+    pages: str = "the pages given"
+    """Which pages it healed on, for what is printed: a run's archive, pages named, or the seeds again."""
+    drifted: bool = True
+    """Whether the old spec's output on those pages drifted from its profile (else they need no healing)."""
+    from_seeds: bool = False
+    """Healed on the spec's own seeds, read again, as no changed pages were named."""
 
     @property
     def healed(self) -> list[str]:
@@ -194,11 +201,16 @@ def _reanchored(spec_field: FieldSpec, seeds: SeedValues, pages: Sequence[etree.
 
 
 def _heal_field(spec_field: FieldSpec, column: ColumnProfile | None, pages: Sequence[etree._Element],
-                evidence: EvidenceHeal | None) -> tuple[FieldSpec, FieldHeal]:
+                evidence: EvidenceHeal | None, drifted: bool, seed_pages: int) -> tuple[FieldSpec, FieldHeal]:
+    """One field healed on ``pages``, of which the first ``seed_pages`` are its seed pages (in seed order)."""
     seeds = column.seed_values if column is not None else []
+    everywhere, pages = pages, pages[:seed_pages]
     pairs = _pairs(pages, seeds)
+    if not pairs and not drifted:  # other pages than the seeds, on which the field reads as it did
+        return spec_field, FieldHeal(spec_field.name, "kept", spec_field.actions, spec_field.actions,
+                                     "its output on these pages looks as when forged")
     if not pairs and column is not None and any(seeds) and evidence is not None:
-        found_by_evidence, how = relocate_by_evidence(spec_field, column, pages, evidence.llm)
+        found_by_evidence, how = relocate_by_evidence(spec_field, column, everywhere, evidence.llm)
         if found_by_evidence is not None:
             return found_by_evidence, FieldHeal(spec_field.name, "healed", spec_field.actions,
                                                 found_by_evidence.actions, how)
@@ -220,25 +232,32 @@ def _heal_field(spec_field: FieldSpec, column: ColumnProfile | None, pages: Sequ
                              f"{hits} of {len(pairs)} seed pages")
 
 
-def heal_spec(spec: ScraperSpec, pages: Sequence[etree._Element], evidence: EvidenceHeal | None = None) -> HealResult:
-    """A new version of ``spec`` for ``pages`` (the seed pages as they are now, in the spec's seed order).
-    With ``evidence``, a field whose seed values are gone is looked for by the forging engine's evidence
+def heal_spec(spec: ScraperSpec, pages: Sequence[etree._Element], evidence: EvidenceHeal | None = None,
+              seed_pages: int | None = None) -> HealResult:
+    """A new version of ``spec`` for ``pages``: the seed pages as they are now, in the spec's seed order (the
+    first ``seed_pages`` of them, when other pages follow: a drifted run's). A field whose seed values are
+    not on its seed pages and whose output on the pages looks as forged is kept. With ``evidence``, a field whose seed values are gone is looked for by the forging engine's evidence
     (:mod:`scrapesmith.induce.heal_evidence`), the model choosing where it is split; without, it is lost."""
     if spec.profile is None:
         raise HealError("this spec has no output profile (saved before profiles), so it keeps no seed values "
                         "to heal from: induce it again")
     if not pages:
         raise HealError("heal needs the seed pages as they are now")
+    before = compare(spec.profile, seed_rows(spec, pages), kind_of)
     fields, heals = [], []
     for spec_field in spec.fields:
-        healed, heal = _heal_field(spec_field, spec.profile.column(spec_field.name), pages, evidence)
+        healed, heal = _heal_field(spec_field, spec.profile.column(spec_field.name), pages, evidence,
+                                   spec_field.name in before.columns, len(pages) if seed_pages is None else seed_pages)
+        if heal.outcome == "healed" and healed.actions == spec_field.actions and healed.post == spec_field.post:
+            healed, heal = spec_field, FieldHeal(spec_field.name, "kept", spec_field.actions, spec_field.actions,
+                                                 f"found again where it was ({heal.detail})")
         fields.append(healed)
         heals.append(heal)
     new = spec.model_copy(update={"fields": fields, "method": spec.method if not any(
         h.outcome == "healed" for h in heals) else f"{spec.method}+healed", "scope": None})
     new = with_scope(new, pages).model_copy(update={"healed_from": spec.spec_id})
     validation = compare(spec.profile, seed_rows(new, pages), kind_of)
-    return HealResult(new, heals, validation)
+    return HealResult(new, heals, validation, drifted=before.drifted)
 
 
 def next_version_path(path: Path) -> Path:
@@ -257,16 +276,108 @@ def next_version_path(path: Path) -> Path:
 
 def heal_from_sources(spec: ScraperSpec, sources: Sequence[str], allow_hosts: Sequence[str],
                       evidence: EvidenceHeal | None = None) -> HealResult:
-    """``scrapesmith heal``: fetch ``sources`` (default: the spec's own seeds, as they are now) and heal."""
+    """``scrapesmith heal``: heal on ``sources`` — pages, or a run directory whose archived pages are the
+    ones that drifted — or, with none, on the spec's own seeds as they are now (a site that changed)."""
     from scrapesmith.induce.service import fetch_sources
 
+    runs = [Path(source) for source in sources if is_run_dir(Path(source))]
+    if runs:
+        if len(runs) != len(sources):
+            raise HealError("give either a run directory or pages to heal on, not both")
+        return heal_from_run(spec, runs, evidence, allow_hosts)
+    named = bool(sources)
     sources = list(sources) or list(spec.seeds)
     if not sources:
-        raise HealError("this spec names no seed pages: give the pages to heal on")
+        raise HealError("this spec names no seed pages: give the pages to heal on, or the run directory "
+                        "(OUTPUT.run) of the run that drifted")
     fetched = fetch_sources(sources, allow_hosts)
     failed = [(source, page) for source, page in fetched if isinstance(page, FetchError)]
     if len(failed) == len(fetched):
         raise HealError(f"none of the {len(fetched)} pages could be fetched (first: {failed[0][1]})")
-    trees = [parse_for_replay(page.text) if isinstance(page, Page) else etree.Element("html")
-             for _, page in fetched]  # a page that failed keeps its place, so pages and seed values stay paired
-    return heal_spec(spec, trees, evidence)
+    pages = [(page.url, parse_for_replay(page.text)) for _, page in fetched if isinstance(page, Page)]
+    trees, seed_pages = aligned(spec, pages)
+    result = heal_spec(spec, trees, evidence, seed_pages)
+    result.pages = (f"the {len(pages)} pages given" if named
+                    else f"the spec's {len(pages)} seed pages as they are now")
+    result.from_seeds = not named
+    return result
+
+
+def is_run_dir(path: Path) -> bool:
+    """A run directory (``OUTPUT.run``) of ``scrapesmith run``: its manifest is there."""
+    return path.is_dir() and (path / "manifest.sqlite").is_file()
+
+
+def heal_from_run(spec: ScraperSpec, run_dirs: Sequence[Path], evidence: EvidenceHeal | None = None,
+                  allow_hosts: Sequence[str] = ()) -> HealResult:
+    """Heal on the pages a run kept as it read them (:func:`scrapesmith.scale.archived_pages`): the pages on
+    which its output drifted. When the spec's seeds, read again, changed too (a site redesigned at the same
+    addresses), they go first: on them each field's seed values are found exactly; seeds that did not change
+    (saved files) would only say every field still works, so then the run's pages alone are used."""
+    from scrapesmith.scale import archived_pages
+
+    pages = [(page.url, parse_for_replay(page.text)) for run_dir in run_dirs for page in archived_pages(run_dir)]
+    if not pages:
+        raise HealError(f"{', '.join(map(str, run_dirs))} kept no pages to heal on (a run made before runs kept "
+                        "their pages, or one whose pages all failed): give the changed pages")
+    trees, seed_pages = aligned(spec, pages)
+    seeds = _seeds_now(spec, allow_hosts) if not seed_pages else []
+    result = heal_spec(spec, seeds + trees, evidence, len(seeds) or seed_pages)
+    result.pages = f"the {len(pages)} pages the run kept" + (f" and the {len(seeds)} seed pages" if seeds else "")
+    return result
+
+
+def _seeds_now(spec: ScraperSpec, allow_hosts: Sequence[str]) -> list[etree._Element]:
+    """The spec's seed pages as they are now, when every one can be read and some field no longer reads its
+    seed value there; else none."""
+    from scrapesmith.induce.service import fetch_sources
+
+    if not spec.seeds or spec.profile is None:
+        return []
+    fetched = fetch_sources(list(spec.seeds), allow_hosts)
+    if any(isinstance(page, FetchError) for _, page in fetched):
+        return []
+    trees = [parse_for_replay(page.text) for _, page in fetched if isinstance(page, Page)]
+    for spec_field in spec.fields:
+        column = spec.profile.column(spec_field.name)
+        for tree, want in zip(trees, column.seed_values if column else [], strict=False):
+            if want and not _gives(spec_field, _values(tree, spec_field.actions, spec_field.post), want):
+                return trees
+    return []
+
+
+def aligned(spec: ScraperSpec, pages: Sequence[tuple[str, etree._Element]]) -> tuple[list[etree._Element], int]:
+    """``pages`` with the spec's seed pages first, in seed order, so each seed's values meet its page; and
+    how many seed pages were found (:func:`heal_spec`'s ``seed_pages``).
+
+    A page is a seed's when it has the seed's file name (a saved copy, a redesigned page at its old address),
+    else when it holds every one of that seed's values; the other pages follow in their order. Pages that are
+    none of the seeds (a run over other pages) are all "other": their fields are checked by their output, so
+    a seed value that a list on another page happens to show is not mistaken for its field."""
+    seed_values = [[value for column in (spec.profile.columns if spec.profile else [])
+                    for value in (column.seed_values[i] if i < len(column.seed_values) else [])]
+                   for i in range(len(spec.seeds))]
+    left = list(pages)
+    ordered: list[etree._Element] = []
+    for seed, values in zip(spec.seeds, seed_values, strict=True):
+        match = _seed_page(seed, values, left)
+        if match is None:
+            break
+        left.remove(match)
+        ordered.append(match[1])
+    return ordered + [tree for _, tree in left], len(ordered)
+
+
+def _seed_page(seed: str, values: Sequence[str], pages: Sequence[tuple[str, etree._Element]],
+               ) -> tuple[str, etree._Element] | None:
+    name = _file_name(seed)
+    same = [page for page in pages if name and _file_name(page[0]) == name]
+    if same:
+        return same[0]
+    found = [(sum(_present(tree, [value]) for value in values), index) for index, (_, tree) in enumerate(pages)]
+    best = max(found, default=(0, 0))
+    return pages[best[1]] if values and best[0] == len(values) else None
+
+
+def _file_name(address: str) -> str:
+    return urlsplit(address).path.rstrip("/").rsplit("/", 1)[-1] if "://" in address else Path(address).name

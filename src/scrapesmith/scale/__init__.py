@@ -20,8 +20,9 @@ from scrapesmith.scale.manifest import (
 from scrapesmith.scale.runner import InlineRunner, LocalPoolRunner, RayRunner, Runner, WorkerDied, make_runner
 from scrapesmith.scale.service import DEFAULT_BATCH_SIZE, RunPlan, assemble, run_pages
 from scrapesmith.scale.views import FetchOptions, PageProgram, PageRecord, RunSummary
+from scrapesmith.scale.worker import archived_pages
 
 __all__ = ["DEFAULT_BATCH_SIZE", "EarlierRunUnusable", "FetchOptions", "InlineRunner", "LocalPoolRunner",
            "PageProgram", "PageRecord", "RayRunner", "ResumeMismatch", "RunPlan", "RunState", "RunStateError",
-           "RunSummary", "Runner", "UnfinishedRun", "WorkerDied", "assemble", "make_runner", "run_dir_for",
+           "RunSummary", "Runner", "UnfinishedRun", "WorkerDied", "archived_pages", "assemble", "make_runner", "run_dir_for",
            "run_pages"]

@@ -4,6 +4,7 @@
 
     RUN_DIR/manifest.sqlite     generations, committed batches (counts per status), one record per URL
     RUN_DIR/shards/g0001-b0000042.jsonl   batch 42 of generation 1: what became of each URL, its rows
+    RUN_DIR/pages-g0001.warc.gz           the first pages generation 1 read, as read (what ``heal`` mends on)
 
 A worker writes a batch's shard whole (a temporary file, fsynced, renamed); only then does the driver
 commit the batch to the manifest, in one transaction (WAL, ``synchronous=FULL``, so it

@@ -14,6 +14,7 @@ import os
 import socket
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from scrapesmith.io import timestamp
@@ -28,6 +29,8 @@ from scrapesmith.web import (
     Page,
     RobotsFetch,
     RoutingFetcher,
+    WarcReplayFetcher,
+    WarcWriter,
     is_web_url,
 )
 
@@ -84,12 +87,42 @@ def worker_name() -> str:
 
 
 def process_batch(job: BatchJob) -> BatchOutcome:
-    """Every page of ``job``, its rows in one shard; the records say what became of each URL."""
+    """Every page of ``job``, its rows in one shard; the records say what became of each URL. The first
+    batch of a pass also keeps its first pages in the run's archive (:func:`archive_path`)."""
     fetcher = _worker_fetcher(job)
     if job.options.concurrency <= 1:
-        return finish_batch(job, [_process_page(job, fetcher, task) for task in job.tasks])
-    with ThreadPoolExecutor(max_workers=job.options.concurrency, thread_name_prefix="page") as pool:
-        return finish_batch(job, list(pool.map(lambda task: _process_page(job, fetcher, task), job.tasks)))
+        done = [_process_page(job, fetcher, task) for task in job.tasks]
+    else:
+        with ThreadPoolExecutor(max_workers=job.options.concurrency, thread_name_prefix="page") as pool:
+            done = list(pool.map(lambda task: _process_page(job, fetcher, task), job.tasks))
+    if job.index == 0:
+        _archive(job, [page for _record, _entries, page in done if page is not None])
+    return finish_batch(job, [(record, entries) for record, entries, _page in done])
+
+
+ARCHIVED_PAGES = 20
+"""Pages of a pass kept in its archive: enough for ``heal`` to mend a spec on the pages that drifted."""
+
+
+def archive_path(shard: str | Path, generation: int) -> Path:
+    """Where a pass of a run keeps its first pages as they were read: ``RUN_DIR/pages-g0001.warc.gz``."""
+    return Path(shard).parent.parent / f"pages-g{generation:04d}.warc.gz"
+
+
+def archived_pages(run_dir: Path) -> list[Page]:
+    """The pages a run kept as it read them (its latest pass first; none when it kept none)."""
+    archives = sorted(Path(run_dir).glob("pages-g*.warc.gz"), reverse=True)
+    return [page for archive in archives for page in WarcReplayFetcher(archive).pages()]
+
+
+def _archive(job: BatchJob, pages: list[Page]) -> None:
+    """Write the pass's first pages to its archive (whole, under a temporary name, then renamed)."""
+    target = archive_path(job.shard, job.generation)
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    with WarcWriter(partial) as writer:
+        for page in pages[:ARCHIVED_PAGES]:
+            writer.write(page)
+    os.replace(partial, target)
 
 
 def finish_batch(job: BatchJob, done: list[tuple[PageRecord, list[Entry]]]) -> BatchOutcome:
@@ -102,24 +135,26 @@ def finish_batch(job: BatchJob, done: list[tuple[PageRecord, list[Entry]]]) -> B
     return BatchOutcome(job.index, job.shard, len(entries), dict(counts), errors, worker_name())
 
 
-def _process_page(job: BatchJob, fetcher: RoutingFetcher, task: PageTask) -> tuple[PageRecord, list[Entry]]:
+def _process_page(job: BatchJob, fetcher: RoutingFetcher, task: PageTask,
+                  ) -> tuple[PageRecord, list[Entry], Page | None]:
+    """What became of one URL, its rows, and the page when the program read it."""
     try:
         page = _fetch(fetcher, task)
     except FetchError as exc:
-        return failed_page(job.program, task, str(exc))
+        return (*failed_page(job.program, task, str(exc)), None)
     except Exception as exc:  # noqa: BLE001 - one page's failure is recorded, the batch goes on
-        return failed_page(job.program, task, _describe(exc))
+        return (*failed_page(job.program, task, _describe(exc)), None)
     etag, last_modified = validators_of(page)
     if page.status == 304:
         old_etag, old_modified = task.validators or (None, None)
         return PageRecord(task.position, task.url, "unchanged", 0, etag or old_etag,
-                          last_modified or old_modified), []
+                          last_modified or old_modified), [], None
     try:
         rows = job.program.rows(page, fetcher)
     except Exception as exc:  # noqa: BLE001 - a program that fails on one page fails that page only
-        return failed_page(job.program, task, _describe(exc), page)
+        return (*failed_page(job.program, task, _describe(exc), page), None)
     record = PageRecord(task.position, task.url, "ok", len(rows), etag, last_modified)
-    return record, [(task.url, row) for row in rows]
+    return record, [(task.url, row) for row in rows], page
 
 
 def _fetch(fetcher: RoutingFetcher, task: PageTask) -> Page:

@@ -196,8 +196,13 @@ class WarcReplayFetcher:
         self.max_bytes = max_bytes if max_bytes is not None else get_settings().max_bytes
         self._responses: dict[str, int] = {}
         self._conversions: dict[str, int] = {}
+        self._order: list[int] = []
         _check_inflated(self.path, max_total, self.max_bytes + MAX_HEADERS)
         self._index()
+
+    def pages(self) -> list[Page]:
+        """Every page the archive holds, in the order they were archived."""
+        return [self._page_at(offset, requested="") for offset in self._order]
 
     @property
     def urls(self) -> list[str]:
@@ -221,6 +226,7 @@ class WarcReplayFetcher:
                 offset = records.get_record_offset()
                 headers = record.rec_headers
                 if record.rec_type in ("response", "resource"):
+                    self._order.append(offset)
                     for key in (headers.get_header("WARC-Target-URI"), headers.get_header(REQUESTED_URI)):
                         if key:
                             self._responses[key] = offset

@@ -1,0 +1,125 @@
+"""``heal`` reads the pages that changed (issue 44): a drifted run's own pages (the ones it kept in its run
+directory), pages named on the command line, or it says it has no changed pages; a selector that did not
+change is never called healed.
+
+Real SWDE pages: a spec forged on three saved book-amazon pages that stay as they were, and later pages of the
+same site changed by a real transformation (``labels``: every field label reworded, as a redesign does). The
+truth is SWDE's own ground truth, not the spec's output.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scrapesmith.bench.swde import load_groundtruth, read_page
+from scrapesmith.dom.mutate import MUTATIONS, mutate_page
+from scrapesmith.induce.execute import parse_for_replay
+from scrapesmith.induce.heal import heal_spec
+from scrapesmith.induce.profile import with_profile
+from scrapesmith.induce.service import induce_scraper
+from scrapesmith.induce.views import FieldRequest
+from scrapesmith.io import read_rows
+
+SWDE = Path(__file__).resolve().parents[2] / "../shared/data/swde"
+SITE = SWDE / "book" / "book-amazon"
+pytestmark = pytest.mark.skipif(not SITE.is_dir(), reason="SWDE pages not present")
+FIELDS = [FieldRequest("title", "the title of the book"), FieldRequest("isbn_13", "the isbn number of the book"),
+          FieldRequest("publisher", "the publisher of the book")]
+PAGES = 10
+
+
+@pytest.fixture(scope="module")
+def forged():
+    paths = sorted(SITE.glob("*.htm"))[:PAGES]
+    texts = [read_page(p) for p in paths]
+    seeds = [parse_for_replay(t) for t in texts[:3]]
+    return with_profile(induce_scraper(FIELDS, seeds, method="heuristic"), seeds), paths, texts
+
+
+@pytest.fixture
+def saved(forged, tmp_path: Path) -> Path:
+    """The user's folder: seeds/ as saved when forging, changed/ the later pages after a redesign, spec.json."""
+    spec, paths, texts = forged
+    (tmp_path / "seeds").mkdir()
+    (tmp_path / "changed").mkdir()
+    for path, text in zip(paths[:3], texts[:3], strict=True):
+        (tmp_path / "seeds" / path.name).write_text(text, encoding="utf-8")
+    for path, text in zip(paths[3:], texts[3:], strict=True):
+        (tmp_path / "changed" / path.name).write_text(mutate_page(text, "labels", seed=3), encoding="utf-8")
+    spec.model_copy(update={"seeds": [f"seeds/{p.name}" for p in paths[:3]]}).save(tmp_path / "spec.json")
+    return tmp_path
+
+
+def scrapesmith(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "SCRAPESMITH_LLM": "none", "COLUMNS": "200"}
+    return subprocess.run([sys.executable, "-m", "scrapesmith", *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=300, check=False)
+
+
+def truth(field: str) -> dict[str, list[str]]:
+    return load_groundtruth(SWDE / "groundtruth" / "book" / f"book-amazon-{field}.txt")
+
+
+def assert_rows_match_truth(table: Path) -> None:
+    """isbn_13 (whose label the redesign reworded) and title (which it did not touch) read SWDE's values."""
+    rows = read_rows(table)
+    assert len(rows) == PAGES - 3
+    isbn, title = truth("isbn_13"), truth("title")
+    for row in rows:
+        page = Path(row["source_url"]).stem
+        assert row["isbn_13"] in isbn[page], (page, row)
+        assert row["title"] in title[page], (page, row)
+
+
+def test_heal_on_the_drifted_runs_directory_heals_from_the_pages_it_kept(saved):
+    drifted = scrapesmith(saved, "run", "spec.json", "changed", "-o", "out.csv")
+    assert drifted.returncode == 3, drifted.stderr
+    assert "mend with `scrapesmith heal spec.json out.run`" in drifted.stderr
+    healed = scrapesmith(saved, "heal", "spec.json", "out.run")
+    assert healed.returncode == 0, healed.stderr
+    assert "healed isbn_13" in healed.stderr and "on the 7 pages the run kept" in healed.stderr
+    assert "title:" not in healed.stderr  # untouched by the redesign: not in the diff, not "healed"
+    again = scrapesmith(saved, "run", "spec.v2.json", "changed", "-o", "new.csv")
+    assert again.returncode == 0, again.stderr
+    assert_rows_match_truth(saved / "new.csv")
+
+
+def test_run_heal_heals_on_the_runs_pages_not_on_unchanged_seeds(saved):
+    done = scrapesmith(saved, "run", "spec.json", "changed", "-o", "out.csv", "--heal")
+    assert done.returncode == 0, done.stderr
+    assert "on the 7 pages the run kept" in done.stderr and "running spec.v2.json" in done.stderr
+    assert done.stderr.rstrip().splitlines()[-2].startswith("no drift")
+    assert_rows_match_truth(saved / "out.csv")
+
+
+def test_heal_on_pages_named_on_the_command_line(saved):
+    named = sorted(str(p.relative_to(saved)) for p in (saved / "changed").iterdir())
+    healed = scrapesmith(saved, "heal", "spec.json", *named)
+    assert healed.returncode == 0, healed.stderr
+    assert "healed isbn_13" in healed.stderr and f"on the {len(named)} pages given" in healed.stderr
+    assert scrapesmith(saved, "run", "spec.v2.json", "changed", "-o", "new.csv").returncode == 0
+    assert_rows_match_truth(saved / "new.csv")
+
+
+def test_heal_with_no_pages_on_unchanged_saved_seeds_says_it_has_no_changed_pages(saved):
+    before = (saved / "spec.json").read_text()
+    done = scrapesmith(saved, "heal", "spec.json")
+    assert done.returncode == 3, done.stderr
+    assert "no changed pages" in done.stderr and "scrapesmith heal spec.json OUTPUT.run" in done.stderr
+    assert "healed" not in done.stderr.replace("not healed", "")
+    assert not (saved / "spec.v2.json").exists() and (saved / "spec.json").read_text() == before
+
+
+@pytest.mark.parametrize("mutation", sorted(MUTATIONS))
+def test_a_selector_found_again_where_it_was_is_never_called_healed(forged, mutation):
+    spec, _paths, texts = forged
+    changed = [parse_for_replay(mutate_page(t, mutation, seed=1)) for t in texts]
+    for pages, seed_pages in ((changed[:3], None), (changed[3:], 0), (changed, 3)):
+        result = heal_spec(spec, pages, seed_pages=seed_pages)
+        for heal in result.fields:
+            assert heal.outcome != "healed" or heal.before != heal.after, heal
