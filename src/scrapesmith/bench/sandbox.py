@@ -83,7 +83,7 @@ try:
 except ScrapesmithError as exc:
     rows = str(exc)
 print(json.dumps({"rows": rows, "seconds": round(time.monotonic() - started, 2),
-                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024}))
+                  "peak_mb": int(open("/proc/self/status").read().split("VmHWM:")[1].split()[0]) // 1024}))
 """
 
 
