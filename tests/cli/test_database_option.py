@@ -89,3 +89,21 @@ def test_database_flags_misused_are_one_usage_error(book_spec, flags, message):
     done = scrapesmith("run", "spec.json", urls[0], "-o", "x.csv", *flags, cwd=folder)
     assert done.returncode == 2
     assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_collect_and_its_rerun_upsert_typed_rows(demo_web, tmp_path):
+    host = f"{demo_web.host}:{demo_web.port}"
+    database = f"sqlite:///{tmp_path / 'sports.db'}"
+    url = demo_web.url("/sports/season/2024/standings.html")
+    done = scrapesmith("collect", f"Team standings at {url} with columns team, wins and losses", "--llm", "none",
+                       "--allow-host", host, "--delay", "0", "--run-dir", "run", "--to", database, "--key", "team",
+                       cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "8 rows upserted into run at sqlite:///" in done.stderr
+    rerun = scrapesmith("run", "run/program.py", "--allow-host", host, "--to", database, "--key", "team",
+                        "--table", "run", cwd=tmp_path)
+    assert rerun.returncode == 0, rerun.stderr
+    rows = read_table(database, "run", {"wins": "integer"})
+    assert len(rows) == 8 and all(isinstance(row["wins"], int) for row in rows)
+    truth = {r["team"]: r for r in demo_web.sites.truth("sports")["team_seasons"] if r["year"] == 2024}
+    assert {row["team"]: row["wins"] for row in rows} == {team: int(r["wins"]) for team, r in truth.items()}

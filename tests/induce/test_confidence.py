@@ -67,3 +67,23 @@ def test_confidence_and_doubt_are_kept_in_the_spec_file_but_not_in_its_id(tmp_pa
     loaded = ScraperSpec.load(tmp_path / "spec.json")
     assert loaded.field("phone").confidence == 0.2 and loaded.field("phone").doubt == "a reason"
     assert loaded.spec_id == spec.spec_id
+
+
+def test_a_run_record_and_its_report_list_the_unsure_fields(tmp_path):
+    import json
+
+    from scrapesmith.induce.service import save_spec_run
+
+    html = "<html><body><h1>Acme</h1><p>Phone: (512) 471-3434</p></body></html>"
+    spec = induce_scraper([FieldRequest("phone", "the phone number")], [parse_html(html)], method="heuristic")
+    doubted = spec.model_copy(update={"fields": [spec.fields[0].model_copy(update={
+        "confidence": 0.31, "doubt": "same text on every seed page"})]})
+    doubted.save(tmp_path / "spec.json")
+    rows = [{"phone": "(512) 471-3434", "source_url": "file:///a.html", "fetched_at": None,
+             "program_id": doubted.spec_id, "error": None}]
+    report = save_spec_run(doubted, tmp_path / "spec.json", rows, tmp_path / "out.csv", 0.1)
+    record = json.loads((tmp_path / "out.run.json").read_text())
+    assert record["unsure"] == [{"field": "phone", "confidence": 0.31, "doubt": "same text on every seed page",
+                                 "left_empty": False}]
+    note = "unsure: phone: same text on every seed page (confidence 0.31)"
+    assert note in record["notes"] and note in report.read_text()

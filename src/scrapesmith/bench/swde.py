@@ -9,6 +9,7 @@ with :mod:`scrapesmith.bench.metrics`. The same run also times ``execute.py`` ag
 from __future__ import annotations
 
 import gc
+import html as html_module
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -25,9 +26,13 @@ from scrapesmith.bench.metrics import CaseScore, summarize
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce import (
     CompiledSpec,
+    Example,
     FieldRequest,
+    FieldSpec,
     ScraperSpec,
+    generalise,
     induce_scraper,
+    normalize_space,
     parse_for_replay,
     post_process,
 )
@@ -271,7 +276,7 @@ def summary_of(runs: Sequence[SiteRun]) -> dict[str, float | int]:
 
 
 def group_rows(runs: Sequence[SiteRun], calls: Sequence[dict], key: Callable[[SiteRun], str]) -> list[dict]:
-    """Correct ratio, macro F1 and model use per group of sites (a vertical, or one site)."""
+    """Correct ratio, macro F1, model use and induction seconds per group of sites (a vertical, or one site)."""
     rows = []
     for group in dict.fromkeys(key(r) for r in runs):
         members = [r for r in runs if key(r) == group]
@@ -281,14 +286,15 @@ def group_rows(runs: Sequence[SiteRun], calls: Sequence[dict], key: Callable[[Si
                      "correct_ratio": strict["correct_ratio"], "precision": strict["precision"],
                      "recall": strict["recall"], "f1": strict["f1"],
                      "llm_calls": sum(c["llm_calls"] for c in used),
-                     "tokens": sum(c["input_tokens"] + c["output_tokens"] for c in used)})
+                     "tokens": sum(c["input_tokens"] + c["output_tokens"] for c in used),
+                     "seconds": round(sum(r.induce_seconds for r in members), 1)})
     return rows
 
 
 def print_groups(title: str, rows: Sequence[dict]) -> None:
     table = Table(title=title)
     columns = {"group": "", "sites": "sites", "cases": "cases", "correct_ratio": "correct", "f1": "F1",
-               "precision": "P", "recall": "R", "llm_calls": "calls", "tokens": "tokens"}
+               "precision": "P", "recall": "R", "llm_calls": "calls", "tokens": "tokens", "seconds": "induce s"}
     columns = {c: h for c, h in columns.items() if rows and c in rows[0]}
     for column, header in columns.items():
         table.add_column(header, justify="left" if column == "group" else "right", no_wrap=column == "group")
@@ -299,14 +305,19 @@ def print_groups(title: str, rows: Sequence[dict]) -> None:
 
 def run_sites(chosen: Sequence[SwdeSite], groundtruth: Path, attributes: str | None, seeds: int, test: int,
               method: str, llm: LLM | None, progress: Progress,
-              reader: Callable[[Path], str] = read_page, strict: bool = False) -> tuple[list[SiteRun], list[dict]]:
-    """Every chosen site induced and scored, one ledger per site: the runs and each site's model use."""
+              reader: Callable[[Path], str] = read_page, strict: bool = False,
+              examples: int = 0) -> tuple[list[SiteRun], list[dict]]:
+    """Every chosen site induced and scored, one ledger per site: the runs and each site's model use.
+    With ``examples`` N, each field is learnt from the values the ground truth gives on the first N seed pages
+    instead (the user who types the values they see: ``induce --example``), no instruction, no model."""
     runs, calls = [], []
     task = progress.add_task("sites", total=len(chosen))
     for site in chosen:
         progress.update(task, description=f"{method} on {site.key}")
 
-        def inducer(requests, trees, key, names):
+        def inducer(requests, trees, key, names, site=site):
+            if examples:
+                return example_spec(site, groundtruth, requests, trees, names, examples)
             spec = induce_scraper(requests, trees, method=method, llm=llm, site=key, seed_names=names)
             return spec.strict() if strict else spec
 
@@ -324,13 +335,39 @@ def run_sites(chosen: Sequence[SwdeSite], groundtruth: Path, attributes: str | N
     return runs, calls
 
 
+EDGE_SEPARATORS = " \t:;,|/-–—•·*>»"
+
+
+def example_spec(site: SwdeSite, groundtruth: Path, requests: Sequence[FieldRequest], trees: Sequence,
+                 names: Sequence[str], count: int) -> ScraperSpec:
+    """``bench swde --examples N``: every field learnt from its first value on seed page 1 (as printed; the
+    ground truth's text; all its values there when it has several) and checked against its values on seed
+    pages 2..N. A field whose first seed has no
+    value, or whose value the page does not show, stays empty (the user could not have given it)."""
+    fields = []
+    for request in requests:
+        truth = load_groundtruth(groundtruth / site.vertical / f"{site.key}-{request.name}.txt")
+        wanted = [[normalize_space(html_module.unescape(v)) for v in truth.get(Path(n).stem, [])] for n in names[:count]]
+        wanted = [[v.strip(EDGE_SEPARATORS) for v in page] for page in wanted]  # SWDE keeps ": (702) 214-3500";
+        wanted = [[v for v in page if v] for page in wanted]  # a user types what reads as the value
+        try:
+            if not wanted or not wanted[0]:
+                raise ScrapesmithError("no value on the first seed page")
+            field_spec = generalise(Example(request.name, wanted[0][0]), trees, wanted[1:], together=wanted[0])
+        except ScrapesmithError as exc:
+            field_spec = FieldSpec(name=request.name, instruction=request.instruction, actions=[], evidence=str(exc))
+        fields.append(field_spec)
+    return ScraperSpec(site=site.key, method="examples", seeds=list(names), fields=fields)
+
+
 def run_benchmark(pages: Path, groundtruth: Path, sites: str | None, attributes: str | None, seeds: int,
                   test: int, method: str, llm: LLM | None, json_out: Path | None,
-                  progress_factory: Callable[[], Progress], strict: bool = False) -> BenchResult:
+                  progress_factory: Callable[[], Progress], strict: bool = False, examples: int = 0) -> BenchResult:
     """The whole ``bench swde`` run: every site, one ledger per site, one report."""
     chosen = discover_sites(pages, parse_list(sites))
     with progress_factory() as progress:
-        runs, calls = run_sites(chosen, groundtruth, attributes, seeds, test, method, llm, progress, strict=strict)
+        runs, calls = run_sites(chosen, groundtruth, attributes, seeds, test, method, llm, progress, strict=strict,
+                                examples=examples)
     summary = summary_of(runs)
     summary["llm_calls"] = sum(c["llm_calls"] for c in calls)
     summary["tokens"] = sum(c["input_tokens"] + c["output_tokens"] for c in calls)
@@ -338,9 +375,10 @@ def run_benchmark(pages: Path, groundtruth: Path, sites: str | None, attributes:
     verticals = group_rows(runs, calls, lambda r: r.site.vertical)
     per_site = group_rows(runs, calls, lambda r: r.site.key)
     result = BenchResult(
-        name=f"swde ({method})", summary=summary, cases=case_rows(runs),
+        name=f"swde (examples on {examples} seed pages)" if examples else f"swde ({method})", summary=summary,
+        cases=case_rows(runs),
         params={"pages": str(pages), "groundtruth": str(groundtruth), "seeds": seeds, "test": test,
-                "method": method, "llm": getattr(llm, "name", "none"), "strict": strict,
+                "method": method, "llm": getattr(llm, "name", "none"), "strict": strict, "examples": examples,
                 "per_site": [{**c, **figures} for c, figures in zip(calls, per_site, strict=True)],
                 "per_vertical": verticals, "specs": {r.site.key: r.spec.model_dump() for r in runs}},
     )

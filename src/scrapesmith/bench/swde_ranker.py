@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -93,17 +94,48 @@ def load_rows(path: Path) -> list[CandidateRow]:
         return [CandidateRow(**json.loads(line)) for line in handle if line.strip()]
 
 
-def fit_ranker(rows: Sequence[CandidateRow], threshold: float | None = None, orders: bool = True) -> RankerModel:
-    """Gradient-boosted trees over the rows' features, target "this candidate's field is Correct"."""
-    from sklearn.ensemble import GradientBoostingClassifier
+KINDS = ("linear", "trees")
+KIND = "linear"  # what LOSO on the 16 development sites favoured (BENCHMARKS.md, "learned ranker")
+C = 0.3  # the logistic regression's inverse regularisation
 
+
+def fit_ranker(rows: Sequence[CandidateRow], threshold: float | None = None, orders: bool = True,
+               kind: str = KIND) -> RankerModel:
+    """A model over the rows' features, target "this candidate's field is Correct": a logistic regression on
+    standardised features (``linear``) or gradient-boosted trees (``trees``), exported to the JSON that
+    ``induce.ranking`` evaluates without scikit-learn."""
     names = sorted({k for r in rows for k in r.features})
     x = [[r.features.get(n, 0.0) for n in names] for r in rows]
     y = [int(r.correct) for r in rows]
+    if len(set(y)) < 2:  # nothing to tell apart (one small site, every candidate right or wrong): a constant
+        share = min(max(sum(y) / max(1, len(y)), 0.01), 0.99)
+        return RankerModel({"kind": "linear", "features": names, "orders": orders, "mean": [0.0] * len(names),
+                            "scale": [1.0] * len(names), "weights": [0.0] * len(names),
+                            "bias": math.log(share / (1 - share)),
+                            **({"threshold": threshold} if threshold is not None else {})})
+    if kind == "linear":
+        return RankerModel(fit_linear(x, y, names, threshold, orders))
+    from sklearn.ensemble import GradientBoostingClassifier
+
     model = GradientBoostingClassifier(n_estimators=TREES, max_depth=DEPTH, learning_rate=RATE,
                                        min_samples_leaf=MIN_LEAF, subsample=0.8, random_state=0)
     model.fit(x, y)
     return RankerModel(export_trees(model, names, threshold, orders))
+
+
+def fit_linear(x: list[list[float]], y: list[int], names: list[str], threshold: float | None,
+               orders: bool = True) -> dict:
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import StandardScaler
+
+    scaler = StandardScaler().fit(x)
+    model = LogisticRegression(C=C, max_iter=5000).fit(scaler.transform(x), y)
+    data = {"kind": "linear", "features": names, "orders": orders,
+            "mean": [round(float(m), 6) for m in scaler.mean_], "scale": [round(float(s), 6) for s in scaler.scale_],
+            "weights": [round(float(w), 6) for w in model.coef_[0]], "bias": round(float(model.intercept_[0]), 6)}
+    if threshold is not None:
+        data["threshold"] = threshold
+    return data
 
 
 def export_trees(model, names: list[str], threshold: float | None, orders: bool = True) -> dict:
@@ -202,21 +234,27 @@ def candidate_rows(pages: Path, groundtruth: Path, seeds: int, test: int, progre
 
 
 def train_shipped(pages: Path, groundtruth: Path, seeds: int, test: int, rows_path: Path, output: Path | None,
-                  progress_factory: Callable[[], Progress]) -> RankerModel:
+                  progress_factory: Callable[[], Progress], orders: bool | None = None) -> RankerModel:
     """``scrapesmith bench swde-ranker``: describe every development site's candidates afresh, keep them as
     the training data (``rows_path``), fit with the order switch and threshold from the inner folds, and
-    write the model (by default the file the package ships). Prints each site's cost."""
+    write the model (by default the file the package ships). ``orders`` overrides the inner folds' switch
+    (``--no-orders``: the model weighs the chosen value's confidence but leaves the hand-weighted order, as
+    it ships while ``bench swde --loso`` finds its order no better). Prints each site's cost."""
     with progress_factory() as progress:
         rows, seconds = candidate_rows(pages, groundtruth, seeds, test, progress)
     rows_path.parent.mkdir(parents=True, exist_ok=True)
     save_rows(rows, rows_path)
     start = time.perf_counter()
     model, folds = fitted(rows)
+    if orders is not None:
+        model.data["orders"] = orders
+    flag = "" if orders is None else " --orders" if orders else " --no-orders"
     model.data["trained"] = {
         "sites": sorted({r.site for r in rows}), "rows": len(rows), "data": str(rows_path), "seeds": seeds,
         "test": test, "describe_seconds": seconds, "fit_seconds": round(time.perf_counter() - start, 1),
         "inner_learned_correct": folds.learned_correct, "inner_hand_correct": folds.hand_correct,
-        "command": f"scrapesmith bench swde-ranker --seeds {seeds} --test {test} --rows {rows_path}"}
+        "orders_from_inner_folds": folds.orders,
+        "command": f"scrapesmith bench swde-ranker --seeds {seeds} --test {test} --rows {rows_path}{flag}"}
     model.save(output or SHIPPED_RANKER)
     table = Table(title="ranker: cost per site")
     for column in ("site", "candidates", "describe s"):
@@ -225,6 +263,6 @@ def train_shipped(pages: Path, groundtruth: Path, seeds: int, test: int, rows_pa
         table.add_row(site, str(sum(r.site == site for r in rows)), f"{spent:.1f}")
     Console().print(table)
     Console().print(f"{len(rows)} candidates; inner folds: model's order {folds.learned_correct} fields Correct, "
-                    f"hand weights' {folds.hand_correct} -> orders={folds.orders}, threshold {folds.threshold:.3f}; "
+                    f"hand weights' {folds.hand_correct} -> orders={model.orders}, threshold {folds.threshold:.3f}; "
                     f"written to {output or SHIPPED_RANKER}", highlight=False)
     return model

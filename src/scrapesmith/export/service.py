@@ -59,7 +59,7 @@ def _check_exportable(program: Program) -> None:
         return
     if program.runtime != "http":
         raise ExportError(f"list program {program.program_id} was recorded in a browser (runtime "
-                          f"{program.runtime}); exported code fetches over HTTP: record it with --runtime http")
+                          f"{program.runtime}); exported code fetches over HTTP: record it with the http runtime")
     if any(step.action == "AnswerQuestion" for step in program.steps):
         raise ExportError(f"list program {program.program_id} asks a model for a column (AnswerQuestion); "
                           "exported code runs with no model")

@@ -332,6 +332,38 @@ def _split_inline(element: etree._Element) -> bool:
     return bool(len(element)) and all(c.tag in INLINE_TAGS and not len(c) for c in element)
 
 
+_DIGITS_AS_ZERO = str.maketrans("0123456789", "0000000000")
+
+
+def line_paths(text: etree._ElementUnicodeResult, max_label: int = 40) -> list[tuple[str, str]]:
+    """Paths (and their evidence) to one text node of a page that sits on its own line among others of its
+    parent ("ACU Box 29100<br/>Abilene, TX<br/>(325) 674-2000"): its place among the parent's text nodes
+    under each anchored path of the parent ("class"), and its place after the nearest short text before it
+    — a heading or a label such as "Main Address" ("label")."""
+    owner = text.getparent()
+    if owner is None:
+        return []
+    container = owner.getparent() if text.is_tail else owner
+    if container is None or not isinstance(container.tag, str) or container.tag in _SKIP_TAGS:
+        return []
+    place = next((i for i, t in enumerate(container.xpath("text()"), start=1)
+                  if t.getparent() is owner and t.is_tail == text.is_tail), None)
+    if place is None:
+        return []
+    found = [(f"{path}/text()[{place}]", "class") for path in anchored_path(container, hashed=True)]
+    if text.is_tail:
+        label_element = next((e for e in [owner, *owner.itersiblings(preceding=True)]
+                              if isinstance(e.tag, str) and normalize_space(e.text_content())), None)
+        label = normalize_space(label_element.text_content()) if label_element is not None else ""
+        if 0 < len(label) <= max_label:
+            step = next((i for i, t in enumerate(label_element.xpath("following-sibling::text()"), start=1)
+                         if t.getparent() is owner and t.is_tail), None)
+            if step is not None:
+                path = f"//{label_element.tag}[normalize-space()={xpath_literal(label)}]/following-sibling::text()[{step}]"
+                found.append((path, "label"))
+    return found
+
+
 def type_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCandidate]:
     """Short text nodes whose value has the field's type (an ISBN, a price, a date, a person's name …)."""
     if not concept.finds_values:
@@ -346,6 +378,14 @@ def type_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCa
             if typed:
                 found.append(FieldCandidate(f"//{element.tag}[normalize-space()={xpath_literal(whole)}]"
                                        "/following-sibling::text()[1]", "type", regex))
+        elif tail and element.tag == "br" and len(tail) <= concept.max_length:
+            typed, regex = _typed(tail, concept)  # "<br />(325) 674-2000": a line of an address block
+            parent = element.getparent()
+            if typed and parent is not None:  # the line of the value's shape, wherever the block puts it
+                shape = tail.translate(_DIGITS_AS_ZERO)
+                found += [FieldCandidate(f"{path}/text()[translate(normalize-space(), '0123456789', '0000000000')"
+                                         f"={xpath_literal(shape)}]", "type", regex)
+                          for path in anchored_path(parent, hashed=True)[:3]]
         own = normalize_space(element.text or "")
         if not own or len(own) > concept.max_length:
             continue

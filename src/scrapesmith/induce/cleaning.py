@@ -31,7 +31,7 @@ from scrapesmith.induce.field_evidence import (
 )
 from scrapesmith.induce.fragments import value_nodes
 from scrapesmith.induce.kinds import recogniser
-from scrapesmith.induce.labels import label_of
+from scrapesmith.induce.labels import is_ui_text, label_of
 from scrapesmith.induce.titles import common_words
 
 OTHER_KINDS = ("isbn", "money", "date", "url", "phone")
@@ -90,6 +90,9 @@ def cleaning_variants(candidate: FieldCandidate, values: Sequence[Sequence[str]]
         listed = concept.multiple and any(LIST_SEPARATOR.search(v) for v in flat)
         return [replace(candidate, split=LIST_SEPARATOR.pattern)] if listed else []
     variants = []
+    controls = without_controls(candidate, flat)
+    if controls is not None:
+        variants.append(controls)
     regex = prefix_regex(flat, concept.labels)
     if regex:
         variants.append(replace(candidate, regex=regex))
@@ -112,6 +115,22 @@ def cleaning_variants(candidate: FieldCandidate, values: Sequence[Sequence[str]]
         # parts (a part that is no person's name loses), with or without the label prefix cleaned away
         variants += [replace(candidate, regex=r, split=LIST_SEPARATOR.pattern) for r in (None, regex) if r is None or r]
     return variants
+
+
+_ELEMENT_STEP = re.compile(r"/[\w-]+(?:\[[^\]]*\])*$")
+
+
+def without_controls(candidate: FieldCandidate, flat: Sequence[str]) -> FieldCandidate | None:
+    """The path without the page controls among its values ("Lisa Kleypas", "See All Contributors"): a link
+    that opens more of the list is not one of its items. The controls' own texts, as the seeds print them,
+    are left out by a predicate on the path's last element step."""
+    controls = sorted({v for v in flat if is_ui_text(v)})
+    if not controls or len(controls) == len(set(flat)) or "|" in candidate.xpath:
+        return None
+    if not _ELEMENT_STEP.search(candidate.xpath) or candidate.xpath.endswith(("text()", "]/text()")):
+        return None
+    test = " or ".join(f"normalize-space()={xpath_literal(text)}" for text in controls[:3])
+    return replace(candidate, xpath=f"{candidate.xpath}[not({test})]")
 
 
 class SeedTexts:

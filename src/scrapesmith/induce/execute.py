@@ -62,6 +62,39 @@ def compile_xpath(expression: str) -> etree.XPath:
         raise XPathSyntaxError(f"invalid XPath {expression!r}: {exc}") from exc
 
 
+# elements a browser draws on a line of their own (or, for a cell, apart from its neighbour): the text nodes on
+# either side of one belong to different lines, so they are joined with a space, never glued
+LINE_BREAKING = frozenset({
+    "br", "p", "div", "li", "ul", "ol", "dl", "dt", "dd", "tr", "td", "th", "table", "tbody", "thead", "tfoot",
+    "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "header", "footer", "address", "blockquote",
+    "pre", "hr", "form", "fieldset", "nav", "aside", "main", "figure", "figcaption", "caption"})
+
+
+def printed_text(element: etree._Element) -> str:
+    """An element's text as the page prints it: its text nodes in order, a space where a line break or a
+    block element separates two of them ("10820 W. Charleston Blvd<br>Las Vegas, NV" is not "…BlvdLas
+    Vegas"); comments give nothing. Inline markup joins as it is ("<b>Pulp</b> Fiction")."""
+    if next(element.iterdescendants(*LINE_BREAKING), None) is None:  # the common case, walked in C
+        return element.text_content() if isinstance(element, html.HtmlElement) else "".join(element.itertext())
+    parts: list[str] = []
+    _printed(element, parts)
+    return "".join(parts)
+
+
+def _printed(element: etree._Element, parts: list[str]) -> None:
+    if element.text and isinstance(element.tag, str):
+        parts.append(element.text)
+    for child in element:
+        breaks = child.tag in LINE_BREAKING
+        if breaks:
+            parts.append(" ")
+        _printed(child, parts)
+        if breaks:
+            parts.append(" ")
+        if child.tail:
+            parts.append(child.tail)
+
+
 def node_value(item: object) -> str:
     """The text of one XPath result: element text content, attribute or text node, number."""
     if type(item) is str:  # a text node or an attribute (the commonest result, tested first)
@@ -71,7 +104,7 @@ def node_value(item: object) -> str:
             return ""
         if not len(item):  # a leaf: its text is its whole content
             return normalize_space(item.text or "")
-        return normalize_space(item.text_content() if isinstance(item, html.HtmlElement) else "".join(item.itertext()))
+        return normalize_space(printed_text(item))
     if isinstance(item, bool):
         return ""
     if isinstance(item, float):

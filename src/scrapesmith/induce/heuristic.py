@@ -50,6 +50,7 @@ TEMPLATED = 0.8
 UNCHECKED_ROLES = 0.97
 OTHER_ROLES = 0.7
 FURNITURE = 0.0
+WITH_CONTROLS = 0.85  # a list whose items include a page control ("See All Contributors"): the path without it wins
 MIN_SCORE = 0.02
 AVOIDED = 0.3
 CONSTANT_HEADLINE = 0.1
@@ -208,7 +209,8 @@ def score_candidate(candidate: FieldCandidate, concept: FieldConcept, seeds: Seq
     scan = 0.8 if candidate.xpath.startswith(("//text()", "//*")) else 1.0
     # "Posted June 5, 2024": the value still carries its label, so a path to the bare value is better
     labelled = 0.8 if all(_starts_with_label(v, concept.labels) for v in flat) else 1.0
-    furniture = FURNITURE if all(is_ui_text(v) for v in flat) else 1.0  # "(more)", "See all": links, not values
+    controls = sum(is_ui_text(v) for v in flat)  # "(more)", "See all": links, not values
+    furniture = FURNITURE if controls == len(flat) else WITH_CONTROLS if controls else 1.0
     scored.factors = {"prior": candidate.prior, "coverage": coverage**2, "type": type_fit,
                       "cardinality": cardinality, "short": 1 - too_long, "variation": variation,
                       "headline": headline, "avoided": avoided, "scan": scan, "labelled": labelled,

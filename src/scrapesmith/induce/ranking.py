@@ -10,7 +10,7 @@ small model trained across sites turns them into the probability that the candid
 field's. The candidates are ordered by it, and the chosen one's probability is the field's confidence.
 
 The model is a file (``data/ranker.json``: gradient-boosted trees or a logistic regression, written by
-``scrapesmith bench swde-ranker``) evaluated here in plain Python, so replaying and inducing need neither
+``scrapesmith bench swde-ranker``) evaluated here in numpy, so replaying and inducing need neither
 scikit-learn nor the training data. No feature names a site, a vertical or an attribute.
 """
 
@@ -28,6 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
+import numpy as np
 from lxml import etree
 
 from scrapesmith.induce.candidates import PRIORS, FieldCandidate, class_words
@@ -211,13 +212,23 @@ class RankerModel:
         return self.data["features"]
 
     def probability(self, features: dict[str, float]) -> float:
-        row = [features.get(name, 0.0) for name in self.features]
+        return float(self.probabilities([features])[0])
+
+    def probabilities(self, rows: Sequence[dict[str, float]]) -> np.ndarray:
+        """The probability that each candidate (its features by name) holds its field's values, in numpy."""
+        x = np.array([[row.get(name, 0.0) for name in self.features] for row in rows], dtype=float)
+        x = x.reshape(len(rows), len(self.features))
         if self.data["kind"] == "linear":
-            raw = self.data["bias"] + sum(w * (x - m) / s for w, x, m, s in zip(
-                self.data["weights"], row, self.data["mean"], self.data["scale"], strict=True))
+            raw = self.data["bias"] + ((x - self._array("mean")) / self._array("scale")) @ self._array("weights")
         else:
-            raw = self.data["base"] + self.data["rate"] * sum(_tree_value(tree, row) for tree in self.data["trees"])
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, raw))))
+            raw = self.data["base"] + self.data["rate"] * sum(_tree_values(tree, x) for tree in self.data["trees"])
+        return 1.0 / (1.0 + np.exp(-np.clip(raw, -30.0, 30.0)))
+
+    def _array(self, key: str) -> np.ndarray:
+        cached = self.__dict__.setdefault("_arrays", {})
+        if key not in cached:
+            cached[key] = np.asarray(self.data[key], dtype=float)
+        return cached[key]
 
     @property
     def orders(self) -> bool:
@@ -234,11 +245,19 @@ class RankerModel:
         path.write_text(json.dumps(self.data, separators=(",", ":")) + "\n", encoding="utf-8")
 
 
-def _tree_value(tree: dict, row: Sequence[float]) -> float:
-    node = 0
-    while tree["left"][node] >= 0:
-        node = tree["left"][node] if row[tree["feature"][node]] <= tree["threshold"][node] else tree["right"][node]
-    return tree["value"][node]
+def _tree_values(tree: dict, x: np.ndarray) -> np.ndarray:
+    """One regression tree (scikit-learn's arrays: feature, threshold, left, right, value) on every row of x."""
+    feature, threshold = np.asarray(tree["feature"]), np.asarray(tree["threshold"])
+    left, right, value = np.asarray(tree["left"]), np.asarray(tree["right"]), np.asarray(tree["value"])
+    nodes = np.zeros(len(x), dtype=int)
+    rows = np.arange(len(x))
+    while True:
+        inner = left[nodes] >= 0
+        if not inner.any():
+            return value[nodes]
+        at = nodes[inner]
+        goes_left = x[rows[inner], feature[at]] <= threshold[at]
+        nodes[inner] = np.where(goes_left, left[at], right[at])
 
 
 @lru_cache(maxsize=1)
@@ -290,8 +309,8 @@ def learned_order(ranked: list[ScoredCandidate], concept: FieldConcept, seeds: S
     if model is None or not ranked:
         return ranked
     head, rest = ranked[:CONSIDERED], ranked[CONSIDERED:]
-    for scored, features in zip(head, described(head, concept, seeds), strict=True):
-        scored.learned = model.probability(features)
+    for scored, probability in zip(head, model.probabilities(described(head, concept, seeds)), strict=True):
+        scored.learned = float(probability)
     if not model.orders:
         return ranked
     order = {id(s): i for i, s in enumerate(head)}

@@ -28,6 +28,7 @@ from scrapesmith.induce.field_evidence import FieldConcept, concept_for
 from scrapesmith.induce.heuristic import field_spec_from, induce_heuristic, rank_candidates
 from scrapesmith.induce.profile import with_profile
 from scrapesmith.induce.progressive import GenerationSettings, generate_on_page
+from scrapesmith.induce.read import induce_by_reading
 from scrapesmith.induce.scope import with_scope
 from scrapesmith.induce.synthesis import SequenceCandidate, synthesize
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
@@ -44,8 +45,8 @@ from scrapesmith.web import (
     text_problem,
 )
 
-InduceMethod = Literal["heuristic", "choose", "autoscraper", "cot", "reflexion"]
-METHODS: tuple[str, ...] = ("heuristic", "choose", "autoscraper", "cot", "reflexion")
+InduceMethod = Literal["heuristic", "choose", "read", "autoscraper", "cot", "reflexion"]
+METHODS: tuple[str, ...] = ("heuristic", "choose", "read", "autoscraper", "cot", "reflexion")
 HEURISTIC_IN_POOL = 3
 Progress = Callable[[str], None]
 FetchProgress = Callable[[int, int], None]
@@ -118,6 +119,8 @@ def induce_scraper(requests: Sequence[FieldRequest], seeds: Sequence[etree._Elem
     model = require_llm(llm, f"the {method} method")
     if method == "choose":
         return with_scope(_induce_by_choice(requests, seeds, model, site, seed_names, progress), seeds)
+    if method == "read":
+        return with_scope(induce_by_reading(requests, seeds, model, site, seed_names, progress), seeds)
     settings = settings or GenerationSettings()
     settings.method = method  # type: ignore[assignment]
     fields = []
@@ -227,6 +230,20 @@ def run_spec(spec: ScraperSpec, sources: Sequence[str], allow_hosts: Sequence[st
     return rows
 
 
+def unsure_fields(spec: ScraperSpec) -> list[dict[str, Any]]:
+    """The fields the engine doubted when it induced them: name, confidence and why (``result.json``,
+    ``run.json`` and the report list them, so a doubted value is never shown as if it were known)."""
+    return [{"field": f.name, "confidence": f.confidence, "doubt": f.doubt, "left_empty": not f.actions}
+            for f in spec.fields if f.doubt]
+
+
+def unsure_note(entry: dict[str, Any]) -> str:
+    """``unsure: title: same text on every seed page (confidence 0.31)`` — one line of a report."""
+    confidence = f" (confidence {entry['confidence']:.2f})" if entry.get("confidence") is not None else ""
+    left = "; left empty (--strict)" if entry.get("left_empty") else ""
+    return f"unsure: {entry['field']}: {entry['doubt']}{confidence}{left}"
+
+
 def save_spec_run(spec: ScraperSpec, spec_path: Path, rows: list[dict[str, Any]], output: Path,
                   seconds: float) -> Path:
     """Write the rows, a ``<name>.run.json`` record beside them and ``<name>.report.html``; return the report."""
@@ -238,6 +255,8 @@ def save_spec_run(spec: ScraperSpec, spec_path: Path, rows: list[dict[str, Any]]
         "steps": [f"{field.name}: {field.actions!r}" for field in spec.fields],
         "failures": [{"url": row["source_url"], "item": "", "error": row["error"]} for row in rows if row.get("error")],
         "ledger": {"totals": {"calls": 0}, "by_stage": {}},
+        "unsure": unsure_fields(spec),
+        "notes": [unsure_note(entry) for entry in unsure_fields(spec)],
     }
     record_path = output.with_name(f"{output.stem}.run.json")
     record_path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

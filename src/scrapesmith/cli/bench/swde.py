@@ -41,6 +41,11 @@ def bench_swde_command(
     loso: Annotated[bool, typer.Option("--loso", help="Leave one site out: rank each site's candidates with a "
                                                     "model fitted on the other sites only (in-sample beside it).")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Leave fields the engine is unsure of empty.")] = False,
+    rows: Annotated[Path | None, typer.Option("--rows", help="With --loso: the ranker's training rows, read "
+                                              "from this file when it exists, else described and written "
+                                              "there (default: described afresh).")] = None,
+    examples: Annotated[int, typer.Option("--examples", min=0, help="Learn each field from its values on the "
+                                          "first N seed pages (as `induce --example` does), not its instruction.")] = 0,
     json_out: JsonOutOption = None,
 ) -> None:
     """Induce on SWDE seed pages and score on test pages with AutoScraper's executability metric, overall,
@@ -54,7 +59,7 @@ def bench_swde_command(
         from scrapesmith.bench.swde_loso import run_loso
 
         run_loso(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, progress_bar,
-                 strict=strict)
+                 rows_cache=rows, strict=strict)
         return
     if drawn is not None:
         from scrapesmith.bench import run_mutated
@@ -64,7 +69,7 @@ def bench_swde_command(
                     progress_bar)
         return
     run_benchmark(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, progress_bar,
-                  strict=strict)
+                  strict=strict, examples=examples)
 
 
 @bench_app.command("swde-ranker")
@@ -76,10 +81,12 @@ def bench_swde_ranker_command(
         "bench/data/swde-ranker-rows.jsonl.gz"),
     output: Annotated[Path | None, typer.Option("-o", "--output", help="The model file (default: the one "
                                                                        "the package ships).")] = None,
+    orders: Annotated[bool | None, typer.Option("--orders/--no-orders", help="Let the model reorder candidates "
+                                                "(default: as its inner folds decide) or only weigh confidence.")] = None,
 ) -> None:
     """Retrain the learned ranker on every SWDE development site: describe each site's candidates, label each
     by its score on the site's test pages, fit, and write the model the package ships."""
     from scrapesmith.bench.swde_ranker import train_shipped
 
     pages = pages or default_swde_dir()
-    train_shipped(pages, pages / "groundtruth", seeds, test, rows, output, progress_bar)
+    train_shipped(pages, pages / "groundtruth", seeds, test, rows, output, progress_bar, orders=orders)
