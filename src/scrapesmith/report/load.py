@@ -108,7 +108,8 @@ def load_collect_run(run_dir: Path) -> Report:
         trail=_trail(run_dir / "messages.jsonl"), program_name="program.py",
         program_text=_text(run_dir / "program.py"), blueprint_text=_text(run_dir / "blueprint.md"),
         notes=([f"agents: {' → '.join(result.get('trail', []))}"] if result.get("trail") else []) + _seed_notes(result)
-        + profiled, dataset_name="dataset.csv" if dataset.is_file() else "", total_rows=total)
+        + profiled, dataset_name="dataset.csv" if dataset.is_file() else "", total_rows=total,
+        warnings=list(result.get("warnings") or []))
 
 
 def _seed_notes(result: dict[str, Any]) -> list[str]:
@@ -201,7 +202,7 @@ def load_run_record(record_path: Path) -> Report:
         steps=list(record.get("steps") or []),
         notes=[*([_pages_note(record)] if "pages" in record else []), *(record.get("notes") or []), *profiled],
         dataset_name=dataset.name if dataset.is_file() else "", total_rows=total,
-        drift_checked=drift_checked, drift=drift)
+        drift_checked=drift_checked, drift=drift, warnings=list(record.get("warnings") or []))
 
 
 def _latest_results(shard_dir: Path) -> list[dict[str, Any]]:
