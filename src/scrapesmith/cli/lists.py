@@ -21,6 +21,7 @@ from scrapesmith.cli.options import (
     NoCacheOption,
     OpenOption,
     RuntimeOption,
+    StrictOption,
     TableOption,
     allowed_hosts,
     examples_from_options,
@@ -29,6 +30,7 @@ from scrapesmith.cli.options import (
     progress_bar,
     send_to_database,
     show_report,
+    show_warnings,
     table_path,
     usage_error,
 )
@@ -154,12 +156,15 @@ def lists_command(
     key: KeyOption = None,
     table: TableOption = None,
     base_url: str | None = BASE_URL_OPTION,
+    strict: StrictOption = False,
 ) -> None:
     """Record a list program on URL (with the model, or heuristically with --llm none), then replay it.
 
     On saved pages (files, a folder) the program stays in the folder of the pages given: it follows a link
     only to a saved page there (or, with --base-url, to the saved copy of a page under that address); every
-    link and pagination step it does not follow is counted and said once, with the reason.
+    link and pagination step it does not follow is counted and said once, with the reason. A column is matched
+    by its words, else by meaning; one empty in most rows is a warning (in the run record and report too),
+    and exit status 4 with --strict.
 
     With --to the rows also go into a database table (--key upserts, so a rerun updates rows in place)."""
     database = DatabaseChoice(to, key, table)
@@ -195,6 +200,7 @@ def lists_command(
     )
     send_to_database(database, output, output.stem, recording.program.column_types)
     show_report(report_file, open_)
+    show_warnings(result.warnings, strict, printed=True)
 
 
 @app.command("replay")

@@ -172,7 +172,7 @@ def generalise(example: Example, pages: Sequence[etree._Element], expected: Sequ
         scored.append((-round(score, 6), len(candidate.xpath), candidate.xpath, listed, candidate))
     if not scored:
         raise ScrapesmithError(f"the example {example.name}={example.value!r} is not on the first page")
-    _, _, _, listed, best = min(scored)
+    _, _, _, listed, best = min(scored, key=lambda s: (*s[:4], s[4].regex or ""))  # one path, two regexes: a tie
     return FieldSpec(name=example.name, instruction=f"like the example {example.value!r}", actions=[best.xpath],
                      post=PostProcess(regex=best.regex, multiple=listed),
                      evidence=f"example {example.value!r} via {best.evidence}")

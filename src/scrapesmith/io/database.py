@@ -154,7 +154,7 @@ def write_database(chunks: RowChunks, sink: DatabaseSink, schema: Mapping[str, s
     columns, schema = dataset_schema(chunks, schema)
     missing_key = [k for k in sink.key if k not in columns]
     if missing_key:
-        raise SinkError(f"--key {','.join(missing_key)}: not a column of the rows (columns: {', '.join(columns)})")
+        raise SinkError(f"key {','.join(missing_key)}: not a column of the rows (columns: {', '.join(columns)})")
     moment = (now or datetime.now(UTC)).astimezone(UTC)
     engine = _engine(sink.url)
     result = SinkResult(sink.table, sink.shown, keyed=bool(sink.key), columns=columns)
