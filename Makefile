@@ -56,11 +56,12 @@ demo: setup
 	$(VENV)/bin/scrapesmith demo
 
 # CI=true (unless set): a test needing ../shared/data (SWDE, NEXT-EVAL) fails where it is missing instead of
-# skipping; tests/check_assertions.py fails on a test function that checks nothing.
+# skipping; tests/check_assertions.py fails on a test function that checks nothing. pytest also runs every
+# research/ script's --help (tests/research/) and checks bench/results/ against what BENCHMARKS.md cites.
 test: setup
 	$(VENV)/bin/lint-imports
 	$(PY) tests/check_assertions.py
 	CI=$${CI:-true} $(VENV)/bin/pytest -q
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/ruff check src tests research

@@ -63,4 +63,4 @@ def test_snippet_runs(name: str, code: str, tmp_path, monkeypatch):
 
 
 def test_readme_stays_short():
-    assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 160
+    assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 175  # 160, and the quick start on saved pages (issue 44)

@@ -1,4 +1,4 @@
-"""Where record detection loses F1 on a page (bench/nexteval_anatomy.py), on real NEXT-EVAL pages."""
+"""Where record detection loses F1 on a page (research/nexteval_anatomy.py), on real NEXT-EVAL pages."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ def test_true_lists_left_out_are_charged_to_the_missed_class_on_a_real_page(tmp_
 def test_two_item_true_lists_are_candidates_only_below_the_floor_of_three(tmp_path: Path) -> None:
     # page 46: two annotated lists of two records each; at the shipped floor no candidate can match
     # them (they are never proposed, whatever the models say); with a floor of two they are proposed
-    # and labelled true lists, as bench/nexteval_unproposed.py --refit --min-items 2 fits them
+    # and labelled true lists, as research/nexteval_unproposed.py --refit --min-items 2 fits them
     shipped = real_page(tmp_path, "46")
     assert min(cand.ranked.region.size for cand in shipped.candidates) >= MIN_ITEMS == 3
     floor_two = real_page(tmp_path, "46", min_items=2)

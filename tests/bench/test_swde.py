@@ -49,7 +49,7 @@ def test_figures_are_grouped_per_vertical_and_per_site(swde) -> None:
     from scrapesmith.induce import ScraperSpec
 
     def run(vertical: str, site: str, cases: list[tuple[int, int, int]]) -> SiteRun:
-        done = SiteRun(SwdeSite(vertical, site, swde), ScraperSpec())
+        done = SiteRun(SwdeSite(vertical, site, swde), ScraperSpec(), induce_seconds=len(cases) * 1.25)
         done.strict = {f"a{i}": CaseScore(*case) for i, case in enumerate(cases)}
         return done
 
@@ -62,3 +62,4 @@ def test_figures_are_grouped_per_vertical_and_per_site(swde) -> None:
     assert verticals["job"]["correct_ratio"] == 0.0 and verticals["job"]["tokens"] == 22
     per_site = group_rows(runs, calls, lambda r: r.site.key)
     assert [row["group"] for row in per_site] == ["book-one", "book-two", "job-three"]
+    assert [row["seconds"] for row in per_site] == [2.5, 1.2, 1.2] and verticals["book"]["seconds"] == 3.8

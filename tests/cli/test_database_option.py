@@ -32,15 +32,15 @@ def book_spec(demo_web, tmp_path_factory) -> tuple[Path, list[str]]:
     return folder, [demo_web.url(p) for p in paths[3:6]]
 
 
-def test_run_writes_the_rows_into_sqlite_and_a_rerun_updates_them(book_spec, demo_web):
+def test_run_writes_the_rows_into_each_database_and_a_rerun_updates_them(book_spec, demo_web, database_url):
     folder, urls = book_spec
     host = f"{demo_web.host}:{demo_web.port}"
-    database = f"sqlite:///{folder / 'books.db'}"
+    database = database_url
     for _ in range(2):
         done = scrapesmith("run", "spec.json", *urls, "--allow-host", host, "-o", "books.csv", "--to", database,
                            "--key", "isbn_13", cwd=folder)
         assert done.returncode == 0, done.stderr
-        assert "3 rows upserted into books at sqlite:///" in done.stderr and "(3 rows in the table)" in done.stderr
+        assert "3 rows upserted into books at " in done.stderr and "(3 rows in the table)" in done.stderr
     table = {row["isbn_13"]: row for row in read_table(database, "books")}
     with (folder / "books.csv").open() as handle:
         written = list(csv.DictReader(handle))
@@ -89,3 +89,21 @@ def test_database_flags_misused_are_one_usage_error(book_spec, flags, message):
     done = scrapesmith("run", "spec.json", urls[0], "-o", "x.csv", *flags, cwd=folder)
     assert done.returncode == 2
     assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_collect_and_its_rerun_upsert_typed_rows(demo_web, tmp_path):
+    host = f"{demo_web.host}:{demo_web.port}"
+    database = f"sqlite:///{tmp_path / 'sports.db'}"
+    url = demo_web.url("/sports/season/2024/standings.html")
+    done = scrapesmith("collect", f"Team standings at {url} with columns team, wins and losses", "--llm", "none",
+                       "--allow-host", host, "--delay", "0", "--run-dir", "run", "--to", database, "--key", "team",
+                       cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "8 rows upserted into run at sqlite:///" in done.stderr
+    rerun = scrapesmith("run", "run/program.py", "--allow-host", host, "--to", database, "--key", "team",
+                        "--table", "run", cwd=tmp_path)
+    assert rerun.returncode == 0, rerun.stderr
+    rows = read_table(database, "run", {"wins": "integer"})
+    assert len(rows) == 8 and all(isinstance(row["wins"], int) for row in rows)
+    truth = {r["team"]: r for r in demo_web.sites.truth("sports")["team_seasons"] if r["year"] == 2024}
+    assert {row["team"]: row["wins"] for row in rows} == {team: int(r["wins"]) for team, r in truth.items()}

@@ -157,3 +157,29 @@ def test_a_memory_cgroup_left_by_a_killed_caller_is_removed_by_the_next_run(tmp_
     result = run_in_sandbox(_program(tmp_path, "print('ok')\n"), tmp_path, [])
     assert result.ok, result.stderr
     assert not orphan.exists()
+
+
+def test_a_disk_quota_that_cannot_be_measured_counts_as_exceeded(tmp_path):
+    """Issue 43: out of descriptors, the quota's walk failed with EMFILE, was swallowed and counted 0 bytes
+    while the program wrote 2.7 GB past the quota."""
+    import os
+    import resource
+
+    from scrapesmith.collect.limits import DiskQuota
+
+    (tmp_path / "folder").mkdir()
+    quota = DiskQuota(tmp_path / "folder", 2**20, 100)
+    assert quota.exceeded(os.getpid()) is None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    held = []
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (len(os.listdir("/proc/self/fd")) + 20, hard))
+        with pytest.raises(OSError):
+            while True:
+                held.append(os.open(os.devnull, os.O_RDONLY))
+        over = quota.exceeded(os.getpid())
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    assert over is not None and "could not be measured" in over

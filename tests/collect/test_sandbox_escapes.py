@@ -162,13 +162,15 @@ def arena(tmp_path, listeners, monkeypatch, isolated):
     return run_dir, outside
 
 
-def _snapshot(root: Path, skip: Path) -> dict[str, tuple[int, int, int]]:
+def _snapshot(root: Path, skip: Path) -> dict[str, tuple[int, int, int, int]]:
+    """Every entry under ``root`` but ``skip``: its time, size, owner and mode (a mode changed through a
+    link leaves the time as it was)."""
     state = {}
     for path in root.rglob("*"):
         if skip == path or skip in path.parents:
             continue
         info = path.lstat()
-        state[str(path)] = (info.st_mtime_ns, info.st_size, info.st_uid)
+        state[str(path)] = (info.st_mtime_ns, info.st_size, info.st_uid, info.st_mode)
     return state
 
 
@@ -1199,3 +1201,228 @@ def test_a_set_user_id_output_left_for_the_caller(arena, listeners):
     assert (run_dir / "dataset.csv").exists(), result.stderr
     mode = (run_dir / "dataset.csv").stat().st_mode
     assert not mode & (stat.S_ISUID | stat.S_ISGID | 0o111), oct(mode)
+
+
+# ---- The parent side: links in the clean-up and the takeover, ptrace, threads (issue 43) ----
+
+
+def test_a_link_to_a_host_folder_left_for_the_clean_up(arena, listeners):
+    """The clean-up listed a link to a folder as a folder and ``chmod`` followed it: any host folder became
+    mode 700, no race needed (also from inside a folder the program locked)."""
+    _run_dir, outside = arena
+    (outside / "deep").mkdir()
+    for folder in (outside, outside / "deep"):
+        folder.chmod(0o755)
+    attack(arena, listeners, """
+        import ctypes, os
+        libc = ctypes.CDLL(None, use_errno=True)  # past the audit hook, which refuses a link to outside
+        os.mkdir("locked")
+        for target, name in ((b"{outside}", b"host"), (b"{outside}/deep", b"locked/deeper")):
+            if libc.symlink(target, name) != 0:
+                raise SystemExit(f"symlink refused, errno {{ctypes.get_errno()}}")
+        os.chmod("locked", 0)
+        raise SystemExit("left links to host folders")
+    """)
+    assert stat.S_IMODE(outside.stat().st_mode) == 0o755
+    assert stat.S_IMODE((outside / "deep").stat().st_mode) == 0o755
+
+
+def _renameat2_exchange():
+    """``renameat2(…, RENAME_EXCHANGE)`` through libc: swaps two names in one step."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    at_fdcwd, rename_exchange = -100, 2
+
+    def exchange(first: bytes, second: bytes) -> int:
+        return libc.renameat2(at_fdcwd, first, at_fdcwd, second, rename_exchange)
+
+    return exchange
+
+
+def test_an_output_swapped_for_a_link_while_it_is_taken_over(tmp_path):
+    """A program still alive while the parent takes its outputs over (how issue 43 #3 gets one) swaps
+    ``dataset.csv`` with a link, ``renameat2`` exchange in a loop: the parent checked the name without
+    following links, then ``chmod``-ed the name, following the link swapped in: a root-only file outside
+    became 0644. Played here by a thread of the test, so each try races for sure."""
+    from scrapesmith.collect.outputs import fresh_program_folder, harvest
+
+    host = tmp_path / "host"
+    host.mkdir()
+    secret = host / "root-only.txt"
+    secret.write_text(SECRET)
+    secret.chmod(0o600)
+    exchange = _renameat2_exchange()
+    deadline = time.monotonic() + 20
+    tries = 0
+    while time.monotonic() < deadline and tries < 300:
+        tries += 1
+        run_dir = tmp_path / f"run-{tries}"
+        run_dir.mkdir()
+        folder = fresh_program_folder(run_dir)
+        (folder / "dataset.csv").write_text("title\nx\n")
+        (folder / "swap").symlink_to(secret)
+        names = (os.fsencode(folder / "dataset.csv"), os.fsencode(folder / "swap"))
+        stop = threading.Event()
+
+        def swap(stop=stop, names=names) -> None:
+            while not stop.is_set() and exchange(*names) == 0:
+                pass
+
+        swapper = threading.Thread(target=swap, daemon=True)
+        swapper.start()
+        try:
+            harvest(folder, run_dir)
+        finally:
+            stop.set()
+            swapper.join(timeout=5)
+        assert stat.S_IMODE(secret.stat().st_mode) == 0o600, f"the host file's mode changed (try {tries})"
+        assert not (run_dir / "dataset.csv").is_symlink()
+        assert not folder.exists()
+    assert secret.read_text() == SECRET
+
+
+def test_ptrace_and_process_vm_on_the_sandboxs_init(arena, listeners):
+    """bwrap's init (pid 1 inside: same user, dumpable) could be traced: its parent-death signal cleared and
+    its exit faked, ``run`` reported success while the program went on. ptrace, process_vm_readv/writev and
+    pidfd_getfd are refused."""
+    attack(arena, listeners, """
+        import ctypes, os
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.syscall.restype = ctypes.c_long
+        PTRACE_ATTACH, PTRACE_SEIZE, PTRACE_DETACH = 16, 0x4206, 17
+        reached = []
+        for request in (PTRACE_SEIZE, PTRACE_ATTACH):
+            if libc.ptrace(request, 1, 0, 0) == 0:
+                reached.append(f"ptrace {{request:#x}}")
+                libc.ptrace(PTRACE_DETACH, 1, 0, 0)
+        buffer = ctypes.create_string_buffer(8)
+        class iovec(ctypes.Structure):
+            _fields_ = [("base", ctypes.c_void_p), ("len", ctypes.c_size_t)]
+        local = iovec(ctypes.cast(buffer, ctypes.c_void_p), 8)
+        maps = open("/proc/1/maps").readline() if os.access("/proc/1/maps", os.R_OK) else ""
+        start = int(maps.split("-")[0], 16) if maps else 0x400000
+        remote = iovec(start, 8)
+        if libc.process_vm_readv(1, ctypes.byref(local), 1, ctypes.byref(remote), 1, 0) == 8:
+            reached.append("process_vm_readv")
+        pidfd = libc.syscall(434, 1, 0)  # pidfd_open
+        if pidfd >= 0 and libc.syscall(438, pidfd, 0, 0) >= 0:  # pidfd_getfd: init's descriptor 0
+            reached.append("pidfd_getfd")
+        if reached:
+            print("ESCAPED", reached)
+        raise SystemExit(f"refused, errno {{ctypes.get_errno()}}")
+    """)
+
+
+def test_threads_past_the_process_limit(arena, listeners):
+    """Root ignores RLIMIT_NPROC and seccomp lets threads through: 1,501 threads past the limit of 256 (with
+    pid_max at 32,768 a program could stop every fork on the host). The run's pids cgroup holds."""
+    result = attack(arena, listeners, """
+        import threading, time
+        threading.stack_size(256 * 1024)
+        stop = threading.Event()
+        started = 0
+        try:
+            for _ in range(1200):
+                threading.Thread(target=stop.wait, daemon=True).start()
+                started += 1
+        except RuntimeError as exc:
+            print("stopped:", exc)
+        print("threads:", started)
+        if started > 300:
+            print("ESCAPED", started, "threads")
+        stop.set()
+        raise SystemExit("threads")
+    """, limits=_limits(max_processes=256, wall_seconds=30, cpu_seconds=30))
+    assert "threads:" in result.stdout, result.stderr
+
+
+def test_disk_filled_through_deleted_files_kept_mapped(arena, listeners):
+    """A deleted file kept alive by a one-page ``mmap`` (libc's: Python's keeps a descriptor) holds its
+    whole size on disk, and neither the folder nor the open descriptors show it: 2.4 GB past 2 GB."""
+    attack(arena, listeners, """
+        import ctypes, os, time
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.mmap.restype = ctypes.c_void_p
+        libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                              ctypes.c_long]
+        held = []
+        for index in range(300):
+            with open(f"fill-{{index}}", "wb") as fill:
+                fill.write(b"x" * 2**20)
+            fd = os.open(f"fill-{{index}}", os.O_RDONLY)
+            held.append(libc.mmap(None, 4096, 1, 1, fd, 0))  # PROT_READ, MAP_SHARED
+            os.close(fd)
+            os.unlink(f"fill-{{index}}")
+            time.sleep(0.01)
+        print("ESCAPED 300 MB held in deleted files, mapped")
+    """, limits=_limits(disk_mb=20, wall_seconds=20, cpu_seconds=30))
+
+
+RERUN_IN_CHILD = """
+import json, resource, sys
+from scrapesmith.collect.program import rerun_program
+from scrapesmith.errors import ScrapesmithError
+try:
+    rerun = rerun_program(sys.argv[1], [])
+    error = None
+    rows = rerun.rows
+except ScrapesmithError as exc:
+    error, rows = str(exc), None
+print(json.dumps({"error": error, "rows": rows,
+                  "peak_mb": int(open("/proc/self/status").read().split("VmHWM:")[1].split()[0]) // 1024}))
+"""
+
+
+def _rerun_in_child(arena, body: str) -> dict:
+    """``scrapesmith run program.py`` in a child process: its one-line error, rows and peak memory."""
+    run_dir, _outside = arena
+    program = run_dir / "program.py"
+    program.write_text(textwrap.dedent(body))
+    done = subprocess.run([sys.executable, "-c", RERUN_IN_CHILD, str(program)], capture_output=True, text=True,
+                          timeout=300, check=False,
+                          env={**os.environ, "PYTHONPATH": str(Path(scrapesmith.__file__).parents[1])})
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    reports = list(run_dir.glob("reruns/*/rerun.report.html"))
+    assert len(reports) == 1 and reports[0].stat().st_size < 5 * 2**20, [r.stat().st_size for r in reports]
+    assert _alive(str(program)) == []
+    return result
+
+
+READ_BACK_PEAK_MB = 200  # the child's whole peak (VmHWM): 93 MB here for the rows below, 395 MB on a8d56ea
+
+
+def test_a_dataset_of_one_character_rows_read_back_whole(arena):
+    """3 MB of one-character rows (1.5 million): the parent made a dict of each, 8 MB took 1.8 GB and 46 s.
+    Read back as a stream, the rows are counted in bounded memory."""
+    result = _rerun_in_child(arena, """
+        open("dataset.csv", "w").write("a\\n" + "b\\n" * 1_500_000)
+    """)
+    assert result["error"] is None and result["rows"] == 1_500_000, result
+    assert result["peak_mb"] < READ_BACK_PEAK_MB, result
+
+
+def test_a_dataset_of_300000_columns(arena):
+    """A header of 300,000 columns: every row became a dict of 300,000 keys (2.9 MB took 1.8 GB)."""
+    result = _rerun_in_child(arena, """
+        columns = 300_000
+        with open("dataset.csv", "w") as out:
+            out.write(",".join(f"c{index}" for index in range(columns)) + "\\n")
+            for _ in range(8):
+                out.write("," * (columns - 1) + "\\n")
+    """)
+    assert result["error"] is not None and "\n" not in result["error"] and "columns" in result["error"], result
+    assert result["peak_mb"] < READ_BACK_PEAK_MB, result
+
+
+def test_a_failures_file_of_millions_of_items(arena):
+    """8 MB of ``{}`` in failures.json: 3.1 GB in the parent, 35 s and a 287 MB report. Past 10,000
+    failures the rerun is one line and marked failed."""
+    result = _rerun_in_child(arena, """
+        open("dataset.csv", "w").write("title\\nx\\n")
+        open("failures.json", "w").write("[" + ",".join(["{}"] * 2_000_000) + "]")
+    """)
+    assert result["error"] is not None and "failures" in result["error"] and "\n" not in result["error"], result
+    assert result["peak_mb"] < READ_BACK_PEAK_MB, result
+

@@ -33,3 +33,24 @@ def test_a_value_read_from_several_elements_is_found_in_the_page_text():
 @pytest.mark.parametrize("value", ["Top rated plants Red Acres", "Green Acres 5.0", "comments 1,876"])
 def test_words_of_the_page_in_another_order_or_changed_are_not_found(value):
     assert not _on_page(value, CARD, CARD_TEXT)
+
+
+def test_a_dataset_of_millions_of_empty_records_is_one_line_not_gigabytes(tmp_path):
+    """Issue 43: collect's validation read the program's dataset.jsonl whole, a dict per line (8 MB of
+    ``{}`` lines is millions of them). Past the read-back limits it is one line, read line by line."""
+    from scrapesmith.collect.validate import _dataset_rows
+
+    dataset = tmp_path / "dataset.jsonl"
+    dataset.write_text("{}\n" * 2_000_001)
+    rows, unreadable = _dataset_rows(dataset)
+    assert rows == [] and "not readable" in unreadable and "\n" not in unreadable
+
+
+def test_a_dataset_linked_to_an_outside_file_is_not_followed(tmp_path):
+    from scrapesmith.collect.validate import _dataset_rows
+
+    outside = tmp_path / "outside.jsonl"
+    outside.write_text('{"secret": "x"}\n')
+    (tmp_path / "dataset.jsonl").symlink_to(outside)
+    rows, unreadable = _dataset_rows(tmp_path / "dataset.jsonl")
+    assert rows == [] and "symbolic link" in unreadable

@@ -202,3 +202,19 @@ def test_export_command_writes_a_project_with_the_politeness_asked(book_spec, tm
     assert "CONCURRENT_REQUESTS_PER_DOMAIN = 1" in settings
     wrong = scrapesmith("export", str(folder / "spec.json"), "--to", "java", "x", cwd=tmp_path)
     assert wrong.returncode == 2 and "use one of scrapy, python" in wrong.stderr
+
+
+def test_the_plain_script_on_saved_swde_files_gives_the_run_rows(tmp_path):
+    if not SWDE_SITE.is_dir():
+        pytest.skip("SWDE data not present at ../shared/data/swde")
+    pages = sorted(SWDE_SITE.glob("*.htm"))
+    spec = induce_scraper([FieldRequest("title", "the title of the book"), FieldRequest("author", "the author")],
+                          [parse_html(page.read_bytes()) for page in pages[:3]], method="heuristic")
+    spec.save(tmp_path / "spec.json")
+    (tmp_path / "pages.txt").write_text("".join(f"{page}\n" for page in pages[30:50]), encoding="utf-8")
+    ran = scrapesmith("run", "spec.json", "pages.txt", "-o", "run.csv", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    expected = csv_rows(tmp_path / "run.csv")
+    assert len(expected) == 20 and all(row["source_url"].startswith("file://") for row in expected)
+    script = export_python(spec, tmp_path / "books.py", POLITE)
+    assert as_text(run_script(script, str(tmp_path / "pages.txt"))) == as_text(expected)

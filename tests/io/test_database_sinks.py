@@ -138,7 +138,7 @@ def test_an_existing_table_gains_new_columns(database_url):
 
 
 def test_a_key_that_is_not_a_column_is_one_error(tmp_path):
-    with pytest.raises(SinkError, match="--key sku: not a column"):
+    with pytest.raises(SinkError, match="key sku: not a column"):
         write_database(lambda: [books()], DatabaseSink(f"sqlite:///{tmp_path / 'r.db'}", "books", ("sku",)), SCHEMA)
 
 

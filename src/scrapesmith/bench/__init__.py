@@ -11,4 +11,4 @@ from scrapesmith.bench.swde_mutated import run_mutated
 
 __all__ = ["browser", "collect_pages", "dom", "drift", "drift_lists", "fetch", "frame", "insta_pipeline",
            "insta_safety", "instruct2ds", "instruct2ds_runner", "layout_cache", "llm", "metrics", "miniwob", "nexteval",
-           "nexteval_ceilings", "nexteval_fit", "nexteval_mutated", "nexteval_sparse", "run_mutated", "sandbox", "scale", "swde", "swde_loso", "swde_ranker", "weblists"]
+           "nexteval_fit", "nexteval_mutated", "run_mutated", "sandbox", "scale", "sinks", "swde", "swde_loso", "swde_ranker", "weblists"]

@@ -15,7 +15,7 @@ reverse, and the same with odd and even pages), each half's F1 with its count of
 :data:`LOW_F1` and, over all four, what each class of error costs a page (:func:`cross_half_anatomies`:
 main list, extra lists, missed lists, item boundaries). There the penalty too is chosen on the training half alone (:func:`choose_c`), so only
 what was written before any split (the features, the thresholds) was seen on the scored pages;
-``bench/nexteval_simple_variants.py`` scores other ways of choosing lists the same way. With
+``research/nexteval_simple_variants.py`` scores other ways of choosing lists the same way. With
 ``--render`` the pages are drawn first and the selection includes the layout check
 (:func:`scrapesmith.dom.list_selection.furniture_beside`).
 """

@@ -276,7 +276,7 @@ def summary_of(runs: Sequence[SiteRun]) -> dict[str, float | int]:
 
 
 def group_rows(runs: Sequence[SiteRun], calls: Sequence[dict], key: Callable[[SiteRun], str]) -> list[dict]:
-    """Correct ratio, macro F1 and model use per group of sites (a vertical, or one site)."""
+    """Correct ratio, macro F1, model use and induction seconds per group of sites (a vertical, or one site)."""
     rows = []
     for group in dict.fromkeys(key(r) for r in runs):
         members = [r for r in runs if key(r) == group]
@@ -286,14 +286,15 @@ def group_rows(runs: Sequence[SiteRun], calls: Sequence[dict], key: Callable[[Si
                      "correct_ratio": strict["correct_ratio"], "precision": strict["precision"],
                      "recall": strict["recall"], "f1": strict["f1"],
                      "llm_calls": sum(c["llm_calls"] for c in used),
-                     "tokens": sum(c["input_tokens"] + c["output_tokens"] for c in used)})
+                     "tokens": sum(c["input_tokens"] + c["output_tokens"] for c in used),
+                     "seconds": round(sum(r.induce_seconds for r in members), 1)})
     return rows
 
 
 def print_groups(title: str, rows: Sequence[dict]) -> None:
     table = Table(title=title)
     columns = {"group": "", "sites": "sites", "cases": "cases", "correct_ratio": "correct", "f1": "F1",
-               "precision": "P", "recall": "R", "llm_calls": "calls", "tokens": "tokens"}
+               "precision": "P", "recall": "R", "llm_calls": "calls", "tokens": "tokens", "seconds": "induce s"}
     columns = {c: h for c, h in columns.items() if rows and c in rows[0]}
     for column, header in columns.items():
         table.add_column(header, justify="left" if column == "group" else "right", no_wrap=column == "group")

@@ -6,7 +6,8 @@ one service function of a capability and prints. Errors follow click's conventio
 a user's mistake on the command line is one line and exit status 2, a runtime failure
 (:class:`~scrapesmith.errors.ScrapesmithError`) one line and exit status 1 (with the flag that answers it,
 ``cli/hints.py``: services never name flags), Ctrl-C exit status 130. A run
-that finished but whose output drifted from its program's profile exits 3 (``cli/drift.py``).
+that finished but whose output drifted from its program's profile exits 3 (``cli/drift.py``); ``lists`` and
+``collect`` with ``--strict`` exit 4 when a column came out empty in most rows (``cli/options.py``).
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from scrapesmith.cli.options import (
     LLMOption,
     NoCacheOption,
     OpenOption,
+    StrictOption,
     TableOption,
     UnsafeNoSandboxOption,
     allowed_hosts,
@@ -30,6 +31,7 @@ from scrapesmith.cli.options import (
     not_blank,
     send_to_database,
     show_report,
+    show_warnings,
 )
 from scrapesmith.cli.scale import ScaleChoices, run_at_scale, write_run_record
 from scrapesmith.collect import live_progress
@@ -73,8 +75,11 @@ def collect_command(
     to: DatabaseOption = None,
     key: KeyOption = None,
     table: TableOption = None,
+    strict: StrictOption = False,
 ) -> None:
     """Turn an instruction into a validated dataset: research, blueprint, program, sandboxed test, validation.
+
+    A column empty in most rows is a warning (in result.json and report.html too), exit status 4 with --strict.
 
     With --to the dataset also goes into a database table (--key upserts, so a rerun updates rows in place)."""
     from scrapesmith.collect import SandboxLimits, collect
@@ -103,6 +108,7 @@ def collect_command(
     if not result.rows:
         raise ScrapesmithError(f"no rows collected; see {target / 'messages.jsonl'}")
     send_to_database(database, typed_dataset(result.dataset), target.name)
+    show_warnings(result.warnings, strict)
 
 
 def typed_dataset(dataset: Path) -> Path:

@@ -47,3 +47,6 @@ from scrapesmith.cli.bench import (
 from scrapesmith.cli.bench import (
     scale as bench_scale,  # noqa: F401
 )
+from scrapesmith.cli.bench import (
+    sinks as bench_sinks,  # noqa: F401
+)

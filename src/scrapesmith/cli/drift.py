@@ -14,6 +14,7 @@ from scrapesmith.cli.options import allowed_hosts
 from scrapesmith.drift import DriftReport
 from scrapesmith.induce import HealResult, next_version_path
 from scrapesmith.lists import ListProgram, heal_list_program, make_runtimes
+from scrapesmith.web import saved_root
 
 DRIFT_EXIT = 3
 """The exit status of a run that finished but whose output drifted from its program's profile."""
@@ -95,7 +96,8 @@ def heal_list(old: ListProgram, path: Path, start_url: str | None, runtime: str,
               delay: float | None, output: Path | None = None) -> Path | None:
     """Record a drifted list program again (:mod:`scrapesmith.lists.heal`); save the new version beside the old
     and return its path, or None when nothing was needed or it did not heal (said on the console)."""
-    with make_runtimes(runtime, allowed_hosts(allow_host), delay) as runtimes:
+    saved = saved_root([start_url or old.start_url])
+    with make_runtimes(runtime, allowed_hosts(allow_host), delay, saved=saved, base_url=old.base_url) as runtimes:
         result = heal_list_program(old, runtimes, start_url)
     if not result.needed:
         console.print("nothing to heal: the program's replay still looks as when it was recorded", highlight=False)

@@ -65,7 +65,7 @@ def induce_command(
         "--example", "-e", help="NAME=VALUE seen on the first page: learn the field from its value "
         "(repeatable; no model).")] = [],  # noqa: B006
     output: Annotated[Path, typer.Option("-o", "--output", help="Where to write the spec (JSON).")] = Path("spec.json"),
-    method: Annotated[str, typer.Option(help="heuristic | choose | autoscraper | cot | reflexion | auto (heuristic, "
+    method: Annotated[str, typer.Option(help="heuristic | choose | read | autoscraper | cot | reflexion | auto (heuristic, "
                                              "or choose when a model is set: seconds, not minutes).")] = "auto",
     strict: Annotated[bool, typer.Option("--strict", help="Leave fields the engine is unsure of empty.")] = False,
     seeds: Annotated[int, typer.Option(min=1, help="Use at most this many seed pages.")] = 3,
@@ -82,13 +82,14 @@ def induce_command(
     if method == "auto":
         method = default_method(llm or get_settings().llm)
     model = model_for_method(method, llm, no_cache)
+    most = most_calls(method, len(requests), seeds)
     if model is not None:
-        calls = len(requests) * calls_per_field(method, seeds)
+        calls = most
         console.print(f"{method}: up to {calls} model calls for {len(requests)} field(s) on {model.name}; "
                       "progress per field and call below (--method heuristic answers in seconds)", highlight=False)
     with progress_bar() as progress:
         task = progress.add_task("fetching", total=None)
-        watch = ModelWatch(progress, task, method, len(requests) * calls_per_field(method, seeds))
+        watch = ModelWatch(progress, task, method, most)
         with use_ledger(WatchedLedger(watch.call)):
             spec, trees = induce_from_sources(
                 requests, sources, allow_hosts=allowed_hosts(allow_host), method=method, llm=model, seeds=seeds,
@@ -111,6 +112,16 @@ def calls_per_field(method: str, seeds: int) -> int:
     five step-backs per seed plus synthesis; cot one per seed plus synthesis; reflexion up to three per seed."""
     return {"heuristic": 0, "choose": 1, "autoscraper": seeds * 6 + 1, "cot": seeds + 1,
             "reflexion": seeds * 3 + 1}.get(method, 1)
+
+
+def most_calls(method: str, fields: int, seeds: int) -> int:
+    """The most model calls one ``induce`` may take: per field, or for ``read`` per site (all fields are read
+    off a page in one call: the first two pages, each with one retry)."""
+    if method == "read":
+        from scrapesmith.induce.read import CALLS_AT_MOST
+
+        return min(CALLS_AT_MOST, 2 * seeds) if fields else 0
+    return fields * calls_per_field(method, seeds)
 
 
 class WatchedLedger(Ledger):
@@ -143,7 +154,8 @@ class ModelWatch:
         self._show()
 
     def _show(self) -> None:
-        text = f"inducing '{self.name}' with {self.method}"
+        # a field name has no space; a step of a method that reads pages says what it reads ("read: reading …")
+        text = f"{self.method}: {self.name}" if " " in self.name else f"inducing '{self.name}' with {self.method}"
         if self.calls:
             pace = (time.monotonic() - self.started) / self.calls
             left = max(0, self.most - self.calls) * pace
@@ -166,9 +178,16 @@ def _print_spec(spec: ScraperSpec, trees: list) -> None:
                       *(escape(str(row[field_spec.name])) for row in rows))
     console.print(table)
     for field_spec in spec.fields:
+        if spec.method.startswith("read"):  # what the model read, and whether the name-only evidence agreed
+            console.print(f"read: {field_spec.name}: {escape(read_choice(field_spec.evidence))}", highlight=False)
         if field_spec.doubt:
             left = " (left empty: --strict)" if not field_spec.actions else ""
             console.print(f"unsure: {field_spec.name}: {field_spec.doubt}{left}", highlight=False)
+
+
+def read_choice(evidence: str) -> str:
+    """The part of a ``read`` field's evidence that says what was read and chosen (the forging detail cut)."""
+    return evidence.split("; example ")[0].split("; name-only kept: ")[0]
 
 
 def confidence_text(field_spec) -> str:

@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from scrapesmith.cli import app, console
@@ -20,6 +21,7 @@ from scrapesmith.cli.options import (
     NoCacheOption,
     OpenOption,
     RuntimeOption,
+    StrictOption,
     TableOption,
     allowed_hosts,
     examples_from_options,
@@ -28,6 +30,7 @@ from scrapesmith.cli.options import (
     progress_bar,
     send_to_database,
     show_report,
+    show_warnings,
     table_path,
     usage_error,
 )
@@ -61,7 +64,7 @@ from scrapesmith.lists import (
 )
 from scrapesmith.llm import Ledger, use_ledger
 from scrapesmith.scale import DEFAULT_BATCH_SIZE
-from scrapesmith.web import iter_sources
+from scrapesmith.web import iter_sources, saved_root
 
 URL_OPTION = typer.Argument(
     ...,
@@ -82,6 +85,9 @@ START_URL_OPTION = typer.Option(None, "--start-url", help="Run on this URL inste
 START_URLS_OPTION = typer.Option(
     None, "--start-urls", help="Run from every start page these sources list (a .txt URL list, e.g. from "
     "`scrapesmith crawl`, a directory, URLs): a resumable run over all of them (repeatable).")
+BASE_URL_OPTION = typer.Option(
+    None, "--base-url", metavar="URL", help="On saved pages: the address they were saved from; their links "
+    "under it are read from the saved copies beside them (others are not followed, and counted).")
 MAX_PAGES = typer.Option(
     None, "--max-pages", min=1, help="Stop after this many list pages (default: the program's, 20)."
 )
@@ -100,7 +106,10 @@ def _print_program(program: ListProgram) -> None:
 def _print_accounting(result: ReplayResult) -> None:
     """Dropped items (with reasons) and empty-column warnings; the run record beside the rows keeps them too."""
     for line in result.accounting():
-        console.print(f"[yellow]warning:[/] {line}", markup=True, highlight=False)
+        console.print(f"[yellow]warning:[/] {escape(line)}", markup=True, highlight=False)
+    if result.not_followed:
+        console.print("[dim]--base-url URL (the address the pages were saved from) reads links under it from the "
+                      "saved copies beside the pages[/]", highlight=False)
 
 
 def _print_rows(result: ReplayResult, columns: list[str], limit: int = 10) -> None:
@@ -146,8 +155,16 @@ def lists_command(
     to: DatabaseOption = None,
     key: KeyOption = None,
     table: TableOption = None,
+    base_url: str | None = BASE_URL_OPTION,
+    strict: StrictOption = False,
 ) -> None:
     """Record a list program on URL (with the model, or heuristically with --llm none), then replay it.
+
+    On saved pages (files, a folder) the program stays in the folder of the pages given: it follows a link
+    only to a saved page there (or, with --base-url, to the saved copy of a page under that address); every
+    link and pagination step it does not follow is counted and said once, with the reason. A column is matched
+    by its words, else by meaning; one empty in most rows is a warning (in the run record and report too),
+    and exit status 4 with --strict.
 
     With --to the rows also go into a database table (--key upserts, so a rerun updates rows in place)."""
     database = DatabaseChoice(to, key, table)
@@ -158,14 +175,17 @@ def lists_command(
     examples = column_examples(example or [], wanted)
     ledger = Ledger()
     model = llm_from_options(llm, no_cache, ledger=ledger)
+    sources = list_sources(url)
+    saved = saved_root(sources)
     with (
         use_ledger(ledger),
         console.status("recording and replaying the list…"),
-        make_runtimes(runtime or "http", allowed_hosts(allow_host), delay) as runtimes,
+        make_runtimes(runtime or "http", allowed_hosts(allow_host), delay, saved=saved, base_url=base_url) as runtimes,
     ):
         recording, result = extract_from_sources(
-            runtimes, list_sources(url), goal, wanted, model, max_pages, examples
+            runtimes, sources, goal, wanted, model, max_pages, examples
         )
+    recording.program.base_url = base_url if saved is not None else None
     _print_program(recording.program)
     if program_out is not None:
         recording.program.save(program_out)
@@ -180,6 +200,7 @@ def lists_command(
     )
     send_to_database(database, output, output.stem, recording.program.column_types)
     show_report(report_file, open_)
+    show_warnings(result.warnings, strict, printed=True)
 
 
 @app.command("replay")
@@ -207,6 +228,7 @@ def replay_command(
     to: DatabaseOption = None,
     key: KeyOption = None,
     table: TableOption = None,
+    base_url: str | None = BASE_URL_OPTION,
 ) -> None:
     """Replay a list program: no model calls unless the program has AnswerQuestion columns.
 
@@ -235,7 +257,7 @@ def replay_command(
         show_report(report_file, open_)
         exit_on_drift(drift)
         return
-    options = (start_url, output, runtime, max_pages, allow_host, delay, llm, no_cache)
+    options = (start_url, output, runtime, max_pages, allow_host, delay, llm, no_cache, base_url)
     drift, report_file = _replay_once(program, program_path, *options)
     if heal and drift.drifted:
         healed = heal_list(program, program_path, start_url, runtime or program.runtime, allow_host, delay)
@@ -250,14 +272,16 @@ def replay_command(
 
 def _replay_once(program: ListProgram, program_path: Path, start_url: str | None, output: Path,
                  runtime: str | None, max_pages: int | None, allow_host: list[str] | None, delay: float | None,
-                 llm: str | None, no_cache: bool) -> tuple[DriftReport, Path]:
+                 llm: str | None, no_cache: bool, base_url: str | None) -> tuple[DriftReport, Path]:
     needs_model = any(step.action == "AnswerQuestion" for step in program.steps)
     ledger = Ledger()
     model = llm_from_options(llm, no_cache, ledger=ledger) if needs_model else None
+    saved = saved_root([start_url or program.start_url])
     with (
         progress_bar() as progress,
         use_ledger(ledger),
-        make_runtimes(runtime or program.runtime, allowed_hosts(allow_host), delay) as runtimes,
+        make_runtimes(runtime or program.runtime, allowed_hosts(allow_host), delay, saved=saved,
+                      base_url=base_url or program.base_url) as runtimes,
     ):
         task = progress.add_task("replaying", total=None)
         result = replay_program(runtimes, program, model, start_url, max_pages)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from typer._click.exceptions import UsageError
 
@@ -231,6 +232,24 @@ RuntimeOption = Annotated[
         "the page needs scripts). Default: http, or as recorded.",
     ),
 ]
+
+EMPTY_COLUMN_EXIT = 4
+"""The exit status of ``lists``/``collect --strict`` when a column came out empty in most rows."""
+
+StrictOption = Annotated[bool, typer.Option(
+    "--strict", help=f"Exit with status {EMPTY_COLUMN_EXIT} when a column is empty in most rows (the rows are "
+    "still written; without --strict it is a warning).")]
+
+
+def show_warnings(warnings: Sequence[str], strict: bool, *, printed: bool = False) -> None:
+    """Print each dataset warning (an empty column) as one ``warning:`` line (unless already ``printed``); end
+    with :data:`EMPTY_COLUMN_EXIT` under ``--strict`` when there is one."""
+    for warning in [] if printed else warnings:
+        console.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False)
+    if strict and warnings:
+        console.print(f"--strict: exit status {EMPTY_COLUMN_EXIT} ({len(warnings)} warnings)", highlight=False)
+        raise typer.Exit(EMPTY_COLUMN_EXIT)
+
 
 JsonOutOption = Annotated[Path | None, typer.Option("--json", help="Write the full result as JSON here.")]
 

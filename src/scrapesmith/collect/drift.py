@@ -31,7 +31,7 @@ def check_rerun(rerun: Rerun) -> DriftReport | None:
         return None
     made = read_rows(forged, limit=PROFILED_ROWS)
     columns = [c for c in (made[0] if made else {}) if c not in PROVENANCE_COLUMNS]
-    now = dataset_rows(produced, SandboxLimits().dataset_mb * 2**20)[:PROFILED_ROWS]
+    now = dataset_rows(produced, SandboxLimits().dataset_mb * 2**20, max_rows=PROFILED_ROWS)
     return compare(profile_rows(made, columns, kind_of), now, kind_of)
 
 

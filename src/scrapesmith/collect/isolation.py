@@ -19,7 +19,9 @@ IPC, UTS and cgroup namespaces, no capabilities, and a file system that holds on
 A seccomp filter (compiled here to classic BPF, handed to ``bwrap --seccomp``) refuses creating processes
 — ``fork``, ``vfork`` and every ``clone`` that is not a thread — with ``EPERM``; ``clone3`` answers
 ``ENOSYS`` so the C library falls back to ``clone``, whose flags a filter can read. This is what bounds a
-fork bomb when the caller is root, for whom the kernel ignores ``RLIMIT_NPROC``.
+fork bomb when the caller is root, for whom the kernel ignores ``RLIMIT_NPROC`` (threads are bounded by the
+run's pids cgroup, :mod:`scrapesmith.collect.limits`). It also refuses ``ptrace``, ``process_vm_readv`` and
+``-writev`` and ``pidfd_getfd``: no process of the sandbox reaches into another (bwrap's init above all).
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ _AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
 _SYSCALLS = {"x86_64": (57, 58, 56, 435), "aarch64": (None, None, 220, 435)}
 # (unshare, setns): no new namespaces from inside either.
 _NAMESPACE_CALLS = {"x86_64": (272, 308), "aarch64": (97, 268)}
+# (ptrace, process_vm_readv, process_vm_writev, pidfd_getfd): no reaching into another process of the sandbox,
+# bwrap's init above all (same user, dumpable), whose parent-death signal and exit report hold the run's end.
+_TRACE_CALLS = {"x86_64": (101, 310, 311, 438), "aarch64": (117, 270, 271, 438)}
 _CLONE_THREAD = 0x00010000
 
 
@@ -61,7 +66,8 @@ def _bwrap_sizes_tmpfs(binary: str) -> bool:
 
 
 def seccomp_program() -> bytes | None:
-    """A classic-BPF seccomp filter refusing process creation (threads allowed); ``None`` on other CPUs."""
+    """A classic-BPF seccomp filter refusing process creation (threads allowed), new namespaces and reaching into
+    another process; ``None`` on other CPUs."""
     machine = platform.machine()
     if machine not in _AUDIT_ARCH:
         return None
@@ -74,7 +80,7 @@ def seccomp_program() -> bytes | None:
         (ld, None, None, 4), (jeq, None, "kill", _AUDIT_ARCH[machine]), (ld, None, None, 0)]
     if machine == "x86_64":
         code.append((jge, "kill", None, 0x40000000))  # the x32 ABI: other numbers, refuse outright
-    for number in (fork, vfork, *_NAMESPACE_CALLS[machine]):
+    for number in (fork, vfork, *_NAMESPACE_CALLS[machine], *_TRACE_CALLS[machine]):
         if number is not None:
             code.append((jeq, "eperm", None, number))
     code += [(jeq, "enosys", None, clone3), (jeq, "clone", None, clone), (ret, None, None, allow)]

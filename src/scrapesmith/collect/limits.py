@@ -8,18 +8,25 @@ size; they do not bound what a program can park elsewhere. Three things close th
   address-space limit sees. Made only where the machine lets this process make one (root, or a delegated
   cgroup); elsewhere the capped tmpfs sizes and the read-only ``/dev`` of :mod:`scrapesmith.collect.isolation`
   are what bound memory outside the address space.
-* :class:`DiskQuota` — the bytes and entries in the program's folder, plus files it holds open after
-  deleting them, checked five times a second by the parent, which stops the run past the quota. A
-  program writing faster than that can pass the quota by what it writes in a fifth of a second.
+* :class:`RunCgroup` — the run's cgroups: the memory one above, a pids cgroup whose limit counts every task
+  (threads included) and holds for root, who ``RLIMIT_NPROC`` does not bind, and a freezer with which the
+  parent stops and kills whatever of the run is left, and waits until nothing is, before it takes the
+  outputs over (a program that fakes its end, or lives on past bwrap, must not still write then).
+* :class:`DiskQuota` — the bytes and entries in the program's folder, plus files it holds open or mapped
+  after deleting them, checked five times a second by the parent, which stops the run past the quota. A
+  program writing faster than that can pass the quota by what it writes in a fifth of a second; a
+  measurement that fails counts as over the quota.
 * :class:`OutputTail` — the last bytes of stdout or stderr, however much the program prints.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import itertools
 import os
 import re
+import signal
 import stat
 import threading
 import time
@@ -92,17 +99,195 @@ class MemoryCgroup:
     def remove(self, patience: float = 5.0) -> None:
         """Remove the cgroup. The sandbox has ended, but the kernel refuses (EBUSY) until the last of its
         killed processes has left, a moment later: ask again for up to ``patience`` seconds."""
-        deadline = time.monotonic() + patience
+        _rmdir_patiently(self.path, patience)
+
+
+def _rmdir_patiently(path: Path, patience: float) -> None:
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            path.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                return
+            time.sleep(0.05)
+
+
+class RunCgroup:
+    """The run's cgroups, each made where the machine lets this process make it: memory
+    (:class:`MemoryCgroup`), pids (``pids.max``: every task, threads included, for root too) and freezer.
+    ``procs`` are the files a process writes ``0`` to, to move itself into all of them before it starts
+    the sandbox; :meth:`end` stops whatever of the run is left and says whether nothing is."""
+
+    def __init__(self, name: str, memory: MemoryCgroup | None, others: dict[str, tuple[Path, int]]) -> None:
+        self.name = name
+        self.memory = memory
+        self._others = others  # controller -> (directory, cgroup version)
+        #: the worst :meth:`end` so far: ``"empty"``, ``"killed"`` or ``"stuck"``
+        self.worst_end = "empty"
+
+    @property
+    def directories(self) -> list[Path]:
+        found = [self.memory.path] if self.memory is not None else []
+        return found + [path for path, _version in self._others.values() if path not in found]
+
+    @property
+    def procs(self) -> list[Path]:
+        return [path / "cgroup.procs" for path in self.directories]
+
+    @property
+    def limits_tasks(self) -> bool:
+        return "pids" in self._others
+
+    @classmethod
+    def create(cls, memory_bytes: int, max_tasks: int) -> RunCgroup | None:
+        """The run's cgroups, or ``None`` where not even one can be made."""
+        memory = MemoryCgroup.create(memory_bytes)
+        name = memory.path.name if memory is not None else f"{_CGROUP_PREFIX}{os.getpid()}-{next(_cgroup_serials)}"
+        others: dict[str, tuple[Path, int]] = {}
+        for controller, setting in (("pids", ("pids.max", str(max_tasks))), ("freezer", None)):
+            own = _own_cgroup(controller)
+            if own is None:
+                continue
+            parent, version = own
+            if memory is not None and parent == memory.path.parent:  # one v2 hierarchy holds them all
+                others[controller] = (memory.path, version)
+            else:
+                _remove_orphans(parent)
+                child = parent / name
+                try:
+                    child.mkdir(exist_ok=True)
+                except OSError:
+                    continue
+                others[controller] = (child, version)
+            path = others[controller][0]
+            needed = setting[0] if setting else ("freezer.state" if version == 1 else "cgroup.freeze")
+            try:
+                if setting:
+                    (path / setting[0]).write_text(setting[1])
+                elif not (path / needed).exists():
+                    raise OSError(f"no {needed}")
+            except OSError:
+                del others[controller]
+                if path != (memory.path if memory is not None else None):
+                    with contextlib.suppress(OSError):
+                        path.rmdir()
+        if memory is None and not others:
+            return None
+        return cls(name, memory, others)
+
+    def oom_kills(self) -> int:
+        return self.memory.oom_kills() if self.memory is not None else 0
+
+    def pids(self) -> list[int]:
+        """The run's processes still there (in any of its cgroups); :class:`OSError` when none can be read."""
+        found: set[int] = set()
+        failures = 0
+        for procs in self.procs:
+            try:
+                found.update(int(pid) for pid in procs.read_text().split())
+            except (OSError, ValueError):
+                failures += 1
+        if failures and failures == len(self.procs):
+            raise OSError(errno.EIO, "the run's cgroups cannot be read")
+        return sorted(found)
+
+    def end(self, grace: float = 1.0, patience: float = 5.0) -> str:
+        outcome = self._end(grace, patience)
+        order = ("empty", "killed", "stuck")
+        self.worst_end = max(self.worst_end, outcome, key=order.index)
+        return outcome
+
+    def _end(self, grace: float, patience: float) -> str:
+        """Make sure nothing of the run is left. ``"empty"`` when its processes left by themselves within
+        ``grace`` seconds (a sandbox's end takes a moment), ``"killed"`` when some had to be stopped: frozen
+        (none can act while the rest are killed), each SIGKILLed, thawed, waited for; ``"stuck"`` when
+        some are still there after ``patience`` seconds more, or the cgroups cannot be read."""
+        deadline = time.monotonic() + grace
         while True:
             try:
-                self.path.rmdir()
-                return
-            except FileNotFoundError:
-                return
+                if not self.pids():
+                    return "empty"
             except OSError:
+                return "stuck"
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.005)
+        deadline = time.monotonic() + patience
+        frozen = self._freeze(deadline)
+        try:
+            while True:
+                try:
+                    left = self.pids()
+                except OSError:
+                    return "stuck"
+                if not left:
+                    return "killed"
+                for pid in left:
+                    self._kill(pid)
+                if frozen:
+                    self._thaw()
+                    frozen = False
                 if time.monotonic() > deadline:
-                    return
-                time.sleep(0.05)
+                    return "stuck"
+                time.sleep(0.01)
+        finally:
+            if frozen:
+                self._thaw()
+
+    def _freeze(self, deadline: float) -> bool:
+        freezer = self._others.get("freezer")
+        if freezer is None:
+            return False
+        path, version = freezer
+        try:
+            if version == 1:
+                (path / "freezer.state").write_text("FROZEN")
+            else:
+                (path / "cgroup.freeze").write_text("1")
+        except OSError:
+            return False
+        limit = min(deadline, time.monotonic() + 1.0)
+        while time.monotonic() < limit:
+            state = _read(path / "freezer.state").strip() if version == 1 else _read(path / "cgroup.events")
+            if state == "FROZEN" or "frozen 1" in state.splitlines():
+                break
+            time.sleep(0.005)
+        return True
+
+    def _thaw(self) -> None:
+        path, version = self._others["freezer"]
+        with contextlib.suppress(OSError):
+            if version == 1:
+                (path / "freezer.state").write_text("THAWED")
+            else:
+                (path / "cgroup.freeze").write_text("0")
+
+    def _kill(self, pid: int) -> None:
+        """SIGKILL ``pid`` if it is still one of the run's: held by a pidfd, then checked to be in the run's
+        cgroup, so a pid the system reused for another process is never signalled."""
+        try:
+            handle = os.pidfd_open(pid)
+        except OSError:
+            return
+        try:
+            if f"/{self.name}" in _read(Path(f"/proc/{pid}/cgroup")):
+                signal.pidfd_send_signal(handle, signal.SIGKILL)
+        except OSError:
+            pass
+        finally:
+            os.close(handle)
+
+    def remove(self, patience: float = 5.0) -> None:
+        """Remove the run's cgroups (asking again while the last killed processes leave)."""
+        if self.memory is not None:
+            self.memory.remove(patience)
+        for path, _version in self._others.values():
+            if self.memory is None or path != self.memory.path:
+                _rmdir_patiently(path, patience)
 
 
 def _remove_orphans(parent: Path) -> None:
@@ -110,6 +295,10 @@ def _remove_orphans(parent: Path) -> None:
     for child in parent.glob(f"{_CGROUP_PREFIX}*"):
         pid = child.name.removeprefix(_CGROUP_PREFIX).partition("-")[0]
         if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
+            # a caller killed while its run was frozen: thawed, the run's processes die of their pending SIGKILL
+            for thaw, value in (("freezer.state", "THAWED"), ("cgroup.freeze", "0")):
+                with contextlib.suppress(OSError):
+                    (child / thaw).write_text(value)
             with contextlib.suppress(OSError):  # still busy, or another caller's sweep was first
                 child.rmdir()
 
@@ -146,6 +335,45 @@ def _own_memory_cgroup() -> tuple[Path, tuple] | None:
     return None
 
 
+def _own_cgroup(controller: str) -> tuple[Path, int] | None:
+    """This process's cgroup directory for ``controller`` (``pids``, ``freezer``) and the version of its
+    hierarchy, when it can be written to: a v1 hierarchy of that controller first, else cgroup v2 (where
+    the freezer is built in and ``pids`` must be enabled for children)."""
+    try:
+        mounts = Path(_CGROUP_ROOTS).read_text().splitlines()
+        own = Path(_OWN_CGROUPS).read_text().splitlines()
+    except OSError:
+        return None
+    v1 = next((line.split(":", 2)[2] for line in own if controller in line.split(":", 2)[1].split(",")), None)
+    v2 = next((line.split(":", 2)[2] for line in own if line.startswith("0::")), None)
+    found: list[tuple[int, Path]] = []
+    for line in mounts:
+        fields, _, tail = line.partition(" - ")
+        parts, kind = fields.split(), tail.split()
+        if len(parts) < 5 or len(kind) < 3:
+            continue
+        root, mount_point = parts[3], parts[4]
+        if kind[0] == "cgroup" and controller in kind[2].split(",") and v1 is not None:
+            own_path, version = v1, 1
+        elif kind[0] == "cgroup2" and v2 is not None:
+            own_path, version = v2, 2
+        else:
+            continue
+        relative = os.path.relpath(own_path, root) if own_path.startswith(root) else None
+        if relative is None or relative.startswith(".."):
+            continue
+        path = Path(mount_point) / relative
+        if version == 2 and controller != "freezer" \
+                and controller not in _read(path / "cgroup.subtree_control").split():
+            continue
+        if os.access(path, os.W_OK):
+            found.append((version, path))
+    if not found:
+        return None
+    version, path = min(found, key=lambda item: item[0])
+    return path, version
+
+
 def _read(path: Path) -> str:
     try:
         return path.read_text()
@@ -155,19 +383,24 @@ def _read(path: Path) -> str:
 
 class DiskQuota:
     """What a run has written: the program folder's bytes and entries, and the files the sandbox's
-    processes hold open after unlinking them (which no directory walk sees)."""
+    processes hold open or mapped after unlinking them (which no directory walk sees)."""
 
     def __init__(self, folder: Path, limit_bytes: int, max_entries: int) -> None:
         self.folder = folder
         self.limit_bytes = limit_bytes
         self.max_entries = max_entries
 
-    def exceeded(self, root_pid: int) -> str | None:
-        """Why the run is past its quota (one line), or ``None``."""
-        used, entries = self._folder_usage()
-        if entries > self.max_entries:
-            return f"more than {self.max_entries} files and folders written"
-        used += _unlinked_open_bytes(root_pid)
+    def exceeded(self, root_pid: int, pids: list[int] | None = None) -> str | None:
+        """Why the run is past its quota (one line), or ``None``. ``pids``: the run's processes (its
+        cgroup's), else ``root_pid`` and its descendants. A measurement that fails (the parent out of
+        descriptors, say) counts as over the quota: a quota that cannot be read holds nothing."""
+        try:
+            used, entries = self._folder_usage()
+            if entries > self.max_entries:
+                return f"more than {self.max_entries} files and folders written"
+            used += _unlinked_held_bytes(pids if pids is not None else _descendants(root_pid))
+        except OSError as exc:
+            return f"the disk use could not be measured ({exc.strerror or exc})"
         if used > self.limit_bytes:
             return f"{used // 2**20} MB written, over the {self.limit_bytes // 2**20} MB quota"
         return None
@@ -175,33 +408,69 @@ class DiskQuota:
     def _folder_usage(self) -> tuple[int, int]:
         used, entries, stack = 0, 0, [str(self.folder)]
         while stack and entries <= self.max_entries:
-            with contextlib.suppress(OSError), os.scandir(stack.pop()) as listing:
+            try:
+                listing = os.scandir(stack.pop())
+            except FileNotFoundError:  # removed or renamed while walked
+                continue
+            with listing:
                 for entry in listing:
                     entries += 1
-                    with contextlib.suppress(OSError):
+                    try:
                         info = entry.stat(follow_symlinks=False)
-                        used += info.st_blocks * 512
-                        if stat.S_ISDIR(info.st_mode):
-                            stack.append(entry.path)
+                    except FileNotFoundError:
+                        continue
+                    used += info.st_blocks * 512
+                    if stat.S_ISDIR(info.st_mode):
+                        stack.append(entry.path)
         return used, entries
 
 
-def _unlinked_open_bytes(root_pid: int) -> int:
-    """Bytes held by deleted files still open in ``root_pid`` or its descendants (each file once)."""
-    seen: set[tuple[int, int]] = set()
-    total, pids = 0, [root_pid]
+_GONE = (errno.ENOENT, errno.ESRCH)  # the process or descriptor went away while it was looked at
+
+
+def _descendants(root_pid: int) -> list[int]:
+    pids, found = [root_pid], []
     while pids:
         pid = pids.pop()
+        found.append(pid)
         with contextlib.suppress(OSError):
             for task in os.listdir(f"/proc/{pid}/task"):
                 pids += [int(p) for p in _read(Path(f"/proc/{pid}/task/{task}/children")).split()]
-        with contextlib.suppress(OSError):
-            for fd in os.listdir(f"/proc/{pid}/fd"):
-                with contextlib.suppress(OSError):
-                    info = os.stat(f"/proc/{pid}/fd/{fd}")
-                    if stat.S_ISREG(info.st_mode) and info.st_nlink == 0 and (info.st_dev, info.st_ino) not in seen:
-                        seen.add((info.st_dev, info.st_ino))
-                        total += info.st_blocks * 512
+    return found
+
+
+def _unlinked_held_bytes(pids: list[int]) -> int:
+    """Bytes held by deleted files still open, or mapped (a one-page ``mmap`` keeps a whole file), in
+    ``pids`` (each file once)."""
+    seen: set[tuple[int, int]] = set()
+    total = 0
+
+    def count(path: str, unreadable: tuple[int, ...] = ()) -> None:
+        nonlocal total
+        try:
+            info = os.stat(path)
+        except OSError as exc:
+            if exc.errno in _GONE or exc.errno in unreadable:
+                return
+            raise
+        if stat.S_ISREG(info.st_mode) and info.st_nlink == 0 and (info.st_dev, info.st_ino) not in seen:
+            seen.add((info.st_dev, info.st_ino))
+            total += info.st_blocks * 512
+
+    for pid in pids:
+        try:
+            descriptors = os.listdir(f"/proc/{pid}/fd")
+            maps = Path(f"/proc/{pid}/maps").read_text()
+        except OSError as exc:
+            if exc.errno in _GONE:
+                continue
+            raise
+        for fd in descriptors:
+            count(f"/proc/{pid}/fd/{fd}")
+        for line in maps.splitlines():
+            if line.endswith(" (deleted)"):
+                # map_files needs CAP_SYS_ADMIN: a caller that is not root counts descriptors only
+                count(f"/proc/{pid}/map_files/{line.split(' ', 1)[0]}", (errno.EPERM, errno.EACCES))
     return total
 
 

@@ -4,8 +4,8 @@ Names compare as word sets after splitting ``camelCase``, punctuation and spaces
 abbreviations, so ``adj_close``, ``adjClose``, ``"Adj. Close"`` and ``adjusted_close`` are one name. A
 field may carry words the column lacks (``title`` <- ``paper_title``) but never a qualifier that changes
 the quantity (``open`` is not ``adj_open``, ``points`` is not ``opp_points``). A column no name fits is
-filled by values only when it says what its values are (a date, a link) and exactly one free field holds
-such values. Anything else stays unmapped, is reported, and is never filled from a wrong field. The same
+filled by a field whose name means the same (the offline sentence embeddings: ``cost`` <- ``price``), else
+by values only when it says what its values are (a date, a link) and exactly one free field holds such values. Anything else stays unmapped, is reported, and is never filled from a wrong field. The same
 mapping serves tables, list records and JSON records.
 """
 
@@ -90,6 +90,8 @@ def map_columns(columns: Sequence[str], keys: Sequence[str], rows: Sequence[dict
         if score > 0 and column not in field_map and key not in used:
             field_map[column] = key
             used.add(key)
+    _map_by_meaning([c for c in columns if c not in field_map], [k for k in keys if k not in used], field_map, used)
+    _map_naming_column(columns, keys, field_map, used)
     for column in columns:
         kind = _value_kind(column)
         if column in field_map or kind is None:
@@ -101,6 +103,47 @@ def map_columns(columns: Sequence[str], keys: Sequence[str], rows: Sequence[dict
             field_map[column] = fits[0]
             used.add(fits[0])
     return field_map, [c for c in columns if c not in field_map]
+
+
+MEANS_SAME = 0.6
+"""A column and a field whose names mean the same this much (cosine of the offline sentence embeddings the
+field ranker uses: "cost" and "price" 0.74, "homepage" and "link" 0.64; "title" and "name" 0.43) are paired
+when no name fits: the column a user names is matched by meaning, not only by its exact words."""
+
+
+def _map_by_meaning(columns: Sequence[str], keys: Sequence[str], field_map: dict[str, str], used: set[str]) -> None:
+    """Pair the columns no name fits with free fields whose names mean the same, best pairs first; a qualifier
+    on one side only (``adjusted high`` and ``high``) makes another quantity, never a pair."""
+    from scrapesmith.llm import embeddings_available, meaning_similarity
+
+    if not columns or not keys or not embeddings_available():
+        return
+    pairs = []
+    for column in columns:
+        for key in keys:
+            if (set(words(key)) ^ set(words(column))) & QUALIFIERS or not words(column) or not words(key):
+                continue
+            score = meaning_similarity(" ".join(words(column)), " ".join(words(key)))
+            if score >= MEANS_SAME:
+                pairs.append((score, column, key))
+    for _score, column, key in sorted(pairs, reverse=True):
+        if column not in field_map and key not in used:
+            field_map[column] = key
+            used.add(key)
+
+
+NAMING_WORDS = frozenset({"title", "name", "heading", "headline"})
+
+
+def _map_naming_column(columns: Sequence[str], keys: Sequence[str], field_map: dict[str, str], used: set[str]) -> None:
+    """The first column, when nothing fits it, names the records ("course" in "course, url"): it takes the
+    source's free field that holds each record's name or title, when there is exactly one."""
+    if not columns or columns[0] in field_map or _value_kind(columns[0]) is not None:
+        return
+    naming = [k for k in keys if k not in used and set(words(k)) & NAMING_WORDS and not set(words(k)) & QUALIFIERS]
+    if len(naming) == 1:
+        field_map[columns[0]] = naming[0]
+        used.add(naming[0])
 
 
 def plausible(column: str, values: Sequence[Any]) -> bool:

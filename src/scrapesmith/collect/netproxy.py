@@ -5,7 +5,8 @@ bind-mounted into it, read-only (the program can neither replace it nor write be
 program's fetcher sends every request there (``HttpFetcher(proxy="unix:…")``). The proxy allows exactly the hosts the *run* allows — the caller's
 ``--allow-host`` entries and settings, ``host`` or ``host:port`` — and nothing else, public or not; for
 those it resolves once and connects to the address it checked. Hosts a program declares for itself
-count for nothing here.
+count for nothing here. It serves at most :data:`MAX_CONNECTIONS` connections of the run at once: each
+costs the caller descriptors, and a program opening thousands ran the caller out of them.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from scrapesmith.web import AddressGuard, FetchError, origin_of
 from scrapesmith.web.browser import GuardProxy, Refusal
 
 SOCKET_NAME = "proxy.sock"
+MAX_CONNECTIONS = 64  # a run's connections through the proxy at once (the runtime's fetcher uses a few)
 
 
 class _RunProxy(GuardProxy):
@@ -52,7 +54,7 @@ class NetworkGate:
         self.allow_hosts = [h for h in allow_hosts if h.strip()]
         self.socket_dir = Path(tempfile.mkdtemp(prefix="scrapesmith-net-"))
         self.socket_path = self.socket_dir / SOCKET_NAME
-        self._proxy = _RunProxy(AddressGuard(self.allow_hosts))
+        self._proxy = _RunProxy(AddressGuard(self.allow_hosts), max_connections=MAX_CONNECTIONS)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="sandbox-net-proxy", daemon=True)
 

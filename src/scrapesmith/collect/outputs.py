@@ -66,35 +66,79 @@ def harvest(folder: Path, run_dir: Path) -> Harvest:
     """Move the program's regular output files from ``folder`` into ``run_dir`` (replacing the outputs of
     an earlier run there, which must never pass for this run's), then remove ``folder``.
 
-    Call it only once the program has ended: no entry can change between the check and the move then.
+    Call it only once no process of the program is left. Even so, nothing here changes anything through
+    a name the program could have swapped: each output is opened without following a link and checked,
+    and its mode changed, on the open descriptor; after the move, the name in ``run_dir`` must still be
+    that very file (else it is removed and refused).
     """
     outcome = Harvest()
-    run_fd = os.open(run_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    run_fd = os.open(run_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
     try:
         for name in OUTPUT_FILES:
             with contextlib.suppress(FileNotFoundError, IsADirectoryError):
                 os.unlink(name, dir_fd=run_fd)
-        os.chmod(folder, 0o700)  # the program may have locked its folder (a mount point it cannot replace)
-        folder_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        folder_fd = _open_directory(str(folder))
         try:
             for name in sorted(os.listdir(folder_fd)):
                 if name not in OUTPUT_FILES:
                     outcome.left_out.append(name)
                     continue
-                problem = _not_own_regular(os.stat(name, dir_fd=folder_fd, follow_symlinks=False))
+                try:
+                    problem = _take_over(name, folder_fd, run_fd)
+                except OSError as exc:
+                    problem = f"not taken over ({exc.strerror or exc})"
                 if problem:
                     outcome.refused.append(f"{name}: {problem}")
-                    continue
-                # a plain data file: never set-user-ID (to the caller, perhaps root), executable or unreadable
-                os.chmod(name, OUTPUT_MODE, dir_fd=folder_fd)
-                os.replace(name, name, src_dir_fd=folder_fd, dst_dir_fd=run_fd)
-                outcome.kept.append(name)
+                else:
+                    outcome.kept.append(name)
         finally:
             os.close(folder_fd)
     finally:
         os.close(run_fd)
     _remove(folder, outcome)
     return outcome
+
+
+def _open_directory(name: str, dir_fd: int | None = None) -> int:
+    """``name`` opened as a directory, never through a link, and made the caller's to list and empty
+    (the program may have locked it: mode 000, a mount point it cannot replace); the mode is changed on
+    the descriptor, so no link or swap can redirect it."""
+    handle = os.open(name, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
+    try:
+        if stat.S_IMODE(os.fstat(handle).st_mode) & 0o700 != 0o700:
+            _fchmod(handle, 0o700)
+        return os.open(f"/proc/self/fd/{handle}", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    finally:
+        os.close(handle)
+
+
+def _fchmod(handle: int, mode: int) -> None:
+    """Change the mode of the file ``handle`` (an ``O_PATH`` descriptor) holds: that very inode, whatever
+    its name has become. ``/proc/self/fd/N`` names the open file itself, never a link to re-resolve."""
+    os.chmod(f"/proc/self/fd/{handle}", mode)
+
+
+def _take_over(name: str, folder_fd: int, run_fd: int) -> str:
+    """Move one output into the run directory as a plain data file; why not ("" when it was moved)."""
+    try:  # O_PATH: opens a FIFO without blocking, a file of mode 000 too; O_NOFOLLOW: a link is itself
+        handle = os.open(name, os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder_fd)
+    except OSError as exc:
+        return f"not opened ({exc.strerror})"
+    try:
+        info = os.fstat(handle)
+        problem = _not_own_regular(info)
+        if problem:
+            return problem
+        # a plain data file: never set-user-ID (to the caller, perhaps root), executable or unreadable
+        _fchmod(handle, OUTPUT_MODE)
+        os.replace(name, name, src_dir_fd=folder_fd, dst_dir_fd=run_fd)
+        moved = os.stat(name, dir_fd=run_fd, follow_symlinks=False)
+        if (moved.st_dev, moved.st_ino) != (info.st_dev, info.st_ino):  # swapped between the open and the move
+            os.unlink(name, dir_fd=run_fd)
+            return "replaced while it was taken over"
+        return ""
+    finally:
+        os.close(handle)
 
 
 def _not_own_regular(info: os.stat_result) -> str:
@@ -109,14 +153,38 @@ def _not_own_regular(info: os.stat_result) -> str:
 
 
 def _remove(folder: Path, outcome: Harvest) -> None:
-    """Remove the program's folder without following anything in it (``rmtree`` does not follow links)."""
-    for directory, folders, _files in os.walk(folder):  # folders the program made unreadable or unwritable
-        for name in folders:  # before the walk lists them; os.walk never descends into a link
-            with contextlib.suppress(OSError):
-                os.chmod(os.path.join(directory, name), 0o700)
+    """Remove the program's folder without following anything in it.
+
+    Folders the program made unreadable or unwritable are opened one by one relative to their parent's
+    descriptor, never through a link (``O_NOFOLLOW``), and unlocked on the descriptor (:func:`_open_directory`);
+    a link to a host folder is an entry to unlink, nothing more. ``rmtree`` walks by descriptors and does
+    not follow links either."""
+    with contextlib.suppress(OSError):
+        _unlock_tree(_open_directory(str(folder)))
     shutil.rmtree(folder, ignore_errors=True)
-    if folder.exists():
+    if os.path.lexists(folder):
         outcome.refused.append(f"{folder.name}: the program's folder could not be removed")
+
+
+def _unlock_tree(top_fd: int) -> None:
+    """Make every real folder under the open folder ``top_fd`` the caller's to empty; closes ``top_fd``.
+    Depth first, one descriptor open per level."""
+    stack: list[tuple[int, list[str] | None]] = [(top_fd, None)]
+    while stack:
+        fd, names = stack[-1]
+        if names is None:
+            try:
+                with os.scandir(fd) as listing:
+                    names = [entry.name for entry in listing if entry.is_dir(follow_symlinks=False)]
+            except OSError:
+                names = []
+            stack[-1] = (fd, names)
+        if not names:
+            os.close(fd)
+            stack.pop()
+            continue
+        with contextlib.suppress(OSError):  # not a folder any more (ENOTDIR, ELOOP), or too deep: left to rmtree
+            stack.append((_open_directory(names.pop(), fd), None))
 
 
 def open_regular(path: Path) -> BinaryIO:

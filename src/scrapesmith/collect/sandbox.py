@@ -10,8 +10,10 @@ memory, file-size and process limits and installs an audit hook as a second laye
 refused. From outside (:mod:`scrapesmith.collect.limits`) the parent holds a memory cgroup where the
 machine allows one, a disk quota on what the run writes, and only the tail of its output. A wall-clock
 timeout, a Ctrl-C or a SIGTERM kills the whole sandbox (its PID namespace dies with it). Once it has
-ended, the parent moves the program's output files up into the run directory without following anything
-the program planted, and removes its folder.
+ended, the parent makes sure through the run's cgroups that nothing of it is left (freezing and killing
+what is: a run that said it ended while its processes went on is a violation, one whose processes cannot
+be ended has its outputs left untouched), then moves the program's output files up into the run
+directory without following anything the program planted, and removes its folder.
 
 Without bubblewrap, generated code does not run unless the caller asks for ``unsafe_no_sandbox``
 (``--unsafe-no-sandbox``): then only the audit hook, the rlimits, the parent's limits and the proxy stand
@@ -42,7 +44,7 @@ from scrapesmith.collect.guard import (
     VIOLATION,
 )
 from scrapesmith.collect.isolation import SANDBOX_SOCKET, bwrap_command, bwrap_path, seccomp_file
-from scrapesmith.collect.limits import DiskQuota, MemoryCgroup, OutputTail
+from scrapesmith.collect.limits import DiskQuota, OutputTail, RunCgroup
 from scrapesmith.collect.netproxy import NetworkGate
 from scrapesmith.collect.outputs import fresh_program_folder, harvest
 from scrapesmith.errors import ScrapesmithError
@@ -130,11 +132,25 @@ def run_in_sandbox(program: Path, run_dir: Path, allow_hosts: list[str], limits:
                                "where the program's outputs land; use a run directory outside them")
     with NetworkGate(allow_hosts) as gate:
         folder = fresh_program_folder(run_dir)
+        cgroup = RunCgroup.create(limits.memory_mb * 2**20, limits.max_processes)
+        ending = "empty"
         try:
-            result = _run_confined(program, folder, gate, limits, args or [], roots)
+            result = _run_confined(program, folder, gate, limits, args or [], roots, cgroup)
         finally:  # interrupted too: the rows so far (dataset.partial.jsonl) are the run's
-            notes = harvest(folder, run_dir).notes()
+            if cgroup is not None:  # nothing of the run may still be there to swap an entry while it is taken over
+                cgroup.end()
+                ending = cgroup.worst_end
+                cgroup.remove()
+            if ending == "stuck":
+                stuck = f"sandbox: processes of the run could not be ended; its outputs were not taken over ({folder})"
+                notes = [stuck]
+            else:
+                notes = harvest(folder, run_dir).notes()
         refusals = [r.message for r in gate.refusals]
+    if ending != "empty" and result.reason in ("ok", "error"):  # it said it had ended, and had not
+        result.reason = "violation"
+        result.stderr += ("\nsandbox: processes of the run went on after it reported its end; "
+                          + ("they could not be ended" if ending == "stuck" else "they were killed"))
     result.isolated = isolated
     result.refusals = refusals
     result.notes = notes
@@ -144,7 +160,7 @@ def run_in_sandbox(program: Path, run_dir: Path, allow_hosts: list[str], limits:
 
 
 def _run_confined(program: Path, folder: Path, gate: NetworkGate, limits: SandboxLimits, args: list[str],
-                  roots: list[str]) -> SandboxResult:
+                  roots: list[str], cgroup: RunCgroup | None) -> SandboxResult:
     """Run ``program`` with ``folder`` as its only writable place, through bwrap unless told otherwise."""
     isolated = not limits.unsafe_no_sandbox
     socket = SANDBOX_SOCKET if isolated else str(gate.socket_path)
@@ -160,7 +176,7 @@ def _run_confined(program: Path, folder: Path, gate: NetworkGate, limits: Sandbo
             command = bwrap_command(command, folder, gate.socket_path, _PACKAGE_ROOT, env, seccomp,
                                     [str(program), *roots], scratch_bytes=limits.scratch_mb * 2**20)
             env = {}
-        result = _supervise(command, folder, env, () if seccomp is None else (seccomp,), limits)
+        result = _supervise(command, folder, env, () if seccomp is None else (seccomp,), limits, cgroup)
         if isolated and result.exit_status == 1 and result.stderr.startswith("bwrap:"):
             raise SandboxUnavailable(
                 f"bubblewrap cannot create the sandbox here ({result.stderr.splitlines()[0]}); allow "
@@ -172,24 +188,21 @@ def _run_confined(program: Path, folder: Path, gate: NetworkGate, limits: Sandbo
 
 
 def _supervise(command: list[str], folder: Path, env: dict[str, str], fds: tuple[int, ...],
-               limits: SandboxLimits) -> SandboxResult:
-    """Start ``command`` in its own session (and memory cgroup), stdin from /dev/null, keeping the tails
+               limits: SandboxLimits, cgroup: RunCgroup | None) -> SandboxResult:
+    """Start ``command`` in its own session (and the run's cgroups), stdin from /dev/null, keeping the tails
     of its output; stop it at the wall limit or the disk quota; kill the session on any way out."""
     quota = DiskQuota(folder, limits.disk_mb * 2**20, limits.max_files)
-    cgroup = MemoryCgroup.create(limits.memory_mb * 2**20)
     if cgroup is not None:  # the shell moves itself in, then becomes the sandbox: nothing of it runs outside
-        command = ["/bin/sh", "-c", 'echo 0 > "$0" && exec "$@"', str(cgroup.procs), *command]
+        command = ["/bin/sh", "-c", _JOIN_CGROUPS, "sh", *(str(procs) for procs in cgroup.procs), "--", *command]
     started = time.monotonic()
-    try:
-        child = subprocess.Popen(command, cwd=folder, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, start_new_session=True, pass_fds=fds,
-                                 preexec_fn=_dies_with(os.getpid()))  # noqa: PLW1509 (one syscall, no locks)
-        tails = [OutputTail(pipe, limits.output_kb * 1024) for pipe in (child.stdout, child.stderr)]
-        stopped = _wait(child, quota, started + limits.wall_seconds)
-        oom_kills = cgroup.oom_kills() if cgroup is not None else 0
-    finally:
-        if cgroup is not None:
-            cgroup.remove()
+    child = subprocess.Popen(command, cwd=folder, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, start_new_session=True, pass_fds=fds,
+                             preexec_fn=_dies_with(os.getpid()))  # noqa: PLW1509 (one syscall, no locks)
+    tails = [OutputTail(pipe, limits.output_kb * 1024) for pipe in (child.stdout, child.stderr)]
+    stopped = _wait(child, quota, started + limits.wall_seconds, cgroup)
+    if cgroup is not None:  # before the output is read: a process left could hold the pipes open
+        cgroup.end()
+    oom_kills = cgroup.oom_kills() if cgroup is not None else 0
     stdout, stderr = (tail.text() for tail in tails)
     reason = _reason(child.returncode, stderr, stopped, oom_kills)
     if reason == "wall-limit":
@@ -204,6 +217,8 @@ def _supervise(command: list[str], folder: Path, env: dict[str, str], fds: tuple
 
 
 _POLL_SECONDS = 0.2
+# sh -c: write 0 to each cgroup.procs named before "--" (moving the shell in), then exec what follows
+_JOIN_CGROUPS = 'while [ "$1" != -- ]; do echo 0 > "$1" || exit 125; shift; done; shift; exec "$@"'
 _PR_SET_PDEATHSIG = 1
 _prctl = ctypes.CDLL(None, use_errno=True).prctl
 
@@ -222,19 +237,29 @@ def _dies_with(caller: int) -> Callable[[], None]:
     return request
 
 
-def _wait(child: subprocess.Popen, quota: DiskQuota, deadline: float) -> tuple[str, str] | None:
+def _wait(child: subprocess.Popen, quota: DiskQuota, deadline: float,
+          cgroup: RunCgroup | None) -> tuple[str, str] | None:
     """Wait for ``child``, checking the wall time and the disk quota five times a second (a thread
     reaps it, so its end is seen at once); ``(reason, detail)`` when the parent had to stop it."""
     ended = threading.Event()
     threading.Thread(target=lambda: (child.wait(), ended.set()), name="sandbox-reaper", daemon=True).start()
+
+    def exceeded() -> str | None:  # the run's processes: its cgroup's where it has one
+        if cgroup is None:
+            return quota.exceeded(child.pid)
+        try:
+            return quota.exceeded(child.pid, cgroup.pids())
+        except OSError as exc:
+            return f"the disk use could not be measured ({exc.strerror or exc})"
+
     try:
         while not ended.wait(_POLL_SECONDS):
-            over = None if time.monotonic() > deadline else quota.exceeded(child.pid)
+            over = None if time.monotonic() > deadline else exceeded()
             if time.monotonic() > deadline or over:
                 _kill(child)
                 ended.wait()
                 return ("disk-limit", over) if over else ("wall-limit", "")
-        over = quota.exceeded(child.pid)  # a program that wrote past the quota and ended at once
+        over = exceeded()  # a program that wrote past the quota and ended at once
         return ("disk-limit", over) if over else None
     except BaseException:  # Ctrl-C, SIGTERM turned into KeyboardInterrupt, anything: nothing may outlive us
         _kill(child)

@@ -31,6 +31,8 @@ from scrapesmith.collect.search import LocalSearchIndex
 from scrapesmith.collect.seeds import resolve_seeds
 from scrapesmith.collect.views import ABLATIONS, CollectResult, Seeds
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.io import PROVENANCE_COLUMNS, read_rows
+from scrapesmith.lists import empty_column_warnings
 from scrapesmith.llm import LLM, Ledger, LedgeredLLM, use_ledger
 from scrapesmith.report import write_report
 from scrapesmith.web import (
@@ -131,6 +133,15 @@ def _orchestrate(team: Team) -> tuple[list[str], bool]:
     return trail, False
 
 
+def dataset_warnings(dataset: Path) -> list[str]:
+    """A warning for each column of the dataset that is empty in most rows: written, but not silently."""
+    if not dataset.is_file():
+        return []
+    rows = read_rows(dataset)
+    columns = [column for column in (rows[0] if rows else {}) if column not in PROVENANCE_COLUMNS]
+    return empty_column_warnings(rows, columns)
+
+
 def _finish(team: Team, ledger: Ledger, trail: list[str], finished: bool, ablation: str,
             seconds: float) -> CollectResult:
     run_dir = team.run_dir
@@ -143,7 +154,8 @@ def _finish(team: Team, ledger: Ledger, trail: list[str], finished: bool, ablati
         run_dir=run_dir, rows=team.rows, valid=valid, finished=finished, steps=len(trail), llm_calls=totals.calls,
         input_tokens=totals.input_tokens, output_tokens=totals.output_tokens, cost=totals.cost, seconds=seconds,
         messages=len(team.graph.edges), format_rejections=team.formatter.rejections, ablation=ablation, trail=trail,
-        read_roots=list(team.seeds.roots), skipped_files=list(team.seeds.skipped))
+        read_roots=list(team.seeds.roots), skipped_files=list(team.seeds.skipped),
+        warnings=dataset_warnings(run_dir / "dataset.csv"))
     (run_dir / "result.json").write_text(json.dumps(result.to_json(), indent=2) + "\n")
     write_report(run_dir)
     team.search.close()

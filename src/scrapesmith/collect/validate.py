@@ -8,7 +8,9 @@ fills is looked for on the row's ``detail_url``, every other column on its ``sou
 from __future__ import annotations
 
 import html
+import io
 import json
+import os
 import re
 from pathlib import Path
 from typing import NamedTuple
@@ -17,10 +19,16 @@ from urllib.parse import urlsplit
 from pydantic import ValidationError
 
 from scrapesmith.collect.filters import covers, parse_date, row_matches
+from scrapesmith.collect.outputs import UnsafeOutput, open_regular
 from scrapesmith.collect.views import Blueprint, Check
-from scrapesmith.io import is_empty, read_rows
+from scrapesmith.io import is_empty
 from scrapesmith.lists import MULTI_SEPARATOR, ListProgram, ScrapeFields
 from scrapesmith.web import FetchError, Page, WarcReplayFetcher, parse_page
+
+# what validation reads back of the program's dataset.jsonl (the rerun's dataset.csv limits, in records)
+DATASET_BYTES = 64 * 2**20
+MAX_ROWS = 2_000_000
+MAX_VALUES = 5_000_000
 
 SAMPLE_ROWS = 3
 
@@ -62,15 +70,32 @@ def validate_dataset(run_dir: Path, blueprint: Blueprint) -> list[Check]:
 
 
 def _dataset_rows(path: Path) -> tuple[list[dict], str]:
-    """The program's rows, or none and one line when its dataset is not valid UTF-8 JSON lines."""
-    if not path.is_file():
+    """The program's rows, or none and one line when its dataset is not valid UTF-8 JSON lines, or is past
+    the read-back limits (:data:`DATASET_BYTES`, :data:`MAX_ROWS` records, :data:`MAX_VALUES` values):
+    read line by line, never followed through a link (:func:`open_regular`)."""
+    if not os.path.lexists(path):
         return [], ""
+    rows: list[dict] = []
+    values = 0
     try:
-        rows = read_rows(path)
+        with open_regular(path) as raw:
+            if os.fstat(raw.fileno()).st_size > DATASET_BYTES:
+                return [], f"{path.name} is not readable (larger than {DATASET_BYTES:,} bytes)"
+            for line in io.TextIOWrapper(raw, encoding="utf-8"):
+                if not line.strip():
+                    continue
+                row = json.loads(line)
+                if not isinstance(row, dict):
+                    return [], f"{path.name} is not readable (a line is not a record)"
+                rows.append(row)
+                values += len(row)
+                if len(rows) > MAX_ROWS or values > MAX_VALUES:
+                    return [], (f"{path.name} is not readable (more than {MAX_ROWS:,} records or "
+                                f"{MAX_VALUES:,} values)")
+    except UnsafeOutput as exc:
+        return [], str(exc)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         return [], f"{path.name} is not readable ({exc})"
-    if not all(isinstance(row, dict) for row in rows):
-        return [], f"{path.name} is not readable (a line is not a record)"
     return rows, ""
 
 
@@ -120,7 +145,10 @@ def _sample_check(run_dir: Path, rows: list[dict], columns: list[str], from_deta
     archive = run_dir / "pages.warc.gz"
     if not archive.is_file() or not rows:
         return Check(name="sample-against-pages", ok=False, detail="no archived pages to compare with")
-    replay = WarcReplayFetcher(archive)
+    try:
+        replay = WarcReplayFetcher(archive)
+    except FetchError as exc:  # a bomb, or not an archive: refused before it is read
+        return Check(name="sample-against-pages", ok=False, detail=str(exc))
     step = max(1, len(rows) // SAMPLE_ROWS)
     misses = []
     texts: dict[str, PageText | None] = {}

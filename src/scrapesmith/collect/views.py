@@ -246,6 +246,8 @@ class CollectResult:
     read_roots: list[str] = field(default_factory=list)
     #: files in ``--from`` directories that were not read, each with the reason
     skipped_files: list[str] = field(default_factory=list)
+    #: what is wrong with the dataset though it was written: a column empty in most rows
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def dataset(self) -> Path:

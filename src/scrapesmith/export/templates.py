@@ -266,7 +266,7 @@ def fetch(url: str) -> tuple[str, str]:
     """``(final URL, text)`` of a page: a URL politely (robots.txt, a delay per host), or a local file."""
     if "://" not in url or url.startswith("file://"):
         path = Path(url[len("file://"):] if url.startswith("file://") else url)
-        return path.resolve().as_uri(), _decode(path.read_bytes(), None)
+        return path.absolute().as_uri(), _decode(path.read_bytes(), None)
     if ROBOTS and not _allowed(url):
         raise PermissionError(f"robots.txt disallows {url}")
     host = urlsplit(url).netloc

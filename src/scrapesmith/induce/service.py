@@ -28,6 +28,7 @@ from scrapesmith.induce.field_evidence import FieldConcept, concept_for
 from scrapesmith.induce.heuristic import field_spec_from, induce_heuristic, rank_candidates
 from scrapesmith.induce.profile import with_profile
 from scrapesmith.induce.progressive import GenerationSettings, generate_on_page
+from scrapesmith.induce.read import induce_by_reading
 from scrapesmith.induce.scope import with_scope
 from scrapesmith.induce.synthesis import SequenceCandidate, synthesize
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
@@ -44,8 +45,8 @@ from scrapesmith.web import (
     text_problem,
 )
 
-InduceMethod = Literal["heuristic", "choose", "autoscraper", "cot", "reflexion"]
-METHODS: tuple[str, ...] = ("heuristic", "choose", "autoscraper", "cot", "reflexion")
+InduceMethod = Literal["heuristic", "choose", "read", "autoscraper", "cot", "reflexion"]
+METHODS: tuple[str, ...] = ("heuristic", "choose", "read", "autoscraper", "cot", "reflexion")
 HEURISTIC_IN_POOL = 3
 Progress = Callable[[str], None]
 FetchProgress = Callable[[int, int], None]
@@ -118,6 +119,8 @@ def induce_scraper(requests: Sequence[FieldRequest], seeds: Sequence[etree._Elem
     model = require_llm(llm, f"the {method} method")
     if method == "choose":
         return with_scope(_induce_by_choice(requests, seeds, model, site, seed_names, progress), seeds)
+    if method == "read":
+        return with_scope(induce_by_reading(requests, seeds, model, site, seed_names, progress), seeds)
     settings = settings or GenerationSettings()
     settings.method = method  # type: ignore[assignment]
     fields = []

@@ -137,7 +137,7 @@ ASK_BELOW = 0.5
 #: How often an episode succeeded when the program's pick had this evidence, (steps, successes) per
 #: (grounds a task phrase, serves the checklist's current clause, the last step changed the page without an
 #: error). Fit on the development list only (45 tasks x seeds 0 and 1, no model:
-#: ``python bench/miniwob_calibrate.py``); the figures on the other lists are in BENCHMARKS.md (issue 35).
+#: ``python research/miniwob_calibrate.py``); the figures on the other lists are in BENCHMARKS.md (issue 35).
 CALIBRATION: dict[tuple[bool, bool, bool], tuple[int, int]] = {
     (False, False, False): (1, 1), (False, False, True): (23, 20), (True, False, False): (6, 4),
     (True, False, True): (21, 4), (True, True, False): (6, 4), (True, True, True): (116, 86),

@@ -4,6 +4,7 @@ a column schema (:mod:`~scrapesmith.io.schema`), and database tables upserted by
 
 from scrapesmith.io.database import (
     DATABASE_SCHEMES,
+    DEFAULT_BATCH,
     SEEN_COLUMNS,
     DatabaseSink,
     SinkError,
@@ -39,7 +40,7 @@ from scrapesmith.io.schema import (
     value_type,
 )
 
-__all__ = ["COLUMN_TYPES", "DATABASE_SCHEMES", "FORMATS", "PROVENANCE_COLUMNS", "PROVENANCE_TYPES",
+__all__ = ["COLUMN_TYPES", "DATABASE_SCHEMES", "DEFAULT_BATCH", "FORMATS", "PROVENANCE_COLUMNS", "PROVENANCE_TYPES",
            "SEEN_COLUMNS", "DatabaseSink", "Schema", "SchemaError", "SinkError", "SinkResult", "column_order",
            "count_rows", "dataset_schema", "infer_schema", "infer_type", "is_database_url", "is_empty", "iter_rows",
            "load_dataset", "read_json_lines", "read_rows", "read_table", "text_value", "timestamp", "typed_rows",

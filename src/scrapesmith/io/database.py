@@ -154,20 +154,24 @@ def write_database(chunks: RowChunks, sink: DatabaseSink, schema: Mapping[str, s
     columns, schema = dataset_schema(chunks, schema)
     missing_key = [k for k in sink.key if k not in columns]
     if missing_key:
-        raise SinkError(f"--key {','.join(missing_key)}: not a column of the rows (columns: {', '.join(columns)})")
+        raise SinkError(f"key {','.join(missing_key)}: not a column of the rows (columns: {', '.join(columns)})")
     moment = (now or datetime.now(UTC)).astimezone(UTC)
     engine = _engine(sink.url)
     result = SinkResult(sink.table, sink.shown, keyed=bool(sink.key), columns=columns)
     try:
         table = _prepare_table(engine, sink, columns, schema)
-        statement = _insert(engine.dialect.name, table, sink.key)
+        if engine.dialect.name == "duckdb":  # row-by-row parameters are slow there: a batch goes in as one table
+            statement = _insert(engine.dialect.name, table, sink.key, source=_BATCH_VIEW)
+            schema = {**schema, **dict.fromkeys(SEEN_COLUMNS, "timestamp")}
+        else:
+            statement = _insert(engine.dialect.name, table, sink.key)
         for batch in _batches(chunks(), sink.batch_size):
             typed, _applied = conform(batch, {c: schema.get(c, "string") for c in columns})
             rows, keyless = _keyed(typed, sink.key)
             result.keyless += keyless
             params = [{**{c: row.get(c) for c in columns}, "first_seen": moment, "last_seen": moment} for row in rows]
             if params:
-                _write_batch(engine, statement, params, result, sink)
+                _write_batch(engine, statement, params, result, sink, schema)
         with engine.connect() as connection:
             result.table_rows = connection.execute(sa.select(sa.func.count()).select_from(table)).scalar_one()
     finally:
@@ -175,14 +179,18 @@ def write_database(chunks: RowChunks, sink: DatabaseSink, schema: Mapping[str, s
     return result
 
 
-def _write_batch(engine, statement, params: list[dict[str, Any]], result: SinkResult, sink: DatabaseSink) -> None:
+def _write_batch(engine, statement, params: list[dict[str, Any]], result: SinkResult, sink: DatabaseSink,
+                 schema: Mapping[str, str]) -> None:
     """One transaction: every row of the batch, or (on any error) none of them."""
     import sqlalchemy as sa
 
     first = result.written + result.keyless + 1
     try:
         with engine.begin() as connection:
-            connection.execute(statement, params)
+            if engine.dialect.name == "duckdb":
+                _execute_from_arrow(connection, statement, params, schema)
+            else:
+                connection.execute(statement, params)
     except sa.exc.SQLAlchemyError as exc:
         reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
         raise SinkError(f"batch {result.batches + 1} (rows {first}-{first + len(params) - 1}) into {sink.table} "
@@ -190,6 +198,23 @@ def _write_batch(engine, statement, params: list[dict[str, Any]], result: SinkRe
                         "batches stay written") from exc
     result.written += len(params)
     result.batches += 1
+
+
+_BATCH_VIEW = "scrapesmith_batch"
+
+
+def _execute_from_arrow(connection, statement, params: list[dict[str, Any]], schema: Mapping[str, str]) -> None:
+    """DuckDB: the batch as an Arrow table the INSERT … SELECT reads (values never enter the SQL text)."""
+    import pyarrow as pa
+
+    names = list(params[0])
+    types = {"string": pa.string(), "integer": pa.int64(), "number": pa.float64(), "boolean": pa.bool_(),
+             "date": pa.date32(), "timestamp": pa.timestamp("us", tz="UTC"), "list": pa.list_(pa.string())}
+    arrow = pa.Table.from_pylist(params, schema=pa.schema([(n, types[schema.get(n, "string")]) for n in names]))
+    raw = connection.connection.driver_connection
+    raw.register(_BATCH_VIEW, arrow)  # a later batch's registration replaces it, should this one fail
+    connection.execute(statement)
+    raw.unregister(_BATCH_VIEW)
 
 
 def _batches(chunks: Iterable[Sequence[Mapping[str, Any]]], size: int) -> Iterator[list[Mapping[str, Any]]]:
@@ -252,17 +277,28 @@ def _index_name(table: str, key: Sequence[str]) -> str:
     return f"key_{hashlib.sha256(name.encode()).hexdigest()[:16]}"
 
 
-def _insert(dialect: str, table, key: tuple[str, ...]):
-    """An INSERT of ``table``'s rows; with a key, one that updates the row holding the key instead."""
-    if not key:
+def _insert(dialect: str, table, key: tuple[str, ...], source: str | None = None):
+    """An INSERT of ``table``'s rows (bound parameters, or every row of the relation ``source``); with a key,
+    one that updates the row holding the key instead."""
+    import sqlalchemy as sa
+
+    if source is not None:
+        from sqlalchemy.dialects.postgresql import insert
+
+        names = [c.name for c in table.columns]
+        rows = sa.select(*sa.table(source, *(sa.column(n) for n in names)).c)
+        statement = insert(table).from_select(names, rows)
+    elif not key:
         return table.insert()
+    if not key:
+        return statement
     if dialect == "sqlite":
         from sqlalchemy.dialects.sqlite import insert
     elif dialect in ("postgresql", "duckdb"):
         from sqlalchemy.dialects.postgresql import insert
     else:
         raise SinkError(f"upsert into {dialect} is not supported (use {', '.join(DATABASE_SCHEMES)})")
-    statement = insert(table)
+    statement = insert(table) if source is None else statement
     updates = {c.name: statement.excluded[c.name] for c in table.columns
                if c.name not in key and c.name != "first_seen"}
     return statement.on_conflict_do_update(index_elements=list(key), set_=updates)

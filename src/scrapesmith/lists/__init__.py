@@ -15,7 +15,7 @@ from scrapesmith.lists.heal import ListHeal, heal_list_program
 from scrapesmith.lists.pages import ListPages, NotScalable
 from scrapesmith.lists.profile import check_dataset, check_replay
 from scrapesmith.lists.record import NoListFound, Recording, RecordingError, parse_columns, record_heuristic
-from scrapesmith.lists.replay import ReplayResult, replay
+from scrapesmith.lists.replay import ReplayResult, empty_column_warnings, replay
 from scrapesmith.lists.runtime import HttpRuntime, NeedsBrowser
 from scrapesmith.lists.service import (
            RUNTIMES,
@@ -34,6 +34,6 @@ from scrapesmith.lists.views import ListProgram, ProgramError
 __all__ = ["MULTI_SEPARATOR", "RUNTIMES", "HttpRuntime", "ListHeal", "ListPages", "ListProgram",
            "NeedsBrowser", "NoListFound", "NotScalable", "ProgramError", "Recording", "RecordingError",
            "ReplayResult", "RuntimeFactory", "ScrapeFields", "check_dataset", "check_replay",
-           "choose_data_lists", "describe", "extract_from_sources", "extract_list", "heal_list_program",
+           "choose_data_lists", "describe", "empty_column_warnings", "extract_from_sources", "extract_list", "heal_list_program",
            "http_runtimes", "list_sources", "make_runtimes", "parse_columns", "record_heuristic",
            "record_program", "replay", "replay_program", "save_run"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from lxml import etree
 
@@ -45,18 +46,35 @@ def column_words(column: str) -> set[str]:
     return {word for word in re.split(r"[^a-z0-9]+", column.lower()) if word and word not in GENERIC_WORDS}
 
 
+KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("url", URL_WORDS), ("date", DATE_WORDS), ("price", PRICE_WORDS), ("email", frozenset({"email", "mail"})),
+    ("title", TITLE_WORDS),
+)
+MEANS_KIND = 0.6
+"""A column whose name means one of a kind's words this much (cosine of the offline sentence embeddings:
+"Homepage" and "link" 0.64, "Price tag" and "price" 0.64; "Course" and "title" 0.34) takes that kind."""
+
+
 def column_kind(column: str) -> str:
+    """The kind of value a column name asks for: by its words, else by meaning (:func:`kind_by_meaning`)."""
     words = column_words(column)
-    for kind, vocabulary in (
-        ("url", URL_WORDS),
-        ("date", DATE_WORDS),
-        ("price", PRICE_WORDS),
-        ("email", {"email", "mail"}),
-        ("title", TITLE_WORDS),
-    ):
+    for kind, vocabulary in KIND_WORDS:
         if words & vocabulary:
             return kind
-    return "text"
+    return "text" if words & NAME_WORDS else kind_by_meaning(column)  # names have their own rules (locate)
+
+
+@lru_cache(maxsize=1024)
+def kind_by_meaning(column: str) -> str:
+    """The kind whose words the column name means (the small offline embedding model the field ranker uses),
+    or ``text``: names the word lists do not know ("Homepage", "Price tag") still find their value."""
+    from scrapesmith.llm import embeddings_available, meaning_similarity
+
+    if not column.strip() or not embeddings_available():
+        return "text"
+    scored = [(max(meaning_similarity(column, word) for word in vocabulary), kind) for kind, vocabulary in KIND_WORDS]
+    best, kind = max(scored)
+    return kind if best >= MEANS_KIND else "text"
 
 
 def content_type(element: etree._Element) -> str:
@@ -200,8 +218,12 @@ def column_actions(
     """``SaveText``/``SaveLink`` actions (item-relative selectors) for the columns found, and the rest."""
     actions: list[Action] = []
     missing = []
+    matches = {column: locate(column, item) for column in columns}
+    naming = _naming_column(columns, matches, item)
+    if naming is not None:
+        matches[naming.column] = naming
     for column in columns:
-        match = locate(column, item)
+        match = matches[column]
         selector = field_selectors(match.element, item, others) if match is not None else ""
         if not selector:
             missing.append(column)
@@ -210,3 +232,18 @@ def column_actions(
         else:
             actions.append(SaveText(element=selector, column=column))
     return actions, missing
+
+
+def _naming_column(columns: Sequence[str], matches: dict[str, ColumnMatch | None],
+                   item: etree._Element) -> ColumnMatch | None:
+    """The first column, when nothing located it, is a plain noun and no other column reads what the item is
+    called: it names the item ("Course" in "Course,URL" is each course's name, as "Title" would be). A
+    user names the thing listed first; a wrong guess shows in the rows, never as an empty column."""
+    first = columns[0] if columns else None
+    if first is None or matches.get(first) is not None or column_kind(first) != "text":
+        return None
+    node = _called(item, link=True)
+    taken = {id(match.element) for match in matches.values() if match is not None and not match.link}
+    if node is None or id(node) in taken:
+        return None
+    return ColumnMatch(first, node, False, "names the item")

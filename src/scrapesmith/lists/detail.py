@@ -31,6 +31,7 @@ from scrapesmith.lists.columns import main_link
 from scrapesmith.lists.dsl import Action, Click, GoBack, ScrapeFields
 from scrapesmith.lists.runtime import PageRuntime
 from scrapesmith.lists.selectors import field_selectors
+from scrapesmith.web import LeavesSavedPages
 
 DETAIL_SEEDS = 3
 MULTI_SEPARATOR = "; "
@@ -103,12 +104,16 @@ def record_detail_pass(runtime: PageRuntime, items: Sequence[etree._Element], co
     if not targets:
         return outcome
     trees, urls = [], []
+    not_followed: dict[str, list[str]] = {}
     for _index, url in targets:
         try:
             trees.append(runtime.open(url))
             urls.append(runtime.url)
+        except LeavesSavedPages as exc:  # every such link has the same reason: said once
+            not_followed.setdefault(exc.message, []).append(url)
         except ScrapesmithError as exc:
             notes.append(f"detail page could not be opened: {exc}")
+    notes.extend(f"{len(links)} detail links not followed: {why} (e.g. {links[0]})" for why, links in not_followed.items())
     runtime.open(list_url)
     if not trees:
         return outcome

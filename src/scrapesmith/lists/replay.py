@@ -52,6 +52,7 @@ from scrapesmith.lists.runtime import PageRuntime, ReplayError
 from scrapesmith.lists.selectors import first_in, select_in
 from scrapesmith.lists.views import ListProgram
 from scrapesmith.llm import LLM, render_prompt
+from scrapesmith.web import LeavesSavedPages
 
 DETAIL_KEY = "_detail_url"
 DETAIL_URL = "detail_url"
@@ -80,6 +81,10 @@ class ReplayResult:
     columns: list[str] = field(default_factory=list)
     #: the list pages read, in order (the start page, then each page pagination reached)
     page_urls: list[str] = field(default_factory=list)
+    #: links of saved pages not followed, by what they were for and why (one line each in the accounting)
+    not_followed: Counter[tuple[str, str]] = field(default_factory=Counter)
+    #: the first such link for each, to show
+    not_followed_example: dict[tuple[str, str], str] = field(default_factory=dict)
 
     @property
     def rows_per_s(self) -> float:
@@ -92,6 +97,8 @@ class ReplayResult:
     def accounting(self) -> list[str]:
         """One line per reason items were dropped, then the warnings: what the run output must show."""
         lines = [f"dropped {count} of {self.items_seen} items: {reason}" for reason, count in self.dropped.items()]
+        lines += [f"{count} {what} not followed: {why} (e.g. {self.not_followed_example[(what, why)]})"
+                  for (what, why), count in self.not_followed.items()]
         return [*lines, *self.warnings]
 
     def merge(self, other: ReplayResult) -> None:
@@ -102,6 +109,9 @@ class ReplayResult:
         self.page_urls.extend(other.page_urls)
         self.items_seen += other.items_seen
         self.dropped.update(other.dropped)
+        self.not_followed.update(other.not_followed)
+        for key, url in other.not_followed_example.items():
+            self.not_followed_example.setdefault(key, url)
         self.detail_pages += other.detail_pages
         self.llm_calls += other.llm_calls
         self.seconds += other.seconds
@@ -114,6 +124,8 @@ class ReplayResult:
             "pages": self.pages,
             "items_seen": self.items_seen,
             "dropped": dict(self.dropped),
+            "not_followed": [{"link": what, "reason": why, "count": count, "example": self.not_followed_example[(what, why)]}
+                             for (what, why), count in self.not_followed.items()],
             "warnings": self.warnings,
             "failures": self.failures,
             "detail_pages": self.detail_pages,
@@ -259,6 +271,10 @@ class Replayer:
             return False
         try:
             self.runtime.click_element(fresh[0])
+        except LeavesSavedPages as exc:
+            self._not_followed("pagination step", exc)
+            self.result.stop_reason = "pagination stays in the saved pages"
+            return False
         except ScrapesmithError as exc:
             self.result.failures.append({"url": self.runtime.url, "item": "pagination", "error": str(exc)})
             self.result.stop_reason = "pagination failed"
@@ -278,8 +294,15 @@ class Replayer:
                 self.result.detail_pages += 1
                 row[DETAIL_URL] = self.runtime.url
                 row.update(self._extract(tree, self.plan.detail, self.runtime.url))
+            except LeavesSavedPages as exc:
+                self._not_followed("detail links", exc)
             except ScrapesmithError as exc:
                 self.result.failures.append({"url": url, "item": "detail page", "error": str(exc)})
+
+    def _not_followed(self, what: str, exc: LeavesSavedPages) -> None:
+        """Count a link of a saved page that was not followed; said once per kind and reason, not per link."""
+        self.result.not_followed[(what, exc.message)] += 1
+        self.result.not_followed_example.setdefault((what, exc.message), exc.url)
 
     def _extract(self, scope: etree._Element, actions: list[Action], page_url: str) -> dict[str, Any]:
         values: dict[str, Any] = {}

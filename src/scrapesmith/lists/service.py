@@ -18,7 +18,15 @@ from scrapesmith.lists.runtime import HttpRuntime, PageRuntime, RuntimeFactory
 from scrapesmith.lists.views import ListProgram
 from scrapesmith.llm import LLM, Ledger
 from scrapesmith.report import write_report
-from scrapesmith.web import Fetcher, FileFetcher, HttpFetcher, RoutingFetcher, expand_sources, is_web_url
+from scrapesmith.web import (
+    Fetcher,
+    FileFetcher,
+    HttpFetcher,
+    RoutingFetcher,
+    SavedPages,
+    expand_sources,
+    is_web_url,
+)
 
 RUNTIMES = ("http", "browser", "auto")
 
@@ -43,15 +51,23 @@ def http_runtimes(fetcher: Fetcher) -> RuntimeFactory:
 
 @contextmanager
 def make_runtimes(
-    kind: str, allow_hosts: Sequence[str], delay: float | None = None
+    kind: str, allow_hosts: Sequence[str], delay: float | None = None, *, saved: Path | None = None,
+    base_url: str | None = None,
 ) -> Iterator[RuntimeFactory]:
     """A factory of fresh runtimes of ``kind`` sharing one polite fetcher (or one browser), closed after.
 
     The HTTP side reads local files and ``file://`` URLs too; ``auto`` starts on HTTP and moves to a
-    browser (started only then) when the first page needs scripts (:mod:`scrapesmith.lists.auto`).
+    browser (started only then) when the first page needs scripts (:mod:`scrapesmith.lists.auto`). With
+    ``saved`` (the folder of saved pages a program runs on) it reads only files there, and links under
+    ``base_url`` from their saved copies: a program on files never reaches the network
+    (:class:`~scrapesmith.web.SavedPages`).
     """
     if kind not in RUNTIMES:
         raise ScrapesmithError(f"unknown runtime {kind!r} (use {', '.join(RUNTIMES)})")
+    if saved is not None:
+        with RoutingFetcher(file=FileFetcher()) as files:
+            yield http_runtimes(SavedPages(files, saved, base_url))
+        return
     if kind == "browser":
         from scrapesmith.lists.browser import BrowserRuntimes
 

@@ -57,6 +57,8 @@ class ListProgram(BaseModel):
                                          "recorded from the first run so every replay writes the same types")
     profile: OutputProfile | None = Field(default=None, description="the first run's output (columns, items per "
                                           "page), for drift checks; absent in programs saved before profiles")
+    base_url: str | None = Field(default=None, description="recorded on saved pages: the address they were saved "
+                                 "from, whose links are read from the saved copies")
 
     @property
     def program_id(self) -> str:

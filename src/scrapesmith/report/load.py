@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from scrapesmith.drift import DriftReport, OutputProfile
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.io import count_rows, read_json_lines, read_rows
+from scrapesmith.io import count_rows, iter_rows, read_json_lines
 from scrapesmith.report.profile import profile_columns
 from scrapesmith.report.views import (
     Check,
@@ -36,6 +36,7 @@ from scrapesmith.report.views import (
 RUN_RECORD_SUFFIX = ".run.json"
 TRAIL_TEXT = 240
 PROFILED_ROWS = 10_000
+PROFILED_CELLS = 500_000  # values read for the profile, whatever the columns
 
 
 class ReportError(ScrapesmithError):
@@ -89,7 +90,9 @@ def _why(valid: bool | None, checks: list[Check], finished: bool) -> str:
 def load_collect_run(run_dir: Path) -> Report:
     result = _json(run_dir / "result.json")
     dataset = run_dir / "dataset.csv"
-    rows = read_rows(dataset) if dataset.is_file() else []
+    rows, whole = _first_rows(dataset) if dataset.is_file() else ([], True)
+    total = len(rows) if whole else count_rows(dataset)
+    profiled = [] if whole else [f"columns profiled on the first {len(rows):,} of {total:,} rows"]
     validation = _json(run_dir / "validation.json") if (run_dir / "validation.json").is_file() else None
     checks = [Check(c["name"], bool(c["ok"]), c.get("detail", "")) for c in (validation or {}).get("checks", [])]
     valid = None if validation is None else bool(validation.get("ok"))
@@ -104,8 +107,9 @@ def load_collect_run(run_dir: Path) -> Report:
         cost=float(result.get("cost") or 0.0), failures=len(failures), stages=stage_bars(ledger), checks=checks,
         trail=_trail(run_dir / "messages.jsonl"), program_name="program.py",
         program_text=_text(run_dir / "program.py"), blueprint_text=_text(run_dir / "blueprint.md"),
-        notes=([f"agents: {' → '.join(result.get('trail', []))}"] if result.get("trail") else []) + _seed_notes(result),
-        dataset_name="dataset.csv" if dataset.is_file() else "")
+        notes=([f"agents: {' → '.join(result.get('trail', []))}"] if result.get("trail") else []) + _seed_notes(result)
+        + profiled, dataset_name="dataset.csv" if dataset.is_file() else "", total_rows=total,
+        warnings=list(result.get("warnings") or []))
 
 
 def _seed_notes(result: dict[str, Any]) -> list[str]:
@@ -159,13 +163,26 @@ def _program_profile(program: Path | None) -> OutputProfile | None:
         return None  # a program edited since the run: its profile is not drawn, the run's check still is
 
 
+def _first_rows(dataset: Path) -> tuple[list[dict[str, Any]], bool]:
+    """The first rows of ``dataset``: at most :data:`PROFILED_ROWS`, and :data:`PROFILED_CELLS` values (a
+    row of a hundred thousand columns is a hundred thousand values); and whether that is all of it."""
+    rows: list[dict[str, Any]] = []
+    cells = 0
+    for row in iter_rows(dataset):
+        if len(rows) == PROFILED_ROWS or cells + len(row) > PROFILED_CELLS:
+            return rows, False
+        rows.append(row)
+        cells += len(row)
+    return rows, True
+
+
 def load_run_record(record_path: Path) -> Report:
     """A ``run``/``replay`` record; of a large dataset only the first :data:`PROFILED_ROWS` rows are read
     (the report says so), so drawing the report of a million-page run takes little memory."""
     record = _json(record_path)
     dataset = record_path.parent / record.get("dataset", "")
-    rows = read_rows(dataset, limit=PROFILED_ROWS) if dataset.is_file() else []
-    total = count_rows(dataset) if len(rows) == PROFILED_ROWS else len(rows)
+    rows, whole = _first_rows(dataset) if dataset.is_file() else ([], True)
+    total = len(rows) if whole else count_rows(dataset)
     profiled = [f"columns profiled on the first {len(rows):,} of {total:,} rows"] if total > len(rows) else []
     ledger = record.get("ledger") or {}
     totals = ledger.get("totals") or {}
@@ -185,7 +202,7 @@ def load_run_record(record_path: Path) -> Report:
         steps=list(record.get("steps") or []),
         notes=[*([_pages_note(record)] if "pages" in record else []), *(record.get("notes") or []), *profiled],
         dataset_name=dataset.name if dataset.is_file() else "", total_rows=total,
-        drift_checked=drift_checked, drift=drift)
+        drift_checked=drift_checked, drift=drift, warnings=list(record.get("warnings") or []))
 
 
 def _latest_results(shard_dir: Path) -> list[dict[str, Any]]:

@@ -145,6 +145,7 @@ class Report:
     total_rows: int | None = None  # when ``rows`` holds only the first rows of a large dataset
     drift_checked: bool | None = None  # None: the run checks no drift; False: its program has no profile
     drift: list[DriftColumn] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # what the run warned of (an empty column), shown on top
 
     @property
     def row_count(self) -> int:

@@ -29,9 +29,11 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
+from scrapesmith.config import get_settings
 from scrapesmith.dom import decode_html
 from scrapesmith.errors import ScrapesmithError
-from scrapesmith.web.page import Fetcher, FetchError, Page
+from scrapesmith.web.inflate import InflateError, inflate
+from scrapesmith.web.page import Fetcher, FetchError, Page, TooLarge
 from scrapesmith.web.safety import redact_url
 
 REQUESTED_URI = "WARC-Scrapesmith-Requested-URI"
@@ -41,6 +43,8 @@ CONTENT_TYPE = "WARC-Scrapesmith-Content-Type"
 ELAPSED = "WARC-Scrapesmith-Elapsed"
 HEADERS = "WARC-Scrapesmith-Headers"
 _TRANSFER_HEADERS = ("content-encoding", "transfer-encoding", "content-length")
+MAX_ARCHIVE_INFLATED = 4 * 2**30  # an archive inflating past this is refused before it is read
+MAX_HEADERS = 2**20  # a line may be this much longer than the largest page (headers, a one-line page)
 _RENAMED_PREFIX = "X-Scrapesmith-Original-"
 
 
@@ -184,13 +188,16 @@ class WarcReplayFetcher:
     replay fetcher can serve many threads. When a URL was archived several times, the latest copy wins.
     """
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, max_bytes: int | None = None, max_total: int = MAX_ARCHIVE_INFLATED) -> None:
         self.path = Path(path)
         if not self.path.is_file():
             raise FetchError(str(self.path), "no such WARC archive")
+        #: the largest record body read back (the fetcher's size cap: no page we archived is larger)
+        self.max_bytes = max_bytes if max_bytes is not None else get_settings().max_bytes
         self._responses: dict[str, int] = {}
         self._conversions: dict[str, int] = {}
         self._order: list[int] = []
+        _check_inflated(self.path, max_total, self.max_bytes + MAX_HEADERS)
         self._index()
 
     def pages(self) -> list[Page]:
@@ -231,7 +238,11 @@ class WarcReplayFetcher:
         with self.path.open("rb") as stream:
             stream.seek(offset)
             record = next(iter(ArchiveIterator(stream)))
-            return record.rec_headers, record.http_headers, record.content_stream().read()
+            content = record.content_stream().read(self.max_bytes + 1)
+            if len(content) > self.max_bytes:
+                raise TooLarge(record.rec_headers.get_header("WARC-Target-URI") or str(self.path),
+                               f"the archived record is over the {self.max_bytes:,}-byte cap")
+            return record.rec_headers, record.http_headers, content
 
     def _page_at(self, offset: int, requested: str) -> Page:
         warc_headers, http_headers, content = self._record_at(offset)
@@ -253,6 +264,27 @@ class WarcReplayFetcher:
             via="warc",
             elapsed=float(warc_headers.get_header(ELAPSED) or 0.0),
         )
+
+
+def _check_inflated(path: Path, max_total: int, max_line: int) -> None:
+    """Refuse an archive that inflates past ``max_total`` bytes or holds a line over ``max_line`` bytes
+    (the WARC library reads a header line whole, and a record body whole: a 1.5 MB bomb took 3.2 GB),
+    inflating it piece by piece (:mod:`.inflate`) before the library reads it."""
+    with path.open("rb") as stream:
+        gzipped = stream.read(2) == b"\x1f\x8b"
+        stream.seek(0)
+        raw = iter(lambda: stream.read(2**16), b"")
+        line = 0
+        try:
+            for piece in inflate(raw, ["gzip"] if gzipped else [], max_total):
+                newline = piece.rfind(b"\n")
+                line = len(piece) - newline - 1 if newline >= 0 else line + len(piece)
+                if line > max_line:
+                    raise FetchError(str(path), f"not a WARC archive we can read (a line over {max_line:,} bytes)")
+        except InflateError as exc:
+            if exc.too_large:
+                raise TooLarge(str(path), f"the archive inflates past {max_total:,} bytes") from None
+            raise FetchError(str(path), f"not a WARC archive we can read ({exc})") from None
 
 
 def redecode(content: bytes, encoding: str) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import email.utils
 import time
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from types import TracebackType
@@ -30,6 +30,7 @@ from scrapesmith.config import get_settings
 from scrapesmith.dom import decode_html
 from scrapesmith.web.content import DEFAULT_ACCEPT_TYPES, accepts, sniff_media_type
 from scrapesmith.web.files import FileFetcher, expand_sources, is_file_url, is_web_url
+from scrapesmith.web.inflate import InflateError, encodings, inflate
 from scrapesmith.web.page import (
     BlockedAddress,
     Fetcher,
@@ -261,7 +262,7 @@ class HttpFetcher:
         final_url = str(response.url)
         location = response.headers.get("location")
         if status == 403 and REFUSED_HEADER in response.headers:
-            reason = response.read().decode("utf-8", "replace").strip()
+            reason = _read_prefix(response, 4096).decode("utf-8", "replace").strip()
             raise BlockedAddress(url, f"refused by the network proxy: {reason.removeprefix(url + ': ')}")
         if status in REDIRECT_STATUSES and location:
             return _Answer(final_url, status, {}, b"", "", None, location=location)
@@ -282,11 +283,16 @@ class HttpFetcher:
             raise TooLarge(url, f"response is {int(declared):,} bytes, over the {self.max_bytes:,}-byte cap")
         chunks: list[bytes] = []
         size = 0
-        for chunk in response.iter_bytes():
-            size += len(chunk)
-            if size > self.max_bytes:
-                raise TooLarge(url, f"response exceeds the {self.max_bytes:,}-byte cap")
-            chunks.append(chunk)
+        try:
+            for chunk in _decoded(response, self.max_bytes):
+                size += len(chunk)
+                if size > self.max_bytes:
+                    raise TooLarge(url, f"response exceeds the {self.max_bytes:,}-byte cap")
+                chunks.append(chunk)
+        except InflateError as exc:
+            if exc.too_large:
+                raise TooLarge(url, f"response exceeds the {self.max_bytes:,}-byte cap once decompressed") from None
+            raise UnsupportedContent(url, str(exc)) from None
         return b"".join(chunks)
 
     def _crawl_delay(self, url: str) -> float | None:
@@ -365,14 +371,23 @@ def _raw_headers(response: httpx.Response) -> dict[str, str]:
     return headers
 
 
+def _decoded(response: httpx.Response, limit: int) -> Iterator[bytes]:
+    """The body with its ``Content-Encoding`` undone piece by piece against ``limit`` (:mod:`.inflate`):
+    httpx's own ``iter_bytes`` inflates a chunk whole, so ``gzip, gzip`` turned 5 kB into gigabytes."""
+    return inflate(response.iter_raw(), encodings(response.headers.get_list("content-encoding")), limit)
+
+
 def _read_prefix(response: httpx.Response, limit: int) -> bytes:
     chunks: list[bytes] = []
     size = 0
-    for chunk in response.iter_bytes():
-        chunks.append(chunk)
-        size += len(chunk)
-        if size >= limit:
-            break
+    try:
+        for chunk in _decoded(response, limit):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size >= limit:
+                break
+    except InflateError:
+        pass  # what was inflated before the ceiling stands
     return b"".join(chunks)[:limit]
 
 

@@ -156,3 +156,64 @@ def _read_source_list(path: Path) -> Iterator[str]:
                 yield entry
             else:
                 yield str(path.parent / entry)
+
+
+class LeavesSavedPages(FetchError):
+    """A link or form of a saved page that leads off the saved pages: not followed, so a program recorded on
+    files never reaches the network. ``message`` is the reason, the same for every such link."""
+
+    reason = "leaves-saved-pages"
+
+
+SAVED_SUFFIXES = ("", ".html", ".htm")
+
+
+class SavedPages:
+    """A :class:`~scrapesmith.web.Fetcher` for a program recorded on saved pages: it reads only files inside
+    ``root`` (the folder of the pages given), and a link under ``base_url`` (the address the pages were saved
+    from) from its saved copy there (``base/jobs/7`` -> ``root/jobs/7``, ``7.html`` or ``7.htm``). Anything
+    else is :class:`LeavesSavedPages`, with the reason, instead of a request to the network."""
+
+    def __init__(self, inner: object, root: Path, base_url: str | None = None) -> None:
+        self.inner = inner
+        self.root = Path(root).resolve()
+        self.base_url = base_url.rstrip("/") + "/" if base_url else None
+
+    def fetch(self, url: str) -> Page:
+        if is_web_url(url):
+            return self.inner.fetch(self._saved_copy(url))  # type: ignore[attr-defined]
+        path = FileFetcher().resolve(url).resolve()
+        if not is_within(str(path), str(self.root)):
+            raise LeavesSavedPages(url, f"outside the folder of the saved pages ({self.root})")
+        return self.inner.fetch(url)  # type: ignore[attr-defined]
+
+    def _saved_copy(self, url: str) -> str:
+        if self.base_url is None:
+            raise LeavesSavedPages(url, "it leads to the web, off the saved pages")
+        if not url.startswith(self.base_url) and url.rstrip("/") + "/" != self.base_url:
+            raise LeavesSavedPages(url, f"it leads off {self.base_url}, the address the pages were saved from")
+        relative = urlsplit(url[len(self.base_url):]).path.strip("/") if url.startswith(self.base_url) else ""
+        stem = self.root / relative
+        candidates = [stem / "index.html"] if not relative else [
+            stem.with_name(stem.name + suffix) for suffix in SAVED_SUFFIXES] + [stem / "index.html"]
+        for candidate in candidates:
+            if candidate.is_file() and is_within(str(candidate.resolve()), str(self.root)):
+                return str(candidate)
+        raise LeavesSavedPages(url, f"no saved copy under {self.root} of a page of {self.base_url}")
+
+    def close(self) -> None:
+        close = getattr(self.inner, "close", None)
+        if callable(close):
+            close()
+
+
+def saved_root(sources: Iterable[str]) -> Path | None:
+    """The folder holding every one of ``sources`` when they are all local files (saved pages), else None."""
+    paths = []
+    for source in sources:
+        if is_web_url(source):
+            return None
+        paths.append(FileFetcher().resolve(source).resolve().parent)
+    if not paths:
+        return None
+    return Path(os.path.commonpath([str(p) for p in paths]))

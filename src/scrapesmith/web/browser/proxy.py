@@ -105,11 +105,16 @@ class GuardProxy:
         navigation_check: NavigationCheck | None = None,
         connect_timeout: float = 10.0,
         idle_timeout: float = 60.0,
+        max_connections: int | None = None,
     ) -> None:
         self.guard = guard
         self.navigation_check = navigation_check
         self.connect_timeout = connect_timeout
         self.idle_timeout = idle_timeout
+        #: connections served at once; one more is closed unanswered (each costs this
+        #: process two descriptors: thousands of them ran a sandbox's parent out)
+        self.max_connections = max_connections
+        self._over_reported = False
         self.refusals: deque[Refusal] = deque(maxlen=200)
         self._server: asyncio.AbstractServer | None = None
         self._tasks: set[asyncio.Task] = set()
@@ -145,6 +150,13 @@ class GuardProxy:
         return None
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if self.max_connections is not None and len(self._tasks) >= self.max_connections:
+            if not self._over_reported:
+                self._over_reported = True
+                self._refuse(Refusal("", "too-many-connections", f"connections past {self.max_connections} at "
+                                     "once (each one more is closed unanswered)"))
+            writer.close()
+            return
         task = asyncio.current_task()
         if task is not None:
             self._tasks.add(task)

@@ -1,0 +1,141 @@
+"""``induce --method read``: the model reads spans, the engine checks them on the page and forges the XPaths.
+
+A scripted model drives the control flow (which spans it returns, a made-up one, a retry, a null); it
+claims nothing about what a real model reads. The span checks run on real parsed pages.
+"""
+
+from __future__ import annotations
+
+import json
+
+from scrapesmith.cli.induce import read_choice
+from scrapesmith.dom import parse_html
+from scrapesmith.induce import CompiledSpec, Example, FieldRequest, generalise, induce_scraper
+from scrapesmith.induce.read import ReadOutcome, on_page, page_printed, page_view, read_spans, weigh
+from scrapesmith.induce.views import FieldSpec
+from scrapesmith.llm.scripted import ScriptedLLM
+
+BOOKS = [("Dune", "Frank Herbert", "Ace &amp; Co", "1965"), ("Emma", "Jane Austen", "Penguin", "1815"),
+         ("Ubik", "Philip K. Dick", "Mariner", "1969")]
+
+
+def book_page(title: str, author: str, publisher: str, year: str) -> str:
+    first, _, last = author.rpartition(" ")
+    return (f"<html><head><title>{title}</title></head><body><nav><a href='/'>Home</a></nav>"
+            f"<h1>{title}</h1><div class='by'>by <span><a href='/a'>{first}</a>\n   <b>{last}</b></span></div>"
+            f"<table class='info'><tr><td>Details</td><td>{publisher}<br>{year}</td></tr></table>"
+            f"<p>In stock.</p></body></html>")
+
+
+PAGES = [book_page(*book) for book in BOOKS]
+TREES = [parse_html(p) for p in PAGES]
+FIELDS = [FieldRequest("author", "the author of the book"), FieldRequest("publisher", "the publisher"),
+          FieldRequest("year", "the year the book was published")]
+
+
+def answering(*replies: dict) -> ScriptedLLM:
+    """A model that gives ``replies`` in turn (the last one again when they run out)."""
+    queue = list(replies)
+    return ScriptedLLM(lambda request: json.dumps(queue.pop(0) if len(queue) > 1 else queue[0]))
+
+
+def test_spans_are_found_through_inline_markup_breaks_entities_and_whitespace() -> None:
+    printed = page_printed(TREES[0])
+    assert on_page("Frank Herbert", printed)  # across <a> and <b>, a newline and spaces between them
+    assert on_page("Ace & Co", printed)  # &amp; decoded
+    assert on_page("1965", printed) and "Ace & Co 1965" in printed  # <br> reads as a space
+    assert on_page("  Frank \n Herbert ", printed)
+    assert not on_page("Ace & Co1965", printed) and not on_page("Frank Herbet", printed)
+
+
+def test_the_text_after_a_break_is_forged_into_an_xpath_that_holds_on_the_other_pages() -> None:
+    spec_field = generalise(Example("year", "1965"), TREES)
+    assert spec_field.actions[0].endswith("/text()[2]")
+    compiled = CompiledSpec(induce_scraper([], TREES).model_copy(update={"fields": [spec_field]}))
+    assert [compiled.row(p)["year"] for p in PAGES] == ["1965", "1815", "1969"]
+
+
+def test_read_spans_become_examples_and_forge_the_fields() -> None:
+    llm = answering({"author": "Frank Herbert", "publisher": "Ace & Co", "year": "1965"})
+    spec = induce_scraper(FIELDS, TREES, method="read", llm=llm)
+    assert llm.calls == 1 and spec.method == "read"
+    compiled = CompiledSpec(spec)
+    rows = [compiled.row(p) for p in PAGES]
+    assert [r["author"] for r in rows] == [["Frank Herbert"], ["Jane Austen"], ["Philip K. Dick"]]  # a multiple field
+    assert [r["publisher"] for r in rows] == ["Ace & Co", "Penguin", "Mariner"]
+    assert [r["year"] for r in rows] == ["1965", "1815", "1969"]
+    assert "read 'Frank Herbert' on seed 1" in spec.field("author").evidence
+    prompt = llm.requests[0].messages[-1].content
+    assert "Frank" in prompt and "[id:" not in prompt  # the page as text, without the agent's id marks
+    assert llm.requests[0].json_schema["required"] == ["author", "publisher", "year"]
+
+
+def test_a_made_up_span_is_rejected_retried_once_then_the_field_falls_back_with_the_reason() -> None:
+    llm = answering({"author": "Frank Herbert", "publisher": "Gollancz", "year": "1965"},
+                    {"publisher": "Gollancz Books"}, {"publisher": None})
+    outcomes = read_spans(llm, FIELDS, TREES)
+    assert llm.calls == 2 + 1  # page 1, its retry for the one rejected field; page 2 is asked for it too
+    retry = llm.requests[1]
+    assert list(retry.json_schema["properties"]) == ["publisher"] and '"Gollancz"' in retry.messages[-1].content
+    assert outcomes["author"].span == "Frank Herbert" and outcomes["publisher"].span is None
+    assert outcomes["publisher"].reasons[:2] == ["page 1: 'Gollancz' is not on the page",
+                                                "page 1: 'Gollancz Books' is not on the page (retried)"]
+    spec = induce_scraper(FIELDS, TREES, method="read", llm=answering(
+        {"author": "Frank Herbert", "publisher": "Gollancz", "year": "1965"}, {"publisher": "Gollancz"}))
+    publisher = spec.field("publisher")
+    assert publisher.evidence.startswith("no read span (page 1: 'Gollancz' is not on the page; "
+                                         "page 1: 'Gollancz' is not on the page (retried)")
+    assert "name-only kept" in publisher.evidence
+    assert read_choice(publisher.evidence) == publisher.evidence.split("; name-only kept: ")[0]
+    year = read_choice(spec.field("year").evidence)  # the cell holding "Ace & Co 1965" holds the read year
+    assert year.startswith("read '1965' on seed 1; name-only agrees (//td[") and "example" not in year
+    assert CompiledSpec(spec).row(PAGES[0])["publisher"] != "Gollancz"
+
+
+def test_a_field_the_first_page_lacks_is_read_off_the_second() -> None:
+    llm = answering({"author": "Frank Herbert", "publisher": None, "year": "1965"}, {"publisher": "Penguin"})
+    outcomes = read_spans(llm, FIELDS, TREES)
+    assert llm.calls == 2 and "Emma" in llm.requests[1].messages[-1].content
+    assert (outcomes["publisher"].span, outcomes["publisher"].page) == ("Penguin", 1)
+    spec = induce_scraper(FIELDS, TREES, method="read", llm=answering(
+        {"author": "Frank Herbert", "publisher": None, "year": "1965"}, {"publisher": "Penguin"}))
+    assert CompiledSpec(spec).row(PAGES[2])["publisher"] == "Mariner"
+
+
+def test_agreement_raises_confidence_and_disagreement_records_both() -> None:
+    named = FieldSpec(name="title", actions=["//h1"], confidence=0.7, evidence="label")
+    read = FieldSpec(name="title", actions=["//title"], evidence="example")
+    sure = weigh(named, read, ReadOutcome("Dune"), TREES[0])
+    assert sure.confidence == 0.9 and "name-only agrees" in sure.evidence and sure.actions == ["//title"]
+    other = FieldSpec(name="title", actions=["//p"], confidence=0.8, evidence="label")
+    split = weigh(other, read, ReadOutcome("Dune"), TREES[0])
+    assert split.confidence == 0.5 and split.actions == ["//title"]
+    assert "kept over the name-only choice (name-only chose //p giving 'In stock.')" in split.evidence
+
+
+def test_the_page_view_reads_as_text_without_chrome_marks_or_control_kinds() -> None:
+    view = page_view(TREES[0])
+    assert "# Dune" in view and "Frank" in view and "Ace & Co" in view
+    assert "Home" not in view  # the navigation is chrome
+    assert "[id:" not in view and " link" not in view  # "Frank link" would be copied into a span
+
+
+def test_the_page_view_keeps_to_its_budget() -> None:
+    long_page = parse_html("<html><body>" + "".join(f"<p>paragraph {i} " + "word " * 40 + "</p>"
+                                                   for i in range(200)) + "</body></html>")
+    view = page_view(long_page, budget=300)
+    assert "paragraph 0" in view and "paragraph 199" not in view and view.endswith("blocks below cut)")
+    around = page_view(long_page, budget=300, anchors=["paragraph 120 word", "paragraph 121"])
+    assert "paragraph 120" in around and "paragraph 121" in around and "paragraph 0 " not in around
+    assert around.startswith("… (") and "blocks above cut" in around
+    assert long_page.find(".//p").get("data-ss-id") is None  # the seed tree is left as it was
+
+
+def test_the_command_line_offers_read_and_counts_its_calls_per_site() -> None:
+    from scrapesmith.cli.induce import most_calls
+    from scrapesmith.induce import METHODS
+
+    assert "read" in METHODS
+    assert most_calls("read", 5, 3) == 4 and most_calls("read", 5, 1) == 2  # per site, not per field
+    assert most_calls("choose", 5, 3) == 5
+
