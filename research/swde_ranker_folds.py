@@ -9,7 +9,9 @@ with its features and its strict F1 on the site's test pages) and prints, per si
 - flags: the held-out probability of the chosen value against the threshold the training sites chose.
 
 A field with no trusted candidate counts as empty (Correct only when its truth is empty on every test page,
-which the rows cannot tell, so it counts as wrong here). ``python bench/swde_ranker_folds.py ROWS [--fields N]``.
+which the rows cannot tell, so it counts as wrong here). ``python research/swde_ranker_folds.py ROWS [--fields N]``.
+
+Journal: docs/journal/benchmarks.md, "Issue 41 (2026-12-06): leave one site out on 16 SWDE sites, the learned ranker, confidence".
 """
 
 from __future__ import annotations
