@@ -24,15 +24,15 @@ from scrapesmith.induce.heal import (
 from scrapesmith.induce.pages import SpecPages
 from scrapesmith.induce.profile import check_dataset, with_profile
 from scrapesmith.induce.ranking import MODEL_PATH as SHIPPED_RANKER
-from scrapesmith.induce.read import CALLS_AT_MOST as READ_CALLS_AT_MOST
 from scrapesmith.induce.ranking import RankerModel, use_ranker
+from scrapesmith.induce.read import CALLS_AT_MOST as READ_CALLS_AT_MOST
 from scrapesmith.induce.scraper import Scraper
 from scrapesmith.induce.service import (
-           METHODS,
-           BadSeedPage,
-           FetchProgress,
-           induce_from_sources,
-           induce_scraper,
+    METHODS,
+    BadSeedPage,
+    FetchProgress,
+    induce_from_sources,
+    induce_scraper,
 )
 from scrapesmith.induce.training import described_candidates
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec, SpecError
