@@ -66,6 +66,10 @@ COMMANDS = {
     "heal page": lambda f, bad: ["heal", str(f["spec"]), str(f[bad])],
     "report run": lambda f, bad: ["report", str(f[bad])],
     "fetch page": lambda f, bad: ["fetch", str(f[bad])],
+    "export program": lambda f, bad: ["export", _as_spec(f, bad), "--to", "python", str(f["out"].with_suffix(".py"))],
+    "crawl start page": lambda f, bad: ["crawl", str(f[bad]), "--follow", "a", "-o", str(f["out"].with_suffix(".txt"))],
+    "collect from": lambda f, bad: ["collect", "All items with columns title and url", "--from", str(f[bad]),
+                                    "--llm", "none", "--run-dir", str(f["out"].with_suffix(".run"))],
 }
 
 

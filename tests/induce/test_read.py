@@ -124,7 +124,10 @@ def test_the_page_view_keeps_to_its_budget() -> None:
     long_page = parse_html("<html><body>" + "".join(f"<p>paragraph {i} " + "word " * 40 + "</p>"
                                                    for i in range(200)) + "</body></html>")
     view = page_view(long_page, budget=300)
-    assert "paragraph 0" in view and "paragraph 199" not in view and view.endswith("(the rest of the page is cut)")
+    assert "paragraph 0" in view and "paragraph 199" not in view and view.endswith("blocks below cut)")
+    around = page_view(long_page, budget=300, anchors=["paragraph 120 word", "paragraph 121"])
+    assert "paragraph 120" in around and "paragraph 121" in around and "paragraph 0 " not in around
+    assert around.startswith("… (") and "blocks above cut" in around
     assert long_page.find(".//p").get("data-ss-id") is None  # the seed tree is left as it was
 
 

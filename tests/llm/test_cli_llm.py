@@ -8,8 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from scrapesmith.dom.tokens import estimate_tokens
-from scrapesmith.llm import Ledger, PriceTable, attribute_to, wrap_llm
+from scrapesmith.llm import GrammarError, Ledger, PriceTable, attribute_to, wrap_llm
 from scrapesmith.llm.scripted import ScriptedLLM
 from scrapesmith.llm.views import ChatMessage, LLMRequest
 
@@ -101,6 +103,23 @@ def test_ledger_prints_totals_per_stage_and_per_row(tmp_path: Path) -> None:
     assert as_json["totals"]["calls"] == 3
     assert as_json["by_stage"]["lists.answer"]["input_tokens"] == 2 * estimate_tokens("which words " * 10)
     assert set(as_json["by_row"]) == {"1", "2"}
+
+
+def test_ledger_shows_requests_the_model_was_never_asked(tmp_path: Path) -> None:
+    """A schema whose grammar does not parse (issue 45) is an entry with its error, not a call."""
+    def unusable(request: LLMRequest) -> str:
+        raise GrammarError("the JSON schema's grammar is unusable: parse: error parsing grammar")
+
+    ledger = Ledger(prices=PriceTable({}))
+    llm = wrap_llm(ScriptedLLM(unusable), cache=False, ledger=ledger)
+    with pytest.raises(GrammarError):
+        llm.complete(LLMRequest(messages=[ChatMessage(role="user", content="pick")], stage="induce.choose"))
+    ledger.save(tmp_path / "run" / "ledger.json")
+    result = scrapesmith("llm", "ledger", str(tmp_path / "run"), env=cli_env(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert "0 (+1 not asked)" in result.stdout
+    loaded = Ledger.load(tmp_path / "run")
+    assert "error parsing grammar" in loaded.entries[0].error and loaded.totals().errors == 1
 
 
 def test_ledger_of_a_missing_run_fails_in_one_line(tmp_path: Path) -> None:

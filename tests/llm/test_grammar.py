@@ -114,3 +114,12 @@ def test_any_text_is_one_literal_llama_cpp_reads_back_exactly(text: str) -> None
     literal = grammar_literal(text)
     assert read_literal(literal) == text
     assert parse_problem(f"root ::= {literal}\n") is None
+
+
+def test_the_fields_keep_the_schemas_order_and_the_callers_schema_is_not_changed() -> None:
+    schema = {"type": "object", "required": ["zeta", "alpha"], "$defs": {"Inner": {"enum": ['2"', "x"]}},
+              "properties": {"zeta": {"type": "string"}, "alpha": {"$ref": "#/$defs/Inner"}}}
+    before = json.dumps(schema)
+    root = next(line for line in schema_grammar(schema).splitlines() if line.startswith("root ::="))
+    assert root.index("zeta") < root.index("alpha")
+    assert json.dumps(schema) == before

@@ -87,8 +87,10 @@ def crawl_command(
         if writer is not None:
             writer.close()
     shutil.rmtree(journal.path.parent, ignore_errors=True)  # the crawl ended: its result is final
+    if not result.urls and len(result.failures) == 1 and result.fetched <= 1:  # the start page itself: one line
+        raise ScrapesmithError(str(next(iter(result.failures.values()))))
     for failed, error in list(result.failures.items())[:5]:
-        console.print(f"[yellow]failed:[/] {failed}: {error}", highlight=False)
+        console.print(f"[yellow]failed:[/] {str(error).removeprefix(f'{failed}: ')}", highlight=False)
     if not result.urls:
         raise ScrapesmithError(f"no page reached by --follow {follow!r} from {url} "
                                f"({result.fetched} fetched, {len(result.failures)} failed)")

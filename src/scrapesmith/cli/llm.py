@@ -191,7 +191,8 @@ def _totals_table(title: str, key: str, groups: dict[str, LedgerTotals], total: 
 
     def add(name: str, value: LedgerTotals, **style: Any) -> None:
         cost = f"{value.cost:.6f}" + (f" (+{value.unpriced_calls} unpriced)" if value.unpriced_calls else "")
-        table.add_row(name, str(value.calls), str(value.cache_hits), f"{value.input_tokens:,}",
+        calls = str(value.calls) + (f" (+{value.errors} not asked)" if value.errors else "")
+        table.add_row(name, calls, str(value.cache_hits), f"{value.input_tokens:,}",
                       f"{value.output_tokens:,}", f"{value.latency:.2f}", cost, **style)
 
     for name, value in sorted(groups.items()):

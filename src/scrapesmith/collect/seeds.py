@@ -64,7 +64,7 @@ def _add_directory(resolved: Seeds, seed: str, path: Path) -> None:
     # a link to a file outside the directory is not in the sandbox either: skipped here, said so
     inside = [p for p in pages if is_within(os.path.realpath(p), str(path))]
     if not inside:
-        raise ScrapesmithError(f"start page {seed}: no HTML pages ({_SUFFIXES}) in this directory"
+        raise ScrapesmithError(f"start page {seed}: no HTML pages ({_SUFFIXES}) in this folder"
                                + (f" ({len(others)} other files)" if others else ""))
     resolved.urls += [p.as_uri() for p in inside]
     resolved.scopes.append(path.as_uri().rstrip("/") + "/")

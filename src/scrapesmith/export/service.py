@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from string import Template
 
+from scrapesmith.artifacts import read_artifact_text
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.export import templates
 from scrapesmith.induce import ScraperSpec
@@ -43,9 +44,10 @@ Program = ScraperSpec | ListProgram
 def load_program(path: Path) -> Program:
     """The scraper spec or list program saved at ``path`` (told apart by what the JSON holds)."""
     path = Path(path)
+    text = read_artifact_text(path, "program", ExportError)  # a folder, empty, binary or missing file: one line
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        data = json.loads(text)
+    except ValueError as exc:
         raise ExportError(f"{path}: not a readable program ({exc})") from exc
     if isinstance(data, dict) and data.get("kind") == "scraper":
         return ScraperSpec.load(path)

@@ -40,7 +40,8 @@ from scrapesmith.induce.regions import chrome_markup
 from scrapesmith.induce.views import FieldRequest, FieldSpec, ScraperSpec
 from scrapesmith.llm import LLM, GrammarError, LLMError, ask_json, render_prompt
 
-PAGE_TOKENS = 4500  # of the page view, estimated; the embedded model's context is 8192 and the estimate runs low
+PAGE_TOKENS = 1500  # of the page view, estimated: on a busy 2-core CPU the 1.5B model reads ~10-30 prompt tokens a second
+MIN_ANCHOR_CHARS = 3
 SPAN_CHARS = 200
 ANSWER_TOKENS_PER_FIELD = 48
 PAGES_READ = 2
@@ -69,29 +70,54 @@ def page_printed(root: etree._Element) -> str:
     return normalize_space(printed_text(root))
 
 
-def page_view(root: etree._Element, budget: int = PAGE_TOKENS) -> str:
+def page_view(root: etree._Element, budget: int = PAGE_TOKENS, anchors: Sequence[str] = ()) -> str:
     """The page as markdown within ``budget`` tokens, read as a person reads it: without the page's chrome
     (navigation, banners, footers, hidden blocks: :func:`chrome_markup`), the ``[id: N]`` marks an agent acts
     on, or the kind word after a control's text ("Stieg Larsson link" reads "Stieg Larsson"): a reader
-    copies text, and those cost tokens and would be copied into spans. The seed tree itself is not touched
+    copies text, and those cost tokens and would be copied into spans. A page longer than ``budget`` is cut
+    to the run of blocks that holds most ``anchors`` (:func:`_window`). The seed tree itself is not touched
     (the view is made from a copy)."""
     page = copy.deepcopy(root)
     for element in [e for e in page.iter() if isinstance(e.tag, str) and e.tag not in ("html", "body")
                     and chrome_markup(e)]:
         if element.getparent() is not None and not any(chrome_markup(a) for a in element.iterancestors()):
             _drop(element)
-    view = to_markdown(page, max_tokens=budget * 4)
+    view = to_markdown(page, max_tokens=10**7)  # whole; the window below is what is cut
     text = _ID_MARK.sub("", _KIND_WORD.sub(r"\1", _BARE_CONTROL.sub("", view.text)))
     if estimate_tokens(text) <= budget:
         return text
-    kept, used = [], 0
-    for block in text.split("\n\n"):
-        cost = estimate_tokens(block) + 1
-        if used + cost > budget:
-            break
-        kept.append(block)
-        used += cost
-    return "\n\n".join(kept) + "\n\n… (the rest of the page is cut)"
+    blocks = text.split("\n\n")
+    start, end = _window(blocks, budget, [folded(a) for a in anchors if len(folded(a)) >= MIN_ANCHOR_CHARS])
+    kept = blocks[start:end]
+    if start:
+        kept.insert(0, f"… ({start} blocks above cut)")
+    if end < len(blocks):
+        kept.append(f"… ({len(blocks) - end} blocks below cut)")
+    return "\n\n".join(kept)
+
+
+def _window(blocks: Sequence[str], budget: int, anchors: Sequence[str]) -> tuple[int, int]:
+    """The run of blocks within ``budget`` tokens that holds the most distinct ``anchors`` (the name-only
+    evidence's values on this page: near the record, if not all right), the earliest such run; the page's
+    start when no anchor is found."""
+    costs = [estimate_tokens(block) + 1 for block in blocks]
+    held_by = [{a for a in anchors if a in folded(block)} for block in blocks]
+    counts: dict[str, int] = {}
+    best, best_held, end, used = (0, 0), -1, 0, 0
+    for start in range(len(blocks)):
+        end = max(end, start)
+        while end < len(blocks) and used + costs[end] <= budget:
+            used, end = used + costs[end], end + 1
+            for anchor in held_by[end - 1]:
+                counts[anchor] = counts.get(anchor, 0) + 1
+        held = sum(1 for n in counts.values() if n)
+        if held > best_held and end > start:
+            best, best_held = (start, end), held
+        if end > start:
+            used -= costs[start]
+            for anchor in held_by[start]:
+                counts[anchor] -= 1
+    return best
 
 
 def _drop(element: etree._Element) -> None:
@@ -126,7 +152,7 @@ def _ask(llm: LLM, requests: Sequence[FieldRequest], view: str, rejected: dict[s
 
 
 def read_spans(llm: LLM, requests: Sequence[FieldRequest], seeds: Sequence[etree._Element],
-               progress: Progress | None = None) -> dict[str, ReadOutcome]:
+               progress: Progress | None = None, named: Sequence[FieldSpec] = ()) -> dict[str, ReadOutcome]:
     """Every field's span read off the first seed page, or the second for those the first lacks; checked
     against the page, a rejected span asked once more (see the module docstring)."""
     outcomes = {r.name: ReadOutcome() for r in requests}
@@ -134,7 +160,8 @@ def read_spans(llm: LLM, requests: Sequence[FieldRequest], seeds: Sequence[etree
     for index, root in enumerate(seeds[:PAGES_READ]):
         if not waiting:
             break
-        printed, view = page_printed(root), page_view(root)
+        anchors = [_first_value(f, root) for f in named if f.actions]
+        printed, view = page_printed(root), page_view(root, anchors=anchors)
         asked, rejected = waiting, {}
         for attempt in range(2):
             if progress:
@@ -203,7 +230,7 @@ def induce_by_reading(requests: Sequence[FieldRequest], seeds: Sequence[etree._E
                       seed_names: Sequence[str] = (), progress: Progress | None = None) -> ScraperSpec:
     """``--method read``: one spec from the model's read spans and the name-only evidence together."""
     named = induce_heuristic(requests, seeds, site=site, seed_names=seed_names)
-    outcomes = read_spans(llm, requests, seeds, progress)
+    outcomes = read_spans(llm, requests, seeds, progress, named.fields)
     fields = []
     for request, named_field in zip(requests, named.fields, strict=True):
         if progress:

@@ -9,7 +9,9 @@ text is then parsed once by llama.cpp's own parser (``llama_sampler_init_grammar
 which parses and builds the grammar without a model) before any model sees it. A grammar that does not
 parse raises :class:`GrammarError` with llama.cpp's reason, never reaches the sampler, and so fails
 closed: callers treat it as they treat an unusable answer (it is an ``LLMOutputError``).
-Results are cached per schema, so the check costs once per distinct schema in a process.
+A schema the converter cannot handle at all gets llama-cpp-python's grammar for any JSON value, as before
+(the reply is validated against the schema all the same). Results are cached per schema, so the check
+costs once per distinct schema in a process.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ def grammar_literal(text: str) -> str:
 
 def schema_grammar(schema: dict[str, Any]) -> str:
     """GBNF text for ``schema``, checked by llama.cpp's parser; :class:`GrammarError` when it cannot be."""
-    grammar, problem = _checked(json.dumps(schema, sort_keys=True, ensure_ascii=True))
+    grammar, problem = _checked(json.dumps(schema, ensure_ascii=True))  # key order kept: it is the fields' order
     if problem is not None:
         raise GrammarError(f"the JSON schema's grammar is unusable: {problem}")
     return grammar
@@ -49,8 +51,10 @@ def schema_grammar(schema: dict[str, Any]) -> str:
 def _checked(schema_text: str) -> tuple[str, str | None]:
     try:
         grammar = convert(json.loads(schema_text))
-    except Exception as exc:  # the converter's own failures (unsupported schema parts) are reasons too  # noqa: BLE001
-        return "", f"cannot convert it: {type(exc).__name__}: {exc}"[:REASON_CHARS]
+    except Exception:  # noqa: BLE001 — a schema part the converter does not support: any JSON, as llama-cpp-python
+        from llama_cpp.llama_grammar import JSON_GBNF  # does; the reply is still validated against the schema
+
+        grammar = JSON_GBNF
     return grammar, parse_problem(grammar)
 
 

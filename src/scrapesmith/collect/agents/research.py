@@ -225,9 +225,9 @@ class WebAgent(Agent):
         plan = plan_of(self)
         url = plan.start_url or self._first_hit(plan)
         for step in range(1, self.budget + 1):
-            page = fetch_or_none(self, url)
+            page, why = _fetch_why(self, url)
             if page is None:
-                raise ScrapesmithError(f"the web agent could not open {url}")
+                raise ScrapesmithError(f"the web agent could not open {url}: {why}")
             self.team.search.add(page.url, page.text)
             page_ref = self.store("page", page.text)
             links = ranked_links(page)[:MAX_LINKS]
