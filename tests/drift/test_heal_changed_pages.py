@@ -87,6 +87,8 @@ def test_heal_on_the_drifted_runs_directory_heals_from_the_pages_it_kept(saved):
     again = scrapesmith(saved, "run", "spec.v2.json", "changed", "-o", "new.csv")
     assert again.returncode == 0, again.stderr
     assert_rows_match_truth(saved / "new.csv")
+    by_dataset = scrapesmith(saved, "heal", "spec.json", "out.csv")  # the drifted run's dataset names its run
+    assert by_dataset.returncode == 0 and "on the 7 pages the run kept" in by_dataset.stderr, by_dataset.stderr
 
 
 def test_run_heal_heals_on_the_runs_pages_not_on_unchanged_seeds(saved):
