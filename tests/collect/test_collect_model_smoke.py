@@ -7,6 +7,8 @@ capability figures live in BENCHMARKS.md, measured by `scrapesmith bench instruc
 
 from __future__ import annotations
 
+import csv
+
 import pytest
 
 from scrapesmith.collect.service import collect
@@ -28,4 +30,9 @@ def test_embedded_model_collects_the_standings_table(demo_web, allow, tmp_path, 
                      run_dir=tmp_path, allow_hosts=allow, delay=0.0, always_ask=True)
     assert result.llm_calls >= 3 and result.tokens > 0
     assert result.rows == 8 and result.valid
+    truth = sorted((r["team"], str(r["wins"]), str(r["losses"])) for r in demo_web.sites.truth("sports")["team_seasons"]
+                   if r["year"] == 2022)
+    with result.dataset.open(newline="", encoding="utf-8") as handle:
+        got = sorted((row["team"], row["wins"], row["losses"]) for row in csv.DictReader(handle))
+    assert got == truth  # the site's own 2022 standings, team by team
     assert (tmp_path / "program.py").is_file() and (tmp_path / "ledger.json").is_file()

@@ -18,7 +18,7 @@ import pytest
 
 from scrapesmith.bench.swde import load_groundtruth, read_page
 from scrapesmith.dom.mutate import MUTATIONS, mutate_page
-from scrapesmith.induce.execute import parse_for_replay
+from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
 from scrapesmith.induce.heal import heal_spec
 from scrapesmith.induce.profile import with_profile
 from scrapesmith.induce.service import induce_scraper
@@ -87,6 +87,8 @@ def test_heal_on_the_drifted_runs_directory_heals_from_the_pages_it_kept(saved):
     again = scrapesmith(saved, "run", "spec.v2.json", "changed", "-o", "new.csv")
     assert again.returncode == 0, again.stderr
     assert_rows_match_truth(saved / "new.csv")
+    by_dataset = scrapesmith(saved, "heal", "spec.json", "out.csv")  # the drifted run's dataset names its run
+    assert by_dataset.returncode == 0 and "on the 7 pages the run kept" in by_dataset.stderr, by_dataset.stderr
 
 
 def test_run_heal_heals_on_the_runs_pages_not_on_unchanged_seeds(saved):
@@ -123,3 +125,35 @@ def test_a_selector_found_again_where_it_was_is_never_called_healed(forged, muta
         result = heal_spec(spec, pages, seed_pages=seed_pages)
         for heal in result.fields:
             assert heal.outcome != "healed" or heal.before != heal.after, heal
+
+
+
+def test_pages_that_read_as_forged_are_never_healed_however_a_field_is_anchored():
+    """Re-anchoring an anchorless selector (collegeboard's name is ``//h1``; a label would anchor it) mends
+    drifted pages; on pages that read as forged (the saved seeds, unchanged) nothing is healed, so `heal`
+    with no pages says it has no changed pages instead of writing a new version."""
+    site = SWDE / "university" / "university-collegeboard"
+    seeds = [parse_for_replay(read_page(p)) for p in sorted(site.glob("*.htm"))[:3]]
+    fields = [FieldRequest("name", "the name of the university"), FieldRequest("phone", "the phone number")]
+    spec = with_profile(induce_scraper(fields, seeds, method="heuristic"), seeds)
+    assert spec.field("name").actions == ["//h1"]  # the anchorless selector this is about
+    result = heal_spec(spec, seeds)
+    assert result.healed == [] and not result.drifted
+
+
+def test_a_field_healed_by_evidence_never_takes_a_value_with_a_label_its_values_lacked():
+    """collegeboard's phone read "(719) 587-7011"; on redesigned pages that are not its seeds the evidence also
+    finds "Fax: (719) 587-7522" blocks. Healed on those pages alone, the phone is the main number SWDE names."""
+    from scrapesmith.induce.heal import EvidenceHeal
+
+    site = SWDE / "university" / "university-collegeboard"
+    paths = sorted(site.glob("*.htm"))[:10]
+    seeds = [parse_for_replay(read_page(p)) for p in paths[:3]]
+    spec = with_profile(induce_scraper([FieldRequest("phone", "the phone number")], seeds, method="heuristic"), seeds)
+    changed = [parse_for_replay(mutate_page(read_page(p), "combined", seed=5)) for p in paths[3:]]
+    result = heal_spec(spec, changed, EvidenceHeal(), seed_pages=0)
+    assert result.healed == ["phone"]
+    phones = load_groundtruth(SWDE / "groundtruth" / "university" / "university-collegeboard-phone.txt")
+    compiled = CompiledSpec(result.spec)
+    for path, tree in zip(paths[3:], changed, strict=True):
+        assert compiled.row_from(compiled.extract_tree(tree))["phone"] == phones[path.stem][0]

@@ -201,8 +201,10 @@ def _reanchored(spec_field: FieldSpec, seeds: SeedValues, pages: Sequence[etree.
 
 
 def _heal_field(spec_field: FieldSpec, column: ColumnProfile | None, pages: Sequence[etree._Element],
-                evidence: EvidenceHeal | None, drifted: bool, seed_pages: int) -> tuple[FieldSpec, FieldHeal]:
-    """One field healed on ``pages``, of which the first ``seed_pages`` are its seed pages (in seed order)."""
+                evidence: EvidenceHeal | None, drifted: bool, seed_pages: int,
+                any_drift: bool = True) -> tuple[FieldSpec, FieldHeal]:
+    """One field healed on ``pages``, of which the first ``seed_pages`` are its seed pages (in seed order);
+    ``drifted``: this field's output on the pages drifted, ``any_drift``: some field's did."""
     seeds = column.seed_values if column is not None else []
     everywhere, pages = pages, pages[:seed_pages]
     pairs = _pairs(pages, seeds)
@@ -219,6 +221,8 @@ def _heal_field(spec_field: FieldSpec, column: ColumnProfile | None, pages: Sequ
         return spec_field, FieldHeal(spec_field.name, "lost" if any(seeds) else "kept", spec_field.actions,
                                      spec_field.actions, "its seed values are not on the pages")
     if all(_gives(spec_field, _values(root, spec_field.actions, spec_field.post), want) for root, want in pairs):
+        if not any_drift:  # pages on which the spec reads as forged: nothing to mend, however it is anchored
+            return spec_field, FieldHeal(spec_field.name, "kept", spec_field.actions, spec_field.actions)
         return _reanchored(spec_field, seeds, pages, len(pairs))
     found = _relocate(spec_field, seeds, pages)
     if found is None or found[1] < len(pairs):
@@ -247,7 +251,8 @@ def heal_spec(spec: ScraperSpec, pages: Sequence[etree._Element], evidence: Evid
     fields, heals = [], []
     for spec_field in spec.fields:
         healed, heal = _heal_field(spec_field, spec.profile.column(spec_field.name), pages, evidence,
-                                   spec_field.name in before.columns, len(pages) if seed_pages is None else seed_pages)
+                                   spec_field.name in before.columns, len(pages) if seed_pages is None else seed_pages,
+                                   before.drifted)
         if heal.outcome == "healed" and healed.actions == spec_field.actions and healed.post == spec_field.post:
             healed, heal = spec_field, FieldHeal(spec_field.name, "kept", spec_field.actions, spec_field.actions,
                                                  f"found again where it was ({heal.detail})")
@@ -280,7 +285,7 @@ def heal_from_sources(spec: ScraperSpec, sources: Sequence[str], allow_hosts: Se
     ones that drifted — or, with none, on the spec's own seeds as they are now (a site that changed)."""
     from scrapesmith.induce.service import fetch_sources
 
-    runs = [Path(source) for source in sources if is_run_dir(Path(source))]
+    runs = [run for run in (_run_of(source) for source in sources) if run is not None]
     if runs:
         if len(runs) != len(sources):
             raise HealError("give either a run directory or pages to heal on, not both")
@@ -306,6 +311,15 @@ def heal_from_sources(spec: ScraperSpec, sources: Sequence[str], allow_hosts: Se
 def is_run_dir(path: Path) -> bool:
     """A run directory (``OUTPUT.run``) of ``scrapesmith run``: its manifest is there."""
     return path.is_dir() and (path / "manifest.sqlite").is_file()
+
+
+def _run_of(source: str) -> Path | None:
+    """The run directory ``source`` names: itself, or the one beside a run's dataset (``out.csv`` -> ``out.run``)."""
+    path = Path(source)
+    if is_run_dir(path):
+        return path
+    beside = path.with_suffix(".run")
+    return beside if path.suffix.lower() in (".csv", ".jsonl", ".parquet") and is_run_dir(beside) else None
 
 
 def heal_from_run(spec: ScraperSpec, run_dirs: Sequence[Path], evidence: EvidenceHeal | None = None,
