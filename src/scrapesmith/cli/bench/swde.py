@@ -31,7 +31,7 @@ def bench_swde_command(
     attributes: Annotated[str | None, typer.Option(help="Comma-separated attributes (default: all).")] = None,
     seeds: Annotated[int, typer.Option(min=1, help="Seed pages per site (the first N).")] = 3,
     test: Annotated[int, typer.Option(min=0, help="Test pages per site (the next N).")] = 200,
-    method: Annotated[str, typer.Option(help="heuristic | choose | autoscraper | cot | reflexion.")] = "heuristic",
+    method: Annotated[str, typer.Option(help="heuristic | choose | read | autoscraper | cot | reflexion.")] = "heuristic",
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
     mutate: Annotated[str | None, typer.Option(help="Redraw every site's pages with these layout mutations "
