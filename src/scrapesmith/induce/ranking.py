@@ -314,11 +314,12 @@ def learned_order(ranked: list[ScoredCandidate], concept: FieldConcept, seeds: S
     model = model or current_ranker()
     if model is None or not ranked:
         return ranked
+    if not model.orders:  # the model weighs the hand-weighted choice only: describe that one, not the head
+        ranked[0].learned = float(model.probabilities(described(ranked[:1], concept, seeds))[0])
+        return ranked
     head, rest = ranked[:CONSIDERED], ranked[CONSIDERED:]
     for scored, probability in zip(head, model.probabilities(described(head, concept, seeds)), strict=True):
         scored.learned = float(probability)
-    if not model.orders:
-        return ranked
     order = {id(s): i for i, s in enumerate(head)}
     reordered = sorted(head, key=lambda s: (-round(s.learned or 0.0, 6), order[id(s)]))
     if (reordered[0].learned or 0.0) - (head[0].learned or 0.0) <= model.margin:
