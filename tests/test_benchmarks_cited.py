@@ -13,7 +13,7 @@ NAME = r"[a-z0-9][a-z0-9_.{},*/-]*"
 #: ``bench/results/NAME`` or a bare result name (lower case with a hyphen: ``swde-session37-heuristic.json``);
 #: placeholders (``OUT.json``, ``after-N.json``, ``ablation-{…}``) are not names of files
 CITATION = re.compile(rf"(?<![\w.-])bench/results/({NAME})(?![\w-]|\.\w)"
-                      rf"|(?<![\w.-])({NAME}-{NAME}\.(?:json|jsonl|txt|csv))(?![\w])")
+                      rf"|(?<![\w.-])({NAME}-{NAME}\.(?:json|jsonl|txt|csv))(?![\w]|\.gz)")
 FILE = re.compile(r"\.(?:json|jsonl|txt|csv|md)$")
 
 

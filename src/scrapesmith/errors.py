@@ -8,6 +8,7 @@ The tree (each class's module in brackets; ``tests/test_errors_map.py`` keeps it
 
     ScrapesmithError
         ArchiveError [web.archive]
+        BadSeedPage [induce.service]
         BrowserError [web.browser.views]
             ActionFailed [web.browser.views]
             BrowserBusy [web.browser.views]
@@ -18,6 +19,7 @@ The tree (each class's module in brackets; ``tests/test_errors_map.py`` keeps it
         CollectionError [collect.runtime]
         CollectionHealError [collect.heal]
         CrawlRuleError [web.crawl]
+        EmbeddingModelMissing [llm.embed]
         ExportError [export.service]
         FetchError [web.page]
             BlockedAddress [web.page]
@@ -25,6 +27,7 @@ The tree (each class's module in brackets; ``tests/test_errors_map.py`` keeps it
             BrowserFetchError [web.browser.views]
             HttpStatusError [web.page]
             InvalidUrl [web.safety]
+            LeavesSavedPages [web.files]
             RobotsDisallowed [web.page]
             TooLarge [web.page]
             TooManyRedirects [web.page]

@@ -32,15 +32,15 @@ def book_spec(demo_web, tmp_path_factory) -> tuple[Path, list[str]]:
     return folder, [demo_web.url(p) for p in paths[3:6]]
 
 
-def test_run_writes_the_rows_into_sqlite_and_a_rerun_updates_them(book_spec, demo_web):
+def test_run_writes_the_rows_into_each_database_and_a_rerun_updates_them(book_spec, demo_web, database_url):
     folder, urls = book_spec
     host = f"{demo_web.host}:{demo_web.port}"
-    database = f"sqlite:///{folder / 'books.db'}"
+    database = database_url
     for _ in range(2):
         done = scrapesmith("run", "spec.json", *urls, "--allow-host", host, "-o", "books.csv", "--to", database,
                            "--key", "isbn_13", cwd=folder)
         assert done.returncode == 0, done.stderr
-        assert "3 rows upserted into books at sqlite:///" in done.stderr and "(3 rows in the table)" in done.stderr
+        assert "3 rows upserted into books at " in done.stderr and "(3 rows in the table)" in done.stderr
     table = {row["isbn_13"]: row for row in read_table(database, "books")}
     with (folder / "books.csv").open() as handle:
         written = list(csv.DictReader(handle))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -183,3 +184,65 @@ def test_a_disk_quota_that_cannot_be_measured_counts_as_exceeded(tmp_path):
             os.close(fd)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     assert over is not None and "could not be measured" in over
+
+
+def test_what_is_left_of_a_run_is_frozen_killed_and_waited_for(tmp_path):
+    """Issue 43: the parent ends the run's cgroups before it takes the outputs over — a process of the run
+    that outlived its end (here a sleeper its shell left behind) is killed, and the cgroups are empty."""
+    import subprocess
+    import time
+
+    from scrapesmith.collect.limits import RunCgroup
+    from scrapesmith.collect.sandbox import _JOIN_CGROUPS
+
+    cgroup = RunCgroup.create(2**30, 64)
+    if cgroup is None:
+        pytest.skip("this machine gives this process no cgroup to make")
+    try:
+        assert cgroup.end(grace=0.1) == "empty"
+        shell = subprocess.run(["/bin/sh", "-c", _JOIN_CGROUPS, "sh", *map(str, cgroup.procs), "--",
+                                "/bin/sh", "-c", "(sleep 120 &) ; exit 0"], check=True, timeout=30)
+        assert shell.returncode == 0
+        deadline = time.monotonic() + 10
+        while not cgroup.pids() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        left = cgroup.pids()
+        assert left, "the sleeper never showed in the run's cgroup"
+        assert cgroup.end(grace=0.1) == "killed"
+        assert cgroup.pids() == [] and cgroup.worst_end == "killed"
+        assert not [pid for pid in left if b"sleep" in _cmdline(pid)]
+    finally:
+        cgroup.remove()
+    assert not any(path.exists() for path in cgroup.directories)
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:  # gone
+        return b""
+
+
+def test_a_run_is_limited_in_tasks_threads_included(tmp_path):
+    from scrapesmith.collect.limits import RunCgroup
+
+    cgroup = RunCgroup.create(2**30, 64)
+    if cgroup is None or not cgroup.limits_tasks:
+        pytest.skip("this machine gives this process no pids cgroup to make")
+    cgroup.remove()
+    program = _program(tmp_path, """
+        import threading
+        stop = threading.Event()
+        started = 0
+        try:
+            for _ in range(200):
+                threading.Thread(target=stop.wait, daemon=True).start()
+                started += 1
+        except RuntimeError:
+            pass
+        stop.set()
+        print(started)
+    """)
+    result = run_in_sandbox(program, tmp_path, [], SandboxLimits(max_processes=64))
+    assert result.ok, result.stderr
+    assert int(result.stdout.split()[-1]) < 64

@@ -18,7 +18,7 @@ import pytest
 
 from scrapesmith.bench.swde import load_groundtruth, read_page
 from scrapesmith.dom.mutate import MUTATIONS, mutate_page
-from scrapesmith.induce.execute import parse_for_replay
+from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
 from scrapesmith.induce.heal import heal_spec
 from scrapesmith.induce.profile import with_profile
 from scrapesmith.induce.service import induce_scraper
@@ -87,6 +87,8 @@ def test_heal_on_the_drifted_runs_directory_heals_from_the_pages_it_kept(saved):
     again = scrapesmith(saved, "run", "spec.v2.json", "changed", "-o", "new.csv")
     assert again.returncode == 0, again.stderr
     assert_rows_match_truth(saved / "new.csv")
+    by_dataset = scrapesmith(saved, "heal", "spec.json", "out.csv")  # the drifted run's dataset names its run
+    assert by_dataset.returncode == 0 and "on the 7 pages the run kept" in by_dataset.stderr, by_dataset.stderr
 
 
 def test_run_heal_heals_on_the_runs_pages_not_on_unchanged_seeds(saved):
@@ -137,3 +139,21 @@ def test_pages_that_read_as_forged_are_never_healed_however_a_field_is_anchored(
     assert spec.field("name").actions == ["//h1"]  # the anchorless selector this is about
     result = heal_spec(spec, seeds)
     assert result.healed == [] and not result.drifted
+
+
+def test_a_field_healed_by_evidence_never_takes_a_value_with_a_label_its_values_lacked():
+    """collegeboard's phone read "(719) 587-7011"; on redesigned pages that are not its seeds the evidence also
+    finds "Fax: (719) 587-7522" blocks. Healed on those pages alone, the phone is the main number SWDE names."""
+    from scrapesmith.induce.heal import EvidenceHeal
+
+    site = SWDE / "university" / "university-collegeboard"
+    paths = sorted(site.glob("*.htm"))[:10]
+    seeds = [parse_for_replay(read_page(p)) for p in paths[:3]]
+    spec = with_profile(induce_scraper([FieldRequest("phone", "the phone number")], seeds, method="heuristic"), seeds)
+    changed = [parse_for_replay(mutate_page(read_page(p), "combined", seed=5)) for p in paths[3:]]
+    result = heal_spec(spec, changed, EvidenceHeal(), seed_pages=0)
+    assert result.healed == ["phone"]
+    phones = load_groundtruth(SWDE / "groundtruth" / "university" / "university-collegeboard-phone.txt")
+    compiled = CompiledSpec(result.spec)
+    for path, tree in zip(paths[3:], changed, strict=True):
+        assert compiled.row_from(compiled.extract_tree(tree))["phone"] == phones[path.stem][0]

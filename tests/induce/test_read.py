@@ -7,6 +7,9 @@ claims nothing about what a real model reads. The span checks run on real parsed
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 from scrapesmith.cli.induce import read_choice
 from scrapesmith.dom import parse_html
@@ -139,3 +142,15 @@ def test_the_command_line_offers_read_and_counts_its_calls_per_site() -> None:
     assert most_calls("read", 5, 3) == 4 and most_calls("read", 5, 1) == 2  # per site, not per field
     assert most_calls("choose", 5, 3) == 5
 
+
+
+def test_the_command_asks_for_a_model_for_read_in_one_line(tmp_path) -> None:
+    page = tmp_path / "dune.html"
+    page.write_text(PAGES[0], encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "scrapesmith", "induce", str(page), "--field", "author",
+                           "--method", "read", "--llm", "none", "-o", str(tmp_path / "spec.json")],
+                          capture_output=True, text=True, timeout=120, check=False,
+                          env={**os.environ, "COLUMNS": "200"})
+    assert done.returncode != 0 and not (tmp_path / "spec.json").exists()
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "the read method needs a language model" in errors[0], done.stderr

@@ -102,3 +102,20 @@ def test_saved_pages_read_only_files_in_their_folder_and_saved_copies_under_the_
                      ("https://jobs.example/jobs/8", "no saved copy under")]:
         with pytest.raises(LeavesSavedPages, match=why):
             pages.fetch(url)
+
+
+def test_a_replay_over_many_saved_start_pages_stays_in_them_and_keeps_one_row_per_reason(tmp_path):
+    saved_page(tmp_path / "saved", 15)
+    (tmp_path / "saved" / "other.html").write_bytes((tmp_path / "saved" / "list.html").read_bytes())
+    recorded, _ = lists(tmp_path, "saved/list.html", "--goal", "all episodes", "--columns", "Title,URL")
+    assert recorded.returncode == 0, recorded.stderr
+    env = {**os.environ, "SCRAPESMITH_POLITENESS_DELAY": "0", "COLUMNS": "200"}
+    done = subprocess.run([sys.executable, "-m", "scrapesmith", "replay", "program.json", "--start-urls",
+                           "saved/list.html", "--start-urls", "saved/other.html", "-o", "many.csv"], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    from scrapesmith.io import read_rows
+
+    errors = [row["error"] for row in read_rows(tmp_path / "many.csv") if row["error"]]
+    assert errors == [("1 pagination step not followed: it leads to the web, off the saved pages "
+                      "(e.g. https://example.com/78)")] * 2

@@ -19,8 +19,8 @@ CITED = re.compile(r'^Journal: docs/journal/benchmarks\.md, "(.*)"\.$', re.MULTI
 
 
 #: a script still in ``bench/`` while its work is under way on another branch (it moves to research/ with the
-#: journal entry that cites it): the learned ranker's folds (2026-12-06, the ranker has no journal entry yet)
-UNDER_WAY = {"swde_ranker_folds.py"}
+#: journal entry that cites it)
+UNDER_WAY: set[str] = set()
 
 
 def test_the_research_folder_holds_the_scripts_and_the_root_bench_folder_none() -> None:

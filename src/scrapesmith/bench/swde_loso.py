@@ -33,8 +33,10 @@ from scrapesmith.llm import LLM
 
 def run_loso(pages: Path, groundtruth: Path, sites: str | None, attributes: str | None, seeds: int, test: int,
              method: str, llm: LLM | None, json_out: Path | None, progress_factory: Callable[[], Progress],
-             rows_cache: Path | None = None, strict: bool = False) -> BenchResult:
-    """Each chosen site induced with a ranker fitted without it, and again with one fitted on all sites."""
+             rows_cache: Path | None = None, strict: bool = False, orders: bool | None = None) -> BenchResult:
+    """Each chosen site induced with a ranker fitted without it, and again with one fitted on all sites.
+    ``orders`` overrides every fitted model's order switch (False: the hand-weighted order, the models
+    weighing confidence only — as the shipped ranker does)."""
     chosen = discover_sites(pages, parse_list(sites))
     held_out: list[SiteRun] = []
     in_sample: list[SiteRun] = []
@@ -42,12 +44,16 @@ def run_loso(pages: Path, groundtruth: Path, sites: str | None, attributes: str 
     with progress_factory() as progress:
         rows, describe_seconds = candidate_rows(pages, groundtruth, seeds, test, progress, rows_cache)
         everything, _ = fitted(rows)
+        if orders is not None:
+            everything.data["orders"] = orders
         folds = {}
         task = progress.add_task("folds", total=len(chosen))
         for site in chosen:
             progress.update(task, description=f"fold without {site.key}")
             fold, inner = fitted([r for r in rows if r.site != site.key])
-            folds[site.key] = {"orders": inner.orders, "threshold": inner.threshold,
+            if orders is not None:
+                fold.data["orders"] = orders
+            folds[site.key] = {"orders": inner.orders, "margin": inner.margin, "threshold": inner.threshold,
                                "inner_learned_correct": inner.learned_correct, "inner_hand_correct": inner.hand_correct}
             with use_ranker(fold):
                 runs, used = run_sites([site], groundtruth, attributes, seeds, test, method, llm, progress,
@@ -71,6 +77,7 @@ def run_loso(pages: Path, groundtruth: Path, sites: str | None, attributes: str 
         name=f"swde LOSO ({method})", summary=summary, cases=case_rows(held_out),
         params={"pages": str(pages), "groundtruth": str(groundtruth), "seeds": seeds, "test": test,
                 "method": method, "llm": getattr(llm, "name", "none"), "loso": True, "strict": strict,
+                "orders": orders,
                 "per_site": per_site, "folds": folds, "per_vertical": group_rows(held_out, calls, lambda r: r.site.vertical),
                 "specs": {r.site.key: r.spec.model_dump() for r in held_out}},
     )

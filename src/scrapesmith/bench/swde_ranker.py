@@ -155,46 +155,65 @@ def export_trees(model, names: list[str], threshold: float | None, orders: bool 
     return data
 
 
-def field_choices(rows: Sequence[CandidateRow], model: RankerModel | None) -> dict[tuple[str, str], CandidateRow]:
-    """Per site-field, the candidate induction would choose: the model's first when it orders, else the
-    hand-weighted first (rank 0)."""
-    best: dict[tuple[str, str], tuple[float, int, CandidateRow]] = {}
+MARGINS = (0.0, 0.1, 0.2, 0.3)  # how much likelier than the hand-weighted first another candidate must be
+
+
+def field_choices(rows: Sequence[CandidateRow], model: RankerModel | None,
+                  margin: float | None = None) -> dict[tuple[str, str], CandidateRow]:
+    """Per site-field, the candidate induction would choose: the model's likeliest when the model orders and
+    it is likelier than the hand-weighted first (rank 0) by more than the margin, else that first."""
+    margin = (model.margin if model is not None else 0.0) if margin is None else margin
+    ordering = model is not None and model.orders
+    fields: dict[tuple[str, str], list[CandidateRow]] = {}
     for row in rows:
-        key = (row.site, row.field)
-        probability = model.probability(row.features) if model is not None and model.orders else 0.0
-        if key not in best or (-probability, row.rank) < (-best[key][0], best[key][1]):
-            best[key] = (probability, row.rank, row)
-    return {k: v[2] for k, v in best.items()}
+        fields.setdefault((row.site, row.field), []).append(row)
+    chosen = {}
+    for key, candidates in fields.items():
+        first = min(candidates, key=lambda r: r.rank)
+        chosen[key] = first
+        if ordering:
+            probabilities = model.probabilities([r.features for r in candidates])
+            at = max(range(len(candidates)), key=lambda i: (round(float(probabilities[i]), 6), -candidates[i].rank))
+            if probabilities[at] - probabilities[candidates.index(first)] > margin:
+                chosen[key] = candidates[at]
+    return chosen
 
 
 @dataclass
 class InnerFolds:
     """What the training sites alone say, each weighed by a model fitted without it: whether the model's
-    order beats the hand weights', and the confidence under which a chosen value is flagged."""
+    order beats the hand weights' (and by which margin it must), and the confidence under which a chosen
+    value is flagged."""
 
     threshold: float
     orders: bool
     learned_correct: int
     hand_correct: int
+    margin: float = 0.0
 
 
 def inner_folds(rows: Sequence[CandidateRow]) -> InnerFolds:
-    """Leave each site of ``rows`` out in turn: count the fields the model's choice and the hand-weighted
-    choice get right, and collect the held-out probabilities of the values that would be chosen. The
-    threshold flags the most wrong values for the fewest right ones (wrong share flagged minus twice the
-    right share)."""
+    """Leave each site of ``rows`` out in turn: count the fields the hand-weighted choice gets right and those
+    the model's gets right under each margin of :data:`MARGINS`; the model orders when its best margin gets
+    more right (ties: the larger margin). The threshold flags the most wrong values for the fewest right ones
+    (wrong share flagged minus twice the right share) among the held-out probabilities of the values chosen."""
     sites = sorted({r.site for r in rows})
-    learned = hand = 0
-    weighed: list[tuple[RankerModel, CandidateRow, CandidateRow]] = []
+    hand = 0
+    learned = dict.fromkeys(MARGINS, 0)
+    held_out: list[tuple[RankerModel, list[CandidateRow]]] = []
     for site in sites:
         model = fit_ranker([r for r in rows if r.site != site])
         held = [r for r in rows if r.site == site]
-        by_model, by_hand = field_choices(held, model), field_choices(held, None)
-        learned += sum(r.correct for r in by_model.values())
-        hand += sum(r.correct for r in by_hand.values())
-        weighed += [(model, by_model[k], by_hand[k]) for k in by_model]
-    orders = learned > hand
-    outcomes = [(m.probability((a if orders else b).features), (a if orders else b).correct) for m, a, b in weighed]
+        hand += sum(r.correct for r in field_choices(held, None).values())
+        for margin in MARGINS:
+            learned[margin] += sum(r.correct for r in field_choices(held, model, margin).values())
+        held_out.append((model, held))
+    margin = max(MARGINS, key=lambda m: (learned[m], m))
+    orders = learned[margin] > hand
+    outcomes = []
+    for model, held in held_out:
+        choices = field_choices(held, model, margin) if orders else field_choices(held, None)
+        outcomes += [(model.probability(r.features), r.correct) for r in choices.values()]
     right = [p for p, ok in outcomes if ok]
     wrong = [p for p, ok in outcomes if not ok]
     threshold = 0.5
@@ -202,13 +221,15 @@ def inner_folds(rows: Sequence[CandidateRow]) -> InnerFolds:
         options = sorted({round(p, 4) for p, _ in outcomes})
         threshold = max(options, key=lambda t: (sum(p < t for p in wrong) / len(wrong)
                                                  - 2 * sum(p < t for p in right) / len(right)))
-    return InnerFolds(threshold, orders, learned, hand)
+    return InnerFolds(threshold, orders, learned[margin], hand, margin)
 
 
 def fitted(rows: Sequence[CandidateRow]) -> tuple[RankerModel, InnerFolds]:
-    """The ranker fitted on every row, with its order switch and threshold from the rows' inner folds."""
+    """The ranker fitted on every row, with its order switch, margin and threshold from the rows' inner folds."""
     folds = inner_folds(rows)
-    return fit_ranker(rows, folds.threshold, folds.orders), folds
+    model = fit_ranker(rows, folds.threshold, folds.orders)
+    model.data["margin"] = folds.margin
+    return model, folds
 
 
 def candidate_rows(pages: Path, groundtruth: Path, seeds: int, test: int, progress: Progress,
@@ -253,7 +274,7 @@ def train_shipped(pages: Path, groundtruth: Path, seeds: int, test: int, rows_pa
         "sites": sorted({r.site for r in rows}), "rows": len(rows), "data": str(rows_path), "seeds": seeds,
         "test": test, "describe_seconds": seconds, "fit_seconds": round(time.perf_counter() - start, 1),
         "inner_learned_correct": folds.learned_correct, "inner_hand_correct": folds.hand_correct,
-        "orders_from_inner_folds": folds.orders,
+        "orders_from_inner_folds": folds.orders, "margin": folds.margin,
         "command": f"scrapesmith bench swde-ranker --seeds {seeds} --test {test} --rows {rows_path}{flag}"}
     model.save(output or SHIPPED_RANKER)
     table = Table(title="ranker: cost per site")
@@ -263,6 +284,7 @@ def train_shipped(pages: Path, groundtruth: Path, seeds: int, test: int, rows_pa
         table.add_row(site, str(sum(r.site == site for r in rows)), f"{spent:.1f}")
     Console().print(table)
     Console().print(f"{len(rows)} candidates; inner folds: model's order {folds.learned_correct} fields Correct, "
-                    f"hand weights' {folds.hand_correct} -> orders={model.orders}, threshold {folds.threshold:.3f}; "
+                    f"hand weights' {folds.hand_correct} -> orders={model.orders} (margin {folds.margin}), "
+                    f"threshold {folds.threshold:.3f}; "
                     f"written to {output or SHIPPED_RANKER}", highlight=False)
     return model

@@ -118,9 +118,9 @@ def most_calls(method: str, fields: int, seeds: int) -> int:
     """The most model calls one ``induce`` may take: per field, or for ``read`` per site (all fields are read
     off a page in one call: the first two pages, each with one retry)."""
     if method == "read":
-        from scrapesmith.induce.read import CALLS_AT_MOST
+        from scrapesmith.induce import READ_CALLS_AT_MOST
 
-        return min(CALLS_AT_MOST, 2 * seeds) if fields else 0
+        return min(READ_CALLS_AT_MOST, 2 * seeds) if fields else 0
     return fields * calls_per_field(method, seeds)
 
 

@@ -177,6 +177,9 @@ def lists_command(
     model = llm_from_options(llm, no_cache, ledger=ledger)
     sources = list_sources(url)
     saved = saved_root(sources)
+    if saved is not None and runtime in ("browser", "auto"):
+        console.print(f"[dim]saved pages are read as saved: --runtime {runtime} loads web pages only[/]",
+                      highlight=False)
     with (
         use_ledger(ledger),
         console.status("recording and replaying the list…"),

@@ -25,18 +25,19 @@ from scrapesmith.induce.pages import SpecPages
 from scrapesmith.induce.profile import check_dataset, with_profile
 from scrapesmith.induce.ranking import MODEL_PATH as SHIPPED_RANKER
 from scrapesmith.induce.ranking import RankerModel, use_ranker
+from scrapesmith.induce.read import CALLS_AT_MOST as READ_CALLS_AT_MOST
 from scrapesmith.induce.scraper import Scraper
 from scrapesmith.induce.service import (
-           METHODS,
-           BadSeedPage,
-           FetchProgress,
-           induce_from_sources,
-           induce_scraper,
+    METHODS,
+    BadSeedPage,
+    FetchProgress,
+    induce_from_sources,
+    induce_scraper,
 )
 from scrapesmith.induce.training import described_candidates
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec, SpecError
 
-__all__ = ["METHODS", "SHIPPED_RANKER", "BadSeedPage", "CompiledSpec", "EvidenceHeal", "Example", "FetchProgress", "FieldRequest", "FieldSpec",
+__all__ = ["METHODS", "READ_CALLS_AT_MOST", "SHIPPED_RANKER", "BadSeedPage", "CompiledSpec", "EvidenceHeal", "Example", "FetchProgress", "FieldRequest", "FieldSpec",
            "HealError", "HealResult", "PostProcess", "RankerModel", "Scraper", "ScraperSpec", "SpecError", "SpecPages",
            "check_dataset", "described_candidates", "generalise", "heal_from_run", "heal_from_sources", "heal_spec",
            "induce_from_examples", "induce_from_sources",

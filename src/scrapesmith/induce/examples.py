@@ -169,10 +169,10 @@ def generalise(example: Example, pages: Sequence[etree._Element], expected: Sequ
             got = set(map(normalize_space, values)) if listed else {normalize_space(values[0])} if values else set()
             if wanted and not (got & set(wanted) if listed else got <= set(wanted) and got):
                 score *= 0.2  # the user said what this page holds, and the path gives something else
-        scored.append((-round(score, 6), len(candidate.xpath), candidate.xpath, listed, candidate))
+        scored.append((-round(score, 6), len(candidate.xpath), candidate.xpath, len(scored), listed, candidate))
     if not scored:
         raise ScrapesmithError(f"the example {example.name}={example.value!r} is not on the first page")
-    _, _, _, listed, best = min(scored, key=lambda s: (*s[:4], s[4].regex or ""))  # one path, two regexes: a tie
+    *_, listed, best = min(scored)
     return FieldSpec(name=example.name, instruction=f"like the example {example.value!r}", actions=[best.xpath],
                      post=PostProcess(regex=best.regex, multiple=listed),
                      evidence=f"example {example.value!r} via {best.evidence}")

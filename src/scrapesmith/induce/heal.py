@@ -285,7 +285,7 @@ def heal_from_sources(spec: ScraperSpec, sources: Sequence[str], allow_hosts: Se
     ones that drifted — or, with none, on the spec's own seeds as they are now (a site that changed)."""
     from scrapesmith.induce.service import fetch_sources
 
-    runs = [Path(source) for source in sources if is_run_dir(Path(source))]
+    runs = [run for run in (_run_of(source) for source in sources) if run is not None]
     if runs:
         if len(runs) != len(sources):
             raise HealError("give either a run directory or pages to heal on, not both")
@@ -311,6 +311,15 @@ def heal_from_sources(spec: ScraperSpec, sources: Sequence[str], allow_hosts: Se
 def is_run_dir(path: Path) -> bool:
     """A run directory (``OUTPUT.run``) of ``scrapesmith run``: its manifest is there."""
     return path.is_dir() and (path / "manifest.sqlite").is_file()
+
+
+def _run_of(source: str) -> Path | None:
+    """The run directory ``source`` names: itself, or the one beside a run's dataset (``out.csv`` -> ``out.run``)."""
+    path = Path(source)
+    if is_run_dir(path):
+        return path
+    beside = path.with_suffix(".run")
+    return beside if path.suffix.lower() in (".csv", ".jsonl", ".parquet") and is_run_dir(beside) else None
 
 
 def heal_from_run(spec: ScraperSpec, run_dirs: Sequence[Path], evidence: EvidenceHeal | None = None,

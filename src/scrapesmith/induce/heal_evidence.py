@@ -5,7 +5,8 @@ With its seed values gone, a field has nothing to be matched against. What remai
 field from — its name and instruction as labels, the kind of value it asks for, where on the page such
 values are (:func:`heuristic.rank_candidates`) — and what the old profile says its output looked like.
 Every candidate must pass the profile's hard checks on the pages as they are now: filled where the field
-was always filled, of the kind most of its values had, of a length within the drift check's bounds. Of those
+was always filled, of the kind most of its values had, without a label of its own in front where its values
+had none ("Fax: …" for a phone), of a length within the drift check's bounds. Of those
 that pass, the evidence's best is kept when it leads clearly or no model is given; otherwise the model
 copies one option from an enum (:func:`choose.choose_candidate`: one call per field, JSON-schema grammar) or
 rejects them all. The model never sees an option that fails a hard check, so it cannot overrule one.
@@ -13,6 +14,7 @@ rejects them all. The model never sees an option that fails a hard check, so it 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from lxml import etree
@@ -25,6 +27,14 @@ from scrapesmith.induce.heuristic import ScoredCandidate, field_spec_from, rank_
 from scrapesmith.induce.views import FieldRequest, FieldSpec
 from scrapesmith.llm import LLM
 
+LABEL_PREFIX = re.compile(r"^[^\W\d][\w .'/-]{0,30}:\s")
+"""A value that starts with its own label ("Fax: …", "Publisher: …")."""
+
+
+def _labelled(values: Sequence[str]) -> bool:
+    """Most of ``values`` carry a label of their own in front."""
+    return bool(values) and sum(bool(LABEL_PREFIX.match(value)) for value in values) > len(values) / 2
+
 
 def fits_profile(scored: ScoredCandidate, column: ColumnProfile) -> bool:
     """The hard checks: the candidate's values on the pages look like the column's forged output."""
@@ -34,6 +44,8 @@ def fits_profile(scored: ScoredCandidate, column: ColumnProfile) -> bool:
     kind = column.main_kind
     if kind is not None and any(kind_of(value) != kind for value in firsts):
         return False
+    if _labelled(firsts) and not _labelled([value for values in column.seed_values for value in values]):
+        return False  # "Fax: (719) 587-7522" for a field that read "(719) 587-7011": another labelled value
     if column.lengths:
         shortest, longest = min(column.lengths), max(column.lengths)
         return all(shortest / LENGTH_FACTOR <= len(v) <= longest * LENGTH_FACTOR + LENGTH_SLACK for v in firsts)

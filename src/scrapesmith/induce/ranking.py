@@ -236,6 +236,11 @@ class RankerModel:
         return bool(self.data.get("orders", True))
 
     @property
+    def margin(self) -> float:
+        """How much likelier than the hand-weighted first another candidate must be to be chosen instead."""
+        return float(self.data.get("margin", 0.0))
+
+    @property
     def threshold(self) -> float:
         """Below this probability a field's value is flagged as unsure (chosen when the model was fitted)."""
         return float(self.data.get("threshold", 0.5))
@@ -304,7 +309,8 @@ def learned_order(ranked: list[ScoredCandidate], concept: FieldConcept, seeds: S
                   model: RankerModel | None = None) -> list[ScoredCandidate]:
     """``ranked`` (best hand-weighted first) with the model's probability in each candidate's ``learned``
     (only the first :data:`CONSIDERED`), reordered by it when the model was found to order better than the
-    hand weights on the sites it was fitted on (``orders``); unchanged when there is no model."""
+    hand weights on the sites it was fitted on (``orders``) and its likeliest beats the hand-weighted first
+    by more than the model's ``margin``; unchanged when there is no model."""
     model = model or current_ranker()
     if model is None or not ranked:
         return ranked
@@ -314,11 +320,34 @@ def learned_order(ranked: list[ScoredCandidate], concept: FieldConcept, seeds: S
     if not model.orders:
         return ranked
     order = {id(s): i for i, s in enumerate(head)}
-    return sorted(head, key=lambda s: (-round(s.learned or 0.0, 6), order[id(s)])) + rest
+    reordered = sorted(head, key=lambda s: (-round(s.learned or 0.0, 6), order[id(s)]))
+    if (reordered[0].learned or 0.0) - (head[0].learned or 0.0) <= model.margin:
+        return ranked  # the model is not sure enough to overrule the evidence's first
+    return reordered + rest
 
 
 # kinds whose value may well be the same on every record of a site ("Type: Private" on every seed page)
 CONSTANT_KINDS = frozenset({"class", "category"})
+
+
+SHARED_START_WORDS = 3  # "Online Jul 08, 2010 05:17:38": a print timestamp's words, not the record's
+SHARED_END_WORDS = 2  # "2010 Audi S5 Specs and Features": the template's words after the record's
+
+
+def shared_affix(values: Sequence[str]) -> str | None:
+    """Why values that differ from seed to seed still read as the template's: every one starts with the same
+    three words or ends with the same two (the record's own words rarely agree so far across records)."""
+    words = [v.split() for v in values]
+    if len({tuple(w) for w in words}) < 2:
+        return None
+    shortest = min(len(w) for w in words)
+    start = next((n for n in range(shortest) if len({tuple(w[: n + 1]) for w in words}) > 1), shortest)
+    end = next((n for n in range(shortest) if len({tuple(w[len(w) - n - 1:]) for w in words}) > 1), shortest)
+    if start >= SHARED_START_WORDS:
+        return f"starts with the same words on every seed page ('{' '.join(words[0][:start])}')"
+    if end >= SHARED_END_WORDS:
+        return f"ends with the same words on every seed page ('{' '.join(words[0][len(words[0]) - end:])}')"
+    return None
 
 
 def judged(best: ScoredCandidate, concept: FieldConcept) -> tuple[float | None, str | None]:
@@ -336,6 +365,9 @@ def judged(best: ScoredCandidate, concept: FieldConcept) -> tuple[float | None, 
         return confidence, "same text on every seed page"
     if len(filled) < len(pages):
         return confidence, f"found on {len(filled)} of {len(pages)} seed pages"
+    affix = shared_affix([page[0] for page in filled]) if not several and len(filled) > 1 else None
+    if affix:
+        return confidence, affix
     if confidence is not None and model is not None and confidence < model.threshold:
         return confidence, f"the ranker gives it {confidence:.2f} (under {model.threshold:.2f})"
     return confidence, None

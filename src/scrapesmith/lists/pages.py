@@ -9,13 +9,16 @@ need a model (``AnswerQuestion``) or a browser do not run this way: they are ref
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
 
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.lists.replay import replay
 from scrapesmith.lists.runtime import HttpRuntime
 from scrapesmith.lists.views import ListProgram
-from scrapesmith.web import Fetcher, Page
+from scrapesmith.web import Fetcher, Page, SavedPages
 
 
 class NotScalable(ScrapesmithError):
@@ -60,9 +63,14 @@ class ListPages:
         return dict(self.program.column_types) or None
 
     def rows(self, page: Page, fetcher: Fetcher) -> list[dict[str, Any]]:
+        if page.via == "file":  # a saved start page: its links stay in its folder (web.SavedPages)
+            fetcher = SavedPages(fetcher, Path(url2pathname(urlsplit(page.url).path)).parent, self.program.base_url)
         result = replay(self.program, HttpRuntime(_StartingWith(page, fetcher)),
                         start_url=page.requested_url or page.url, max_pages=self.max_pages)
         lost = [{**dict.fromkeys(self.program.columns), "source_url": failure.get("url", page.url),
                  "program_id": self.program_id, "error": failure.get("error", "failed")}
                 for failure in result.failures]
-        return [*result.rows, *lost]
+        not_followed = [{**dict.fromkeys(self.program.columns), "source_url": page.url, "program_id": self.program_id,
+                         "error": f"{count} {what} not followed: {why} (e.g. {result.not_followed_example[(what, why)]})"}
+                        for (what, why), count in result.not_followed.items()]  # one row per reason, not per link
+        return [*result.rows, *lost, *not_followed]

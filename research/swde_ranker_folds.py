@@ -9,7 +9,9 @@ with its features and its strict F1 on the site's test pages) and prints, per si
 - flags: the held-out probability of the chosen value against the threshold the training sites chose.
 
 A field with no trusted candidate counts as empty (Correct only when its truth is empty on every test page,
-which the rows cannot tell, so it counts as wrong here). ``python bench/swde_ranker_folds.py ROWS [--fields N]``.
+which the rows cannot tell, so it counts as wrong here). ``python research/swde_ranker_folds.py ROWS [--fields N]``.
+
+Journal: docs/journal/benchmarks.md, "Issue 41 (2026-12-06): leave one site out on 16 SWDE sites, the learned ranker, confidence".
 """
 
 from __future__ import annotations
@@ -36,11 +38,12 @@ def main() -> None:
         train = [r for r in rows if r.site != site]
         held = [r for r in rows if r.site == site]
         if args.no_inner:
-            orders, threshold = True, 0.5
+            orders, threshold, margin = True, 0.5, 0.0
         else:
             inner = inner_folds(train)
-            orders, threshold = inner.orders, inner.threshold
+            orders, threshold, margin = inner.orders, inner.threshold, inner.margin
         model = fit_ranker(train, threshold, orders)
+        model.data["margin"] = margin
         by_hand = field_choices(held, None)
         by_model = field_choices(held, model)
         fields = {r.field for r in held}
@@ -58,7 +61,7 @@ def main() -> None:
                 flags["wrong"] += 1
                 flags["wrong_flagged"] += flagged
         print(f"{site:28} {len(fields):6} {ceiling:5} {hand:5} {loso:5} {hand_f1:7.2f} {loso_f1:7.2f}"
-              f"  orders={orders} threshold={threshold:.3f}")
+              f"  orders={orders} margin={margin} threshold={threshold:.3f}")
         for name, value in (("fields", len(fields)), ("ceiling", ceiling), ("hand", hand), ("loso", loso),
                             ("hand_f1", hand_f1), ("loso_f1", loso_f1)):
             totals[name] += value
