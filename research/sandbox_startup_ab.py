@@ -1,14 +1,17 @@
 """Sandbox start-up per program run, two source trees against each other, alternating.
 
-    python bench/sandbox_startup_ab.py ROUNDS BASE_SRC BRANCH_SRC
+    python research/sandbox_startup_ab.py ROUNDS BASE_SRC BRANCH_SRC
 
 Each round runs, for each tree in turn, a fresh Python that does one warm ``run_in_sandbox`` of a program
 that only prints, then one timed; the medians go to stdout as JSON. Trees are ``git archive`` exports'
 ``src`` folders (issue 43: ``a8d56ea`` against the branch).
+
+Journal: docs/journal/benchmarks.md, "Issue 43 (2026-12-06): sandbox start-up, two source trees alternating".
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import statistics
@@ -31,7 +34,12 @@ print(time.perf_counter() - started)
 
 
 def main() -> None:
-    rounds, trees = int(sys.argv[1]), {"base": sys.argv[2], "branch": sys.argv[3]}
+    parser = argparse.ArgumentParser(description="Sandbox start-up per program run, two source trees alternating.")
+    parser.add_argument("rounds", type=int)
+    parser.add_argument("base_src", help="the base tree's src folder")
+    parser.add_argument("branch_src", help="the branch tree's src folder")
+    args = parser.parse_args()
+    rounds, trees = args.rounds, {"base": args.base_src, "branch": args.branch_src}
     times: dict[str, list[float]] = {name: [] for name in trees}
     for _ in range(rounds):
         for name, src in trees.items():
