@@ -46,6 +46,9 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     for report in reports_for(item, _results[module]):
         item.ihook.pytest_runtest_logreport(report=report)
     item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
+    # the item ran elsewhere, but what earlier items of its module set up is still on the stack here: tear it
+    # down as the normal protocol would, or the next module's first item finds it ("not torn down properly")
+    item.session._setupstate.teardown_exact(nextitem)
     return True
 
 

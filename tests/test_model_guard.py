@@ -59,3 +59,45 @@ def test_a_native_crash_in_a_model_test_is_a_failed_test_with_its_stderr(tmp_pat
     assert "PASSED test_crashing.py::test_not_a_model_test_runs_in_the_parent" in out
     assert "died of SIGSEGV (a native crash)" in out
     assert "parse: error parsing grammar: expecting newline or end" in out
+
+
+MIXED_MODULE = '''
+import pytest
+
+
+@pytest.fixture(scope="module")
+def module_state():
+    yield "set up"
+
+
+def test_in_the_parent_with_module_state(module_state):
+    assert module_state == "set up"
+
+
+@pytest.mark.model
+def test_last_in_its_module_runs_in_the_child():
+    assert True
+'''
+
+NEXT_MODULE = '''
+def test_the_next_module_starts_clean():
+    assert True
+'''
+
+
+def test_a_model_test_last_in_its_module_leaves_the_next_module_set_up_cleanly(tmp_path: Path) -> None:
+    """A module whose last test is a model test: what its earlier tests set up is torn down before the next
+    module (make test once failed here with "previous item was not torn down properly")."""
+    (tmp_path / "conftest.py").write_text(
+        "from model_guard import pytest_runtest_logreport, pytest_runtest_protocol  # noqa: F401\n"
+        "def pytest_configure(config):\n    config.addinivalue_line('markers', 'model: embedded model')\n")
+    (tmp_path / "test_a_mixed.py").write_text(MIXED_MODULE)
+    (tmp_path / "test_b_next.py").write_text(NEXT_MODULE)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
+    env.pop("SCRAPESMITH_MODEL_GUARD", None)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider",
+                          str(tmp_path)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
+    out = run.stdout + run.stderr
+    assert run.returncode == 0, out
+    assert "PASSED test_b_next.py::test_the_next_module_starts_clean" in out
+    assert "not torn down properly" not in out
