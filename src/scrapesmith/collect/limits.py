@@ -277,7 +277,7 @@ class RunCgroup:
             if f"/{self.name}" in _read(Path(f"/proc/{pid}/cgroup")):
                 signal.pidfd_send_signal(handle, signal.SIGKILL)
         except OSError:
-            pass
+            pass  # the process ended (or left the cgroup) between the listing and the signal: nothing to kill
         finally:
             os.close(handle)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import re
+import sys
 from typing import Any
 from urllib.parse import urlencode, urljoin, urlsplit, urlunsplit
 
@@ -506,7 +507,7 @@ def run_list(program: dict[str, Any], program_id: str, fetch: Any, start_url: st
             try:
                 detail_url, text = fetch(detail)
                 row.update(extract(parse_for_lists(text), steps.detail, detail_url))
-            except Exception:  # noqa: BLE001, S110 - a detail page that fails leaves its row without detail values
-                pass
+            except Exception as exc:  # noqa: BLE001 - a detail page that fails leaves its row without detail values
+                print(f"detail page {detail}: {exc} (its row keeps the list page's values only)", file=sys.stderr)
         finished.append(steps.finish(row, values, row.pop("source_url"), detail_url, now(), program_id))
     return finished
