@@ -78,7 +78,7 @@ PERCEIVE_JS = """(limit) => {
       x: box.left + window.scrollX, y: box.top + window.scrollY, w: box.width, h: box.height,
       fill: isSvg ? style.fill : style.backgroundColor, ink: style.color,
       font: parseFloat(style.fontSize) || 0,
-      round: !isSvg && radius * 2 >= Math.min(box.width, box.height) - 1 && box.width > 0,
+      round: !isSvg && radius > 0 && radius * 2 >= Math.min(box.width, box.height) - 1,
       sides: sides(el),
     });
   }
@@ -126,7 +126,7 @@ class Percept:
 
     @property
     def kind(self) -> str:
-        """``letter``, ``digit`` or ``text`` for text, else ``shape`` (an SVG shape or a coloured box)."""
+        """``letter``, ``digit`` or ``text`` for text, ``shape`` for an SVG shape or a coloured box, else ``blank``."""
         text = self.text
         if self.shape not in (None, "text"):
             return "shape"
@@ -134,7 +134,7 @@ class Percept:
             return "letter"
         if text.isdigit():
             return "digit"
-        return "text" if text else "shape"
+        return "text" if text else "blank"
 
     def looks(self) -> str:
         """What it looks like, in words: ``large red circle``, ``small blue letter "q"``, ``row 2, column 3``."""
@@ -207,11 +207,9 @@ def _shape(item: dict[str, Any]) -> tuple[str | None, int | None]:
         return "line", None
     if tag == "text":
         return "text", None
-    if item.get("svg"):
-        return None, None
-    if item.get("round"):
-        return "circle", None
-    return ("rectangle", 4) if parse_rgb(item.get("fill")) is not None and not item.get("text") else (None, None)
+    if item.get("svg") or item.get("text") or parse_rgb(item.get("fill")) is None:
+        return None, None  # an HTML element is drawn as a shape only by a colour of its own
+    return ("circle", None) if item.get("round") else ("rectangle", 4)
 
 
 def percept_of(item: dict[str, Any]) -> Percept:
@@ -246,11 +244,11 @@ def _cluster(values: list[float], tolerance: float) -> list[int]:
 
 
 def relate_peers(percepts: list[Percept]) -> list[Percept]:
-    """Size class, row, column and order of each percept among its peers (the non-control leaves of the same
-    parent, of the same kind: text with text, shapes with shapes)."""
-    groups: dict[tuple[int, bool], list[Percept]] = {}
+    """Size class, row, column and order of each percept among its peers (the leaves of the same parent: shapes
+    and characters drawn side by side are compared by their drawn size, a character by its font size)."""
+    groups: dict[int, list[Percept]] = {}
     for percept in percepts:
-        groups.setdefault((percept.parent, percept.kind == "shape"), []).append(percept)
+        groups.setdefault(percept.parent, []).append(percept)
     for peers in groups.values():
         for order, percept in enumerate(peers):
             percept.order = order
