@@ -119,7 +119,9 @@ class Trajectory(BaseModel):
     policy: Literal["paper", "candidates"] = "paper"
     start_url: str
     steps: list[Step] = Field(default_factory=list)
-    stop_reason: Literal["stop", "max_actions", "wall_time", "error"] = "stop"
+    stop_reason: Literal["stop", "max_actions", "wall_time", "error", "repeated", "unchanged"] = Field(
+        default="stop", description="stop: the agent stopped; max_actions / wall_time: it used its budget; repeated / "
+        "unchanged: stopped early, the same action again or a page that stopped changing (insta.episode)")
     answer: str | None = None
     final_url: str = ""
     final_observation: str = ""
@@ -171,11 +173,28 @@ class Judgement(BaseModel):
         return self.success > 0.5
 
 
+class TaskGoal(BaseModel):
+    """What a proposed task leads to (``insta.goals``): the value shown beside ``label`` for the record
+    ``entity`` on ``page``, reached from the landing page by following the link texts of ``route``."""
+
+    page: str
+    entity: str
+    label: str
+    value: str
+    route: list[str] = Field(default_factory=list)
+    heading: str = Field(default="", description="the page's own heading (the record a detail page is about)")
+
+
 class ProposedTask(BaseModel):
-    """Phase 1 of the proposer: a task for a domain, or ``task=None`` when the safety filter said N/A."""
+    """Phase 1 of the proposer: a task for a domain, or ``task=None`` when the site is unsafe or empty
+    (``reason`` says which)."""
 
     domain: str
     task: str | None
+    goal: TaskGoal | None = Field(default=None, description="what the task leads to, checked by the judge")
+    reason: str = Field(default="", description="why there is no task (N/A), or how the task was chosen")
+    rejected: list[str] = Field(default_factory=list, description="proposals rejected as vague, with why")
+    pages_read: list[str] = Field(default_factory=list, description="the pages the proposer read")
     response: str = ""
     prompt: str = Field(default="", description="the user message, so the call can be exported for training")
     examples: list[str] = Field(default_factory=list, description="domains of the in-context examples shown")
