@@ -146,7 +146,7 @@ def matching(percepts: list[Percept], description: Description) -> list[Percept]
 def _target(percept: Percept) -> Element:
     looks = percept.looks()
     return Element(id=percept.id, tag=percept.tag, role="shape" if percept.kind == "shape" else "text",
-                   text=percept.text or looks, looks=looks)
+                   text=percept.text or looks, looks=looks, seen=percept.seen())
 
 
 def _axis(labels: list[tuple[float, float, float]], along: int) -> tuple[float, float] | None:

@@ -136,6 +136,12 @@ class Percept:
             return "digit"
         return "text" if text else "blank"
 
+    def seen(self) -> dict[str, Any]:
+        """What the judge needs to check a description against it later (``Element.seen``)."""
+        return {"kind": self.kind, "shape": self.shape, "text": self.text, "rgb": list(self.rgb) if self.rgb else None,
+                "colour": self.colour, "shade": self.shade, "size_class": self.size_class, "row": self.row,
+                "column": self.column, "tag": self.tag}
+
     def looks(self) -> str:
         """What it looks like, in words: ``large red circle``, ``small blue letter "q"``, ``row 2, column 3``."""
         words = [self.size_class or "", self.colour or ""]

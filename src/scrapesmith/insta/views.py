@@ -74,6 +74,8 @@ class Element(BaseModel):
                                "its role, input type or classes (insta.widgets)")
     readonly: bool = False
     looks: str = Field(default="", description="what it looks like (insta.perception): size, colour, shape, position")
+    seen: dict[str, Any] | None = Field(default=None, description="the same, as attributes (Percept.seen): what the "
+                                        "judge checks a description against")
 
     @property
     def name(self) -> str:
