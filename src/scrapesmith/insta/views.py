@@ -14,9 +14,10 @@ from pydantic import BaseModel, Field, PrivateAttr
 from scrapesmith.insta.safety.views import SafetyVerdict
 
 #: The seed's action set (section 3, Appendix G), plus ``read`` (a value off the page for the next steps,
-#: ``insta.reading``); ``select`` is accepted as an alias of ``select_option``.
+#: ``insta.reading``) and ``wait`` (``seconds``, bounded; with a target, until it is shown and enabled:
+#: ``insta.timing``); ``select`` is accepted as an alias of ``select_option``.
 ACTION_KEYS = ("click", "hover", "scroll", "fill", "select_option", "set_checked", "go_back", "goto", "stop",
-               "read")
+               "read", "wait")
 ACTION_ALIASES = {"select": "select_option", "check": "set_checked", "back": "go_back", "navigate": "goto"}
 #: Actions that operate on an element of the current observation and therefore need ``target_element_id``.
 TARGETED_ACTIONS = ("click", "hover", "fill", "select_option", "set_checked", "read")
@@ -72,6 +73,9 @@ class Element(BaseModel):
     widget: str | None = Field(default=None, description="slider or spinbutton: a control set by stepping, by "
                                "its role, input type or classes (insta.widgets)")
     readonly: bool = False
+    looks: str = Field(default="", description="what it looks like (insta.perception): size, colour, shape, position")
+    seen: dict[str, Any] | None = Field(default=None, description="the same, as attributes (Percept.seen): what the "
+                                        "judge checks a description against")
 
     @property
     def name(self) -> str:
@@ -255,10 +259,19 @@ class Observation(BaseModel):
     screenshot: str | None = None
     elements: list[Element] = Field(default_factory=list)
     _tree: Any = PrivateAttr(default=None)
+    _percepts: list[Any] = PrivateAttr(default_factory=list)
 
     def attach_tree(self, tree: Any) -> None:
         """Keep the parsed page (not serialised): the candidate policy looks for text the task names in it."""
         self._tree = tree
+
+    def attach_percepts(self, percepts: list[Any]) -> None:
+        """Keep what the page looks like (``insta.perception.Percept`` s, not serialised)."""
+        self._percepts = list(percepts)
+
+    @property
+    def percepts(self) -> list[Any]:
+        return self._percepts
 
     @property
     def tree(self) -> Any:
