@@ -227,3 +227,6 @@ def test_a_read_span_not_of_the_field_kind_never_overrules_the_evidence() -> Non
     assert kept.actions == named.actions and kept.confidence == 0.9
     assert "'0441172717', not of the field's kind (isbn13)" in kept.evidence
     assert read_path(kept.evidence) == "span of another kind"
+    unread = FieldSpec(name="isbn_13", actions=[], evidence="no candidate found")
+    taken = weigh(unread, read, ReadOutcome("0441172717"), ISBNS, concept_for("isbn_13", "the isbn number of the book"))
+    assert taken.actions == read.actions and read_path(taken.evidence) == "read fills an empty field"

@@ -232,13 +232,18 @@ def headline_fit(values: Sequence[str], seeds: Sequence[etree._Element]) -> floa
         / max(1, len(seeds))
 
 
+def kind_fits(values: Sequence[str], concept: FieldConcept) -> int:
+    """On how many seed pages the value is of the field's kind (its recogniser says so)."""
+    return sum(bool(v) and concept.matches_type(v) is True for v in values)
+
+
 def weigh(named: FieldSpec, read: FieldSpec | None, outcome: ReadOutcome, seeds: Sequence[etree._Element],
           concept: FieldConcept | None = None) -> FieldSpec:
     """The field from both kinds of evidence (see the module docstring, step 5), judged on every seed page:
 
-    * the read span's XPath must give a value on most seed pages, each of the field's kind when it has one
-      (an ISBN-10 is not an ISBN-13): the model never overrules a hard check (the name-only field is kept,
-      with why);
+    * the read span's XPath must give a value on most seed pages, and of the field's kind (when it has one)
+      on as many as the name-only field does (an ISBN-10 is not an ISBN-13): the model never overrules a
+      hard check the evidence passes (the name-only field is kept, with why);
     * the two agree when they give the same value on the page read or on most seed pages (a model's span on
       one page is one witness; the evidence is checked across the seeds): the name-only field is kept, made
       sure;
@@ -259,7 +264,7 @@ def weigh(named: FieldSpec, read: FieldSpec | None, outcome: ReadOutcome, seeds:
             "evidence": f"{span}, but its XPath gives a value on {held} of {len(seeds)} seed pages; "
                         f"name-only kept{EVIDENCE}{named.evidence}"})
     other_kind = [v for v in read_values if v and concept is not None and concept.matches_type(v) is False]
-    if other_kind and concept is not None:
+    if other_kind and concept is not None and kind_fits(named_values, concept) > kind_fits(read_values, concept):
         return named.model_copy(update={
             "evidence": f"{span}, but its XPath gives {other_kind[0][:60]!r}, not of the field's kind "
                         f"({concept.kind}); name-only kept{EVIDENCE}{named.evidence}"})
