@@ -35,9 +35,11 @@ def test_pipeline_records_every_site_and_resumes_after_a_killed_worker(demo_web,
     assert (first.ok, first.unsafe, first.failed) == (0, 1, 2)
     assert results[acme].error == "worker process died on every attempt"
     assert "RobotsDisallowed" in results[private].error
-    assert results[unsafe].proposal is None and results[unsafe].trajectory is None
-    assert results[unsafe].safety.unsafe and results[unsafe].safety.decided_by == "model"
-    assert first.refused == {"harmful": 1}
+    # the model's "extremist forum" is its word alone: the pages read show none of it, so the filter lets the
+    # site through (the refusal is recorded as overruled) and the proposer's N/A is what skips it
+    assert results[unsafe].trajectory is None and results[unsafe].proposal.task is None
+    assert not results[unsafe].safety.unsafe and results[unsafe].safety.overruled.startswith("model: harmful")
+    assert first.refused == {}
 
     with store.shards()[-1].open("a") as shard:  # a crash mid-write leaves a torn last line
         shard.write('{"site": "http://127.0.0.1/torn", "status": "o')
@@ -57,9 +59,8 @@ def test_pipeline_records_every_site_and_resumes_after_a_killed_worker(demo_web,
     assert recorded.count(unsafe) == 1 and recorded.count(acme) == 2
     rows = {row["site"]: row for row in read_rows(tmp_path / "run" / "results.parquet")}
     assert rows[acme]["status"] == "ok" and rows[acme]["success"] == 1.0 and rows[unsafe]["status"] == "unsafe"
-    assert (rows[unsafe]["safety_verdict"], rows[unsafe]["safety_category"]) == ("unsafe", "harmful")
-    # the first framing's answer refuses the site, so the second is not asked
-    assert rows[unsafe]["safety_reason"].startswith("plain: model: 'a forum of extremist hate speech'")
+    assert (rows[unsafe]["safety_verdict"], rows[unsafe]["safety_category"]) == ("safe", "safe")
+    assert "rests on the model's word alone" in rows[unsafe]["safety_reason"]
     assert (rows[acme]["safety_verdict"], rows[acme]["safety_decided_by"]) == ("safe", "model")
 
 

@@ -26,8 +26,9 @@ from scrapesmith.llm import effective_spec, parse_spec
 
 @bench_app.command("miniwob")
 def bench_miniwob(
-    tasks: str | None = typer.Option(None, "--tasks", help="Comma-separated task names, or 'all' "
-                                     "(default: 45 tasks our action set can solve)."),
+    tasks: str | None = typer.Option(None, "--tasks", help="Comma-separated task names or lists: "
+                                     "default, widget, check, visual, all-dev (every development list), or 'all' "
+                                     "(default: the 45 tasks of DEFAULT_TASKS)."),
     episodes: Annotated[int, typer.Option("--episodes", min=1, help="Episodes per task.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the first episode (then seed+1, ...).")] = 0,
     max_actions: Annotated[int, typer.Option("--max-actions", min=1, help="Action cap per episode.")] = 10,

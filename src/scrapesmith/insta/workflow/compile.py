@@ -111,6 +111,8 @@ def _options(step: Step) -> dict[str, str | int | float | bool]:
         return {"word": int(kwargs["word"])}
     if key == "goto":
         return {"url": str(kwargs.get("url", ""))}
+    if key == "wait":
+        return {"seconds": float(kwargs.get("seconds", 1) or 0)}
     return {}
 
 
