@@ -14,7 +14,14 @@ from pathlib import Path
 import pytest
 
 from scrapesmith.bench.swde import load_groundtruth
-from scrapesmith.induce import CompiledSpec, Example, ScraperSpec, generalise, normalize_space, parse_for_replay
+from scrapesmith.induce import (
+    CompiledSpec,
+    Example,
+    ScraperSpec,
+    generalise,
+    normalize_space,
+    parse_for_replay,
+)
 
 SWDE = Path(__file__).resolve().parents[2] / "../shared/data/swde"
 

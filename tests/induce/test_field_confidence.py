@@ -112,7 +112,7 @@ def test_leave_one_site_out_flags_a_site_by_what_the_other_sites_taught():
             rows.append({"site": site, "window": 0, "field": f"f{i}", "extracted": True,
                          "category": "correct" if right else "unex",
                          "signals": {"x": float(sign * (1 if right else -1)) + 0.01 * i}})
-    probabilities, flagged, thresholds = loso(rows)
+    probabilities, flagged, _ = loso(rows)
     held = [(r["category"], f) for r, f in zip(rows, flagged, strict=True) if r["site"] == "c"]
     assert all(f for category, f in held if category == "correct")
     assert not any(f for category, f in held if category != "correct")

@@ -29,8 +29,8 @@ from scrapesmith.induce.cleaning import (
     role_variant,
     template_affix,
 )
-from scrapesmith.induce.execute import XPathSyntaxError, folded, normalize_space, post_process, run_actions
 from scrapesmith.induce.confidence import assessed
+from scrapesmith.induce.execute import XPathSyntaxError, folded, normalize_space, post_process, run_actions
 from scrapesmith.induce.field_evidence import FieldConcept, concept_for
 from scrapesmith.induce.fragments import value_nodes
 from scrapesmith.induce.headline import HeadlineAnchor, title_fit
