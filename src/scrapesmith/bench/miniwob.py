@@ -30,6 +30,19 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from scrapesmith.bench.frame import BenchResult, save_json
+from scrapesmith.bench.miniwob_scores import family_scores, judge_scores, path_scores, summarise
+from scrapesmith.bench.miniwob_tasks import (
+    CHECK_TASKS,
+    DEFAULT_TASKS,
+    TASK_LISTS,
+    VISUAL_TASKS,
+    WIDGET_TASKS,
+    MiniwobUnavailable,
+    available_tasks,
+    miniwob_html_dir,
+    resolve_tasks,
+    task_family,
+)
 from scrapesmith.dom import parse_html
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.insta import (
@@ -52,28 +65,6 @@ STATE_META = "ss-wob-state"
 #: much quiet (seconds; the browser's default 0.25 s is for real sites), so an action is not followed by a wait
 #: for requests that never come. The agent and the workflows run with the same setting.
 IDLE_QUIET = 0.05
-#: 45 tasks our action set (click, fill, select, check, hover, scroll) can solve; drag/canvas tasks left out.
-DEFAULT_TASKS = (
-    "click-button", "click-button-sequence", "click-checkboxes", "click-checkboxes-soft",
-    "click-checkboxes-large", "click-checkboxes-transfer", "click-collapsible", "click-collapsible-nodelay",
-    "click-collapsible-2-nodelay", "click-dialog", "click-dialog-2", "click-link", "click-option",
-    "click-tab", "click-tab-2-easy", "click-tab-2", "click-test", "click-test-2", "click-test-transfer",
-    "click-widget", "click-menu-2", "choose-list", "enter-password", "enter-text", "enter-text-2",
-    "enter-text-dynamic", "focus-text", "focus-text-2", "login-user", "login-user-popup", "multi-layouts",
-    "multi-orderings", "navigate-tree", "read-table", "read-table-2", "simple-algebra", "simple-arithmetic",
-    "social-media", "social-media-some", "social-media-all", "email-inbox", "email-inbox-delete",
-    "search-engine", "unicode-test", "use-autocomplete-nodelay",
-)
-#: A second development list (issue 35): widgets (date pickers, sliders, a spinner, a custom dropdown, a text area to
-#: scroll), read-then-act (text to copy, numbers to classify, feedback to follow) and multi-step mail and form flows.
-WIDGET_TASKS = (
-    "choose-date", "choose-date-medium", "choose-date-nodelay", "use-slider", "use-slider-2", "use-spinner",
-    "copy-paste-2", "form-sequence-3", "email-inbox-forward", "email-inbox-star-reply", "email-inbox-nl-turk",
-    "email-inbox-forward-nl-turk", "book-flight", "guess-number", "scroll-text-2", "odd-or-even",
-)
-#: Names ``--tasks`` takes for a whole list.
-TASK_LISTS = {"default": DEFAULT_TASKS, "widget": WIDGET_TASKS}
-
 HOOK = """<script>(function () {
   var meta = document.createElement('meta'); meta.name = '%(meta)s'; document.head.appendChild(meta);
   var started = false, starts = 0;
@@ -115,36 +106,6 @@ START_JS = """(seed) => {
 #: keeps its ``aria-valuenow`` when the task regenerates its problem in place (the field shows 0, the widget says 5),
 #: so an episode started in place would not be the one a fresh load gives.
 STATEFUL_WIDGET = "aria-valuenow"
-
-
-class MiniwobUnavailable(ScrapesmithError):
-    """The ``miniwob`` package (``bench`` extra) is not installed, or a task name is unknown."""
-
-
-def miniwob_html_dir() -> Path:
-    try:
-        import miniwob
-    except ImportError:
-        raise MiniwobUnavailable("MiniWoB++ needs the miniwob package: pip install 'scrapesmith[bench]'") from None
-    return Path(miniwob.__file__).parent / "html"
-
-
-def available_tasks() -> list[str]:
-    return sorted(path.stem for path in (miniwob_html_dir() / "miniwob").glob("*.html"))
-
-
-def resolve_tasks(names: list[str] | None) -> list[str]:
-    """Task names as given; ``all``; or a list's name (``default``, ``widget``) in their place."""
-    if not names:
-        return list(DEFAULT_TASKS)
-    if names == ["all"]:
-        return available_tasks()
-    names = [task for name in names for task in TASK_LISTS.get(name, (name,))]
-    known = set(available_tasks())
-    unknown = [name for name in names if name not in known]
-    if unknown:
-        raise MiniwobUnavailable(f"unknown MiniWoB task(s): {', '.join(unknown)}")
-    return names
 
 
 class _Handler(SimpleHTTPRequestHandler):
@@ -351,68 +312,9 @@ def _one_case(env: MiniwobEnv, policy: Policy, base_url: str, task: str, seed: i
     return case
 
 
-def summarise(cases: list[dict[str, Any]]) -> dict[str, Any]:
-    by_task: dict[str, list[float]] = {}
-    for case in cases:
-        by_task.setdefault(case["task"], []).append(case["reward"])
-    task_means = {task: sum(values) / len(values) for task, values in by_task.items()}
-    summary: dict[str, Any] = {
-        "tasks": len(by_task),
-        "episodes": len(cases),
-        "mean_reward": sum(task_means.values()) / len(task_means) if task_means else 0.0,
-        "success_rate": sum(1 for case in cases if case["reward"] > 0) / len(cases) if cases else 0.0,
-        "steps": sum(case.get("steps", 0) for case in cases),
-        "invalid_steps": sum(case.get("invalid_steps", 0) for case in cases),
-        "asked_steps": sum(case.get("asked_steps", 0) for case in cases),
-        "errors": sum(1 for case in cases if case.get("error")),
-        "judge_errors": sum(1 for case in cases if case.get("judge_error")),
-        **({"workflow_episodes": sum(1 for case in cases if case.get("workflow")),
-            "workflow_broken": sum(1 for case in cases if case.get("broken_step") is not None),
-            "fallbacks": sum(1 for case in cases if case.get("fallback"))} if any("workflow" in c for c in cases) else {}),
-        "seconds": round(sum(case["seconds"] for case in cases), 1),
-    }
-    summary["paths"] = path_scores(cases)
-    judged = [case for case in cases if "judge_success" in case]
-    if judged:
-        agree = [(case["judge_success"] > 0.5) == (case["reward"] > 0) for case in judged]
-        confident = [a for a, case in zip(agree, judged, strict=True) if case["judge_confidence"] >= 0.999]
-        summary["judge_accuracy"] = sum(agree) / len(agree)
-        summary["judge_accuracy_conf1"] = sum(confident) / len(confident) if confident else float("nan")
-        summary["judged"] = len(judged)
-        summary.update(judge_scores([case["judge_success"] > 0.5 for case in judged],
-                                    [case["reward"] > 0 for case in judged]))
-    return summary
-
-
-def judge_scores(said: list[bool], true: list[bool]) -> dict[str, float]:
-    """Precision and recall of the judge's "success" against the true reward, and balanced accuracy (the
-    mean of the recalls of success and of failure). Precision decides what ``insta export`` keeps; an
-    undefined ratio (no success said, or none true) is NaN."""
-    pairs = list(zip(said, true, strict=True))
-    tp = sum(1 for s, t in pairs if s and t)
-    fp = sum(1 for s, t in pairs if s and not t)
-    fn = sum(1 for s, t in pairs if not s and t)
-    tn = sum(1 for s, t in pairs if not s and not t)
-    nan = float("nan")
-    recall = tp / (tp + fn) if tp + fn else nan
-    specificity = tn / (tn + fp) if tn + fp else nan
-    return {"judge_precision": tp / (tp + fp) if tp + fp else nan, "judge_recall": recall,
-            "judge_specificity": specificity,
-            "judge_balanced_accuracy": (recall + specificity) / 2 if tp + fn and tn + fp else nan,
-            "judge_tp": tp, "judge_fp": fp, "judge_fn": fn, "judge_tn": tn}
-
-
-def path_scores(cases: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
-    """Per decision path (``Step.path``: program, model:tie, model:unsure, …): how many steps took it, in how
-    many episodes, and the success rate of those episodes (an episode with several paths counts for each)."""
-    scores: dict[str, dict[str, float]] = {}
-    for case in cases:
-        for path in set(case.get("paths") or []):
-            entry = scores.setdefault(path, {"steps": 0, "episodes": 0, "successes": 0})
-            entry["episodes"] += 1
-            entry["successes"] += case["reward"] > 0
-        for path in case.get("paths") or []:
-            scores[path]["steps"] += 1
-    for entry in scores.values():
-        entry["success_rate"] = round(entry["successes"] / entry["episodes"], 3)
-    return dict(sorted(scores.items()))
+__all__ = [
+    "CHECK_TASKS", "DEFAULT_TASKS", "IDLE_QUIET", "TASK_LISTS", "VISUAL_TASKS", "WIDGET_TASKS", "EpisodeState",
+    "MiniwobEnv", "MiniwobUnavailable", "available_tasks", "evaluate_miniwob", "family_scores", "judge_scores",
+    "miniwob_html_dir", "path_scores", "read_state", "resolve_tasks", "run_miniwob_episode", "serve_miniwob",
+    "summarise", "task_family",
+]

@@ -20,7 +20,6 @@ from scrapesmith.induce.candidates import (
     attribute_candidates,
     headline_candidates,
     page_title,
-    type_candidates,
 )
 from scrapesmith.induce.cleaning import (
     SeedTexts,
@@ -30,17 +29,20 @@ from scrapesmith.induce.cleaning import (
     role_variant,
     template_affix,
 )
+from scrapesmith.induce.confidence import assessed
 from scrapesmith.induce.execute import XPathSyntaxError, folded, normalize_space, post_process, run_actions
 from scrapesmith.induce.field_evidence import FieldConcept, concept_for
 from scrapesmith.induce.fragments import value_nodes
-from scrapesmith.induce.joined import cut_short, joined_candidates, leading_text, text_part
+from scrapesmith.induce.headline import HeadlineAnchor, title_fit
+from scrapesmith.induce.joined import cut_short, joined_candidates, text_part
 from scrapesmith.induce.kinds import telling_check, with_unit
 from scrapesmith.induce.labels import MAX_LABEL_CHARS, is_ui_text, label_candidates, text_label_candidates
 from scrapesmith.induce.linked import link_candidates
 from scrapesmith.induce.pairs import section_candidates, unnamed_candidates
 from scrapesmith.induce.ranking import judged, learned_order
 from scrapesmith.induce.regions import PageRegions, own_url
-from scrapesmith.induce.titles import leads_with, title_cores
+from scrapesmith.induce.titles import title_cores
+from scrapesmith.induce.typed import type_candidates
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
 
 OUTSIDE_RECORD = 0.1
@@ -104,37 +106,6 @@ class ScoredCandidate:
 
 def _post(candidate: FieldCandidate, concept: FieldConcept) -> PostProcess:
     return PostProcess(regex=candidate.regex, multiple=True, split=candidate.split)
-
-
-_TITLE_BOUNDARY = "|:-–—»·/,([{"
-
-
-MID_SEGMENT = 0.9
-CORE_LEADS = 0.95
-
-
-def title_fit(values: Sequence[str], title: str, cores: Sequence[str] = ()) -> float:
-    """How well a page's values read as its headline: 1.0 when the page title contains one starting at a
-    boundary (``Name - Site``, ``Site | Name``), 0.6 when contained elsewhere, 0.3 when absent. A value that
-    stops inside a run of the title's words ("Pulp" of "Pulp Fiction (1994) - IMDb") is likelier the first
-    part of a heading drawn across inline elements than the whole, so it gets a little less. Given the title's
-    record parts (``cores``), a value that is exactly it fits 1.0, and one that starts with it and goes on
-    ("Ray Allen  #20  SG") fits a little less than 1.0 but more than a piece cut from inside it."""
-    best = 0.3
-    for value in values:
-        needle = folded(value)
-        if needle in cores:
-            return 1.0
-        if leads_with(needle, cores):
-            best = max(best, CORE_LEADS)
-        position = title.find(needle)
-        if position < 0 or not needle:
-            continue
-        before = title[:position].rstrip()
-        after = title[position + len(needle):].lstrip()
-        fit = 1.0 if not before or before[-1] in _TITLE_BOUNDARY else 0.6
-        best = max(best, fit * (1.0 if not after or after[0] in _TITLE_BOUNDARY else MID_SEGMENT))
-    return best
 
 
 def _starts_with_label(value: str, labels: Sequence[str]) -> bool:
@@ -221,39 +192,6 @@ def score_candidate(candidate: FieldCandidate, concept: FieldConcept, seeds: Seq
     scored.notes = [f"coverage={coverage:.2f}", f"type={type_fit:.2f}", f"per-page={mean_count:.1f}",
                     f"varies={distinct > 1}"]
     return scored
-
-
-@dataclass
-class HeadlineAnchor:
-    """Where a page's headline sits: values found by type alone count for more the closer they are to it,
-    because a detail page puts its record's fields around its title and distractors further away."""
-
-    root: etree._Element
-    order: dict[etree._Element, int]
-    position: int | None
-    heading: etree._Element | None = None
-
-    @classmethod
-    def of(cls, root: etree._Element, title: str) -> HeadlineAnchor:
-        order = {element: index for index, element in enumerate(root.iter())}
-        heading = None
-        for element in root.iter("h1", "h2", "h3"):
-            texts = [normalize_space(element.text_content()), normalize_space(element.text or ""), leading_text(element)]
-            if any(len(text) >= 3 and title_fit([text], title) >= 1.0 for text in texts):
-                heading = element
-                break
-        if heading is None:
-            heading = next((h for h in root.iter("h1") if normalize_space(h.text_content())), None)
-        return cls(root, order, order[heading] if heading is not None else None, heading)
-
-    def closeness(self, xpath: str) -> float:
-        if self.position is None:
-            return 1.0
-        nodes = value_nodes(self.root, xpath)
-        if not nodes:
-            return 0.4
-        distance = abs(self.order.get(nodes[0], self.position) - self.position)
-        return 0.4 + 0.6 / (1 + distance / 15)
 
 
 def rank_candidates(concept: FieldConcept, seeds: Sequence[etree._Element],
@@ -408,5 +346,5 @@ def induce_heuristic(requests: Sequence[FieldRequest], seeds: Sequence[etree._El
     for request in requests:
         concept = concept_for(request.name, request.instruction)
         ranked = [s for s in rank_candidates(concept, seeds, seed_names) if trusted(s, len(seeds))]
-        fields.append(field_spec_from(request, concept, ranked[0] if ranked else None))
+        fields.append(assessed(field_spec_from(request, concept, ranked[0] if ranked else None), ranked, concept))
     return ScraperSpec(site=site, method="heuristic", seeds=list(seed_names), fields=fields)
