@@ -43,13 +43,13 @@ from lxml import etree
 
 from scrapesmith.induce.candidates import page_title
 from scrapesmith.induce.choose_gate import gate_open
+from scrapesmith.induce.confidence import assess
 from scrapesmith.induce.execute import folded
 from scrapesmith.induce.field_evidence import FieldConcept
 from scrapesmith.induce.heuristic import MIN_SCORE, ScoredCandidate, rank_pool, trusted
 from scrapesmith.induce.kinds import with_unit
 from scrapesmith.induce.labels import label_of
 from scrapesmith.induce.pairs import shared_pairs
-from scrapesmith.induce.ranking import judged
 from scrapesmith.induce.views import FieldRequest
 from scrapesmith.llm import LLM, GrammarError, LLMError, ask_json, render_prompt
 
@@ -127,8 +127,9 @@ def choose_candidate(llm: LLM, request: FieldRequest, concept: FieldConcept, ran
                      seeds: Sequence[etree._Element], urls: Sequence[str] = ()) -> Choice:
     """The model's choice among ``ranked`` for ``request`` (see the module docstring); asked only on a path
     the gate opens (:mod:`scrapesmith.induce.choose_gate`)."""
-    options = distinct_options(offered([s for s in ranked if trusted(s, len(seeds))], concept))
-    sure = SURE if options and sure_evidence(options[0], concept) else ""
+    evidence = [s for s in ranked if trusted(s, len(seeds))]
+    options = distinct_options(offered(evidence, concept))
+    sure = SURE if options and sure_evidence(evidence, concept) else ""
     if unnamed(options, concept):
         pairs = label_options(concept, seeds, options[:EVIDENCE_SHOWN], urls)
         if pairs:
@@ -148,9 +149,9 @@ def choose_candidate(llm: LLM, request: FieldRequest, concept: FieldConcept, ran
     return _answer(llm, "induce_choose", request, concept, lines, CLOSE + sure, options[0])
 
 
-def sure_evidence(best: ScoredCandidate, concept: FieldConcept) -> bool:
-    """Does the learned ranker call the evidence's first choice sure (a confidence and no doubt)?"""
-    confidence, doubt = judged(best, concept)
+def sure_evidence(evidence: Sequence[ScoredCandidate], concept: FieldConcept) -> bool:
+    """Is the evidence's first choice sure, as the heuristic's field would be judged (a confidence, no doubt)?"""
+    confidence, doubt = assess(evidence, concept)
     return confidence is not None and doubt is None
 
 
