@@ -16,7 +16,7 @@ from scrapesmith.induce import induce_scraper, parse_for_replay
 from scrapesmith.lists.detail import DETAIL_SEEDS, field_request
 
 COLUMNS = ["title", "publisher", "publication_date"]
-_DATE_LINE = re.compile(r'(<div class="publisher">.*?<br>\s*)[A-Z][a-z]+ \d{1,2}, (\d{4})', re.S)
+_DATE_LINE = re.compile(r'(<div class="publisher">.*?<br>\s*)[A-Z][a-z]+ \d{1,2}, (\d{4})', re.DOTALL)
 
 
 def test_a_year_alone_is_a_date_a_column_can_hold():

@@ -179,6 +179,8 @@ def heal_candidates(spec_field: FieldSpec,
     for candidate, weight in label_unions(per_page):
         pool.setdefault((candidate.xpath, candidate.regex), (candidate, weight))
     old_shape = shape(spec_field.actions[-1]) if spec_field.actions else None
+    if old_shape is None or "?" not in old_shape:  # a selector by tags alone (``//b``) is no shape to keep
+        return list(pool.values())
     return [(c, w * SAME_SHAPE if shape(c.xpath) == old_shape else w) for c, w in pool.values()]
 
 
