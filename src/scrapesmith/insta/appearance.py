@@ -39,6 +39,9 @@ KIND_NOUNS = {"item": "any", "object": "any", "thing": "any", "element": "any", 
 #: Words between the adjectives and the head that describe nothing ("the olive *colored* box").
 FILLERS = frozenset({"colored", "coloured", "color", "colour", "shaded", "filled", "sized"})
 DETERMINERS = frozenset({"a", "an", "the", "many", "any", "one", "each", "every", "all"})
+#: "colored" with no colour word: any colour that is not a grey (black, white and greys are not "colored").
+COLOURED = "colored"
+NO_COLOUR = frozenset({"black", "white", "grey"})
 #: A colour word names exactly this colour when the leaf's colour is within this distance of it (rounding).
 SAME_COLOUR = 20.0
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
@@ -90,11 +93,11 @@ def describe_task(task: str) -> Description | None:
         else:
             continue
         colour = size = None
-        start = tokens[index][1]
+        start, coloured = tokens[index][1], False
         for back in range(index - 1, -1, -1):
             adjective = tokens[back][0].casefold()
             if adjective in FILLERS:
-                start = tokens[back][1]
+                start, coloured = tokens[back][1], coloured or adjective.startswith("colo")
                 continue
             if adjective in SIZE_WORDS and size is None:
                 size = SIZE_WORDS[adjective]
@@ -103,6 +106,8 @@ def describe_task(task: str) -> Description | None:
             else:
                 break
             start = tokens[back][1]
+        if colour is None and coloured:
+            colour = COLOURED  # "the colored square": the one with a colour, among grey, black and white ones
         if head in ("any", "shape") and colour is None and size is None:
             continue  # "an item", "the shape": nothing told about it
         return Description(phrase=task[start:end], head=head, char=char, colour=colour, size=size)
@@ -136,6 +141,8 @@ def matching(percepts: list[Percept], description: Description) -> list[Percept]
     found = [p for p in percepts if _fits_head(p, description)]
     if description.size:
         found = [p for p in found if p.size_class in (None, description.size)]
+    if description.colour == COLOURED:
+        return [p for p in found if p.shade is not None and p.shade not in NO_COLOUR]
     if description.colour:
         exact = [p for p in found if _same_colour(p, description.colour)]
         found = exact if exact or description.colour not in SHADES else \

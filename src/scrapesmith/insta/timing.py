@@ -40,4 +40,20 @@ def wait_candidates(task: str) -> list[ActionCandidate]:
     return out
 
 
-__all__ = ["MAX_WAIT", "wait_candidates", "wait_seconds"]
+def wait_for_candidates(candidates: list[ActionCandidate], disabled: set[int]) -> list[ActionCandidate]:
+    """A wait until it is enabled (at most :data:`MAX_WAIT`) for each grounded candidate whose target is shown
+    disabled, ranked just above it: a control that enables after a delay is waited for, then acted on."""
+    out = []
+    for candidate in candidates:
+        target = candidate.action.target_element_id
+        if target is None or target not in disabled or not candidate.grounded or candidate.action.action_key == "wait":
+            continue
+        out.append(ActionCandidate(id="", action=Action(action_key="wait", action_kwargs={"seconds": MAX_WAIT},
+                                                        target_element_id=target),
+                                   text=f"wait until [id: {target}] is enabled (at most {MAX_WAIT:g} s)",
+                                   score=candidate.score + 0.05, grounded=list(candidate.grounded),
+                                   element=candidate.element))
+    return out
+
+
+__all__ = ["MAX_WAIT", "wait_candidates", "wait_for_candidates", "wait_seconds"]
