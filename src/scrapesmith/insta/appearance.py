@@ -39,6 +39,9 @@ KIND_NOUNS = {"item": "any", "object": "any", "thing": "any", "element": "any", 
 #: Words between the adjectives and the head that describe nothing ("the olive *colored* box").
 FILLERS = frozenset({"colored", "coloured", "color", "colour", "shaded", "filled", "sized"})
 DETERMINERS = frozenset({"a", "an", "the", "many", "any", "one", "each", "every", "all"})
+#: Axis labels share a row when their centres are within this many pixels vertically, a column horizontally.
+ROW_TOLERANCE = 6.0
+COLUMN_TOLERANCE = 8.0
 #: "colored" with no colour word: any colour that is not a grey (black, white and greys are not "colored").
 COLOURED = "colored"
 NO_COLOUR = frozenset({"black", "white", "grey"})
@@ -186,7 +189,7 @@ def point_target(task: str, percepts: list[Percept]) -> tuple[str, Percept] | No
     if match is None:
         return None
     labels = [(p.centre[0], p.centre[1], float(p.text)) for p in percepts if _NUMBER.match(p.text) and not p.control]
-    row, column = _aligned(labels, 1, 6.0), _aligned(labels, 0, 8.0)
+    row, column = _aligned(labels, 1, ROW_TOLERANCE), _aligned(labels, 0, COLUMN_TOLERANCE)
     x_axis, y_axis = _axis(row, 0), _axis(column, 1)
     if x_axis is None or y_axis is None or len(row) < 3 or len(column) < 3:
         return None

@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scrapesmith.insta.appearance import COLOURED, NO_COLOUR, SAME_COLOUR, Description, describe_task
+from scrapesmith.insta import appearance
+from scrapesmith.insta.appearance import COLOURED, NO_COLOUR, Description, describe_task
 from scrapesmith.insta.colours import CSS_COLOURS
 from scrapesmith.insta.perception import colour_distance
 from scrapesmith.insta.timing import wait_seconds
@@ -55,7 +56,7 @@ def _holds(seen: dict[str, Any], description: Description) -> bool | None:
         rgb = seen.get("rgb")
         if wanted is None or rgb is None:
             unsettled = True
-        elif colour_distance(tuple(rgb), wanted) > SAME_COLOUR:  # type: ignore[arg-type]
+        elif colour_distance(tuple(rgb), wanted) > appearance.SAME_COLOUR:  # type: ignore[arg-type]
             return False
     if description.size:
         if seen.get("size_class") is None:
