@@ -221,3 +221,8 @@ def test_the_colored_square_is_the_one_the_page_highlights(miniwob_env):
                 break
         found = matching(seen_items(observation.percepts, set()), description)
         assert [p.id for p in found] == [int(before)]
+
+
+def test_a_disabled_box_that_still_scrolls_is_scrolled_not_waited_for(miniwob_run):
+    cases = miniwob_run("sign-agreement", range(1))  # its text area is disabled; scrolling it enables the name field
+    assert cases[0]["reward"] == 1.0 and "wait" not in [a["action_key"] for a in cases[0]["actions"]], cases
