@@ -127,6 +127,9 @@ def test_task_words_about_looks_are_read_by_one_rule():
     assert describe_task("How many 7s are there?").char == "7"
     assert describe_task("Keep the mouse hovered over the colored square.").colour == "colored"
     assert describe_task("Click on the button.") is None and describe_task("Select an item from the list") is None
+    assert describe_task("Close the dialog box by clicking the \"x\".") is None  # a box of another noun; a quoted name
+    assert describe_task("Type it in all upper case letters") is None
+    assert describe_task("Click on a rectangle").head == "rectangle"
 
 
 def test_which_thing_the_words_describe_is_clicked(miniwob_run):

@@ -52,6 +52,7 @@ _HOW_MANY = re.compile(r"\bhow\s+many\b", re.IGNORECASE)
 _HOVER = re.compile(r"\bhover", re.IGNORECASE)
 _POINT = re.compile(r"\(\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*\)")
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
+QUOTE_MARKS = "\"'“”‘’`"
 NOT_SHAPES = frozenset({"canvas", "img", "video", "iframe", "picture", "object", "embed"})
 
 
@@ -92,6 +93,9 @@ def describe_task(task: str) -> Description | None:
         elif index and (len(word) == 1 or (len(word) == 2 and word[1] == "s" and before[-1:] != ["a"]
                                            and _HOW_MANY.search(task) is not None)) and (
                 before[-1] in DETERMINERS or before[-1] in SIZE_WORDS or _is_colour(before[-1])):
+            around = task[tokens[index][1] - 1: tokens[index][1]] + task[end: end + 1]
+            if any(mark in around for mark in QUOTE_MARKS):
+                continue  # a quoted character is a name ("the \"x\""), not a look
             head, char = "char", word[0]
         else:
             continue
@@ -109,6 +113,10 @@ def describe_task(task: str) -> Description | None:
             else:
                 break
             start = tokens[back][1]
+        nearest = next((tokens[b][0].casefold() for b in range(index - 1, -1, -1)
+                        if tokens[b][0].casefold() not in FILLERS), "")
+        if nearest not in DETERMINERS and nearest not in SIZE_WORDS and not _is_colour(nearest):
+            continue  # "the dialog box", "upper case letters": the head belongs to another noun
         if colour is None and coloured:
             colour = COLOURED  # "the colored square": the one with a colour, among grey, black and white ones
         if head in ("any", "shape") and colour is None and size is None:
