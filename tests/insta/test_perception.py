@@ -229,3 +229,17 @@ def test_the_colored_square_is_the_one_the_page_highlights(miniwob_env):
 def test_a_disabled_box_that_still_scrolls_is_scrolled_not_waited_for(miniwob_run):
     cases = miniwob_run("sign-agreement", range(1))  # its text area is disabled; scrolling it enables the name field
     assert cases[0]["reward"] == 1.0 and "wait" not in [a["action_key"] for a in cases[0]["actions"]], cases
+
+
+def test_a_page_whose_looks_cannot_be_read_is_said_not_lost():
+    from scrapesmith.errors import ScrapesmithError
+    from scrapesmith.insta.perception import perceive
+
+    class Refusing:  # the browser seam failing (a page that navigated away mid-read)
+        calls = 0
+
+        def evaluate(self, script, arg=None, target=None):
+            Refusing.calls += 1
+            raise ScrapesmithError("evaluate page: Execution context was destroyed\nmore")
+
+    assert perceive(Refusing()) == ([], "evaluate page: Execution context was destroyed") and Refusing.calls == 2

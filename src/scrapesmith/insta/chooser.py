@@ -168,6 +168,8 @@ class CandidatePolicy:
         lines = [f"{candidate.id}: {candidate.text}" for candidate in candidates]
         step = Step(url=observation.url, observation=observation.markdown, candidates=lines, asked=False)
         decision = decide(task, candidates, history, observation.markdown, self.config.ask_below)
+        if observation.perception_error:  # chosen without what the page looks like: said, not lost
+            decision.reason += f" (the page's looks could not be read: {observation.perception_error})"
         step.confidence, step.clause = decision.confidence, decision.clause
         step.path = "program" if not decision.offer else f"{'program' if self.llm is None else 'model'}:{decision.why}"
         if self.llm is None or not decision.offer:
