@@ -5,7 +5,8 @@ promises ("the analytics dashboard") rather than what the site holds. Here the p
 through the same fetcher (robots.txt, the address guard, politeness, the archive when one is set): the landing
 page's links in order, then from each of those pages its first links that are not the landing page's own (the
 navigation every page repeats), in turn along each chain, so a listing leads to its records. Pages that fail (robots, a
-404) are counted with their reason and skipped. Only pages under the landing page's path on its host are read.
+404) are counted with their reason and skipped. Only pages under the landing page's first folder on its host
+are read.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class SitePage:
     page: Page
     route: tuple[str, ...] = ()
     links: tuple[tuple[str, str], ...] = ()
+    ambiguous: bool = False  # a link text of its route leads elsewhere too on the page it is clicked on
 
     @property
     def depth(self) -> int:
@@ -68,9 +70,11 @@ def page_links(page: Page) -> tuple[tuple[str, str], ...]:
 
 
 def in_scope(url: str, landing_url: str) -> bool:
-    """Same scheme and host, under the landing page's folder (a site that lives under a path stays there)."""
+    """Same scheme and host, under the landing page's first folder (a site that lives under a path, as the demo
+    web's do, stays there; a start page deeper in it still reaches the rest of it)."""
     here, root = urlsplit(url), urlsplit(landing_url)
-    folder = root.path if root.path.endswith("/") else root.path.rsplit("/", 1)[0] + "/"
+    first = root.path.lstrip("/").split("/", 1)
+    folder = f"/{first[0]}/" if len(first) == 2 and first[0] else "/"
     return (here.scheme, here.netloc) == (root.scheme, root.netloc) and here.path.startswith(folder)
 
 
@@ -122,12 +126,17 @@ def shortest_routes(found: Exploration) -> None:
     from the listing, not through the related records the chain went by)."""
     by_url = {page.url: page for page in found.all_pages}
     routes: dict[str, tuple[str, ...]] = {found.landing.url: ()}
+    ambiguous: dict[str, bool] = {found.landing.url: False}
     queue = [found.landing]
     while queue:
         page = queue.pop(0)
+        targets: dict[str, set[str]] = {}
+        for text, url in page.links:
+            targets.setdefault(text.casefold(), set()).add(url)
         for text, url in page.links:
             if url in by_url and url not in routes:
                 routes[url] = (*routes[page.url], text)
+                ambiguous[url] = ambiguous[page.url] or len(targets[text.casefold()]) > 1
                 queue.append(by_url[url])
-    found.pages = [SitePage(url=page.url, page=page.page, route=routes.get(page.url, page.route), links=page.links)
-                   for page in found.pages]
+    found.pages = [SitePage(url=page.url, page=page.page, route=routes.get(page.url, page.route), links=page.links,
+                            ambiguous=ambiguous.get(page.url, True)) for page in found.pages]

@@ -25,12 +25,16 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from scrapesmith.dom import parse_html
-from scrapesmith.insta.agent import MAX_ACTIONS, run_episode
+from scrapesmith.insta.agent import MAX_ACTIONS
 from scrapesmith.insta.chooser import make_policy
 from scrapesmith.insta.env import OBSERVATION_TOKENS, BrowserEnv
+from scrapesmith.insta.episode import EpisodeBudget, run_within_budget
 from scrapesmith.insta.evidence_judge import make_judge
 from scrapesmith.insta.explore import EXPLORE_PAGES, Exploration, explore
+from scrapesmith.insta.goal_judge import GoalJudge
+from scrapesmith.insta.goals import site_goals
 from scrapesmith.insta.propose import LandingPage, Proposer
+from scrapesmith.insta.propose_site import SiteProposer, SiteProposerConfig
 from scrapesmith.insta.safety import (
     LandingSnapshot,
     SafetyFilter,
@@ -69,6 +73,7 @@ class PipelineConfig:
     policy: str = "candidates"
     judge_kind: str = "evidence"
     explore_pages: int = EXPLORE_PAGES
+    free_form: bool = False
 
     @property
     def needs_model(self) -> bool:
@@ -107,6 +112,18 @@ def read_sites(lines: Iterable[str]) -> list[str]:
 # -- inside a worker ---------------------------------------------------------------------------------------
 
 _WORKER: dict[str, Any] = {}
+
+
+def reset_worker() -> None:
+    """Forget this process's model, fetcher and browser (an in-process run that follows another, e.g. a
+    benchmark's next seed, starts afresh)."""
+    runtime = _WORKER.pop("runtime", None)
+    if runtime is not None:
+        runtime.close()
+    http = _WORKER.pop("http", None)
+    if http is not None and hasattr(http, "close"):
+        http.close()
+    _WORKER.clear()
 
 
 def _worker_llm(job: SiteJob) -> LLM | None:
@@ -201,28 +218,33 @@ def process_site(job: SiteJob) -> SiteResult:
 def _run_stages(job: SiteJob, llm: LLM | None, result: SiteResult) -> None:
     config = job.config
     label = site_label(job.url)
-    page, _exploration = read_site(job, llm, result)
+    page, exploration = read_site(job, llm, result)
     if result.safety.unsafe:
         result.status = "unsafe"
         return
     landing = snapshot_page(page)
     proposer = Proposer(llm, seed=config.seed)
-    result.proposal = proposer.propose(label, LandingPage(title=landing.title, text=landing.text,
-                                                          links=landing_links(page)))
+    pages_read = [read.url for read in exploration.all_pages] if exploration else [page.url]
+    result.proposal = SiteProposer(proposer, SiteProposerConfig(free_form=config.free_form)).propose(
+        label, LandingPage(title=landing.title, text=landing.text, links=landing_links(page)),
+        site_goals(exploration) if exploration else [], pages_read)
     if not result.proposal.is_safe:
         result.status = "unsafe"
         return
     from scrapesmith.web.browser import BrowserSession
 
     agent = make_policy(config.policy, llm, reasoning_words=config.reasoning_words)
+    budget = EpisodeBudget(max_actions=config.max_actions, wall_time=config.site_wall_time)
     with BrowserSession(_worker_runtime(config)) as session:
         shots = Path(config.screenshots_dir) if config.screenshots_dir else None
         env = BrowserEnv(session, max_tokens=config.observation_tokens,
                          screenshots=shots / _folder_name(label) if shots else None,
                          relative_to=shots.parent if shots else None)
-        result.trajectory = run_episode(env, agent, result.proposal.task or "", job.url,
-                                        max_actions=config.max_actions, wall_time=config.site_wall_time)
-    result.judgement = make_judge(config.judge_kind, llm).judge(result.trajectory.task, result.trajectory)
+        result.trajectory = run_within_budget(env, agent, result.proposal.task or "", job.url, budget)
+    goal = result.proposal.goal
+    result.judgement = GoalJudge().judge(result.trajectory.task, result.trajectory, goal) \
+        if goal is not None and config.judge_kind == "evidence" else \
+        make_judge(config.judge_kind, llm).judge(result.trajectory.task, result.trajectory)
     if config.refine and llm is not None:
         result.refined = proposer.refine(label, result.trajectory.task, result.trajectory, result.judgement)
     result.status = "ok"

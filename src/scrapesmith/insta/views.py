@@ -197,6 +197,8 @@ class ProposedTask(BaseModel):
     reason: str = Field(default="", description="why there is no task (N/A), or how the task was chosen")
     rejected: list[str] = Field(default_factory=list, description="proposals rejected as vague, with why")
     pages_read: list[str] = Field(default_factory=list, description="the pages the proposer read")
+    system: str = Field(default="insta_propose", description="the prompt the accepted answer was given "
+                        "(insta_propose, or insta_propose_choose: a choice among the program's tasks)")
     response: str = ""
     prompt: str = Field(default="", description="the user message, so the call can be exported for training")
     examples: list[str] = Field(default_factory=list, description="domains of the in-context examples shown")
