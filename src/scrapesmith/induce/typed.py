@@ -15,7 +15,6 @@ from scrapesmith.induce.candidates import (
     FieldCandidate,
     anchored_path,
     inner_box,
-    line_paths,
     visible_elements,
     xpath_literal,
 )
@@ -71,7 +70,7 @@ def type_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCa
                 found += [FieldCandidate(f"{path}/text()[translate(normalize-space(), '0123456789', '0000000000')"
                                          f"={xpath_literal(shape)}]", "type", regex)
                           for path in anchored_path(parent, hashed=True)[:3]]
-            if typed and parent is not None:
+            elif typed and parent is not None:
                 found += block_lines(element, regex)
         own = normalize_space(element.text or "")
         if not own or len(own) > concept.max_length:
@@ -92,14 +91,14 @@ def type_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCa
 
 
 def block_lines(br: etree._Element, regex: str | None = None) -> list[FieldCandidate]:
-    """The line after ``br`` by its place in its block: counted from the block's start under each anchored
-    path of the block or after the short text that heads it (:func:`candidates.line_paths`), and, when it is
-    the block's last line, as the last ("St. Martin's Press<br/>June 29, 2010": the date is the last line
-    whatever month the seeds happen to print, which a shape of its letters would not carry)."""
+    """The line after ``br`` by its place in its block, when it is the block's last line ("St. Martin's
+    Press<br/>June 29, 2010": the date is the last line whatever month the seeds happen to print, which a
+    shape of its letters would not carry). A line counted from the block's start moves when an earlier line
+    is missing from a record, so the last place is the one offered."""
     texts = br.xpath("following-sibling::text()[1]")
     if not texts or texts[0].getparent() is not br:
         return []
-    found = [FieldCandidate(path, "type", regex) for path, _ in line_paths(texts[0])]
+    found: list[FieldCandidate] = []
     parent = br.getparent()
     later = [t for t in br.itersiblings() if isinstance(t.tag, str) and normalize_space(t.text_content())
              or normalize_space(t.tail or "")]
