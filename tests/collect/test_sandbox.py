@@ -145,7 +145,7 @@ def test_run_without_bubblewrap_refuses_unless_unsafe_no_sandbox_is_on_the_comma
 def test_a_memory_cgroup_left_by_a_killed_caller_is_removed_by_the_next_run(tmp_path):
     import subprocess
 
-    from scrapesmith.collect.limits import MemoryCgroup, _own_memory_cgroup
+    from scrapesmith.collect.cgroups import MemoryCgroup, _own_memory_cgroup
 
     probe = MemoryCgroup.create(2**30)
     if probe is None:

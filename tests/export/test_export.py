@@ -218,3 +218,31 @@ def test_the_plain_script_on_saved_swde_files_gives_the_run_rows(tmp_path):
     assert len(expected) == 20 and all(row["source_url"].startswith("file://") for row in expected)
     script = export_python(spec, tmp_path / "books.py", POLITE)
     assert as_text(run_script(script, str(tmp_path / "pages.txt"))) == as_text(expected)
+
+
+def test_the_joined_reading_code_defines_both_parts_and_imports_nothing_of_scrapesmith(tmp_path):
+    """standalone.py and standalone_run.py are one module in an export: every public name of both, no import
+    of scrapesmith, and it runs on its own (a list program's phases split from a page read by it)."""
+    from scrapesmith.export import standalone, standalone_run
+    from scrapesmith.export.service import standalone_source
+
+    source = standalone_source()
+    (tmp_path / "extract.py").write_text(source, encoding="utf-8")
+    assert "scrapesmith" not in imports_of(tmp_path)
+    tree = ast.parse(source)
+    defined = {node.name for node in tree.body if isinstance(node, ast.FunctionDef | ast.ClassDef)}
+    public = {name for module in (standalone, standalone_run) for name, value in vars(module).items()
+              if callable(value) and getattr(value, "__module__", "") == module.__name__ and not name.startswith("_")}
+    assert public and public <= defined
+    program = {"columns": ["title"], "steps": [
+        {"action": "EnterList", "elements": ["li"], "pagination": None},
+        {"action": "SaveText", "column": "title", "element": ":scope"}, {"action": "ExitList"}]}
+    done = subprocess.run(
+        [sys.executable, "-c", ("import json, sys; import extract; program = json.loads(sys.argv[1]); "
+         "page = '<html><body><ul><li>a</li><li>b</li></ul></body></html>'; "
+         "rows = extract.run_list(program, 'p1', lambda url: (url, page), 'http://x/', 3, lambda: 'now'); "
+         "print(json.dumps([row['title'] for row in rows]))"), json.dumps(program)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout) == ["a", "b"]

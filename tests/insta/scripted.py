@@ -4,7 +4,8 @@ It plays every role by reading the prompt the way a model would have to: asked b
 describes sites whose label contains ``unsafe_on`` as extremist forums (as a judge, calls them unsafe), the
 agent (the seed's, or the candidate chooser) clicks the first "Blog link" it sees and then stops, the judge
 (scores, or evidence checks quoting the blog page's heading) calls a trajectory that reached a blog page a
-success. ``kill_on`` makes the worker process die when
+success. As the proposer it writes "Find the latest blog post." (free form; N/A for ``unsafe_on``) and, offered
+the program's tasks, chooses the first that opens "Blog". ``kill_on`` makes the worker process die when
 the proposer is asked about that site, to test crash recovery and resume.
 """
 
@@ -37,6 +38,10 @@ def respond(request: LLMRequest, kill_on: str | None = None, unsafe_on: str = "/
     if request.stage == "insta.propose":
         if kill_on and kill_on in user:
             os._exit(17)
+        if "## Tasks" in user:  # the choice among the program's tasks: one that goes to the blog, else the first
+            tasks = re.findall(r"^(t\d+): (.*)$", user, re.MULTILINE)
+            blog = next((key for key, task in tasks if '"Blog"' in task), tasks[0][0])
+            return json.dumps({"reason": "readers want the blog", "task": blog})
         return "N/A" if unsafe_on in user else "Find the latest blog post."
     if request.stage == "insta.agent":
         page = user.split("## Current Webpage:", 1)[1]

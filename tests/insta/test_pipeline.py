@@ -32,12 +32,15 @@ def test_pipeline_records_every_site_and_resumes_after_a_killed_worker(demo_web,
     finally:
         runner.close()
     results = store.latest()
-    assert (first.ok, first.unsafe, first.failed) == (0, 1, 2)
+    assert (first.ok, first.unsafe, first.failed) == (1, 0, 2)
     assert results[acme].error == "worker process died on every attempt"
     assert "RobotsDisallowed" in results[private].error
-    assert results[unsafe].proposal is None and results[unsafe].trajectory is None
-    assert results[unsafe].safety.unsafe and results[unsafe].safety.decided_by == "model"
-    assert first.refused == {"harmful": 1}
+    # the model's "extremist forum" is its word alone: the pages read show none of it, so the filter lets the
+    # site through (the refusal is recorded as overruled) and the proposer gives it a task from its pages
+    assert results[unsafe].proposal.goal is not None and results[unsafe].trajectory is not None
+    assert results[unsafe].proposal.goal.page.startswith(demo_web.url("/stocks/"))
+    assert not results[unsafe].safety.unsafe and results[unsafe].safety.overruled.startswith("model: harmful")
+    assert first.refused == {}
 
     with store.shards()[-1].open("a") as shard:  # a crash mid-write leaves a torn last line
         shard.write('{"site": "http://127.0.0.1/torn", "status": "o')
@@ -56,10 +59,9 @@ def test_pipeline_records_every_site_and_resumes_after_a_killed_worker(demo_web,
     recorded = [result.site for result in store.results()]
     assert recorded.count(unsafe) == 1 and recorded.count(acme) == 2
     rows = {row["site"]: row for row in read_rows(tmp_path / "run" / "results.parquet")}
-    assert rows[acme]["status"] == "ok" and rows[acme]["success"] == 1.0 and rows[unsafe]["status"] == "unsafe"
-    assert (rows[unsafe]["safety_verdict"], rows[unsafe]["safety_category"]) == ("unsafe", "harmful")
-    # the first framing's answer refuses the site, so the second is not asked
-    assert rows[unsafe]["safety_reason"].startswith("plain: model: 'a forum of extremist hate speech'")
+    assert rows[acme]["status"] == "ok" and rows[acme]["success"] == 1.0 and rows[unsafe]["status"] == "ok"
+    assert (rows[unsafe]["safety_verdict"], rows[unsafe]["safety_category"]) == ("safe", "safe")
+    assert "rests on the model's word alone" in rows[unsafe]["safety_reason"]
     assert (rows[acme]["safety_verdict"], rows[acme]["safety_decided_by"]) == ("safe", "model")
 
 
@@ -86,8 +88,8 @@ def test_candidate_policy_and_evidence_judge_in_the_pipeline(demo_web, tmp_path)
 
 
 def test_pipeline_runs_with_no_model(demo_web, tmp_path):
-    """``--llm none``: a task naming a landing-page link, the best grounded candidate, the evidence judge's
-    own check; no refinement."""
+    """``--llm none``: a page of the site to reach (no model reads an answer), the links to it followed by the
+    best grounded candidates, the goal judge's check of the page; no refinement."""
     sites = [demo_web.url("/acme/careers/"), demo_web.url("/bookshelf/catalog/")]
     config = PipelineConfig(llm_spec="none", allow_hosts=("127.0.0.1",), politeness_delay=0.0, max_actions=4,
                             site_wall_time=60, seed=3)
@@ -99,8 +101,10 @@ def test_pipeline_runs_with_no_model(demo_web, tmp_path):
     assert summary.ok == 2, summary.errors
     for result in ResultStore(tmp_path / "run").latest().values():
         task, trajectory = result.proposal.task, result.trajectory
-        assert task.startswith('Open the "') and result.refined is None and result.llm_calls == 0
-        link = task.split('"')[1]
-        assert trajectory.steps[0].action.action_key == "click" and f'"{link}"' in trajectory.steps[0].candidate
+        goal = result.proposal.goal
+        assert task.startswith('Open "') and result.refined is None and result.llm_calls == 0
+        route = ", then ".join(f'open "{text}"' for text in goal.route)
+        assert not goal.label and goal.route and task == f"O{route[1:]}."
+        assert trajectory.steps[0].action.action_key == "click" and f'"{goal.route[0]}"' in trajectory.steps[0].candidate
         assert trajectory.stop_reason == "stop" and result.judgement.kind == "evidence"
-        assert result.judgement.success == 1.0
+        assert result.judgement.success == 1.0 and trajectory.final_url == goal.page

@@ -167,3 +167,77 @@ def test_a_warc_bomb_read_back(tmp_path, block):
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert not result["outcome"].startswith("read"), result
     assert result["peak_mb"] < PEAK_MB, result
+
+
+def _broken_robots_site(robots_status: int):
+    """A server whose robots.txt says ``Content-Encoding: gzip`` and is a gzip stream broken after its header
+    (its first block has the reserved block type), and whose /page is a plain page."""
+    broken = gzip.compress(b"User-agent: *\nDisallow: /page\n")[:10] + b"\xff" * 40
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            robots = self.path == "/robots.txt"
+            body = broken if robots else b"<html><body><p>a page</p></body></html>"
+            self.send_response(robots_status if robots else 200)
+            self.send_header("Content-Type", "text/plain" if robots else "text/html")
+            if robots:
+                self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args) -> None:
+            return
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def test_a_robots_txt_whose_encoding_breaks_below_the_cap_refuses_the_site_and_says_why():
+    """A robots.txt that cannot be inflated was kept as the few bytes inflated before the break (here none:
+    no rules, so everything allowed, silently); its rules cannot be known, so the site is refused, with why."""
+    from scrapesmith.web.fetch import HttpFetcher
+    from scrapesmith.web.page import RobotsDisallowed
+
+    server = _broken_robots_site(200)
+    host = f"127.0.0.1:{server.server_address[1]}"
+    try:
+        with HttpFetcher(allow_hosts=[host], delay=0.0, retries=0) as fetcher:
+            with pytest.raises(RobotsDisallowed) as refused:
+                fetcher.fetch(f"http://{host}/page")
+            assert "robots.txt could not be read" in str(refused.value)
+            assert "gzip body is broken" in str(refused.value)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_broken_robots_txt_under_a_404_still_allows_everything():
+    """RFC 9309: a 4xx robots.txt means no rules whatever its body, so a broken body there refuses nothing."""
+    from scrapesmith.web.fetch import HttpFetcher
+
+    server = _broken_robots_site(404)
+    host = f"127.0.0.1:{server.server_address[1]}"
+    try:
+        with HttpFetcher(allow_hosts=[host], delay=0.0, retries=0) as fetcher:
+            assert b"a page" in fetcher.fetch(f"http://{host}/page").content
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_prefix_says_why_it_ends_early_when_its_encoding_breaks():
+    """read_prefix (robots.txt, a proxy's refusal): cut at its limit silently, but a broken encoding is said."""
+    import httpx
+
+    from scrapesmith.web.responses import read_prefix
+
+    def response(body: bytes) -> httpx.Response:
+        return httpx.Response(200, headers={"Content-Encoding": "gzip"}, stream=httpx.ByteStream(body))
+
+    whole = gzip.compress(b"x" * 10_000)
+    assert read_prefix(response(whole), 100) == (b"x" * 100, None)
+    assert read_prefix(response(whole), 10**6) == (b"x" * 10_000, None)
+    kept, why = read_prefix(response(whole[:10] + b"\xff" * 40), 10**6)
+    assert kept == b"" and why is not None and "broken" in why

@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from scrapesmith.collect.program import Rerun, dataset_rows
+from scrapesmith.collect.readback import dataset_rows
 from scrapesmith.collect.runtime import DATASET_FILES
 from scrapesmith.collect.sandbox import SandboxLimits
+from scrapesmith.collect.views import Rerun
 from scrapesmith.drift import DriftReport, compare, profile_rows
 from scrapesmith.induce import kind_of
 from scrapesmith.io import PROVENANCE_COLUMNS, read_rows

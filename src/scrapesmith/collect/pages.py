@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from scrapesmith.collect.outputs import UnsafeOutput
-from scrapesmith.collect.program import check_runnable, dataset_rows, read_failures
+from scrapesmith.collect.program import check_runnable
+from scrapesmith.collect.readback import dataset_rows, read_failures
 from scrapesmith.collect.runtime import FAILURES_FILE
 from scrapesmith.collect.sandbox import SandboxLimits, run_in_sandbox
 from scrapesmith.errors import ScrapesmithError

@@ -76,6 +76,11 @@ def node_text(node: HtmlElement | str) -> str:
     return normalize_text("".join(parts))
 
 
+def element_text(element: HtmlElement) -> str:
+    """All the text under ``element`` (script and style included), whitespace-normalised."""
+    return " ".join("".join(element.itertext()).split())
+
+
 def absolute_xpath(node: HtmlElement) -> str:
     """Positional XPath from the document root, e.g. ``/html/body/div[2]/p`` (lxml's ``getpath`` format,
     but valid for prefixed tags such as ``o:p`` too)."""

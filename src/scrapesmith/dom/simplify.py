@@ -17,6 +17,8 @@ When the result still exceeds ``max_tokens``, content is elided in an order that
 information: texts are shortened further, then runs of similar siblings are cut harder, then deep
 subtrees are summarised; only as a last resort is the end cut. Every elision is stated in the text
 (``… 18 more similar <dl> elided (#264–#480)``), so the model knows something is missing.
+
+Which elements are kept, folded or dropped before any of this is :mod:`scrapesmith.dom.simplify_tree`.
 """
 
 from __future__ import annotations
@@ -31,48 +33,19 @@ from scrapesmith.dom.attributes import Noise, open_tag, shared_query_parameters
 from scrapesmith.dom.ids import ID_ATTRIBUTE, assign_ids, node_id
 from scrapesmith.dom.parse import HtmlElement
 from scrapesmith.dom.selectors import normalize_text
+from scrapesmith.dom.simplify_tree import SKIPPED_TAGS, TEXT_CHARS_PER_WEIGHT, Node, build_items
 from scrapesmith.dom.tokens import estimate_tokens
-from scrapesmith.dom.visibility import INTERACTIVE_TAGS, is_hidden, is_interactive
 
-__all__ = ["ID_ATTRIBUTE", "SimplifiedDom", "assign_ids", "simplify"]
+__all__ = ["ID_ATTRIBUTE", "SKIPPED_TAGS", "SimplifiedDom", "assign_ids", "simplify"]
 
-SKIPPED_TAGS = frozenset({
-    "script", "style", "noscript", "template", "head", "meta", "link", "base", "iframe", "object", "embed",
-    "canvas", "svg", "math", "map", "audio", "video", "source", "track", "br", "hr", "wbr",
-})
-STRUCTURAL_TAGS = frozenset({
-    "ul", "ol", "li", "dl", "dt", "dd", "table", "tr", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "form",
-    "img", "title", "label", "fieldset", "legend", "nav", "main", "header", "footer", "p",
-})
-FORMATTING_TAGS = frozenset({
-    "b", "i", "em", "strong", "u", "font", "small", "big", "sup", "sub", "abbr", "cite", "s", "strike",
-    "mark", "tt", "nobr", "q", "ins", "del", "kbd", "var", "bdi", "bdo",
-})
 LONG_TEXT = 200  # characters of a text shown before "… (+N chars)"; the node keeps the full text
 _ID_MARK = re.compile(r" #(\d+)")
 LEAVES_KEPT = 5  # of a run of similar leaf elements (links, options), when the run is long
 MIN_ELIDED = 3  # eliding fewer items than this saves nothing worth a marker line
 MIN_ELIDED_WEIGHT = 20  # records are elided only when that removes this much (small tables stay whole)
-TEXT_CHARS_PER_WEIGHT = 40
 MAX_PERIOD = 6  # longest group of mixed siblings recognised as a repeating record
 MIN_REPEATS = 5  # a group must repeat this often to be collapsed
 DUPLICATE_MIN_LINES = 5  # a repeated subtree at least this long is shown once
-FOLDABLE_TAGS = frozenset({
-    "li", "p", "dd", "dt", "nav", "header", "footer", "main", "fieldset", "label", "title",
-})
-MAX_DEPTH = 120
-
-
-@dataclass(eq=False)
-class _Node:
-    element: HtmlElement
-    items: list[_Node | str]
-    weight: int = 0  # kept elements below, plus text length / 40: a cheap proxy for rendered size
-
-    def __post_init__(self) -> None:
-        self.weight = 1 + sum(
-            item.weight if isinstance(item, _Node) else len(item) // TEXT_CHARS_PER_WEIGHT for item in self.items
-        )
 
 
 @dataclass
@@ -127,7 +100,7 @@ def simplify(
     which splits numbers into single digits).
     """
     assign_ids(tree)
-    items = _build(tree, 0)
+    items = build_items(tree, 0)
     noise = shared_query_parameters(tree)
     simplified = SimplifiedDom(text="")
     for limits in _ladder(max_similar):
@@ -140,93 +113,6 @@ def simplify(
     return _cut_to_budget(simplified, max_tokens, count_tokens)
 
 
-def _build(element: HtmlElement, depth: int) -> list[_Node | str]:
-    """The element as simplified items: a kept node, or its hoisted children when it only wraps them."""
-    if not isinstance(element.tag, str) or element.tag in SKIPPED_TAGS or is_hidden(element):
-        return []
-    if depth > MAX_DEPTH:
-        text = normalize_text(element.text_content())
-        return [text] if text else []
-    items: list[_Node | str] = []
-    _add_text(items, element.text)
-    for child in element:
-        items.extend(_build(child, depth + 1))
-        _add_text(items, child.tail)
-    items = _without_redundant_images(items)
-    if element.tag in FORMATTING_TAGS and not is_interactive(element):
-        return items
-    if not items and not _is_actionable(element):
-        return []
-    if _is_meaningful(element, items):
-        if _is_foldable_wrapper(element, items):
-            return items
-        return [_Node(element, _fold_single_child(element, items))]
-    if len(items) >= 2:
-        return [_Node(element, items)]
-    return items
-
-
-def _without_redundant_images(items: list[_Node | str]) -> list[_Node | str]:
-    """Drop a plain image whose alt text its siblings already show (a product card's cover and title)."""
-    if len(items) < 2:
-        return items
-    images = [i for i in items if isinstance(i, _Node) and i.element.tag == "img" and not is_interactive(i.element)]
-    if not images:
-        return items
-    image_ids = {id(image) for image in images}
-    others = (i if isinstance(i, str) else i.element.text_content() for i in items if id(i) not in image_ids)
-    shown = _compact(" ".join(others))
-    return [i for i in items if id(i) not in image_ids or _compact(i.element.get("alt") or "") not in shown]
-
-
-def _compact(text: str) -> str:
-    return "".join(text.split()).lower()
-
-
-def _add_text(items: list[_Node | str], text: str | None) -> None:
-    text = normalize_text(text)
-    if not text:
-        return
-    if items and isinstance(items[-1], str):
-        items[-1] = f"{items[-1]} {text}"
-    else:
-        items.append(text)
-
-
-def _is_meaningful(element: HtmlElement, items: list[_Node | str]) -> bool:
-    return (
-        element.tag in STRUCTURAL_TAGS
-        or element.tag in INTERACTIVE_TAGS
-        or is_interactive(element)
-        or any(isinstance(item, str) for item in items)
-    )
-
-
-def _is_actionable(element: HtmlElement) -> bool:
-    """Worth showing even when empty: something to click or type into, or an image with alt text."""
-    return is_interactive(element) or (element.tag == "img" and bool(normalize_text(element.get("alt"))))
-
-
-def _is_foldable_wrapper(element: HtmlElement, items: list[_Node | str]) -> bool:
-    """``<li><a>x</a></li>``: a textless layout element around a single kept node adds nothing."""
-    return (
-        element.tag in FOLDABLE_TAGS
-        and len(items) == 1
-        and isinstance(items[0], _Node)
-        and _is_meaningful(items[0].element, items[0].items)
-        and not is_interactive(element)
-    )
-
-
-def _fold_single_child(element: HtmlElement, items: list[_Node | str]) -> list[_Node | str]:
-    """A meaningful element whose only child is a plain wrapper takes the wrapper's children instead."""
-    if len(items) == 1 and isinstance(items[0], _Node):
-        only = items[0]
-        if not _is_meaningful(only.element, only.items):
-            return only.items
-    return items
-
-
 class _Renderer:
     """Renders items as indented pseudo-HTML under one set of :class:`_Limits`, recording elisions."""
 
@@ -237,7 +123,7 @@ class _Renderer:
         self.nodes: dict[int, HtmlElement] = {}
         self.elisions: list[str] = []
 
-    def render(self, items: list[_Node | str], depth: int) -> list[str]:
+    def render(self, items: list[Node | str], depth: int) -> list[str]:
         lines: list[str] = []
         pad = "  " * depth
         for item, run_skipped in self._collapse_similar(items):
@@ -249,7 +135,7 @@ class _Renderer:
                 lines.extend(self._node(item, depth))
         return lines
 
-    def _node(self, node: _Node, depth: int) -> list[str]:
+    def _node(self, node: Node, depth: int) -> list[str]:
         pad = "  " * depth
         ident = node_id(node.element)
         if ident is not None:
@@ -288,7 +174,7 @@ class _Renderer:
         self.elisions.append("text")
         return f"{text[:limit]}… (+{len(text) - limit} chars)"
 
-    def _collapse_similar(self, items: list[_Node | str]):
+    def _collapse_similar(self, items: list[Node | str]):
         """Yield ``(item, None)``, or ``(None, marker)`` in place of similar siblings beyond the limit."""
         signatures = [_item_signature(item) for item in items]
         index = 0
@@ -300,7 +186,7 @@ class _Renderer:
                 skipped = items[index + keep : index + period * repeats]
                 if sum(_item_weight(x) for x in skipped) >= MIN_ELIDED_WEIGHT:
                     yield from ((kept, None) for kept in items[index : index + keep])
-                    nodes = [x for x in skipped if isinstance(x, _Node)]
+                    nodes = [x for x in skipped if isinstance(x, Node)]
                     first, last = node_id(nodes[0].element), node_id(nodes[-1].element)
                     self.elisions.append(f"{len(skipped) // period} similar groups")
                     yield None, (
@@ -310,7 +196,7 @@ class _Renderer:
                     continue
             end = index + 1
             keep = None
-            if isinstance(item, _Node):
+            if isinstance(item, Node):
                 keep = self.limits.records_kept if _is_record(item) else self.limits.leaves_kept
                 while end < len(items) and _similar(item, items[end]):
                     end += 1
@@ -326,11 +212,11 @@ class _Renderer:
             index = end
 
 
-def _item_weight(item: _Node | str) -> int:
-    return item.weight if isinstance(item, _Node) else len(item) // TEXT_CHARS_PER_WEIGHT
+def _item_weight(item: Node | str) -> int:
+    return item.weight if isinstance(item, Node) else len(item) // TEXT_CHARS_PER_WEIGHT
 
 
-def _item_signature(item: _Node | str) -> tuple[str, str]:
+def _item_signature(item: Node | str) -> tuple[str, str]:
     if isinstance(item, str):
         return ("#text", "")
     classes = (item.element.get("class") or "").split()
@@ -354,21 +240,21 @@ def _repeating_pattern(signatures: list[tuple[str, str]], start: int) -> tuple[i
     return 0, 0
 
 
-def _worth_eliding(first: _Node, rest: list[_Node | str]) -> bool:
+def _worth_eliding(first: Node, rest: list[Node | str]) -> bool:
     if len(rest) < MIN_ELIDED:
         return False
     if _is_record(first):
-        return sum(item.weight for item in rest if isinstance(item, _Node)) >= MIN_ELIDED_WEIGHT
+        return sum(item.weight for item in rest if isinstance(item, Node)) >= MIN_ELIDED_WEIGHT
     return True
 
 
-def _is_record(node: _Node) -> bool:
-    return any(isinstance(item, _Node) for item in node.items)
+def _is_record(node: Node) -> bool:
+    return any(isinstance(item, Node) for item in node.items)
 
 
-def _similar(first: _Node, other: _Node | str) -> bool:
+def _similar(first: Node, other: Node | str) -> bool:
     """Same tag, and sharing a class when either has one (``product`` ~ ``product first``)."""
-    if not isinstance(other, _Node) or other.element.tag != first.element.tag:
+    if not isinstance(other, Node) or other.element.tag != first.element.tag:
         return False
     if _is_record(first) != _is_record(other):
         return False
@@ -380,7 +266,7 @@ def _classes(element: HtmlElement) -> set[str]:
     return set((element.get("class") or "").split())
 
 
-def _summary(node: _Node) -> str:
+def _summary(node: Node) -> str:
     count = sum(1 for _ in node.element.iter(etree.Element))
     text = normalize_text(node.element.text_content())[:40]
     return f'{count} elements, "{text}…"'

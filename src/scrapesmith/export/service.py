@@ -1,13 +1,14 @@
 """Export a forged program as code its user owns: a Scrapy project, or one plain Python script.
 
 Both carry the program as data (``program.json``, or a literal in the script) and the rules that read a
-page (:mod:`.standalone`, copied verbatim), and import nothing of scrapesmith. The Scrapy project keeps the
+page (:mod:`.standalone` and :mod:`.standalone_run`, joined into one module), and import nothing of scrapesmith. The Scrapy project keeps the
 politeness scrapesmith runs with (robots.txt, a delay per host, one request at a time per host, the user
 agent); so does the script, with the standard library's ``urllib``.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass
@@ -23,6 +24,32 @@ from scrapesmith.lists import ListProgram
 EXPORT_TARGETS = ("scrapy", "python")
 PACKAGE = "forged"
 STANDALONE = Path(__file__).with_name("standalone.py")
+STANDALONE_RUN = Path(__file__).with_name("standalone_run.py")
+
+
+def standalone_source() -> str:
+    """:mod:`.standalone` then :mod:`.standalone_run` as one module that imports nothing of scrapesmith: the
+    second's docstring, its import of the first and the imports the first already makes are left out."""
+    first = STANDALONE.read_text(encoding="utf-8")
+    run = STANDALONE_RUN.read_text(encoding="utf-8")
+    bound = {name for node in ast.parse(first).body for name in _imported_names(node)}
+    dropped: set[int] = set()
+    for node in ast.parse(run).body:
+        docstring = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and node.lineno == 1
+        names = _imported_names(node)
+        joined = isinstance(node, ast.ImportFrom) and node.module == "scrapesmith.export.standalone"
+        if docstring or joined or (names and names <= bound):
+            dropped.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    kept = [line for number, line in enumerate(run.splitlines(keepends=True), start=1) if number not in dropped]
+    return first + "\n\n" + re.sub(r"\n{4,}", "\n\n\n", "".join(kept).strip("\n")) + "\n"
+
+
+def _imported_names(node: ast.stmt) -> set[str]:
+    if isinstance(node, ast.ImportFrom):
+        return {f"{node.module}.{alias.asname or alias.name}" for alias in node.names}
+    if isinstance(node, ast.Import):
+        return {alias.asname or alias.name for alias in node.names}
+    return set()
 
 
 class ExportError(ScrapesmithError):
@@ -101,7 +128,7 @@ def export_scrapy(program: Program, directory: Path, politeness: Politeness) -> 
     (package / "__init__.py").write_text("", encoding="utf-8")
     (package / "spiders" / "__init__.py").write_text("", encoding="utf-8")
     (package / "settings.py").write_text(Template(templates.SETTINGS).substitute(fill), encoding="utf-8")
-    (package / "extract.py").write_text(STANDALONE.read_text(encoding="utf-8"), encoding="utf-8")
+    (package / "extract.py").write_text(standalone_source(), encoding="utf-8")
     (package / "program.json").write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     spider = package / "spiders" / f"{name}.py"
     template = templates.SPEC_SPIDER if kind == "spec" else templates.LIST_SPIDER
@@ -113,7 +140,7 @@ def export_python(program: Program, path: Path, politeness: Politeness) -> Path:
     """Write one plain script (lxml and parsel, no scrapesmith) that runs ``program``; return its path."""
     _check_exportable(program)
     kind, program_id, data = _identity(program)
-    body = STANDALONE.read_text(encoding="utf-8")
+    body = standalone_source()
     body = body.split('"""', 2)[2].lstrip("\n")  # without the module's own docstring
     usage = ("python SCRIPT PAGE_OR_URL... [-o rows.jsonl]   (a .txt of URLs too; the spec's seeds otherwise)"
              if kind == "spec" else "python SCRIPT [START_URL...] [-o rows.jsonl]   (the recorded start page otherwise)")

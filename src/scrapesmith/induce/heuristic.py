@@ -29,6 +29,7 @@ from scrapesmith.induce.cleaning import (
     role_variant,
     template_affix,
 )
+from scrapesmith.induce.confidence import assessed
 from scrapesmith.induce.execute import XPathSyntaxError, folded, normalize_space, post_process, run_actions
 from scrapesmith.induce.field_evidence import FieldConcept, concept_for
 from scrapesmith.induce.fragments import value_nodes
@@ -351,5 +352,5 @@ def induce_heuristic(requests: Sequence[FieldRequest], seeds: Sequence[etree._El
     for request in requests:
         concept = concept_for(request.name, request.instruction)
         ranked = [s for s in rank_candidates(concept, seeds, seed_names) if trusted(s, len(seeds))]
-        fields.append(field_spec_from(request, concept, ranked[0] if ranked else None))
+        fields.append(assessed(field_spec_from(request, concept, ranked[0] if ranked else None), ranked, concept))
     return ScraperSpec(site=site, method="heuristic", seeds=list(seed_names), fields=fields)

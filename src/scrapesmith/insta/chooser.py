@@ -17,11 +17,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from scrapesmith.insta.agent import HISTORY_STEPS
+from scrapesmith.insta.appearance import appearance_candidates
 from scrapesmith.insta.candidates import Grounding, candidate_actions, ground_task, renumber
+from scrapesmith.insta.compare import compare_candidates
 from scrapesmith.insta.decide import Decision, decide
 from scrapesmith.insta.elements import pointer_targets, suggestion_targets, text_targets, with_context
 from scrapesmith.insta.evidence_judge import without_task
 from scrapesmith.insta.reading import read_candidate, read_values
+from scrapesmith.insta.timing import wait_candidates
 from scrapesmith.insta.views import Action, ActionCandidate, Observation, Step
 from scrapesmith.llm import LLM, ChatMessage, LLMOutputError, ask_json, with_schema_instruction
 from scrapesmith.llm import render_prompt as render
@@ -120,8 +123,34 @@ def candidates_for(task: str, history: list[Step], observation: Observation, lim
                                    truncated=observation.truncated, limit=limit, read=read_values(history),
                                    page=without_task(observation.markdown, task),
                                    seen=[step.observation for step in history])
+    seen = seen_candidates(task, observation, elements)
+    if seen:
+        stop = candidates[-1]
+        candidates = sorted([*seen, *candidates[:-1]], key=lambda c: -c.score)[: max(1, limit - 1)] + [stop]
     read = read_candidate(task, observation.tree, history, Grounding(task=task).restates)
-    return candidates if read is None else renumber([read, *candidates][:limit])
+    return renumber(candidates) if read is None else renumber([read, *candidates][:limit])
+
+
+def seen_candidates(task: str, observation: Observation, elements: list) -> list[ActionCandidate]:
+    """What looking decides (``insta.appearance``: the thing described, how many, the point), what comparing
+    decides (``insta.compare``: the record with the greatest value) and the waits the task names
+    (``insta.timing``)."""
+    copy = task_copy_ids(observation.tree, Grounding(task=task).restates)
+    return [*appearance_candidates(task, observation.percepts, elements, restates=copy.__contains__),
+            *compare_candidates(task, observation.tree, elements), *wait_candidates(task)]
+
+
+def task_copy_ids(root: Any, restates: Any) -> set[int]:
+    """The ids inside the smallest element that restates the task (the page's own copy of the instruction)."""
+    if root is None:
+        return set()
+    from scrapesmith.dom import node_text
+
+    copies = [e for e in root.iter() if isinstance(e.tag, str) and e.tag not in ("html", "body", "head")
+              and len(node_text(e)) <= 320 and restates(node_text(e))]
+    innermost = [e for e in copies if not any(o is not e and any(a is e for a in o.iterancestors()) for o in copies)]
+    return {int(n.get("data-ss-id")) for e in innermost for n in e.iter()
+            if isinstance(n.tag, str) and (n.get("data-ss-id") or "").isdigit()}
 
 
 class CandidatePolicy:

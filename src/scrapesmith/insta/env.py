@@ -14,13 +14,16 @@ The environment knows nothing about the agent (BrowserGym's task/env split).
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any, Protocol
 
 from scrapesmith.dom import css_selector, estimate_tokens, is_stable_id, parse_html, robust_xpath
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.insta.elements import actionable_elements
+from scrapesmith.insta.perception import perceive
 from scrapesmith.insta.reading import READ_JS
+from scrapesmith.insta.timing import MAX_WAIT
 from scrapesmith.insta.views import Action, Element, Observation, StepOutcome
 from scrapesmith.insta.widgets import set_value
 from scrapesmith.web import FetchError
@@ -33,6 +36,16 @@ SCROLL_TO_END_JS = """(el, to) => {
   el.dispatchEvent(new Event('scroll'));
   return el.scrollTop;
 }"""
+
+
+#: Whether an element is shown and enabled (what a wait with a target waits for).
+READY_JS = """(el) => {
+  const style = getComputedStyle(el), box = el.getBoundingClientRect();
+  return !el.disabled && el.getAttribute('aria-disabled') !== 'true' && style.display !== 'none'
+    && style.visibility !== 'hidden' && (box.width > 0 || box.height > 0);
+}"""
+#: How often a wait with a target looks at its element (seconds).
+WAIT_POLL = 0.05
 
 
 class Browser(Protocol):
@@ -105,6 +118,8 @@ class BrowserEnv:
         self._shots = 0
         self._tree: Any = None
         self.last_html = ""
+        self.perception = hasattr(browser, "evaluate")
+        self._acted_at: float | None = None  # when the last action ended (a wait counts from there)  # what the page looks like, read in one pass per observation
 
     def reset(self, url: str) -> Observation:
         self.browser.goto(url)
@@ -122,6 +137,8 @@ class BrowserEnv:
         observation.attach_tree(next(iter(nodes.values())).getroottree().getroot() if nodes
                                 else (parse_html(snapshot.html, url=snapshot.url) if snapshot.html else None))
         self._tree = observation.tree
+        if self.perception:
+            observation.attach_percepts(perceive(self.browser))
         return observation
 
     def record_screenshots(self, folder: Path | None) -> None:
@@ -166,6 +183,7 @@ class BrowserEnv:
             error = None
         except (ScrapesmithError, FetchError) as exc:
             error = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
+        self._acted_at = time.monotonic()
         return StepOutcome(observation=self.observe(), error=error, value=value, selectors=selectors)
 
     def execute(self, action: Action) -> str | None:
@@ -198,6 +216,21 @@ class BrowserEnv:
             self.browser.go_back()
         elif key == "goto":
             self.browser.goto(str(kwargs["url"]))
+        elif key == "wait":
+            self.wait(float(kwargs.get("seconds", 1) or 0), target)
         else:
             raise ScrapesmithError(f"action '{key}' cannot be executed by the browser")
         return None
+
+    def wait(self, seconds: float, target: int | None = None) -> None:
+        """Wait ``seconds`` (at most :data:`~scrapesmith.insta.timing.MAX_WAIT`) counted from the end of the last
+        action; with ``target``, only until that element is shown and enabled (an error when it never is)."""
+        seconds = min(max(seconds, 0.0), MAX_WAIT)
+        deadline = (self._acted_at or time.monotonic()) + seconds
+        if target is None:
+            time.sleep(max(0.0, deadline - time.monotonic()))
+            return
+        while not self.browser.evaluate(READY_JS, None, target):
+            if time.monotonic() >= deadline:
+                raise ScrapesmithError(f"element {target} was not shown and enabled within {seconds:g} s")
+            time.sleep(WAIT_POLL)

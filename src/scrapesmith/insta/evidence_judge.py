@@ -46,7 +46,8 @@ def task_criteria(task: str) -> list[str]:
         protected.append(match.group(0))
         return f"\x00{len(protected) - 1}\x00"
 
-    masked = re.sub(r"\"[^\"]*\"|“[^”]*”|\[[^\]]*\]", keep, task.strip())  # a quote or a list "[3, 15, 7]" is one
+    # a quote, a list "[3, 15, 7]" or a pair "(1,-2)" is one
+    masked = re.sub(r"\"[^\"]*\"|“[^”]*”|\[[^\]]*\]|\([^()]*\)", keep, task.strip())
     clauses = []
     for part in _CLAUSES.split(masked):
         part = re.sub(r"\x00(\d+)\x00", lambda m: protected[int(m.group(1))], part).strip(" .;,")

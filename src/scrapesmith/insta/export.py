@@ -41,7 +41,7 @@ from scrapesmith.insta.propose import (
 )
 from scrapesmith.insta.store import ResultStore
 from scrapesmith.insta.views import ExportResult, Observation, SiteResult
-from scrapesmith.llm import ChatMessage, with_schema_instruction
+from scrapesmith.llm import ChatMessage, render_prompt, with_schema_instruction
 
 KINDS = ("agent", "judge", "proposer")
 
@@ -130,7 +130,9 @@ def proposer_records(result: SiteResult, config: ExportConfig) -> Iterator[dict[
     proposal = result.proposal
     if proposal is None or not proposal.response:
         return
-    system = phase_one_messages(proposal.domain, examples_by_domain(proposal.examples))[0]
+    system = ChatMessage(role="system", content=render_prompt(proposal.system)) \
+        if proposal.system == "insta_propose_choose" else \
+        phase_one_messages(proposal.domain, examples_by_domain(proposal.examples))[0]
     yield _record("proposer", result.site, [system, ChatMessage(role="user", content=proposal.prompt),
                                             ChatMessage(role="assistant", content=proposal.response)], phase=1)
     judgement, trajectory, refined = result.judgement, result.trajectory, result.refined

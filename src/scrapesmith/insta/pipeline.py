@@ -15,6 +15,7 @@ as it arrives, and summarise.
 from __future__ import annotations
 
 import os
+import random
 import re
 import time
 from collections.abc import Callable, Iterable
@@ -24,12 +25,23 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from scrapesmith.dom import parse_html
-from scrapesmith.insta.agent import MAX_ACTIONS, run_episode
+from scrapesmith.insta.agent import MAX_ACTIONS
 from scrapesmith.insta.chooser import make_policy
 from scrapesmith.insta.env import OBSERVATION_TOKENS, BrowserEnv
+from scrapesmith.insta.episode import EpisodeBudget, run_within_budget
 from scrapesmith.insta.evidence_judge import make_judge
+from scrapesmith.insta.explore import EXPLORE_PAGES, Exploration, explore
+from scrapesmith.insta.goal_judge import GoalJudge
+from scrapesmith.insta.goals import site_goals
 from scrapesmith.insta.propose import LandingPage, Proposer
-from scrapesmith.insta.safety import LandingSnapshot, SafetyFilter, snapshot_failure, snapshot_page
+from scrapesmith.insta.propose_site import SiteProposer, SiteProposerConfig
+from scrapesmith.insta.safety import (
+    LandingSnapshot,
+    SafetyFilter,
+    corroborate,
+    snapshot_failure,
+    snapshot_page,
+)
 from scrapesmith.insta.safety.classifier import calls_so_far
 from scrapesmith.insta.safety.landing import is_evidence_failure
 from scrapesmith.insta.store import ResultStore
@@ -60,6 +72,8 @@ class PipelineConfig:
     screenshots_dir: str | None = None
     policy: str = "candidates"
     judge_kind: str = "evidence"
+    explore_pages: int = EXPLORE_PAGES
+    free_form: bool = False
 
     @property
     def needs_model(self) -> bool:
@@ -100,6 +114,18 @@ def read_sites(lines: Iterable[str]) -> list[str]:
 _WORKER: dict[str, Any] = {}
 
 
+def reset_worker() -> None:
+    """Forget this process's model, fetcher and browser (an in-process run that follows another, e.g. a
+    benchmark's next seed, starts afresh)."""
+    runtime = _WORKER.pop("runtime", None)
+    if runtime is not None:
+        runtime.close()
+    http = _WORKER.pop("http", None)
+    if http is not None and hasattr(http, "close"):
+        http.close()
+    _WORKER.clear()
+
+
 def _worker_llm(job: SiteJob) -> LLM | None:
     """The worker's model; ``None`` (``--llm none``) only where every stage has a heuristic path."""
     if "llm" not in _WORKER:
@@ -133,25 +159,42 @@ def _worker_runtime(config: PipelineConfig) -> Any:
     return _WORKER["runtime"]
 
 
-def landing_snapshot(http: Any, url: str) -> tuple[LandingSnapshot, FetchError | None, tuple[str, ...]]:
-    """The landing page as the filter reads it, and the texts of its links (the no-model proposer names
-    one); a failure that says something about the host (a type that is not a document, an HTTP error)
-    becomes evidence, any other failure is raised."""
+def landing_snapshot(http: Any, url: str) -> tuple[LandingSnapshot, FetchError | None, Any]:
+    """The landing page as the filter reads it, and the page itself (the explorer starts there); a failure
+    that says something about the host (a type that is not a document, an HTTP error) becomes evidence, any
+    other failure is raised."""
     try:
         page = http.fetch(url)
     except FetchError as exc:
         if not is_evidence_failure(exc):
             raise
-        return snapshot_failure(url, exc), exc, ()
-    return snapshot_page(page), None, landing_links(page)
+        return snapshot_failure(url, exc), exc, None
+    return snapshot_page(page), None, page
 
 
 def landing_links(page: Any) -> tuple[str, ...]:
-    if not page.is_html:
+    if page is None or not page.is_html:
         return ()
     tree = parse_html(page.text, url=page.url)
     texts = (" ".join(a.text_content().split()) for a in tree.iter("a") if a.get("href"))
     return tuple(text for text in dict.fromkeys(texts) if text)
+
+
+def read_site(job: SiteJob, llm: LLM | None, result: SiteResult) -> tuple[Any, Exploration | None]:
+    """The landing page, the filter's verdict, and — unless the evidence alone refused the site — a few pages
+    reached from it, against which a refusal is checked (``safety.corroborate``)."""
+    config = job.config
+    landing, failure, page = landing_snapshot(_worker_http(config), job.url)
+    result.safety = SafetyFilter(llm).classify(site_label(job.url), landing)
+    exploration = None
+    if page is not None and page.is_html and result.safety.decided_by != "evidence":
+        exploration = explore(_worker_http(config), page, max_pages=config.explore_pages,
+                              rng=random.Random(config.seed))
+    pages = [landing] + [snapshot_page(read.page) for read in (exploration.pages if exploration else [])]
+    result.safety = corroborate(result.safety, pages)
+    if failure is not None and not result.safety.unsafe:
+        raise failure
+    return page, exploration
 
 
 def process_site(job: SiteJob) -> SiteResult:
@@ -175,29 +218,33 @@ def process_site(job: SiteJob) -> SiteResult:
 def _run_stages(job: SiteJob, llm: LLM | None, result: SiteResult) -> None:
     config = job.config
     label = site_label(job.url)
-    landing, failure, links = landing_snapshot(_worker_http(config), job.url)
-    result.safety = SafetyFilter(llm).classify(label, landing)
+    page, exploration = read_site(job, llm, result)
     if result.safety.unsafe:
         result.status = "unsafe"
         return
-    if failure is not None:
-        raise failure
+    landing = snapshot_page(page)
     proposer = Proposer(llm, seed=config.seed)
-    result.proposal = proposer.propose(label, LandingPage(title=landing.title, text=landing.text, links=links))
+    pages_read = [read.url for read in exploration.all_pages] if exploration else [page.url]
+    result.proposal = SiteProposer(proposer, SiteProposerConfig(free_form=config.free_form)).propose(
+        label, LandingPage(title=landing.title, text=landing.text, links=landing_links(page)),
+        site_goals(exploration) if exploration else [], pages_read)
     if not result.proposal.is_safe:
         result.status = "unsafe"
         return
     from scrapesmith.web.browser import BrowserSession
 
     agent = make_policy(config.policy, llm, reasoning_words=config.reasoning_words)
+    budget = EpisodeBudget(max_actions=config.max_actions, wall_time=config.site_wall_time)
     with BrowserSession(_worker_runtime(config)) as session:
         shots = Path(config.screenshots_dir) if config.screenshots_dir else None
         env = BrowserEnv(session, max_tokens=config.observation_tokens,
                          screenshots=shots / _folder_name(label) if shots else None,
                          relative_to=shots.parent if shots else None)
-        result.trajectory = run_episode(env, agent, result.proposal.task or "", job.url,
-                                        max_actions=config.max_actions, wall_time=config.site_wall_time)
-    result.judgement = make_judge(config.judge_kind, llm).judge(result.trajectory.task, result.trajectory)
+        result.trajectory = run_within_budget(env, agent, result.proposal.task or "", job.url, budget)
+    goal = result.proposal.goal
+    result.judgement = GoalJudge().judge(result.trajectory.task, result.trajectory, goal) \
+        if goal is not None and config.judge_kind == "evidence" else \
+        make_judge(config.judge_kind, llm).judge(result.trajectory.task, result.trajectory)
     if config.refine and llm is not None:
         result.refined = proposer.refine(label, result.trajectory.task, result.trajectory, result.judgement)
     result.status = "ok"

@@ -30,7 +30,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
 
 from scrapesmith.dom import normalize_text
 from scrapesmith.insta.criteria_reading import (
@@ -44,23 +43,21 @@ from scrapesmith.insta.criteria_reading import (
     word_stem,
     word_tokens,
 )
+from scrapesmith.insta.criteria_state import One, Status, by_constraint, by_seen, by_state, sends
 from scrapesmith.insta.criteria_words import (
     CLOSE_GLYPHS,
     ELEMENT_NOUNS,
     KINDS,
-    SEND_WORDS,
 )
 from scrapesmith.insta.page_values import (
-    field_value,
     labelled_fields,
     page_values,
     rows_showing,
     send_controls,
 )
-from scrapesmith.insta.values import same_date_or_value, same_value, satisfies, value_constraints
+from scrapesmith.insta.values import same_date_or_value, same_value
 from scrapesmith.insta.views import Trajectory
 
-Status = Literal["verified", "refuted", "unsure"]
 _MEANS_AFTER = re.compile(r"^\s*,?\s*(?:in order\s+)?to\s+(?:find|locate|reach|see|get\s+to)\b", re.IGNORECASE)
 _MEANS_END = re.compile(r"\bto\s+(?:find|locate|reach|see)\s*$", re.IGNORECASE)
 _PURPOSE_TAIL = re.compile(r"\s+(?:in order\s+)?to\s+(?!the\b|a\b|an\b|both\b|all\b|each\b)([a-z]+\b[^\"“”]*)$")
@@ -191,8 +188,8 @@ def verify_criteria(task: str, criteria: list[str], trajectory: Trajectory) -> l
             reading = read_criterion(_without_purpose(part), previous_verb)
             previous_verb = reading.verb
             # a state the final page shows decides ("Expand the section": is one expanded now?); else the log
-            one = (reading.state and _by_state(reading.state, page)) or _by_constraint(reading, acts, trajectory) \
-                or _verify_one(reading, [act for act in acts if act.index not in used], last, read)
+            one = (reading.state and by_state(reading.state, page)) or by_constraint(reading, acts, trajectory) \
+                or by_seen(part, trajectory, last) or _verify_one(reading, [act for act in acts if act.index not in used], last, read)
             if one.status == "verified" and one.at >= 0:
                 last = max(last, one.at)
                 used.add(one.at)
@@ -228,53 +225,7 @@ def _settings_before_actions(verdicts: list[Verdict]) -> list[Verdict]:
     return verdicts
 
 
-def _by_constraint(reading: Reading, acts: list[Act], trajectory: Trajectory) -> _One | None:
-    """"Enter an item that starts with "Sa" and ends with "ino"": the value a field typed into held when the episode
-    went on (a suggestion chosen may have replaced what was typed) meets what the clause asks of it."""
-    constraints = value_constraints(reading.text)
-    if not constraints:
-        return None
-    fields = [act for act in acts if act.kind == "fill"]
-    if not fields:
-        return _One("refuted", why="nothing was typed")
-    held = [(act, field_value(_pages_after(act, trajectory), act.element.id)) for act in fields]
-    good = [(act, value) for act, value in held if satisfies(value, constraints)]
-    if good and send_controls(good[0][0].page) and not any(_sends(o) for o in acts if o.index > good[0][0].index):
-        return _One("unsure", why="the field meets it, but the form was not sent (its send control not clicked)")
-    if good:
-        return _One("verified", quote=f'the field "{good[0][0].element.label or good[0][0].element.name}" holds '
-                    f'"{good[0][1]}"')
-    return _One("refuted", why=f"the field holds {held[-1][1]!r}, which does not meet {reading.text!r}")
-
-
-def _pages_after(act: Act, trajectory: Trajectory) -> str:
-    """The last page the episode saw after ``act`` (the final one when it was the last step)."""
-    return ([step.observation for step in trajectory.steps[act.index + 1:]] or [trajectory.final_observation])[-1]
-
-
-def _by_state(state: str, page: str) -> _One | None:
-    """"Expand the section": the final page's live state decides — an element shown ``(expanded)`` verifies
-    it, only ``(collapsed)`` ones refute it; a page showing neither leaves it to the other checks."""
-    other = "collapsed" if state == "expanded" else "expanded"
-    shown = re.search(rf"\[id: \d+\][^\[\n]*\({state}\)", page)
-    if shown:
-        return _One("verified", quote=shown.group(0).strip())
-    if f"({other})" in page:
-        return _One("refuted", why=f"the final page shows nothing {state}")
-    return None
-
-
-@dataclass
-class _One:
-    status: Status
-    at: int = -1
-    quote: str = ""
-    why: str = ""
-    askable: bool = False
-    matched: bool = False
-
-
-def _verify_one(reading: Reading, acts: list[Act], last: int, read: frozenset[str] = frozenset()) -> _One:
+def _verify_one(reading: Reading, acts: list[Act], last: int, read: frozenset[str] = frozenset()) -> One:
     """The status of one clause, the index of the step that proves it, the quote, and why not verified."""
     kinds = KINDS.get(reading.verb or "reach", KINDS["reach"])
     right_kind = [act for act in acts if act.kind in kinds]
@@ -282,19 +233,19 @@ def _verify_one(reading: Reading, acts: list[Act], last: int, read: frozenset[st
         return _verify_values(reading.values, [act for act in acts if act.kind in ("fill", "select_option")], last)
     if reading.verb == "type" and not reading.exact and any(act.kind == "fill" and act.value in read
                                                              for act in right_kind):
-        return _One("verified", at=max(a.index for a in right_kind), quote="typed the value read")
+        return One("verified", at=max(a.index for a in right_kind), quote="typed the value read")
     if reading.verb == "type" and not reading.exact:
         # "type your answer into the textbox": the task quotes no value, so only a value the page gives shows the
         # typed one is right (a field called "answer" says where, not what)
         if not right_kind:
-            return _One("refuted", why="nothing was typed")
+            return One("refuted", why="nothing was typed")
         from_page = _typed_from_page(reading, right_kind, last)
         if from_page is not None:
             return from_page
-        return _One("unsure", why="a value typed that the task does not quote")
+        return One("unsure", why="a value typed that the task does not quote")
     if reading.count in ("nothing", "none") and not reading.terms and reading.verb == "choose":
         chosen = [act for act in acts if act.kind in ("set_checked", "select_option")]
-        return _One("refuted", why=f"chose {_line(chosen[0])}") if chosen else _One("verified", quote="(nothing chosen)")
+        return One("refuted", why=f"chose {_line(chosen[0])}") if chosen else One("verified", quote="(nothing chosen)")
     if reading.terms:
         holding = [act for act in right_kind if all(_holds_term(act, term, reading.exact) for term in reading.terms)]
         if not holding:
@@ -302,48 +253,48 @@ def _verify_one(reading: Reading, acts: list[Act], last: int, read: frozenset[st
             if sent is not None:
                 return sent
             if reading.exact or reading.verb in ("type", "choose", "click", "uncheck", "hover", "focus"):
-                return _One("refuted", why=f"no {'/'.join(sorted(kinds))} action holds {', '.join(reading.terms)}")
+                return One("refuted", why=f"no {'/'.join(sorted(kinds))} action holds {', '.join(reading.terms)}")
             # "Find the latest blog post": what to reach, in common words; the final page may show it
-            return _One("unsure", why=NOTHING_NAMED, askable=not reading.named)
+            return One("unsure", why=NOTHING_NAMED, askable=not reading.named)
     elif reading.nouns:
         holding = [act for act in right_kind if _fits_nouns(act, reading.nouns)]
         if not holding:
-            return _One("refuted", why=f"no {'/'.join(sorted(kinds))} action on a {' '.join(reading.nouns)}")
+            return One("refuted", why=f"no {'/'.join(sorted(kinds))} action on a {' '.join(reading.nouns)}")
     else:
         if reading.verb == "type" and not right_kind:
-            return _One("refuted", why="nothing was typed")
-        return _One("unsure", why="names nothing the program can match")
+            return One("refuted", why="nothing was typed")
+        return One("unsure", why="names nothing the program can match")
     if reading.ordinals:
         words = {word_stem(w) for act in holding for w in WORD.findall(  # a read records the ordinal it used
             f"{act.element.name} {act.element.label} {act.element.context if act.kind == 'read' else ''}")}
         if not all(word_stem(o) in words for o in reading.ordinals):
-            return _One("refuted" if not reading.terms else "unsure", why=f"the {reading.ordinals[0]} one is not shown")
+            return One("refuted" if not reading.terms else "unsure", why=f"the {reading.ordinals[0]} one is not shown")
     every = reading.count in ("all", "each", "every") and bool(reading.handles)  # counted from the page below
     if reading.count and not reading.count.isdigit() and not every:
         distinct = {act.element.id for act in holding}
         if reading.count != "both" or len(distinct) < 2:
-            return _One("unsure", why=f"asks for {reading.count}: a count the log cannot confirm")
+            return One("unsure", why=f"asks for {reading.count}: a count the log cannot confirm")
     qualified = [act for act in holding if all(word_stem(w) in act.words() for w in reading.qualifiers)
                  and all(act.shows_handle(handle) for handle in reading.handles)]
     if not qualified:
         missing = [w for w in reading.qualifiers if not any(word_stem(w) in act.words() for act in holding)]
-        return _One("unsure", why=f"cannot check {' '.join(missing or reading.qualifiers)}",
+        return One("unsure", why=f"cannot check {' '.join(missing or reading.qualifiers)}",
                     askable=any(act.index >= last for act in holding), matched=True)
     if reading.count and reading.count.isdigit() and not _exactly(int(reading.count), holding, qualified):
-        return _One("unsure", why=f"asks for {reading.count}: not that many acted on, each once")
+        return One("unsure", why=f"asks for {reading.count}: not that many acted on, each once")
     if every and not _exactly(rows_showing(reading.handles, holding[0].page), holding, qualified):
-        return _One("unsure", why=f"asks for {reading.count}: not every item the page shows by "
+        return One("unsure", why=f"asks for {reading.count}: not every item the page shows by "
                     f"{', '.join(reading.handles)} acted on, each once")
     in_order = [act for act in qualified if act.index >= last]
     if not in_order:
-        return _One("unsure", why="done before the previous criterion")
+        return One("unsure", why="done before the previous criterion")
     act = in_order[0]
-    if reading.verb == "send" and not any(_sends(other) for other in acts if other.index > act.index):
-        return _One("unsure", why="no send control clicked after it")
-    return _One("verified", at=act.index, quote=_line(act))
+    if reading.verb == "send" and not any(sends(other) for other in acts if other.index > act.index):
+        return One("unsure", why="no send control clicked after it")
+    return One("verified", at=act.index, quote=_line(act))
 
 
-def _typed_from_page(reading: Reading, acts: list[Act], last: int) -> _One | None:
+def _typed_from_page(reading: Reading, acts: list[Act], last: int) -> One | None:
     """"Solve the problem and type your answer", "enter the value of Language": each value typed where the page gave
     one (``insta.page_values``: the problem it showed, the value beside the label) is that value; "each label": every
     field labelled with a key of the page was typed so. None when the page gave no value for anything typed."""
@@ -353,21 +304,21 @@ def _typed_from_page(reading: Reading, acts: list[Act], last: int) -> _One | Non
         return None
     for act, found in given:
         if not any(same_value(act.value or "", value.value) for value in found):
-            return _One("refuted", why=f"typed {act.value!r} where the page gives {found[0].value!r} "
+            return One("refuted", why=f"typed {act.value!r} where the page gives {found[0].value!r} "
                         f"({found[0].reading}: {found[0].source})")
     if reading.count in ("each", "every", "all"):
         fields = labelled_fields(given[-1][0].page)
         if not set(fields) <= {act.element.id for act, _ in given}:
-            return _One("unsure", why=f"asks for {reading.count}: not every labelled field was typed")
+            return One("unsure", why=f"asks for {reading.count}: not every labelled field was typed")
     quote = "; ".join(f"{_line(act)} = {found[0].source}" for act, found in given)
-    return _One("verified", at=max(act.index for act, _ in given), quote=quote)
+    return One("verified", at=max(act.index for act, _ in given), quote=quote)
 
 
 #: Names a task gives the control that sends a form, which the page may label otherwise ("press login": "OK").
 _FORM_SENDING = frozenset({"login", "signin", "submit", "send"})
 
 
-def _sent_by_the_only_control(reading: Reading, clicks: list[Act], last: int) -> _One | None:
+def _sent_by_the_only_control(reading: Reading, clicks: list[Act], last: int) -> One | None:
     """"press login" where nothing on the page bears the name "login": the click, after the previous criterion, on
     the one control that sends a form on that page ("OK"); None when the page shows none or several (a dialog's own
     "OK" beside the form's) or the name is shown somewhere."""
@@ -376,16 +327,10 @@ def _sent_by_the_only_control(reading: Reading, clicks: list[Act], last: int) ->
         return None
     for act in clicks:
         words = {w.casefold() for w in WORD.findall(act.page)}
-        if act.index >= last and _sends(act) and send_controls(act.page) == 1 and \
+        if act.index >= last and sends(act) and send_controls(act.page) == 1 and \
                 not any(term.casefold() in words for term in reading.terms):
-            return _One("verified", at=act.index, quote=f"{_line(act)} (the page's one send control)")
+            return One("verified", at=act.index, quote=f"{_line(act)} (the page's one send control)")
     return None
-
-
-def _sends(act: Act) -> bool:
-    """A click on a control named for sending a message (Send, Reply, Submit ...)."""
-    e = act.element
-    return act.kind == "click" and bool(SEND_WORDS & {w.casefold() for w in WORD.findall(f"{e.name} {e.hint}")})
 
 
 def _exactly(count: int, holding: list[Act], qualified: list[Act]) -> bool:
@@ -394,7 +339,7 @@ def _exactly(count: int, holding: list[Act], qualified: list[Act]) -> bool:
     return len(holding) == len(qualified) == len({act.element.id for act in qualified}) == count
 
 
-def _verify_values(values: list[str], acts: list[Act], last: int) -> _One:
+def _verify_values(values: list[str], acts: list[Act], last: int) -> One:
     """Each date, time or number to set is the value of one field set after the previous criterion (a field
     set twice counts with its last value only, ``acts_of``), in the task's order."""
     used: set[int] = set()
@@ -403,8 +348,8 @@ def _verify_values(values: list[str], acts: list[Act], last: int) -> _One:
         act = next((a for a in acts if a.index not in used and a.index >= last and a.value is not None
                     and same_date_or_value(a.value, value)), None)
         if act is None:
-            return _One("refuted", why=f"no field was set to {value}")
+            return One("refuted", why=f"no field was set to {value}")
         used.add(act.index)
         quotes.append(_line(act))
         at = max(at, act.index)
-    return _One("verified", at=at, quote="; ".join(quotes))
+    return One("verified", at=at, quote="; ".join(quotes))

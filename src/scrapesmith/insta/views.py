@@ -14,9 +14,10 @@ from pydantic import BaseModel, Field, PrivateAttr
 from scrapesmith.insta.safety.views import SafetyVerdict
 
 #: The seed's action set (section 3, Appendix G), plus ``read`` (a value off the page for the next steps,
-#: ``insta.reading``); ``select`` is accepted as an alias of ``select_option``.
+#: ``insta.reading``) and ``wait`` (``seconds``, bounded; with a target, until it is shown and enabled:
+#: ``insta.timing``); ``select`` is accepted as an alias of ``select_option``.
 ACTION_KEYS = ("click", "hover", "scroll", "fill", "select_option", "set_checked", "go_back", "goto", "stop",
-               "read")
+               "read", "wait")
 ACTION_ALIASES = {"select": "select_option", "check": "set_checked", "back": "go_back", "navigate": "goto"}
 #: Actions that operate on an element of the current observation and therefore need ``target_element_id``.
 TARGETED_ACTIONS = ("click", "hover", "fill", "select_option", "set_checked", "read")
@@ -72,6 +73,9 @@ class Element(BaseModel):
     widget: str | None = Field(default=None, description="slider or spinbutton: a control set by stepping, by "
                                "its role, input type or classes (insta.widgets)")
     readonly: bool = False
+    looks: str = Field(default="", description="what it looks like (insta.perception): size, colour, shape, position")
+    seen: dict[str, Any] | None = Field(default=None, description="the same, as attributes (Percept.seen): what the "
+                                        "judge checks a description against")
 
     @property
     def name(self) -> str:
@@ -117,7 +121,9 @@ class Trajectory(BaseModel):
     policy: Literal["paper", "candidates"] = "paper"
     start_url: str
     steps: list[Step] = Field(default_factory=list)
-    stop_reason: Literal["stop", "max_actions", "wall_time", "error"] = "stop"
+    stop_reason: Literal["stop", "max_actions", "wall_time", "error", "repeated", "unchanged"] = Field(
+        default="stop", description="stop: the agent stopped; max_actions / wall_time: it used its budget; repeated / "
+        "unchanged: stopped early, the same action again or a page that stopped changing (insta.episode)")
     answer: str | None = None
     final_url: str = ""
     final_observation: str = ""
@@ -169,11 +175,30 @@ class Judgement(BaseModel):
         return self.success > 0.5
 
 
+class TaskGoal(BaseModel):
+    """What a proposed task leads to (``insta.goals``): the value shown beside ``label`` for the record
+    ``entity`` on ``page``, reached from the landing page by following the link texts of ``route``."""
+
+    page: str
+    entity: str
+    label: str
+    value: str
+    route: list[str] = Field(default_factory=list)
+    heading: str = Field(default="", description="the page's own heading (the record a detail page is about)")
+
+
 class ProposedTask(BaseModel):
-    """Phase 1 of the proposer: a task for a domain, or ``task=None`` when the safety filter said N/A."""
+    """Phase 1 of the proposer: a task for a domain, or ``task=None`` when the site is unsafe or empty
+    (``reason`` says which)."""
 
     domain: str
     task: str | None
+    goal: TaskGoal | None = Field(default=None, description="what the task leads to, checked by the judge")
+    reason: str = Field(default="", description="why there is no task (N/A), or how the task was chosen")
+    rejected: list[str] = Field(default_factory=list, description="proposals rejected as vague, with why")
+    pages_read: list[str] = Field(default_factory=list, description="the pages the proposer read")
+    system: str = Field(default="insta_propose", description="the prompt the accepted answer was given "
+                        "(insta_propose, or insta_propose_choose: a choice among the program's tasks)")
     response: str = ""
     prompt: str = Field(default="", description="the user message, so the call can be exported for training")
     examples: list[str] = Field(default_factory=list, description="domains of the in-context examples shown")
@@ -234,10 +259,19 @@ class Observation(BaseModel):
     screenshot: str | None = None
     elements: list[Element] = Field(default_factory=list)
     _tree: Any = PrivateAttr(default=None)
+    _percepts: list[Any] = PrivateAttr(default_factory=list)
 
     def attach_tree(self, tree: Any) -> None:
         """Keep the parsed page (not serialised): the candidate policy looks for text the task names in it."""
         self._tree = tree
+
+    def attach_percepts(self, percepts: list[Any]) -> None:
+        """Keep what the page looks like (``insta.perception.Percept`` s, not serialised)."""
+        self._percepts = list(percepts)
+
+    @property
+    def percepts(self) -> list[Any]:
+        return self._percepts
 
     @property
     def tree(self) -> Any:

@@ -1,6 +1,8 @@
 """Fetchers: pages over HTTP (polite, safe, bounded), from local files, and a router between the two.
 
-(``FileFetcher`` and ``expand_sources`` live in :mod:`scrapesmith.web.files` and are re-exported here.)
+(``FileFetcher`` and ``expand_sources`` live in :mod:`scrapesmith.web.files`, ``RememberingFetcher`` in
+:mod:`scrapesmith.web.remember`, and are re-exported here; how one response is read within bounds is
+:mod:`scrapesmith.web.responses`.)
 
 :class:`HttpFetcher` is the only place the project talks HTTP for documents. Every request passes, in
 order: the address guard (no private networks unless allowed), robots.txt, the per-host throttle, then a
@@ -13,12 +15,9 @@ request goes through the guard proxy on that Unix socket instead (how sandboxed 
 
 from __future__ import annotations
 
-import email.utils
 import time
-from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from types import TracebackType
 from typing import TYPE_CHECKING, Self
 from urllib.parse import urljoin, urlsplit
@@ -30,19 +29,18 @@ from scrapesmith.config import get_settings
 from scrapesmith.dom import decode_html
 from scrapesmith.web.content import DEFAULT_ACCEPT_TYPES, accepts, sniff_media_type
 from scrapesmith.web.files import FileFetcher, expand_sources, is_file_url, is_web_url
-from scrapesmith.web.inflate import InflateError, encodings, inflate
 from scrapesmith.web.page import (
     BlockedAddress,
-    Fetcher,
     FetchError,
     HttpStatusError,
     Page,
     RobotsDisallowed,
-    TooLarge,
     TooManyRedirects,
     Unreachable,
     UnsupportedContent,
 )
+from scrapesmith.web.remember import RememberingFetcher
+from scrapesmith.web.responses import media_type, parse_retry_after, raw_headers, read_capped, read_prefix
 from scrapesmith.web.safety import (
     REFUSED_HEADER,
     AddressGuard,
@@ -63,8 +61,8 @@ if TYPE_CHECKING:
     from scrapesmith.web.archive import WarcWriter
 
 __all__ = [
-    "DEFAULT_ACCEPT_TYPES", "FileFetcher", "HttpFetcher", "RoutingFetcher", "accepts", "expand_sources",
-    "is_web_url", "parse_retry_after", "sniff_media_type",
+    "DEFAULT_ACCEPT_TYPES", "FileFetcher", "HttpFetcher", "RememberingFetcher", "RoutingFetcher", "accepts",
+    "expand_sources", "is_web_url", "parse_retry_after", "sniff_media_type",
 ]
 
 ACCEPT_HEADER = "text/html,application/xhtml+xml,application/xml;q=0.9,application/json;q=0.8,text/*;q=0.7"
@@ -152,6 +150,7 @@ class HttpFetcher:
         )
         self._pins = PinnedBackend()
         self._proxy_refused: dict[Origin, str] = {}
+        self._robots_unreadable: dict[Origin, str] = {}  # a robots.txt whose encoding broke: why
         backend = UnixProxyBackend(proxy.removeprefix("unix:")) if proxy else self._pins
         self.throttle = throttle or HostThrottle(
             settings.politeness_delay if delay is None else delay,
@@ -215,6 +214,9 @@ class HttpFetcher:
             refused = self._proxy_refused.get(origin_of(url))
             if refused is not None:
                 raise BlockedAddress(url, f"the network proxy refused the connection ({refused})")
+            unreadable = self._robots_unreadable.get(origin_of(url))
+            if unreadable is not None:  # RFC 9309: rules that cannot be known disallow the whole site
+                raise RobotsDisallowed(url, f"robots.txt could not be read ({unreadable}), so nothing here is fetched")
             raise Unreachable(url, "cannot reach the server (robots.txt could not be fetched)")
         raise RobotsDisallowed(url, "robots.txt disallows fetching this URL")
 
@@ -262,38 +264,21 @@ class HttpFetcher:
         final_url = str(response.url)
         location = response.headers.get("location")
         if status == 403 and REFUSED_HEADER in response.headers:
-            reason = _read_prefix(response, 4096).decode("utf-8", "replace").strip()
-            raise BlockedAddress(url, f"refused by the network proxy: {reason.removeprefix(url + ': ')}")
+            said, broken = read_prefix(response, 4096)
+            reason = said.decode("utf-8", "replace").strip().removeprefix(url + ": ")
+            reason += f" (the rest of its answer is unreadable: {broken})" if broken else ""
+            raise BlockedAddress(url, f"refused by the network proxy: {reason}")
         if status in REDIRECT_STATUSES and location:
             return _Answer(final_url, status, {}, b"", "", None, location=location)
         if status == NOT_MODIFIED:
-            return _Answer(final_url, status, _raw_headers(response), b"", "", None)
+            return _Answer(final_url, status, raw_headers(response), b"", "", None)
         if status >= 400:
             raise HttpStatusError(url, f"HTTP {status} {response.reason_phrase}".rstrip(), status)
-        media_type = _media_type(response.headers.get("content-type"))
-        if media_type and not accepts(self.accept_types, media_type):
-            raise UnsupportedContent(url, f"content type {media_type} is not a document we read")
-        body = self._read_capped(url, response)
-        headers = _raw_headers(response)
-        return _Answer(final_url, status, headers, body, media_type, response.charset_encoding)
-
-    def _read_capped(self, url: str, response: httpx.Response) -> bytes:
-        declared = response.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > self.max_bytes:
-            raise TooLarge(url, f"response is {int(declared):,} bytes, over the {self.max_bytes:,}-byte cap")
-        chunks: list[bytes] = []
-        size = 0
-        try:
-            for chunk in _decoded(response, self.max_bytes):
-                size += len(chunk)
-                if size > self.max_bytes:
-                    raise TooLarge(url, f"response exceeds the {self.max_bytes:,}-byte cap")
-                chunks.append(chunk)
-        except InflateError as exc:
-            if exc.too_large:
-                raise TooLarge(url, f"response exceeds the {self.max_bytes:,}-byte cap once decompressed") from None
-            raise UnsupportedContent(url, str(exc)) from None
-        return b"".join(chunks)
+        kind = media_type(response.headers.get("content-type"))
+        if kind and not accepts(self.accept_types, kind):
+            raise UnsupportedContent(url, f"content type {kind} is not a document we read")
+        body = read_capped(url, response, self.max_bytes)
+        return _Answer(final_url, status, raw_headers(response), body, kind, response.charset_encoding)
 
     def _crawl_delay(self, url: str) -> float | None:
         if self.robots is None:
@@ -322,7 +307,9 @@ class HttpFetcher:
         return page
 
     def fetch_robots(self, robots_url: str) -> tuple[int, str] | None:
-        """robots.txt for one origin as ``(status, text)``; ``None`` when the server cannot be reached."""
+        """robots.txt for one origin as ``(status, text)``; ``None`` when the server cannot be reached, or when
+        the body's encoding breaks before its end (its rules cannot be known; the reason is kept for the
+        refusal of every page of that origin)."""
         current = robots_url
         for _hop in range(ROBOTS_MAX_REDIRECTS + 1):
             try:
@@ -332,7 +319,10 @@ class HttpFetcher:
                     if response.status_code in REDIRECT_STATUSES and location:
                         current = redact_url(urljoin(current, location))
                         continue
-                    body = _read_prefix(response, ROBOTS_MAX_BYTES)
+                    body, broken = read_prefix(response, ROBOTS_MAX_BYTES)
+                    if broken and 200 <= response.status_code < 300:  # other statuses' rules need no body
+                        self._robots_unreadable[origin_of(robots_url)] = broken
+                        return None
                     return response.status_code, body.decode("utf-8", errors="replace")
             except httpx.ProxyError as exc:  # the guard proxy refused the origin itself (HTTPS CONNECT)
                 self._proxy_refused[origin_of(current)] = str(exc)
@@ -340,55 +330,6 @@ class HttpFetcher:
             except (httpx.HTTPError, FetchError):
                 return None
         return 404, ""  # RFC 9309: too many redirects is treated as "unavailable", i.e. no rules
-
-
-def parse_retry_after(value: str | None) -> float | None:
-    """Seconds to wait from a ``Retry-After`` header (delta-seconds or HTTP-date); ``None`` if absent/bad."""
-    if not value:
-        return None
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - datetime.now(UTC)).total_seconds())
-
-
-def _media_type(content_type: str | None) -> str:
-    return (content_type or "").split(";", 1)[0].strip().lower()
-
-
-def _raw_headers(response: httpx.Response) -> dict[str, str]:
-    """Response headers with their original spelling; repeated headers joined with ', '."""
-    headers: dict[str, str] = {}
-    for raw_name, raw_value in response.headers.raw:
-        name, value = raw_name.decode("latin-1"), raw_value.decode("latin-1")
-        headers[name] = f"{headers[name]}, {value}" if name in headers else value
-    return headers
-
-
-def _decoded(response: httpx.Response, limit: int) -> Iterator[bytes]:
-    """The body with its ``Content-Encoding`` undone piece by piece against ``limit`` (:mod:`.inflate`):
-    httpx's own ``iter_bytes`` inflates a chunk whole, so ``gzip, gzip`` turned 5 kB into gigabytes."""
-    return inflate(response.iter_raw(), encodings(response.headers.get_list("content-encoding")), limit)
-
-
-def _read_prefix(response: httpx.Response, limit: int) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    try:
-        for chunk in _decoded(response, limit):
-            chunks.append(chunk)
-            size += len(chunk)
-            if size >= limit:
-                break
-    except InflateError:
-        pass  # what was inflated before the ceiling stands
-    return b"".join(chunks)[:limit]
 
 
 def _normalise_url(url: str) -> str:
@@ -437,33 +378,3 @@ class RoutingFetcher:
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         self.close()
-
-
-
-
-class RememberingFetcher:
-    """Wraps any :class:`Fetcher` for one short-lived job: a URL fetched again returns the page read the
-    first time (the ``max_pages`` most recently used are kept). A failure is not remembered: the next fetch
-    tries again. ``again`` counts the fetches it answered without the network."""
-
-    def __init__(self, inner: Fetcher, max_pages: int = 256) -> None:
-        self.inner = inner
-        self.max_pages = max_pages
-        self.again = 0
-        self._pages: OrderedDict[str, Page] = OrderedDict()
-
-    def fetch(self, url: str) -> Page:
-        if (page := self._pages.get(url)) is not None:
-            self._pages.move_to_end(url)
-            self.again += 1
-            return page
-        page = self.inner.fetch(url)
-        self._pages[url] = page
-        if len(self._pages) > self.max_pages:
-            self._pages.popitem(last=False)
-        return page
-
-    def close(self) -> None:
-        close = getattr(self.inner, "close", None)
-        if callable(close):
-            close()

@@ -1,4 +1,5 @@
-"""`scrapesmith bench miniwob`, `bench insta-safety` and `bench insta-pipeline`: the InSTA agents, judges and safety filter."""
+"""`scrapesmith bench miniwob`, `bench insta-safety`, `bench insta-pipeline` and `bench insta-e2e`: the InSTA agents,
+judges, safety filter and the pipeline end to end."""
 
 from __future__ import annotations
 
@@ -195,3 +196,43 @@ def bench_insta_pipeline(
                                            "seconds", "sites_per_hour", "steps_per_s", "second_worker_efficiency",
                                            "judged_success", "model_calls"])
 
+
+
+@bench_app.command("insta-e2e")
+def bench_insta_e2e(
+    llm: LLMOption = None,
+    no_cache: NoCacheOption = False,
+    seeds: Annotated[str, typer.Option("--seeds", help="Comma-separated seeds: one run of every site per seed "
+                                       "(the proposer's and explorer's sampling).")] = "0",
+    sites: Annotated[str | None, typer.Option("--sites", help="Comma-separated demo sites (default: all 8).")] = None,
+    max_actions: Annotated[int, typer.Option("--max-actions", min=1, help="Step budget per episode.")] = 10,
+    wall_time: Annotated[float, typer.Option("--wall-time", min=1.0, help="Time budget per episode, seconds.")] = 120.0,
+    free_form: Annotated[bool, typer.Option("--free-form/--choose", help="The proposer writes a task first (the "
+                                            "seed's prompt), checked and re-proposed as a choice if vague; "
+                                            "default: it chooses among the program's tasks.")] = False,
+    site_seed: Annotated[int, typer.Option("--site-seed", help="The demo web's data seed.")] = 7,
+    layout: Annotated[int, typer.Option("--layout", min=0, max=5, help="The demo web's layout version "
+                                        "(0: as developed; 1-5: redrawn pages, the same truth).")] = 0,
+    json_out: JsonOutOption = None,
+) -> None:
+    """The agent-data pipeline end to end on the demo web, against the site generator's truth: filter passes,
+    feasible and checkable tasks, true success beside the judge (precision/recall), verified trajectories
+    and SFT records per site, sites per hour, model calls and tokens per stage."""
+    from scrapesmith.bench.insta_e2e import measure_e2e
+
+    model = llm_from_options(llm, no_cache)
+    chosen = split_list(sites) if sites else None
+    with progress_bar() as progress:
+        bar = progress.add_task("sites", total=None)
+
+        def advance(case: dict) -> None:
+            progress.advance(bar)
+            console.print(f"seed {case['seed']} {case['site']}: {case['filter']}, task {case['task'][:70]!r}, "
+                          f"{case['steps']} steps ({case['stop_reason'] or '-'}), true {case['true_success']}, "
+                          f"judged {case['judged_success']}, {case['seconds']:.0f}s", highlight=False)
+
+        result = measure_e2e(lambda: model, getattr(model, "name", "none"), [int(s) for s in split_list(seeds)],
+                             chosen, max_actions=max_actions, wall_time=wall_time, site_seed=site_seed,
+                             layout=layout, free_form=free_form, on_case=advance)
+    report(result, json_out, case_columns=["seed", "site", "filter", "task", "feasible", "steps", "stop_reason",
+                                           "true_success", "judged_success", "sft_records", "seconds"])

@@ -97,3 +97,24 @@ def bench_swde_ranker_command(
 
     pages = pages or default_swde_dir()
     train_shipped(pages, pages / "groundtruth", seeds, test, rows, output, progress_bar, orders=orders)
+
+
+@bench_app.command("swde-confidence")
+def bench_swde_confidence_command(
+    pages: Annotated[Path | None, typer.Option(help="SWDE pages: DIR/<vertical>/<vertical>-<site>/NNNN.htm.")] = None,
+    seeds: Annotated[int, typer.Option(min=1, help="Seed pages per window.")] = 3,
+    test: Annotated[int, typer.Option(min=1, help="Pages after each window that label its fields.")] = 7,
+    windows: Annotated[int, typer.Option(min=1, help="Seed windows per site (pages 0-2, 3-5, ...).")] = 3,
+    rows: Annotated[Path, typer.Option(help="Where the rows go (JSON lines, gzip).")] = Path(
+        "bench/data/swde-confidence-rows.jsonl.gz"),
+    reuse: Annotated[bool, typer.Option(help="Reuse the rows file instead of inducing again.")] = False,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="The model file (default: the one "
+                                                                       "the package ships).")] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the figures and rows as JSON.")] = None,
+) -> None:
+    """Fit the field-confidence model on every SWDE development site and report its flags leave-one-site-out
+    (wrong values flagged, right values flagged) beside in-sample; write the model the package ships."""
+    from scrapesmith.bench.confidence import run
+
+    pages = pages or default_swde_dir()
+    run(pages, seeds, test, windows, rows, output, json_out, progress_bar, reuse=reuse)

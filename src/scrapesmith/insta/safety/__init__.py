@@ -7,6 +7,7 @@ verdict carries its category, its quoted reason and the evidence, and is stored 
 """
 
 from scrapesmith.insta.safety.classifier import SafetyFilter, assess
+from scrapesmith.insta.safety.corroborate import corroborate, site_support
 from scrapesmith.insta.safety.domain_evidence import domain_evidence, split_domain
 from scrapesmith.insta.safety.evaluate import SafetyReport, evaluate_safety_filter, groups, labelled_domains
 from scrapesmith.insta.safety.knowledge import knowledge_evidence
@@ -21,7 +22,7 @@ from scrapesmith.insta.safety.views import (
 
 __all__ = [
     "Evidence", "LandingSnapshot", "ModelOpinion", "SafetyFilter", "SafetyReport", "SafetyVerdict",
-    "SiteDescription", "assess", "domain_evidence", "evaluate_safety_filter", "groups", "knowledge_evidence",
+    "SiteDescription", "assess", "corroborate", "domain_evidence", "evaluate_safety_filter", "groups", "knowledge_evidence",
     "labelled_domains", "landing_evidence",
-    "snapshot_failure", "snapshot_page", "split_domain",
+    "site_support", "snapshot_failure", "snapshot_page", "split_domain",
 ]

@@ -91,6 +91,9 @@ class SafetyVerdict(BaseModel):
     description: SiteDescription | None = None
     model_calls: int = 0
     error: str | None = None
+    support: list[Evidence] = Field(default_factory=list, description="a refusal's evidence that is not the model's "
+                                    "own word: the domain, the landing page, the pages read (insta.safety.corroborate)")
+    overruled: str | None = Field(default=None, description="a refusal the pages read did not support: what was said")
 
     @property
     def verdict(self) -> str:
