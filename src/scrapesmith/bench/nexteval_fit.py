@@ -1,6 +1,6 @@
 """Fit the list-evidence weights of :mod:`scrapesmith.dom.list_evidence` on NEXT-EVAL pages.
 
-Every candidate list of every page is labelled a data list when its records overlap the true records
+Every candidate list of every page (read by :mod:`.nexteval_pages`) is labelled a data list when its records overlap the true records
 by a mean best Jaccard index of at least 0.5 (NEXT-EVAL's own overlap, :func:`overlap_matrix`). A
 logistic regression with an L2 penalty (``C`` as in the usual formulation: ``C * log-loss + |w|^2 / 2``,
 intercept not penalised) is fitted on standardised features with scipy. A second model of the same
@@ -22,56 +22,39 @@ what was written before any split (the features, the thresholds) was seen on the
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
-from lxml import etree
 from scipy.optimize import minimize
 
-from scrapesmith.bench.nexteval import expand_record, nexteval_xpath, overlap_matrix, page_ids, score_records
-from scrapesmith.bench.nexteval import text_map_keys as page_keys
+from scrapesmith.bench.nexteval import score_records
 from scrapesmith.bench.nexteval_anatomy import ErrorAnatomy, LabelledCandidate, anatomy_lines, page_anatomy
+from scrapesmith.bench.nexteval_pages import LABEL_OVERLAP, LabelledList, PageData, load_pages
 from scrapesmith.dom import (
     DATA_LIST_THRESHOLD,
     FEATURES,
     SECONDARY_FEATURES,
     SECONDARY_FLOOR,
-    PageLayout,
     RankedList,
-    RecordRegion,
-    find_record_regions,
     overlapping,
-    parse_html,
-    rank_lists,
     secondary_features,
     select_lists,
 )
 
-LABEL_OVERLAP = 0.5
+__all__ = [
+    "C_OPTIONS", "DEFAULT_C", "GROUP_SIZE", "LABEL_OVERLAP", "LOW_F1", "SHUFFLE_SEEDS", "CrossHalf", "FittedModels",
+    "FittedWeights", "LabelledList", "Method", "PageData", "choose_c", "cross_half_anatomies", "cross_half_f1",
+    "cross_halves", "fit_logistic", "fit_models", "fit_secondary", "fit_weights", "half_splits", "held_out",
+    "held_out_report", "k_fold", "leave_group_out", "load_pages", "page_anatomies", "page_scores", "ranked_by",
+    "score_with", "secondary_rows", "selected", "shipped_method", "shuffled_folds", "two_fold",
+]
+
 DEFAULT_C = 0.03
 C_OPTIONS = (0.03, 0.01, 0.003, 0.001)  # tried in this order: a tie keeps the weaker penalty
 GROUP_SIZE = 10
 SHUFFLE_SEEDS = (0, 1, 2)
 LOW_F1 = 0.5  # a page under this is counted: the held-out loss sits in a few failed pages
-
-
-@dataclass
-class LabelledList:
-    """One candidate list of a page with its evidence features and whether it is a true record list."""
-
-    features: list[float]
-    label: bool
-    records: list[frozenset[str]]
-    ranked: RankedList
-
-
-@dataclass
-class PageData:
-    truth: list[frozenset[str]]
-    candidates: list[LabelledList]
 
 
 @dataclass
@@ -108,37 +91,6 @@ class FittedModels:
 
     def as_python(self) -> str:
         return self.evidence.as_python() + "\n" + self.secondary.as_python(SECONDARY_FEATURES, "SECONDARY_")
-
-
-def load_pages(
-    html_dir: Path,
-    truth_dir: Path,
-    limit: int | None = None,
-    render: Callable[[etree._Element], PageLayout] | None = None,
-    propose: Callable[[etree._Element], Sequence[RecordRegion]] = find_record_regions,
-) -> list[PageData]:
-    """Candidates of every page with their features, labels and records (as text-map key sets); with
-    ``render``, each page is drawn once and its candidates carry layout evidence. ``propose`` is the
-    candidate generator (another floor of items, or a filter on its runs, is scored by passing it)."""
-    pages = []
-    for page_id in page_ids(html_dir, truth_dir)[:limit]:
-        root = parse_html((html_dir / f"{page_id}.html").read_bytes())
-        layout = render(root) if render is not None else None
-        keys = page_keys(root)
-        truth_paths = json.loads((truth_dir / f"{page_id}.json").read_text(encoding="utf-8"))
-        truth = [expand_record(record, keys) for record in truth_paths]
-        candidates = []
-        for ranked in rank_lists(root, propose(root), layout=layout):
-            region = ranked.region
-            records = [
-                expand_record([nexteval_xpath(e) for e in region.record(k)], keys) for k in range(region.size)
-            ]
-            overlap = overlap_matrix(records, truth).max(axis=1).mean() if truth else 0.0
-            candidates.append(
-                LabelledList(ranked.evidence.features(), overlap >= LABEL_OVERLAP, records, ranked)
-            )
-        pages.append(PageData(truth, candidates))
-    return pages
 
 
 def fit_weights(pages: list[PageData], c: float = DEFAULT_C) -> FittedWeights:

@@ -31,13 +31,14 @@ _COUNTS_KEPT = 16
 CandidateKey = tuple[str, str | None, str | None]
 PRIORS = {"label": 1.0, "qualified": 0.9, "itemprop": 0.95, "class": 0.85, "headline": 0.8, "section": 0.75,
           "section above": 0.7,
-          "pair": 0.9, "type": 0.55, "titled": 0.7, "unnamed": 0.5, "linked": 0.8}
+          "pair": 0.9, "type": 0.55, "titled": 0.7, "unnamed": 0.5, "linked": 0.8, "meant": 0.8}
 
 
 @dataclass(frozen=True)
 class FieldCandidate:
     """One way to a field's values. ``several``: every value it selects is the field's (a section's rows),
-    whatever the field's kind says; ``unit``: what its label says bare numbers measure ("City (mpg)")."""
+    whatever the field's kind says; ``unit``: what its label says bare numbers measure ("City (mpg)");
+    ``strength``: a factor on the evidence's prior."""
 
     xpath: str
     evidence: str
@@ -45,10 +46,11 @@ class FieldCandidate:
     split: str | None = None
     several: bool = False
     unit: str | None = None
+    strength: float = 1.0  # how strongly the evidence holds (a label's cosine with the field's name, ``meant.py``)
 
     @property
     def prior(self) -> float:
-        return PRIORS[self.evidence]
+        return PRIORS[self.evidence] * self.strength
 
     @property
     def key(self) -> CandidateKey:

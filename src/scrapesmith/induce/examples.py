@@ -22,21 +22,30 @@ from scrapesmith.induce.candidates import (
     FieldCandidate,
     anchored_path,
     line_paths,
+    page_title,
     visible_elements,
     xpath_literal,
 )
+from scrapesmith.induce.confidence import assessed
 from scrapesmith.induce.execute import (
+    SEPARATORS,
     XPathSyntaxError,
+    folded,
     normalize_space,
     post_process,
     printed_text,
     run_actions,
     strip_separators,
 )
-from scrapesmith.induce.field_evidence import FieldConcept, recogniser
+from scrapesmith.induce.field_evidence import FieldConcept, concept_for, recogniser
+from scrapesmith.induce.heuristic import ScoredCandidate, page_candidates, rank_pool, trusted
 from scrapesmith.induce.labels import label_candidates
+from scrapesmith.induce.titles import title_cores
 from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
 
+# what the engine weighs to tell which node holds the field, moot once the user has pointed at it: the kind the
+# field's name suggests, the page's record region, the headline's neighbourhood, a distractor's label
+OVERRULED = ("type", "outside", "closeness", "distractor", "avoided", "headline")
 TYPED_KINDS = ("isbn13", "isbn", "money", "date", "url", "phone")
 MAX_LABEL = 40
 
@@ -118,6 +127,8 @@ def text_node_candidates(root: etree._Element, value: str) -> list[FieldCandidat
     found: list[FieldCandidate] = []
     for text in root.xpath("//text()[normalize-space()]"):
         plain = normalize_space(str(text))
+        if not plain.endswith(value):  # "…, AK, 99503 |": a separator after the value is not part of it
+            plain = normalize_space(plain.rstrip(SEPARATORS))
         if plain != value and not plain.endswith(value):
             continue
         head = plain[: len(plain) - len(value)]
@@ -138,21 +149,13 @@ def _values(root: etree._Element, candidate: FieldCandidate) -> list[str]:
 _LAST_POSITION = re.compile(r"\[\d+\]$")
 
 
-def generalise(example: Example, pages: Sequence[etree._Element], expected: Sequence[Sequence[str]] = (),
-               together: Sequence[str] = ()) -> FieldSpec:
-    """The best XPath for ``example`` (given on ``pages[0]``), checked on every page (see the module docstring).
-    ``expected`` are the values the user gave for the next pages (autoscraper's wanted list over several
-    pages): a path that gives one of them on each such page beats one that does not. ``together`` are all the
-    values the user gave for the first page when there are several (three phone numbers): a path that gives
-    exactly those — the example's path without its last position, when that is what they share — makes the
-    field a list."""
+def _example_scores(example: Example, pages: Sequence[etree._Element], pool: Sequence[FieldCandidate],
+                    expected: Sequence[Sequence[str]], wanted_all: list[str] | None) -> list[tuple]:
+    """The example's own generalisations scored by the example alone: coverage of the other pages, one value
+    per page, the example's kind kept, the user's values for the next pages given back."""
     kind = kind_of(example.value)
     check = recogniser(kind) if kind else None
-    wanted_all = sorted(set(together)) if len(set(together)) > 1 else None
     scored = []
-    pool = example_candidates(pages[0], example)
-    if wanted_all:
-        pool += [replace(c, xpath=_LAST_POSITION.sub("", c.xpath)) for c in pool if _LAST_POSITION.search(c.xpath)]
     for candidate in pool:
         first = _values(pages[0], candidate)
         if not first or first[0] != example.value and not (wanted_all and example.value in first):
@@ -165,17 +168,123 @@ def generalise(example: Example, pages: Sequence[etree._Element], expected: Sequ
         score = candidate.prior * coverage * single * (1.0 if typed else 0.1) * (1.5 if listed else 1.0)
         if first[0] != example.value and not listed:
             continue
-        for values, wanted in zip(others, expected, strict=False):
-            got = set(map(normalize_space, values)) if listed else {normalize_space(values[0])} if values else set()
-            if wanted and not (got & set(wanted) if listed else got <= set(wanted) and got):
-                score *= 0.2  # the user said what this page holds, and the path gives something else
+        score *= _expected_fit(others, expected, listed)
         scored.append((-round(score, 6), len(candidate.xpath), candidate.xpath, len(scored), listed, candidate))
+    return scored
+
+
+def _expected_fit(others: Sequence[Sequence[str]], expected: Sequence[Sequence[str]], listed: bool) -> float:
+    """1.0, or 0.2 for every next page where the user said what it holds and the path gives something else."""
+    fit = 1.0
+    for values, wanted in zip(others, expected, strict=False):
+        got = set(map(normalize_space, values)) if listed else {normalize_space(values[0])} if values else set()
+        if wanted and not (got & set(wanted) if listed else got <= set(wanted) and got):
+            fit *= 0.2
+    return fit
+
+
+def engine_ranked(example: Example, pages: Sequence[etree._Element],
+                  pool: Sequence[FieldCandidate]) -> tuple[list[ScoredCandidate], FieldConcept]:
+    """Every candidate the engine proposes for a field named like the example, with the example's own
+    generalisations, scored by the engine on every page (``heuristic.rank_pool``): the one ranking of ``induce``,
+    to which the example is a hard check."""
+    concept = concept_for(example.name, "")
+    support: dict = {}
+    found: dict = {}
+    cores = title_cores([folded(page_title(root)) for root in pages])
+    for root, page_cores in zip(pages, cores, strict=True):
+        for candidate in page_candidates(root, concept, page_cores):
+            support[candidate.key] = support.get(candidate.key, 0) + 1
+            found.setdefault(candidate.key, candidate)
+    for candidate in pool:
+        if candidate.key not in found or candidate.prior > found[candidate.key].prior:
+            found[candidate.key] = candidate
+            support.setdefault(candidate.key, 1)
+    return rank_pool(found, support, concept, pages), concept
+
+
+def _gives_example(scored: ScoredCandidate, example: Example, wanted_all: list[str] | None) -> bool | None:
+    """Does the candidate give the example on the first page: True as a list of every value the user gave,
+    False as one value, None when it does not give it."""
+    first = scored.values[0] if scored.values else []
+    if wanted_all and sorted(set(first)) == wanted_all:
+        return True
+    return False if first and first[0] == example.value else None
+
+
+def generalise(example: Example, pages: Sequence[etree._Element], expected: Sequence[Sequence[str]] = (),
+               together: Sequence[str] = ()) -> FieldSpec:
+    """The best XPath for ``example`` (given on ``pages[0]``), checked on every page (see the module docstring).
+    ``expected`` are the values the user gave for the next pages (autoscraper's wanted list over several
+    pages): a path that gives one of them on each such page beats one that does not. ``together`` are all the
+    values the user gave for the first page when there are several (three phone numbers): a path that gives
+    exactly those — the example's path without its last position, when that is what they share — makes the
+    field a list; when no one path gives them all, the union of each value's own path does.
+
+    The engine's candidates for a field of the example's name and the example's own generalisations are
+    ranked together by the engine (variation across the pages, kinds, labels, the page's record); among those
+    that give back the example, the engine's first wins. Only when the engine trusts none does the example's
+    own scoring decide."""
+    wanted_all = sorted(set(together)) if len(set(together)) > 1 else None
+    pool = example_candidates(pages[0], example)
+    if wanted_all:
+        pool += [replace(c, xpath=_LAST_POSITION.sub("", c.xpath)) for c in pool if _LAST_POSITION.search(c.xpath)]
+    ranked, concept = engine_ranked(example, pages, pool)
+    kind = kind_of(example.value)
+    check = recogniser(kind) if kind else None
+    fitting = []
+    for scored in ranked:
+        listed = _gives_example(scored, example, wanted_all)
+        if listed is None:
+            continue
+        for name in OVERRULED:  # the user pointed at this node: the engine's guesses about which node is the field's
+            factor = scored.factors.pop(name, 1.0)
+            scored.score /= factor if factor > 0 else 1.0
+        if check and not all(check(page[0]) for page in scored.values[1:] if page):
+            scored.weigh("example kind", 0.1)  # the example is a price; another page gives something else
+        scored.weigh("expected", _expected_fit(scored.values[1:], expected, listed))
+        if trusted(scored, len(pages)):
+            fitting.append((listed, scored))
+    fitting.sort(key=lambda pair: (-pair[0], -round(pair[1].score, 6)))  # stable: the engine breaks ties
+    if wanted_all and not any(listed for listed, _ in fitting):
+        union = _union_of_values(example.name, pages, wanted_all)
+        if union is not None:
+            return union
+    if fitting:
+        listed, best = fitting[0]
+        field = FieldSpec(name=example.name, instruction=f"like the example {example.value!r}",
+                          actions=[best.candidate.xpath], post=PostProcess(regex=best.candidate.regex, multiple=listed,
+                                                                           split=best.candidate.split),
+                          evidence=f"example {example.value!r} via {best.candidate.evidence} (engine score "
+                                   f"{best.score:.3f})")
+        return assessed(field, [s for _, s in fitting], concept)
+    scored = _example_scores(example, pages, pool, expected, wanted_all)
     if not scored:
         raise ScrapesmithError(f"the example {example.name}={example.value!r} is not on the first page")
     *_, listed, best = min(scored)
     return FieldSpec(name=example.name, instruction=f"like the example {example.value!r}", actions=[best.xpath],
                      post=PostProcess(regex=best.regex, multiple=listed),
                      evidence=f"example {example.value!r} via {best.evidence}")
+
+
+def _union_of_values(name: str, pages: Sequence[etree._Element], wanted: list[str]) -> FieldSpec | None:
+    """One path per value the user gave for the first page ("18" under City, "26" under Highway), joined: a
+    list field, when together they give exactly those values there."""
+    paths = []
+    for value in wanted:
+        try:
+            one = generalise(Example(name, value), pages)
+        except ScrapesmithError:
+            return None
+        if one.post.regex or one.post.split:
+            return None
+        paths.append(one.actions[-1])
+    xpath = " | ".join(dict.fromkeys(paths))
+    first = _values(pages[0], FieldCandidate(xpath, "class"))
+    if sorted(set(first)) != wanted:
+        return None
+    return FieldSpec(name=name, instruction=f"like the examples {wanted!r}", actions=[xpath],
+                     post=PostProcess(multiple=True), evidence=f"examples {wanted!r}: one path per value, joined")
 
 
 def induce_from_examples(examples: Sequence[Example], pages: Sequence[etree._Element], site: str = "",

@@ -59,16 +59,22 @@ class HeadlineAnchor:
     heading: etree._Element | None = None
 
     @classmethod
-    def of(cls, root: etree._Element, title: str) -> HeadlineAnchor:
+    def of(cls, root: etree._Element, title: str, template: frozenset[str] = frozenset()) -> HeadlineAnchor:
+        """The page's headline: the first heading the title holds, else the first ``h1`` with text. A heading
+        whose text is in ``template`` (printed alike on every seed page: the site's brand in its banner) is
+        the template's, not the record's, whatever the title says."""
         order = {element: index for index, element in enumerate(root.iter())}
         heading = None
         for element in root.iter("h1", "h2", "h3"):
+            if normalize_space(element.text_content()) in template:
+                continue
             texts = [normalize_space(element.text_content()), normalize_space(element.text or ""), leading_text(element)]
             if any(len(text) >= 3 and title_fit([text], title) >= 1.0 for text in texts):
                 heading = element
                 break
         if heading is None:
-            heading = next((h for h in root.iter("h1") if normalize_space(h.text_content())), None)
+            heading = next((h for h in root.iter("h1") if normalize_space(h.text_content())
+                            and normalize_space(h.text_content()) not in template), None)
         return cls(root, order, order[heading] if heading is not None else None, heading)
 
     def closeness(self, xpath: str) -> float:
@@ -79,3 +85,11 @@ class HeadlineAnchor:
             return 0.4
         distance = abs(self.order.get(nodes[0], self.position) - self.position)
         return 0.4 + 0.6 / (1 + distance / 15)
+
+
+def template_headings(seeds: Sequence[etree._Element]) -> frozenset[str]:
+    """The texts of headings (``h1``–``h3``) that every seed page prints alike (with two or more seeds)."""
+    if len(seeds) < 2:
+        return frozenset()
+    sets = [{normalize_space(h.text_content()) for h in root.iter("h1", "h2", "h3")} for root in seeds]
+    return frozenset(t for t in set.intersection(*sets) if t)

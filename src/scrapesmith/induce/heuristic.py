@@ -29,16 +29,18 @@ from scrapesmith.induce.cleaning import (
     role_variant,
     template_affix,
 )
+from scrapesmith.induce.confidence import assessed
 from scrapesmith.induce.execute import XPathSyntaxError, folded, normalize_space, post_process, run_actions
 from scrapesmith.induce.field_evidence import FieldConcept, concept_for
 from scrapesmith.induce.fragments import value_nodes
-from scrapesmith.induce.headline import HeadlineAnchor, title_fit
+from scrapesmith.induce.headline import HeadlineAnchor, template_headings, title_fit
 from scrapesmith.induce.joined import cut_short, joined_candidates, text_part
 from scrapesmith.induce.kinds import telling_check, with_unit
 from scrapesmith.induce.labels import MAX_LABEL_CHARS, is_ui_text, label_candidates, text_label_candidates
 from scrapesmith.induce.linked import link_candidates
+from scrapesmith.induce.meant import meant_candidates, meant_labels
 from scrapesmith.induce.pairs import section_candidates, unnamed_candidates
-from scrapesmith.induce.ranking import judged, learned_order
+from scrapesmith.induce.ranking import field_phrases, judged, learned_order
 from scrapesmith.induce.regions import PageRegions, own_url
 from scrapesmith.induce.titles import title_cores
 from scrapesmith.induce.typed import type_candidates
@@ -59,17 +61,19 @@ CUT_SHORT = 0.9  # a piece of a value, where the seeds show all of it joined acr
 # a value the same on every seed: behind a label it may be data ("Type: Private"), found by its kind alone it
 # is the site's own (its name in the banner, its head office's phone), and so is a link found by its address
 # alone (a menu's "News" under ".../team?team=bos")
-CONSTANT = {"label": 0.9, "type": 0.3, "unnamed": 0.0, "linked": 0.0}
+CONSTANT = {"label": 0.9, "meant": 0.9, "type": 0.3, "unnamed": 0.0, "linked": 0.0}
 # behind a label in unknown words, a value is the field's only when most of the seeds' values have its telling look
 TELLING_SHARE = 0.5
 NAMING_HEADING = 0.5
 
 
-def page_candidates(root: etree._Element, concept: FieldConcept,
-                    cores: Sequence[str] = ()) -> list[FieldCandidate]:
+def page_candidates(root: etree._Element, concept: FieldConcept, cores: Sequence[str] = (),
+                    meant: dict[str, float] | None = None) -> list[FieldCandidate]:
     """Every candidate the evidence proposes for ``concept`` on one page (duplicates removed); ``cores`` are the
-    page title's record parts (:func:`title_cores`)."""
+    page title's record parts (:func:`title_cores`), ``meant`` the template's labels that mean the field
+    (:func:`meant.meant_labels`)."""
     found = label_candidates(root, concept) + text_label_candidates(root, concept) + attribute_candidates(root, concept)
+    found += meant_candidates(root, concept, meant or {})
     if concept.headline:
         found += headline_candidates(root, concept, cores)
     found += link_candidates(root, concept)
@@ -203,8 +207,9 @@ def rank_candidates(concept: FieldConcept, seeds: Sequence[etree._Element],
     support: dict[CandidateKey, int] = {}
     pool: dict[CandidateKey, FieldCandidate] = {}
     cores = title_cores([folded(page_title(root)) for root in seeds])
+    meant = meant_labels(seeds, concept, field_phrases(concept))
     for root, page_cores in zip(seeds, cores, strict=True):
-        for candidate in page_candidates(root, concept, page_cores):
+        for candidate in page_candidates(root, concept, page_cores, meant):
             key = candidate.key
             support[key] = support.get(key, 0) + 1
             if key not in pool or candidate.prior > pool[key].prior:
@@ -229,7 +234,8 @@ def rank_pool(pool: dict[CandidateKey, FieldCandidate], support: dict[CandidateK
     pool = dict(pool)
     titles = [folded(page_title(root)) for root in seeds]
     cores = title_cores(titles)
-    anchors = [HeadlineAnchor.of(root, title) for root, title in zip(seeds, titles, strict=True)]
+    template = template_headings(seeds)
+    anchors = [HeadlineAnchor.of(root, title, template) for root, title in zip(seeds, titles, strict=True)]
     regions = [PageRegions.of(root, anchor.heading, own_url(root, url))
                for root, anchor, url in zip(seeds, anchors, [*urls, *[""] * len(seeds)], strict=False)]
     ranked = []
@@ -275,7 +281,8 @@ def _fragility(candidate: FieldCandidate) -> tuple[int, int, int]:
     the next page), then the shortest."""
     xpath = candidate.xpath
     bare = candidate.evidence == "type" and "[" not in xpath
-    return len(re.findall(r"/[\w-]+\[\d+\]", xpath)), int(bare), len(xpath)
+    positions = len(re.findall(r"/[\w-]+\[\d+\]|(?<!::)text\(\)\[\d+\]|::text\(\)\[(?:[2-9]|\d\d+)\]", xpath))  # a block's 4th line, too
+    return positions, int(bare), len(xpath)
 
 
 def _scoped(scored: ScoredCandidate, concept: FieldConcept, anchors: Sequence[HeadlineAnchor],
@@ -345,5 +352,5 @@ def induce_heuristic(requests: Sequence[FieldRequest], seeds: Sequence[etree._El
     for request in requests:
         concept = concept_for(request.name, request.instruction)
         ranked = [s for s in rank_candidates(concept, seeds, seed_names) if trusted(s, len(seeds))]
-        fields.append(field_spec_from(request, concept, ranked[0] if ranked else None))
+        fields.append(assessed(field_spec_from(request, concept, ranked[0] if ranked else None), ranked, concept))
     return ScraperSpec(site=site, method="heuristic", seeds=list(seed_names), fields=fields)

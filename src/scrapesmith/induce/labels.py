@@ -99,7 +99,7 @@ def label_evidence(text: str, concept: FieldConcept) -> str | None:
     return "qualified" if qualified_label_of(text, concept) is not None else None
 
 
-def _is_link(element: etree._Element) -> bool:
+def is_link(element: etree._Element) -> bool:
     return element.tag == "a" or any(a.tag == "a" for a in element.iterancestors())
 
 
@@ -120,6 +120,8 @@ def _sibling_candidates(anchor: str, sibling: etree._Element, evidence: str,
     found = [FieldCandidate(f"{anchor}/{axis}-sibling::{sibling.tag}[1]", evidence)]
     if len(sibling) and all(c.tag == sibling[0].tag for c in sibling):
         found.append(FieldCandidate(f"{anchor}/{axis}-sibling::{sibling.tag}[1]/{sibling[0].tag}", evidence))
+        if len(sibling) > 1 and not concept.multiple:  # "Type of School" over a list: one value, its first item
+            found.append(FieldCandidate(f"{anchor}/{axis}-sibling::{sibling.tag}[1]/{sibling[0].tag}[1]", evidence))
     if concept.multiple and axis == "following":  # "Genres: <a>Crime</a> | <a>Drama</a>": every link after
         found.append(FieldCandidate(f"{anchor}/following-sibling::{sibling.tag}", evidence, UI_TEXT))
     elif concept.multiple:  # printed before the label: those whose next label of its tag is this one
@@ -130,7 +132,7 @@ def _sibling_candidates(anchor: str, sibling: etree._Element, evidence: str,
     return found
 
 
-def _after_label(element: etree._Element, whole: str, evidence: str, concept: FieldConcept,
+def after_label(element: etree._Element, whole: str, evidence: str, concept: FieldConcept,
                  condition: str | None = None) -> list[FieldCandidate]:
     """The ways from the label ``element`` to its value: its tail text, its next sibling(s), the next cell.
     ``condition`` finds a label the page draws as an icon (see ``icon_label``) instead of by its text."""
@@ -157,9 +159,9 @@ def label_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldC
     found: list[FieldCandidate] = []
     for element in visible_elements(root):
         own = normalize_space(element.text or "")
-        if not own and not len(element) and not _is_link(element):
+        if not own and not len(element) and not is_link(element):
             found.extend(_icon_candidates(element, concept))
-        if not own or len(element) > 2 or _is_link(element):
+        if not own or len(element) > 2 or is_link(element):
             continue
         whole = normalize_space(element.text_content())
         if len(whole) > MAX_LABEL_CHARS + 5:
@@ -168,7 +170,7 @@ def label_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldC
         if evidence is None:
             continue
         here = [c for box in dict.fromkeys((element, outer_box(element)))
-                for c in _after_label(box, whole, evidence, concept)]
+                for c in after_label(box, whole, evidence, concept)]
         unit = label_unit(whole)  # "Height (cm)": the bare numbers after it are centimetres
         found.extend(replace(c, unit=unit) for c in here) if unit else found.extend(here)
     found.extend(_inline_label_candidates(root, concept))
@@ -183,7 +185,7 @@ def _icon_candidates(element: etree._Element, concept: FieldConcept) -> list[Fie
         shown = icon_label(box)
         evidence = label_evidence(shown[0], concept) if shown else None
         if shown and evidence:
-            found.extend(_after_label(box, shown[0], evidence, concept, shown[1]))
+            found.extend(after_label(box, shown[0], evidence, concept, shown[1]))
     return found
 
 
@@ -196,7 +198,7 @@ def _inline_label_candidates(root: etree._Element, concept: FieldConcept) -> lis
             continue
         head, _, tail = text.partition(":")
         evidence = label_evidence(head, concept)
-        if evidence is None or not tail.strip() or _is_link(element):
+        if evidence is None or not tail.strip() or is_link(element):
             continue
         prefix = normalize_space(head) + ":"
         regex = re.escape(prefix) + r"\s*(.+)"

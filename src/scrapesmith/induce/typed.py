@@ -6,6 +6,8 @@ its shape.
 
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
 from scrapesmith.induce.candidates import (
@@ -61,11 +63,15 @@ def type_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCa
         elif tail and element.tag == "br" and len(tail) <= concept.max_length:
             typed, regex = _typed(tail, concept)  # "<br />(325) 674-2000": a line of an address block
             parent = element.getparent()
-            if typed and parent is not None:  # the line of the value's shape, wherever the block puts it
-                shape = tail.translate(_DIGITS_AS_ZERO)
+            shape = tail.translate(_DIGITS_AS_ZERO)
+            # the line of the value's shape, wherever the block puts it; a shape that keeps the value's letters
+            # ("June 00, 0000") is the seeds' month, not a shape: such a line is found by its place alone
+            if typed and parent is not None and not re.search(r"[^\W\d_]", shape):
                 found += [FieldCandidate(f"{path}/text()[translate(normalize-space(), '0123456789', '0000000000')"
                                          f"={xpath_literal(shape)}]", "type", regex)
                           for path in anchored_path(parent, hashed=True)[:3]]
+            elif typed and parent is not None:
+                found += block_lines(element, regex)
         own = normalize_space(element.text or "")
         if not own or len(own) > concept.max_length:
             continue
@@ -81,4 +87,22 @@ def type_candidates(root: etree._Element, concept: FieldConcept) -> list[FieldCa
             found.append(FieldCandidate(path if split or not len(element) else f"{path}/text()", "type", regex))
         if len(found) > 80:
             break
+    return found
+
+
+def block_lines(br: etree._Element, regex: str | None = None) -> list[FieldCandidate]:
+    """The line after ``br`` by its place in its block, when it is the block's last line ("St. Martin's
+    Press<br/>June 29, 2010": the date is the last line whatever month the seeds happen to print, which a
+    shape of its letters would not carry). A line counted from the block's start moves when an earlier line
+    is missing from a record, so the last place is the one offered."""
+    texts = br.xpath("following-sibling::text()[1]")
+    if not texts or texts[0].getparent() is not br:
+        return []
+    found: list[FieldCandidate] = []
+    parent = br.getparent()
+    later = [t for t in br.itersiblings() if isinstance(t.tag, str) and normalize_space(t.text_content())
+             or normalize_space(t.tail or "")]
+    if parent is not None and not later:
+        found += [FieldCandidate(f"{path}/text()[normalize-space()][last()]", "type", regex)
+                  for path in anchored_path(parent, hashed=True)[:3]]
     return found

@@ -59,13 +59,8 @@ DETAIL_URL = "detail_url"
 EXTRACTION_FAILED = "extraction failed"
 
 __all__ = [
-    "REPEATED_NODE",
-    "REPEATED_URL",
-    "ReplayResult",
-    "Replayer",
-    "apply_regex",
-    "empty_column_warnings",
-    "replay",
+    "DETAIL_KEY", "DETAIL_URL", "EXTRACTION_FAILED", "REPEATED_NODE", "REPEATED_URL", "Answer", "ReplayResult",
+    "Replayer", "apply_regex", "empty_column_warnings", "replay",
 ]
 
 

@@ -2,7 +2,7 @@
 
 :class:`WorkflowPolicy` is a policy like the agent's (``insta.agent.run_episode`` drives it), so a replayed episode
 is recorded, judged and reported exactly like an agent's. On its first turn it picks the workflow of the page's
-family whose template the task matches (``align.bind_template``; a family with one workflow also binds by kind and
+family whose template the task matches (:mod:`.pick`, ``align.bind_template``; a family with one workflow also binds by kind and
 ordinal) and binds the parameters. Each turn it first checks the step just done — the browser took it, the element
 holds the value typed or chosen or the state set, and the judge's program pass (``insta.verify``) verifies the
 criteria the step proves — then locates the next step's element (locators in order; a page still settling is
@@ -30,10 +30,12 @@ from scrapesmith.insta.reading import read_source
 from scrapesmith.insta.values import same_date_or_value, task_values
 from scrapesmith.insta.verify import verify_criteria
 from scrapesmith.insta.views import Action, Observation, Step, Trajectory
-from scrapesmith.insta.workflow.align import Binding, bind_by_kind, bind_template, fill_in, template_regex
-from scrapesmith.insta.workflow.compile import family_of
+from scrapesmith.insta.workflow.align import Binding, fill_in
 from scrapesmith.insta.workflow.locate import Located, describe_id, find_ids, resolve
+from scrapesmith.insta.workflow.pick import pick_workflow
 from scrapesmith.insta.workflow.views import Locator, Workflow, WorkflowStep
+
+__all__ = ["KIND_REVEALS", "LOCATE_BUDGET", "LOCATE_POLL", "REVEAL_FIRST", "WorkflowPolicy", "pick_workflow"]
 
 #: A locator that finds nothing is tried again on fresh observations, this often (seconds), for at most this long:
 #: an element a click reveals may appear only after an animation. Polling stops as soon as it is there (fixed
@@ -47,38 +49,6 @@ REVEAL_FIRST = 0.15
 #: At most this many clicks on controls of a kind (``WorkflowStep.reveal_kinds``) per step: each is an action of
 #: the episode's budget, and a page with many such controls is searched only this far.
 KIND_REVEALS = 6
-
-
-def pick_workflow(workflows: list[Workflow], task: str, url: str | None = None,
-                  by_kind: bool = False) -> tuple[Workflow | None, Binding, str]:
-    """The workflow for ``task`` on ``url``'s family, its binding, and why none fits (empty when one does).
-
-    Among the workflows whose template the task matches, the most specific (most fixed words), then the one
-    compiled from most episodes. With no match and ``by_kind`` (the caller named the workflow to run), a family
-    with a single workflow binds by kind and ordinal; without it, a task the template does not fit is no task of
-    the workflow's (another clause, another field). Workflows all of one family are used on any page (the caller
-    chose them: a page that moved)."""
-    family = family_of(url) if url else None
-    pool = [w for w in workflows if family is None or w.family == family]
-    if not pool and len({w.family for w in workflows}) == 1:
-        pool = list(workflows)
-    if not pool:
-        return None, {}, f"no workflow for {family or 'this page'} ({len(workflows)} workflows of other pages)"
-    matched = []
-    for workflow in pool:
-        binding = bind_template(workflow.template, workflow.parameters, task)
-        if binding is not None:
-            fixed = len(template_regex(workflow.template).pattern) - 20 * len(workflow.parameters)
-            matched.append((fixed, len(workflow.provenance), workflow, binding))
-    if matched:
-        _, _, workflow, binding = max(matched, key=lambda entry: (entry[0], entry[1]))
-        return workflow, binding, ""
-    if len(pool) == 1 and by_kind:
-        binding_by_kind, why = bind_by_kind(pool[0].parameters, task)
-        if binding_by_kind is not None:
-            return pool[0], binding_by_kind, ""
-        return None, {}, f"the task does not match {pool[0].workflow_id}'s template and {why}"
-    return None, {}, f"the task matches none of the {len(pool)} workflow templates for {pool[0].family}"
 
 
 @dataclass

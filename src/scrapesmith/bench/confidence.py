@@ -1,0 +1,201 @@
+"""``bench swde-confidence``: fit the field-confidence model across SWDE sites and measure it leave-one-site-out.
+
+For every development site and every seed window (pages ``w*seeds`` … ``w*seeds+seeds-1``, scored on the
+``test`` pages after them), every field is induced with no model exactly as ``induce`` does — with a ranker
+fitted *without that site* (so the ranker's probability, one of the signals, is held out too) — and the
+chosen candidate's signals (:func:`scrapesmith.induce.confidence.signals`) are kept with the field's strict
+executability category on the test pages. The ground truth labels the rows; it is never a signal.
+
+Leave-one-site-out: for each site, a logistic regression is fitted on the other sites' rows and its threshold
+chosen from those sites alone (an inner leave-one-site-out: the threshold that flags the most wrong values
+while flagging at most :data:`RIGHT_FLAGGED_AT_MOST` of the right ones, on predictions each made without its
+site), then the site's fields are flagged. Reported: the share of wrong non-empty values flagged and of right
+values flagged, held out and in-sample, on the first window (``bench swde``'s configuration) and on all.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from scrapesmith.bench.metrics import CaseScore
+from scrapesmith.bench.swde import SwdeSite, discover_sites, load_groundtruth, read_page, requests_for
+from scrapesmith.bench.swde_ranker import C, candidate_rows, fit_ranker
+from scrapesmith.induce import CompiledSpec, ScraperSpec, parse_for_replay, post_process, use_ranker
+from scrapesmith.induce.confidence import MODEL_PATH, ConfidenceModel, signals
+from scrapesmith.induce.field_evidence import concept_for
+from scrapesmith.induce.heuristic import field_spec_from, rank_candidates, trusted
+
+RIGHT_FLAGGED_AT_MOST = 0.10
+
+
+def site_rows(site: SwdeSite, gt_dir: Path, seeds: int, test: int, windows: int) -> list[dict[str, Any]]:
+    """Each field of each seed window of ``site``: the chosen candidate's signals and its test-page category
+    (the ranker in use is the caller's: one fitted without the site)."""
+    paths = site.page_paths()
+    rows = []
+    for window in range(windows):
+        seed_paths = paths[window * seeds:(window + 1) * seeds]
+        test_paths = paths[(window + 1) * seeds:(window + 1) * seeds + test]
+        if len(seed_paths) < seeds or not test_paths:
+            break
+        trees = [parse_for_replay(read_page(p)) for p in seed_paths]
+        tests = [parse_for_replay(read_page(p)) for p in test_paths]
+        for request in requests_for(site):
+            concept = concept_for(request.name, request.instruction)
+            ranked = [s for s in rank_candidates(concept, trees, [p.name for p in seed_paths])
+                      if trusted(s, len(trees))]
+            if not ranked:
+                continue
+            field = field_spec_from(request, concept, ranked[0])
+            truth = load_groundtruth(gt_dir / site.vertical / f"{site.key}-{request.name}.txt")
+            compiled = CompiledSpec(ScraperSpec(fields=[field]))
+            case = CaseScore()
+            for tree, path in zip(tests, test_paths, strict=True):
+                raw = compiled.extract_tree(tree)[request.name].raw
+                case.add_page(post_process(raw, field.post.model_copy(update={"strip_separators": False})),
+                              truth.get(path.stem, []))
+            rows.append({"site": site.key, "window": window, "field": request.name,
+                         "signals": signals(ranked, concept), "category": case.category,
+                         "extracted": case.tp + case.fp > 0, "xpath": field.actions[-1]})
+    return rows
+
+
+def collect_rows(pages: Path, seeds: int, test: int, windows: int, progress: Progress) -> list[dict[str, Any]]:
+    gt_dir = pages / "groundtruth"
+    ranker_rows, _ = candidate_rows(pages, gt_dir, seeds, test, progress, Path("bench/data/swde-ranker-rows.jsonl.gz"))
+    rows: list[dict[str, Any]] = []
+    sites = discover_sites(pages)
+    task = progress.add_task("confidence rows", total=len(sites))
+    for site in sites:
+        progress.update(task, description=f"confidence rows on {site.key}")
+        fold = fit_ranker([r for r in ranker_rows if r.site != site.key], orders=False)
+        with use_ranker(fold):
+            rows += site_rows(site, gt_dir, seeds, test, windows)
+        progress.advance(task)
+    progress.remove_task(task)
+    return rows
+
+
+def fit(rows: Sequence[dict[str, Any]], threshold: float = 0.5) -> ConfidenceModel:
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import StandardScaler
+
+    names = sorted({k for r in rows for k in r["signals"]})
+    x = [[r["signals"].get(n, 0.0) for n in names] for r in rows]
+    y = [int(r["category"] == "correct") for r in rows]
+    scaler = StandardScaler().fit(x)
+    scale = [float(s) if s > 0 else 1.0 for s in scaler.scale_]
+    model = LogisticRegression(C=C, max_iter=5000).fit((np.asarray(x) - scaler.mean_) / np.asarray(scale), y)
+    return ConfidenceModel({"kind": "linear", "features": names, "orders": False, "threshold": threshold,
+                            "mean": [round(float(m), 6) for m in scaler.mean_], "scale": [round(s, 6) for s in scale],
+                            "weights": [round(float(w), 6) for w in model.coef_[0]],
+                            "bias": round(float(model.intercept_[0]), 6)})
+
+
+def flag_rates(rows: Sequence[dict[str, Any]], probabilities: Sequence[float], threshold: float) -> dict[str, Any]:
+    """As ``bench swde`` counts: wrong non-empty values flagged, right values flagged."""
+    wrong = [p for r, p in zip(rows, probabilities, strict=True) if r["category"] != "correct" and r["extracted"]]
+    right = [p for r, p in zip(rows, probabilities, strict=True) if r["category"] == "correct"]
+    return {"wrong_values": len(wrong), "wrong_flagged": round(sum(p < threshold for p in wrong) / max(1, len(wrong)), 3),
+            "right_values": len(right), "right_flagged": round(sum(p < threshold for p in right) / max(1, len(right)), 3)}
+
+
+def choose_threshold(rows: Sequence[dict[str, Any]], probabilities: Sequence[float]) -> float:
+    """The threshold that flags the most wrong values while flagging at most RIGHT_FLAGGED_AT_MOST of right ones."""
+    options = sorted({round(p, 4) for p in probabilities}) + [1.0]
+    allowed = [t for t in options if flag_rates(rows, probabilities, t)["right_flagged"] <= RIGHT_FLAGGED_AT_MOST]
+    return max(allowed or [0.0], key=lambda t: (flag_rates(rows, probabilities, t)["wrong_flagged"], -t))
+
+
+def held_out(rows: Sequence[dict[str, Any]]) -> tuple[list[float], float]:
+    """Each site's rows predicted by a model fitted without it (probabilities in ``rows`` order), and the
+    threshold chosen on those predictions."""
+    probabilities = [0.0] * len(rows)
+    for site in sorted({r["site"] for r in rows}):
+        model = fit([r for r in rows if r["site"] != site])
+        for i, r in enumerate(rows):
+            if r["site"] == site:
+                probabilities[i] = model.probability(r["signals"])
+    return probabilities, choose_threshold(rows, probabilities)
+
+
+def loso(rows: Sequence[dict[str, Any]]) -> tuple[list[float], list[bool], dict[str, float]]:
+    """Every site flagged by a model and threshold fitted on the other sites alone."""
+    probabilities, flagged, thresholds = [0.0] * len(rows), [False] * len(rows), {}
+    for site in sorted({r["site"] for r in rows}):
+        train = [r for r in rows if r["site"] != site]
+        _, threshold = held_out(train)
+        model = fit(train, threshold)
+        thresholds[site] = threshold
+        for i, r in enumerate(rows):
+            if r["site"] == site:
+                probabilities[i] = model.probability(r["signals"])
+                flagged[i] = probabilities[i] < threshold
+    return probabilities, flagged, thresholds
+
+
+def _rates(rows: Sequence[dict[str, Any]], flagged: Sequence[bool]) -> dict[str, Any]:
+    return flag_rates(rows, [0.0 if f else 1.0 for f in flagged], 0.5)
+
+
+def run(pages: Path, seeds: int, test: int, windows: int, rows_path: Path, output: Path | None,
+        json_out: Path | None, progress_factory: Callable[[], Progress], reuse: bool = False) -> dict[str, Any]:
+    """Collect (or reuse) the rows, report LOSO and in-sample flag rates, write the shipped model."""
+    start = time.perf_counter()
+    if reuse and rows_path.is_file():
+        with gzip.open(rows_path, "rt", encoding="utf-8") as handle:
+            rows = [json.loads(line) for line in handle if line.strip()]
+    else:
+        with progress_factory() as progress:
+            rows = collect_rows(pages, seeds, test, windows, progress)
+        rows_path.parent.mkdir(parents=True, exist_ok=True)
+        with gzip.open(rows_path, "wt", encoding="utf-8") as handle:
+            handle.writelines(json.dumps(r, separators=(",", ":")) + "\n" for r in rows)
+    collected = time.perf_counter() - start
+    _, flagged, thresholds = loso(rows)
+    _, threshold = held_out(rows)
+    model = fit(rows, threshold)
+    inside = [model.probability(r["signals"]) < threshold for r in rows]
+    first = [i for i, r in enumerate(rows) if r["window"] == 0]
+    summary = {
+        "rows": len(rows), "sites": len({r["site"] for r in rows}), "threshold": threshold,
+        "loso_first_window": _rates([rows[i] for i in first], [flagged[i] for i in first]),
+        "in_sample_first_window": _rates([rows[i] for i in first], [inside[i] for i in first]),
+        "loso_all_windows": _rates(rows, flagged), "in_sample_all_windows": _rates(rows, inside),
+        "loso_thresholds": thresholds, "collect_seconds": round(collected, 1),
+    }
+    model.data["trained"] = {"rows": len(rows), "data": str(rows_path), "seeds": seeds, "test": test,
+                             "windows": windows, "sites": sorted({r["site"] for r in rows}),
+                             "command": f"scrapesmith bench swde-confidence --seeds {seeds} --test {test} "
+                                        f"--windows {windows} --rows {rows_path}"}
+    model.save(output or MODEL_PATH)
+    per_site = []
+    for site in sorted({r["site"] for r in rows}):
+        picked = [i for i in first if rows[i]["site"] == site]
+        per_site.append({"site": site, **_rates([rows[i] for i in picked], [flagged[i] for i in picked])})
+    summary["per_site_first_window"] = per_site
+    table = Table(title="field confidence: flags (wrong non-empty values flagged / right values flagged)")
+    for column in ("figure", "wrong values", "wrong flagged", "right values", "right flagged"):
+        table.add_column(column, justify="left" if column == "figure" else "right")
+    for name in ("loso_first_window", "in_sample_first_window", "loso_all_windows", "in_sample_all_windows"):
+        s = summary[name]
+        table.add_row(name.replace("_", " "), str(s["wrong_values"]), f"{s['wrong_flagged']:.3f}",
+                      str(s["right_values"]), f"{s['right_flagged']:.3f}")
+    Console().print(table)
+    Console().print(f"threshold {threshold:.3f}; model written to {output or MODEL_PATH}", highlight=False)
+    if json_out is not None:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(json.dumps({"summary": summary, "rows": [
+            {k: v for k, v in r.items() if k != "signals"} | {"loso_flagged": f}
+            for r, f in zip(rows, flagged, strict=True)]}, indent=1) + "\n", encoding="utf-8")
+    return summary

@@ -1,0 +1,71 @@
+"""``--example``: the user's value is a hard check on the engine's own ranking, on real SWDE pages.
+
+Three ways a value given on the first page failed to become a scraper that holds on the next pages:
+a label that is not the field's ("Trivia") tied with the field's own label ("Director:"); a value printed
+before a separator in its text node ("…, AK, 99503 |") was "not on the first page"; two values under two
+labels ("City (mpg)" 18, "Highway (mpg)" 26) had no one path.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+import pytest
+
+from scrapesmith.bench.swde import load_groundtruth
+from scrapesmith.induce import (
+    CompiledSpec,
+    Example,
+    ScraperSpec,
+    generalise,
+    normalize_space,
+    parse_for_replay,
+)
+
+SWDE = Path(__file__).resolve().parents[2] / "../shared/data/swde"
+
+pytestmark = pytest.mark.skipif(not SWDE.is_dir(), reason="SWDE data not present")
+
+
+def site_pages(vertical: str, site: str, count: int = 10) -> tuple[list, list[str]]:
+    paths = sorted((SWDE / vertical / f"{vertical}-{site}").glob("*.htm"))[:count]
+    return [parse_for_replay(p.read_bytes().decode("utf-8", "replace")) for p in paths], [p.stem for p in paths]
+
+
+def truth(vertical: str, site: str, name: str) -> dict[str, list[str]]:
+    gold = load_groundtruth(SWDE / "groundtruth" / vertical / f"{vertical}-{site}-{name}.txt")
+    return {page: [normalize_space(html.unescape(v)).strip(" |:") for v in values] for page, values in gold.items()}
+
+
+def values_on(field, trees) -> list:
+    compiled = CompiledSpec(ScraperSpec(fields=[field]))
+    return [compiled.extract_tree(tree)[field.name].values for tree in trees]
+
+
+def test_the_fields_own_label_beats_a_label_that_happens_to_precede_the_example():
+    trees, ids = site_pages("movie", "imdb")
+    field = generalise(Example("director", "Quentin Tarantino"), trees[:3])
+    assert "Director" in field.actions[0] and "Trivia" not in field.actions[0]
+    gold = truth("movie", "imdb", "director")
+    for got, page in zip(values_on(field, trees[3:]), ids[3:], strict=True):
+        assert got and got[0] == gold[page][0]
+
+
+def test_a_value_followed_by_a_separator_in_its_text_is_on_the_page():
+    trees, ids = site_pages("restaurant", "fodors")
+    gold = truth("restaurant", "fodors", "address")
+    field = generalise(Example("address", gold[ids[0]][0]), trees[:3])
+    for got, page in zip(values_on(field, trees[3:]), ids[3:], strict=True):
+        assert got == gold[page]
+
+
+def test_two_values_under_two_labels_become_one_list_field():
+    trees, ids = site_pages("auto", "msn")
+    gold = truth("auto", "msn", "fuel_economy")
+    first = gold[ids[0]]
+    assert len(first) == 2
+    field = generalise(Example("fuel_economy", first[0]), trees[:3], together=first)
+    assert field.post.multiple and " | " in field.actions[0]
+    for got, page in zip(values_on(field, trees[3:]), ids[3:], strict=True):
+        assert sorted(got) == sorted(gold[page])
