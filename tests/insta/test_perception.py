@@ -5,6 +5,8 @@ greatest, where, wait) scored by the page's own reward with the no-model candida
 from __future__ import annotations
 
 import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -123,7 +125,11 @@ def test_task_words_about_looks_are_read_by_one_rule():
     boxed = describe_task("Click on the olive colored box.")
     assert (boxed.head, boxed.colour, boxed.phrase) == ("rectangle", "olive", "olive colored box")
     assert describe_task("How many 7s are there?").char == "7"
+    assert describe_task("Keep the mouse hovered over the colored square.").colour == "colored"
     assert describe_task("Click on the button.") is None and describe_task("Select an item from the list") is None
+    assert describe_task("Close the dialog box by clicking the \"x\".") is None  # a box of another noun; a quoted name
+    assert describe_task("Type it in all upper case letters") is None
+    assert describe_task("Click on a rectangle").head == "rectangle"
 
 
 def test_which_thing_the_words_describe_is_clicked(miniwob_run):
@@ -161,3 +167,92 @@ def test_a_wait_the_task_names_is_an_action_of_its_own_and_bounded(miniwob_run):
     cases = miniwob_run("button-delay", range(2))
     assert all(case["reward"] > 0 for case in cases), cases
     assert all([a["action_key"] for a in case["actions"]] == ["click", "wait", "click"] for case in cases)
+
+
+DELAYED = b"""<!doctype html><html><body><p>Orders</p>
+<button id="go" disabled>Confirm order</button><div id="log"></div>
+<script>
+var enabledAt = null;
+setTimeout(function () { document.getElementById('go').disabled = false; enabledAt = Date.now(); }, 1500);
+document.getElementById('go').addEventListener('click', function () {
+  document.getElementById('log').textContent = enabledAt === null ? 'clicked too early' : 'confirmed';
+});
+</script></body></html>"""
+
+
+class _Delayed(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.end_headers()
+        self.wfile.write(DELAYED)
+
+    def log_message(self, format: str, *args: object) -> None:
+        return
+
+
+def test_a_control_that_enables_after_a_delay_is_waited_for_then_acted_on(browser_session):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Delayed)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        from scrapesmith.insta.agent import run_episode
+        from scrapesmith.insta.env import BrowserEnv
+
+        url = f"http://127.0.0.1:{server.server_address[1]}/"
+        env = BrowserEnv(browser_session)
+        trajectory = run_episode(env, CandidatePolicy(None), "Click the Confirm order button.", url, max_actions=3)
+        keys = [step.action.action_key for step in trajectory.steps if step.action is not None]
+        assert keys[:2] == ["wait", "click"], keys
+        assert trajectory.steps[0].error is None
+        assert browser_session.evaluate("() => document.getElementById('log').textContent") == "confirmed"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_the_colored_square_is_the_one_the_page_highlights(miniwob_env):
+    from scrapesmith.insta.appearance import matching, seen_items
+
+    description = describe_task("Keep the mouse hovered over the colored square.")
+    for seed in range(3):
+        env, _, _ = miniwob_env("hover-shape", seed)
+        highlight = "() => document.getElementById('highlight').getAttribute('data-ss-id')"
+        for _ in range(3):  # the page moves its highlight every 2 s: a reading between two moves is compared
+            before = env.browser.evaluate(highlight)
+            observation = env.observe()
+            if env.browser.evaluate(highlight) == before:
+                break
+        found = matching(seen_items(observation.percepts, set()), description)
+        assert [p.id for p in found] == [int(before)]
+
+
+def test_a_disabled_box_that_still_scrolls_is_scrolled_not_waited_for(miniwob_run):
+    cases = miniwob_run("sign-agreement", range(1))  # its text area is disabled; scrolling it enables the name field
+    assert cases[0]["reward"] == 1.0 and "wait" not in [a["action_key"] for a in cases[0]["actions"]], cases
+
+
+def test_a_page_whose_looks_cannot_be_read_is_said_not_lost():
+    from scrapesmith.errors import ScrapesmithError
+    from scrapesmith.insta.perception import perceive
+
+    class Refusing:  # the browser seam failing (a page that navigated away mid-read)
+        calls = 0
+
+        def evaluate(self, script, arg=None, target=None):
+            Refusing.calls += 1
+            raise ScrapesmithError("evaluate page: Execution context was destroyed\nmore")
+
+    assert perceive(Refusing()) == ([], "evaluate page: Execution context was destroyed") and Refusing.calls == 2
+
+
+def test_the_nth_control_of_a_kind_is_the_one_acted_on(miniwob_run):
+    for task in ("focus-text-2", "form-sequence-2"):  # "the 3rd input textbox"; "the 1st radio button" + "the 3rd textbox"
+        cases = miniwob_run(task, range(3))
+        assert [case["reward"] for case in cases] == [1.0] * 3, cases
+    from scrapesmith.insta.ordinals import ordinal_candidates
+    from scrapesmith.insta.views import Element
+
+    boxes = [Element(id=i, tag="input", role="textbox", label=f"f{i}") for i in (7, 3, 5)]
+    [fill] = ordinal_candidates('Check nothing, then enter "16" into the last textbox.', boxes, None)
+    assert (fill.action.action_key, fill.action.target_element_id, fill.action.action_kwargs) == ("fill", 7, {"value": "16"})
+    assert ordinal_candidates("Find the 3rd word in the paragraph.", boxes, None) == []

@@ -60,6 +60,8 @@ from scrapesmith.insta.workflow import compile_run
 from scrapesmith.report import write_report
 
 EPISODE_MAX_MS = 3_600_000
+#: What a step's reason says when the page's looks could not be read (``insta.chooser``): counted per episode.
+LOOKS_UNREAD = "looks could not be read"
 STATE_META = "ss-wob-state"
 #: MiniWoB pages are local files that request nothing after they load: the network is called idle after this
 #: much quiet (seconds; the browser's default 0.25 s is for real sites), so an action is not followed by a wait
@@ -289,6 +291,7 @@ def _one_case(env: MiniwobEnv, policy: Policy, base_url: str, task: str, seed: i
                     paths=[step.path for step in trajectory.steps if step.path],
                     confidence=[step.confidence for step in trajectory.steps if step.confidence is not None],
                     stop_reason=trajectory.stop_reason, utterance=trajectory.task,
+                    perception_errors=sum(1 for step in trajectory.steps if LOOKS_UNREAD in (step.reason or "")),
                     policy_seconds=round(trajectory.seconds, 2),  # the policy's steps alone: no page load, no judge
                     actions=[step.action.model_dump() if step.action else {"invalid": step.error}
                              for step in trajectory.steps])

@@ -22,6 +22,7 @@ def summarise(cases: list[dict[str, Any]]) -> dict[str, Any]:
         "invalid_steps": sum(case.get("invalid_steps", 0) for case in cases),
         "asked_steps": sum(case.get("asked_steps", 0) for case in cases),
         "errors": sum(1 for case in cases if case.get("error")),
+        "perception_errors": sum(case.get("perception_errors", 0) for case in cases),
         "judge_errors": sum(1 for case in cases if case.get("judge_error")),
         **({"workflow_episodes": sum(1 for case in cases if case.get("workflow")),
             "workflow_broken": sum(1 for case in cases if case.get("broken_step") is not None),

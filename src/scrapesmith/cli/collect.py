@@ -35,6 +35,7 @@ from scrapesmith.cli.options import (
 )
 from scrapesmith.cli.scale import ScaleChoices, run_at_scale, write_run_record
 from scrapesmith.collect import live_progress
+from scrapesmith.collect.fields import unsure_lines
 from scrapesmith.config import get_settings
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.llm import LLM
@@ -104,6 +105,8 @@ def collect_command(
     console.print(f"{result.rows} rows -> {result.dataset} ({verdict}); {result.llm_calls} LLM calls, "
                   f"{result.tokens} tokens, {result.seconds:.1f}s", highlight=False)
     console.print(f"rerun without a model: {rerun_command(target / 'program.py')}", highlight=False)
+    for line in unsure_lines(result.fields):
+        console.print(line, highlight=False)
     show_report(result.report, open_)
     if not result.rows:
         raise ScrapesmithError(f"no rows collected; see {target / 'messages.jsonl'}")

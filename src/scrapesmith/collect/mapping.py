@@ -54,11 +54,14 @@ def name_score(column: str, key: str) -> float:
 def _is_date(value: Any) -> bool:
     """A full date, or a date as pages print one ("June 2010", "03/2011"): induce's date recogniser."""
     text = str(value).strip()
+    if _YEAR.fullmatch(text):  # "2010" (or 2010 typed as a number): a book's publication date as many pages print it
+        return True
     if not text or text.replace(".", "").isdigit():
         return False
     return parse_date(text) is not None or bool(_DATE_SHAPE(text))
 
 
+_YEAR = re.compile(r"(1[5-9]|20)\d\d")
 _DATE_SHAPE = recogniser("date") or (lambda text: False)
 
 

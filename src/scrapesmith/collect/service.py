@@ -23,6 +23,7 @@ from pathlib import Path
 
 from scrapesmith.collect.agents import AGENT_TYPES, FINISH, ManagerAgent, NoStartingPoint, Team
 from scrapesmith.collect.agents.base import Progress
+from scrapesmith.collect.fields import field_confidence
 from scrapesmith.collect.instruction import parse_instruction
 from scrapesmith.collect.ohcache import ArtifactCache, HyperedgeFormatter, MessageHypergraph
 from scrapesmith.collect.runtime import PARTIAL_DATASET
@@ -155,7 +156,7 @@ def _finish(team: Team, ledger: Ledger, trail: list[str], finished: bool, ablati
         input_tokens=totals.input_tokens, output_tokens=totals.output_tokens, cost=totals.cost, seconds=seconds,
         messages=len(team.graph.edges), format_rejections=team.formatter.rejections, ablation=ablation, trail=trail,
         read_roots=list(team.seeds.roots), skipped_files=list(team.seeds.skipped),
-        warnings=dataset_warnings(run_dir / "dataset.csv"))
+        warnings=dataset_warnings(run_dir / "dataset.csv"), fields=field_confidence(run_dir / "program.py"))
     (run_dir / "result.json").write_text(json.dumps(result.to_json(), indent=2) + "\n")
     write_report(run_dir)
     team.search.close()

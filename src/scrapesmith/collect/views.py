@@ -248,6 +248,8 @@ class CollectResult:
     skipped_files: list[str] = field(default_factory=list)
     #: what is wrong with the dataset though it was written: a column empty in most rows
     warnings: list[str] = field(default_factory=list)
+    #: each field the program forged: its dataset column, the engine's confidence, its doubt, its selector
+    fields: list[dict] = field(default_factory=list)
 
     @property
     def dataset(self) -> Path:

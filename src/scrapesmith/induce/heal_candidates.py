@@ -25,6 +25,13 @@ NARROW_FIRST = 0.99
 """A selector generalised from the first value to all its siblings wins only by giving back more values."""
 NEW_CONDITIONS = 0.995
 """A selector that keeps the old one's conditions on its nodes wins over one without them, all else equal."""
+SAME_SHAPE = 1.25
+"""A selector shaped like the old one (the same steps and tests, other names: ``//div[@class='q7']`` for
+``//div[@class='author_name']``) wins over a differently built one that gives the seed values back too: a
+redesign renames more often than it rebuilds, and the old shape is what was known to read the same nodes on
+every page, where another path that fits the seeds (a label that reads "Author:" on them but "Authors:" on a
+page with two) may not."""
+_LITERAL = re.compile(r"'[^']*'|\"[^\"]*\"")
 _LABEL_STEP = re.compile(r"//[\w-]+\[normalize-space\(\)\s*=[^\]]*\](?=/)")
 _LAST_POSITION = re.compile(r"\[\d+\](?=(/text\(\))?$)")
 
@@ -105,6 +112,25 @@ def _with_conditions(candidate: FieldCandidate, conditions: Sequence[str]) -> Fi
     return FieldCandidate(candidate.xpath + "".join(conditions), candidate.evidence, candidate.regex)
 
 
+_NAMED_STEP = re.compile(r"([\w-]+)\[@(class|id)=('[^']*'|\"[^\"]*\")\]")
+MAX_RENAMINGS = 300
+
+
+def renamed_candidates(xpath: str, root: etree._Element) -> list[FieldCandidate]:
+    """The old selector with its one class or id renamed to each that elements of the same tag now carry
+    (``//div[@class='author_name']`` -> ``//div[@class='c-e76aae']``): a redesign that renamed its classes
+    kept the element, and the old selector's whole shape — its regex, its text steps, its conditions — with
+    it. Only for a selector named by one class or id (more would multiply the renamings)."""
+    named = _NAMED_STEP.findall(xpath)
+    if len(named) != 1:
+        return []
+    tag, attribute, literal = named[0]
+    names = sorted({(e.get(attribute) or "").strip() for e in root.iter(tag)} - {""})
+    step = f"{tag}[@{attribute}={literal}]"
+    return [FieldCandidate(xpath.replace(step, f"{tag}[@{attribute}={xpath_literal(name)}]", 1), "class")
+            for name in names[:MAX_RENAMINGS]]
+
+
 def label_unions(per_page: Sequence[Sequence[tuple[FieldCandidate, float]]]) -> list[tuple[FieldCandidate, float]]:
     """Label-anchored candidates that differ only in the label's text (``MSRP Price:`` on two seed pages,
     ``MSRP Price Range:`` on the third), joined two at a time into one that accepts both spellings: a label
@@ -134,7 +160,8 @@ def heal_candidates(spec_field: FieldSpec,
     pool: dict[tuple, tuple[FieldCandidate, float]] = {}
     per_page = []
     for root, values in pairs:
-        found = [(c, 1.0) for c in (*example_candidates(root, Example(spec_field.name, values[0])),
+        renamed = [c for action in spec_field.actions[-1:] for c in renamed_candidates(action, root)]
+        found = [(c, 1.0) for c in (*example_candidates(root, Example(spec_field.name, values[0])), *renamed,
                                     *_label_text_candidates(root, values[0]),
                                     *_label_beside_candidates(root, values[0], spec_field.post.multiple))]
         if spec_field.post.multiple:
@@ -151,4 +178,12 @@ def heal_candidates(spec_field: FieldSpec,
                                 (FieldCandidate(candidate.xpath, candidate.evidence, regex), weight))
     for candidate, weight in label_unions(per_page):
         pool.setdefault((candidate.xpath, candidate.regex), (candidate, weight))
-    return list(pool.values())
+    old_shape = shape(spec_field.actions[-1]) if spec_field.actions else None
+    if old_shape is None or "?" not in old_shape:  # a selector by tags alone (``//b``) is no shape to keep
+        return list(pool.values())
+    return [(c, w * SAME_SHAPE if shape(c.xpath) == old_shape else w) for c, w in pool.values()]
+
+
+def shape(xpath: str) -> str:
+    """An XPath without its names and texts: its steps, axes, tests and positions."""
+    return _LITERAL.sub("?", xpath)

@@ -39,6 +39,12 @@ KIND_NOUNS = {"item": "any", "object": "any", "thing": "any", "element": "any", 
 #: Words between the adjectives and the head that describe nothing ("the olive *colored* box").
 FILLERS = frozenset({"colored", "coloured", "color", "colour", "shaded", "filled", "sized"})
 DETERMINERS = frozenset({"a", "an", "the", "many", "any", "one", "each", "every", "all"})
+#: Axis labels share a row when their centres are within this many pixels vertically, a column horizontally.
+ROW_TOLERANCE = 6.0
+COLUMN_TOLERANCE = 8.0
+#: "colored" with no colour word: any colour that is not a grey (black, white and greys are not "colored").
+COLOURED = "colored"
+NO_COLOUR = frozenset({"black", "white", "grey"})
 #: A colour word names exactly this colour when the leaf's colour is within this distance of it (rounding).
 SAME_COLOUR = 20.0
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
@@ -46,6 +52,7 @@ _HOW_MANY = re.compile(r"\bhow\s+many\b", re.IGNORECASE)
 _HOVER = re.compile(r"\bhover", re.IGNORECASE)
 _POINT = re.compile(r"\(\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*\)")
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
+QUOTE_MARKS = "\"'“”‘’`"
 NOT_SHAPES = frozenset({"canvas", "img", "video", "iframe", "picture", "object", "embed"})
 
 
@@ -86,15 +93,18 @@ def describe_task(task: str) -> Description | None:
         elif index and (len(word) == 1 or (len(word) == 2 and word[1] == "s" and before[-1:] != ["a"]
                                            and _HOW_MANY.search(task) is not None)) and (
                 before[-1] in DETERMINERS or before[-1] in SIZE_WORDS or _is_colour(before[-1])):
+            around = task[tokens[index][1] - 1: tokens[index][1]] + task[end: end + 1]
+            if any(mark in around for mark in QUOTE_MARKS):
+                continue  # a quoted character is a name ("the \"x\""), not a look
             head, char = "char", word[0]
         else:
             continue
         colour = size = None
-        start = tokens[index][1]
+        start, coloured = tokens[index][1], False
         for back in range(index - 1, -1, -1):
             adjective = tokens[back][0].casefold()
             if adjective in FILLERS:
-                start = tokens[back][1]
+                start, coloured = tokens[back][1], coloured or adjective.startswith("colo")
                 continue
             if adjective in SIZE_WORDS and size is None:
                 size = SIZE_WORDS[adjective]
@@ -103,6 +113,12 @@ def describe_task(task: str) -> Description | None:
             else:
                 break
             start = tokens[back][1]
+        nearest = next((tokens[b][0].casefold() for b in range(index - 1, -1, -1)
+                        if tokens[b][0].casefold() not in FILLERS), "")
+        if nearest not in DETERMINERS and nearest not in SIZE_WORDS and not _is_colour(nearest):
+            continue  # "the dialog box", "upper case letters": the head belongs to another noun
+        if colour is None and coloured:
+            colour = COLOURED  # "the colored square": the one with a colour, among grey, black and white ones
         if head in ("any", "shape") and colour is None and size is None:
             continue  # "an item", "the shape": nothing told about it
         return Description(phrase=task[start:end], head=head, char=char, colour=colour, size=size)
@@ -136,6 +152,8 @@ def matching(percepts: list[Percept], description: Description) -> list[Percept]
     found = [p for p in percepts if _fits_head(p, description)]
     if description.size:
         found = [p for p in found if p.size_class in (None, description.size)]
+    if description.colour == COLOURED:
+        return [p for p in found if p.shade is not None and p.shade not in NO_COLOUR]
     if description.colour:
         exact = [p for p in found if _same_colour(p, description.colour)]
         found = exact if exact or description.colour not in SHADES else \
@@ -179,7 +197,7 @@ def point_target(task: str, percepts: list[Percept]) -> tuple[str, Percept] | No
     if match is None:
         return None
     labels = [(p.centre[0], p.centre[1], float(p.text)) for p in percepts if _NUMBER.match(p.text) and not p.control]
-    row, column = _aligned(labels, 1, 6.0), _aligned(labels, 0, 8.0)
+    row, column = _aligned(labels, 1, ROW_TOLERANCE), _aligned(labels, 0, COLUMN_TOLERANCE)
     x_axis, y_axis = _axis(row, 0), _axis(column, 1)
     if x_axis is None or y_axis is None or len(row) < 3 or len(column) < 3:
         return None

@@ -23,8 +23,9 @@ from scrapesmith.insta.compare import compare_candidates
 from scrapesmith.insta.decide import Decision, decide
 from scrapesmith.insta.elements import pointer_targets, suggestion_targets, text_targets, with_context
 from scrapesmith.insta.evidence_judge import without_task
+from scrapesmith.insta.ordinals import ordinal_candidates
 from scrapesmith.insta.reading import read_candidate, read_values
-from scrapesmith.insta.timing import wait_candidates
+from scrapesmith.insta.timing import wait_candidates, wait_for_candidates
 from scrapesmith.insta.views import Action, ActionCandidate, Observation, Step
 from scrapesmith.llm import LLM, ChatMessage, LLMOutputError, ask_json, with_schema_instruction
 from scrapesmith.llm import render_prompt as render
@@ -124,6 +125,7 @@ def candidates_for(task: str, history: list[Step], observation: Observation, lim
                                    page=without_task(observation.markdown, task),
                                    seen=[step.observation for step in history])
     seen = seen_candidates(task, observation, elements)
+    seen += wait_for_candidates([*seen, *candidates], {p.id for p in observation.percepts if p.disabled})
     if seen:
         stop = candidates[-1]
         candidates = sorted([*seen, *candidates[:-1]], key=lambda c: -c.score)[: max(1, limit - 1)] + [stop]
@@ -133,11 +135,12 @@ def candidates_for(task: str, history: list[Step], observation: Observation, lim
 
 def seen_candidates(task: str, observation: Observation, elements: list) -> list[ActionCandidate]:
     """What looking decides (``insta.appearance``: the thing described, how many, the point), what comparing
-    decides (``insta.compare``: the record with the greatest value) and the waits the task names
-    (``insta.timing``)."""
+    decides (``insta.compare``: the record with the greatest value), the N-th control of a kind
+    (``insta.ordinals``) and the waits the task names (``insta.timing``)."""
     copy = task_copy_ids(observation.tree, Grounding(task=task).restates)
     return [*appearance_candidates(task, observation.percepts, elements, restates=copy.__contains__),
-            *compare_candidates(task, observation.tree, elements), *wait_candidates(task)]
+            *compare_candidates(task, observation.tree, elements), *wait_candidates(task),
+            *ordinal_candidates(task, elements, observation.tree)]
 
 
 def task_copy_ids(root: Any, restates: Any) -> set[int]:
@@ -167,6 +170,8 @@ class CandidatePolicy:
         lines = [f"{candidate.id}: {candidate.text}" for candidate in candidates]
         step = Step(url=observation.url, observation=observation.markdown, candidates=lines, asked=False)
         decision = decide(task, candidates, history, observation.markdown, self.config.ask_below)
+        if observation.perception_error:  # chosen without what the page looks like: said, not lost
+            decision.reason += f" (the page's looks could not be read: {observation.perception_error})"
         step.confidence, step.clause = decision.confidence, decision.clause
         step.path = "program" if not decision.offer else f"{'program' if self.llm is None else 'model'}:{decision.why}"
         if self.llm is None or not decision.offer:

@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scrapesmith.insta.appearance import SAME_COLOUR, Description, describe_task
+from scrapesmith.insta import appearance
+from scrapesmith.insta.appearance import COLOURED, NO_COLOUR, Description, describe_task
 from scrapesmith.insta.colours import CSS_COLOURS
 from scrapesmith.insta.perception import colour_distance
 from scrapesmith.insta.timing import wait_seconds
@@ -47,12 +48,15 @@ def _holds(seen: dict[str, Any], description: Description) -> bool | None:
     if not fits:
         return False
     unsettled = False
-    if description.colour:
+    if description.colour == COLOURED:
+        if seen.get("shade") is None or seen["shade"] in NO_COLOUR:
+            return False
+    elif description.colour:
         wanted = CSS_COLOURS.get(description.colour) or CSS_COLOURS.get("gray" if description.colour == "grey" else "")
         rgb = seen.get("rgb")
         if wanted is None or rgb is None:
             unsettled = True
-        elif colour_distance(tuple(rgb), wanted) > SAME_COLOUR:  # type: ignore[arg-type]
+        elif colour_distance(tuple(rgb), wanted) > appearance.SAME_COLOUR:  # type: ignore[arg-type]
             return False
     if description.size:
         if seen.get("size_class") is None:

@@ -36,7 +36,7 @@ def heuristic_choice(candidates: list[ActionCandidate], history: list[Step], pag
         return stop, "every clause of the task is verified (program)", None
     tried = {action_signature(previous.action) for previous in history if previous.action}
     acted = {phrase for previous in history if previous.action and not previous.error
-             for phrase in previous.grounded or []}
+             and previous.action.action_key != "wait" for phrase in previous.grounded or []}  # waiting acts on nothing
     fresh = [c for c in candidates if not c.free and action_signature(c.action) not in tried]
     if checklist is not None and checklist.current is not None:
         fresh.sort(key=lambda c: not checklist.serves(c))  # stable: by score within each group

@@ -138,7 +138,7 @@ class BrowserEnv:
                                 else (parse_html(snapshot.html, url=snapshot.url) if snapshot.html else None))
         self._tree = observation.tree
         if self.perception:
-            observation.attach_percepts(perceive(self.browser))
+            observation.attach_percepts(*perceive(self.browser))
         return observation
 
     def record_screenshots(self, folder: Path | None) -> None:

@@ -273,14 +273,19 @@ def relate_peers(percepts: list[Percept]) -> list[Percept]:
     return percepts
 
 
-def perceive(browser: Any, limit: int = MAX_PERCEPTS) -> list[Percept]:
-    """The page's rendered leaves, related to their peers; an empty list when the page cannot be read (the
-    episode goes on without what it looks like)."""
-    try:
-        reply = browser.evaluate(PERCEIVE_JS, limit)
-    except ScrapesmithError:
-        return []
-    return relate_peers([percept_of(item) for item in reply or [] if isinstance(item, dict) and "id" in item])
+def perceive(browser: Any, limit: int = MAX_PERCEPTS) -> tuple[list[Percept], str | None]:
+    """The page's rendered leaves, related to their peers, and None; or no leaves and why the page could not be read
+    (tried twice; the episode goes on without what the page looks like, and the step says so)."""
+    error = None
+    for _ in range(2):
+        try:
+            reply = browser.evaluate(PERCEIVE_JS, limit)
+        except ScrapesmithError as exc:
+            error = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
+            continue
+        items = [percept_of(item) for item in reply or [] if isinstance(item, dict) and "id" in item]
+        return relate_peers(items), None
+    return [], error
 
 
 __all__ = ["PERCEIVE_JS", "SHADES", "Percept", "colour_distance", "colour_name", "parse_rgb", "perceive",

@@ -40,4 +40,32 @@ def wait_candidates(task: str) -> list[ActionCandidate]:
     return out
 
 
-__all__ = ["MAX_WAIT", "wait_candidates", "wait_seconds"]
+#: Scores of an action on a grounded control shown disabled, and of waiting for it: below every grounded action on an
+#: enabled control (2 and up), so what the task asks first (scroll to the end, tick the box) is done first.
+DISABLED_SCORE = 0.4
+WAIT_FOR_SCORE = 0.45
+#: Actions a disabled control refuses (a disabled text area still scrolls and reads).
+NEEDS_ENABLED = frozenset({"click", "fill", "select_option", "set_checked"})
+
+
+def wait_for_candidates(candidates: list[ActionCandidate], disabled: set[int]) -> list[ActionCandidate]:
+    """For each grounded candidate whose target is shown disabled: the candidate is ranked below every action on an
+    enabled control, and a wait until its target is enabled (at most :data:`MAX_WAIT`) just above it — a control
+    that enables after a delay, or after another step, is waited for only when nothing else is left to do."""
+    out = []
+    for candidate in candidates:
+        target = candidate.action.target_element_id
+        if target is None or target not in disabled or not candidate.grounded \
+                or candidate.action.action_key not in NEEDS_ENABLED:
+            continue
+        candidate.score = min(candidate.score, DISABLED_SCORE)
+        if any(other.action.target_element_id == target for other in out):
+            continue
+        out.append(ActionCandidate(id="", action=Action(action_key="wait", action_kwargs={"seconds": MAX_WAIT},
+                                                        target_element_id=target),
+                                   text=f"wait until [id: {target}] is enabled (at most {MAX_WAIT:g} s)",
+                                   score=WAIT_FOR_SCORE, grounded=list(candidate.grounded), element=candidate.element))
+    return out
+
+
+__all__ = ["MAX_WAIT", "wait_candidates", "wait_for_candidates", "wait_seconds"]

@@ -260,14 +260,20 @@ class Observation(BaseModel):
     elements: list[Element] = Field(default_factory=list)
     _tree: Any = PrivateAttr(default=None)
     _percepts: list[Any] = PrivateAttr(default_factory=list)
+    _perception_error: str | None = PrivateAttr(default=None)
 
     def attach_tree(self, tree: Any) -> None:
         """Keep the parsed page (not serialised): the candidate policy looks for text the task names in it."""
         self._tree = tree
 
-    def attach_percepts(self, percepts: list[Any]) -> None:
-        """Keep what the page looks like (``insta.perception.Percept`` s, not serialised)."""
-        self._percepts = list(percepts)
+    def attach_percepts(self, percepts: list[Any], error: str | None = None) -> None:
+        """Keep what the page looks like (``insta.perception.Percept`` s, not serialised), or why it could not be
+        read."""
+        self._percepts, self._perception_error = list(percepts), error
+
+    @property
+    def perception_error(self) -> str | None:
+        return self._perception_error
 
     @property
     def percepts(self) -> list[Any]:
