@@ -14,7 +14,16 @@ import sys
 from scrapesmith.cli.induce import read_choice
 from scrapesmith.dom import parse_html
 from scrapesmith.induce import CompiledSpec, Example, FieldRequest, generalise, induce_scraper
-from scrapesmith.induce.read import ReadOutcome, on_page, page_printed, page_view, read_spans, weigh
+from scrapesmith.induce.field_evidence import concept_for
+from scrapesmith.induce.read import (
+    ReadOutcome,
+    on_page,
+    page_printed,
+    page_view,
+    read_path,
+    read_spans,
+    weigh,
+)
 from scrapesmith.induce.views import FieldSpec
 from scrapesmith.llm.scripted import ScriptedLLM
 
@@ -89,9 +98,11 @@ def test_a_made_up_span_is_rejected_retried_once_then_the_field_falls_back_with_
     assert publisher.evidence.startswith("no read span (page 1: 'Gollancz' is not on the page; "
                                          "page 1: 'Gollancz' is not on the page (retried)")
     assert "name-only kept" in publisher.evidence
-    assert read_choice(publisher.evidence) == publisher.evidence.split("; name-only kept: ")[0]
-    year = read_choice(spec.field("year").evidence)  # the cell holding "Ace & Co 1965" holds the read year
-    assert year.startswith("read '1965' on seed 1; name-only agrees (//td[") and "example" not in year
+    assert read_choice(publisher.evidence) == publisher.evidence.split(". Evidence: ")[0]
+    assert read_path(publisher.evidence) == "no span"
+    year = read_choice(spec.field("year").evidence)  # the cell holding "Ace & Co 1965" holds more than the year
+    assert year.startswith("read '1965' on seed 1, kept over the name-only choice (name-only chose //td[")
+    assert "example" not in year and CompiledSpec(spec).row(PAGES[1])["year"] == "1815"
     assert CompiledSpec(spec).row(PAGES[0])["publisher"] != "Gollancz"
 
 
@@ -105,15 +116,61 @@ def test_a_field_the_first_page_lacks_is_read_off_the_second() -> None:
     assert CompiledSpec(spec).row(PAGES[2])["publisher"] == "Mariner"
 
 
-def test_agreement_raises_confidence_and_disagreement_records_both() -> None:
-    named = FieldSpec(name="title", actions=["//h1"], confidence=0.7, evidence="label")
+def test_agreement_raises_confidence_and_keeps_the_evidence_built_across_the_seeds() -> None:
+    named = FieldSpec(name="title", actions=["//h1"], confidence=0.7, doubt="under the threshold", evidence="label")
     read = FieldSpec(name="title", actions=["//title"], evidence="example")
-    sure = weigh(named, read, ReadOutcome("Dune"), TREES[0])
-    assert sure.confidence == 0.9 and "name-only agrees" in sure.evidence and sure.actions == ["//title"]
-    other = FieldSpec(name="title", actions=["//p"], confidence=0.8, evidence="label")
-    split = weigh(other, read, ReadOutcome("Dune"), TREES[0])
-    assert split.confidence == 0.5 and split.actions == ["//title"]
+    sure = weigh(named, read, ReadOutcome("Dune"), TREES)
+    assert sure.confidence == 0.9 and sure.doubt is None and sure.actions == ["//h1"]
+    assert read_choice(sure.evidence) == "read 'Dune' on seed 1; name-only agrees on 3 of 3 seed pages (//h1, kept)"
+    assert read_path(sure.evidence) == "agree"
+
+
+CAMERAS = [parse_html(f"<html><head><title>Shop: {title}</title></head><body><h1>{title}</h1>"
+                      f"<p>Model <b>{model}</b></p></body></html>")
+           for title, model in [("Canon PowerShot SD1300 IS Camera (Silver)", "SD1300IS Silver"),
+                                ("Canon PowerShot S95 Camera", "S95"), ("Fujifilm FinePix S1800 Camera", "S1800")]]
+
+
+def test_for_a_field_naming_the_record_the_value_nearer_the_page_titles_wins_a_disagreement() -> None:
+    named = FieldSpec(name="model", actions=["//h1"], confidence=0.6, doubt="under the threshold", evidence="title")
+    read = FieldSpec(name="model", actions=["//b"], evidence="example")
+    weighed = weigh(named, read, ReadOutcome("SD1300IS Silver"), CAMERAS, concept_for("model", "the product name"))
+    assert weighed.actions == ["//h1"] and weighed.confidence == 0.5 and weighed.unsure
+    assert read_path(weighed.evidence) == "evidence fits the titles" and "(//b)" in weighed.evidence
+    assert weigh(named, read, ReadOutcome("SD1300IS Silver"), CAMERAS).actions == ["//b"]  # not a record's name
+    bare = FieldSpec(name="model", actions=["//p"], confidence=0.6, doubt="under the threshold", evidence="label")
+    assert weigh(bare, read, ReadOutcome("SD1300IS Silver"), CAMERAS, concept_for("model", "the product name")).actions == ["//b"]
+
+
+def test_a_disagreement_with_evidence_the_ranker_passed_still_takes_the_read_span() -> None:
+    read = FieldSpec(name="title", actions=["//title"], evidence="example")
+    sure = FieldSpec(name="title", actions=["//p"], confidence=0.8, evidence="label")
+    taken = weigh(sure, read, ReadOutcome("Dune"), TREES)
+    assert taken.actions == ["//title"] and taken.confidence == 0.5 and taken.unsure
+    assert read_path(taken.evidence) == "read kept over the evidence"
+
+
+def test_a_disagreement_with_unsure_evidence_takes_the_read_span_and_records_both() -> None:
+    read = FieldSpec(name="title", actions=["//title"], evidence="example")
+    unsure = FieldSpec(name="title", actions=["//p"], confidence=0.3, doubt="same text on every seed page",
+                       evidence="label")
+    split = weigh(unsure, read, ReadOutcome("Dune"), TREES)
+    assert split.actions == ["//title"] and split.confidence == 0.3 and split.unsure
     assert "kept over the name-only choice (name-only chose //p giving 'In stock.')" in split.evidence
+    assert read_path(split.evidence) == "read kept over the evidence"
+    empty = weigh(FieldSpec(name="title", actions=[], evidence="no candidate found"), read, ReadOutcome("Dune"), TREES)
+    assert empty.actions == ["//title"] and empty.confidence == 0.5 and not empty.unsure
+    assert read_path(empty.evidence) == "read fills an empty field"
+
+
+def test_a_read_xpath_that_gives_nothing_on_most_seed_pages_is_not_taken_over_the_evidence() -> None:
+    unsure = FieldSpec(name="title", actions=["//p"], confidence=0.3, doubt="same text on every seed page",
+                       evidence="label")
+    one_page = FieldSpec(name="title", actions=["//h1[normalize-space()='Dune']"], evidence="example")
+    kept = weigh(unsure, one_page, ReadOutcome("Dune"), TREES)
+    assert kept.actions == ["//p"] and kept.doubt == "same text on every seed page"
+    assert "its XPath gives a value on 1 of 3 seed pages" in kept.evidence
+    assert read_path(kept.evidence) == "span fails the seeds"
 
 
 def test_the_page_view_reads_as_text_without_chrome_marks_or_control_kinds() -> None:
@@ -154,3 +211,22 @@ def test_the_command_asks_for_a_model_for_read_in_one_line(tmp_path) -> None:
     assert done.returncode != 0 and not (tmp_path / "spec.json").exists()
     errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and "the read method needs a language model" in errors[0], done.stderr
+
+
+ISBNS = [parse_html(f"<html><body><h1>{t}</h1><ul><li><b>ISBN-10:</b> {ten}</li><li><b>ISBN-13:</b> {thirteen}</li>"
+                    f"</ul></body></html>") for t, ten, thirteen in [("Dune", "0441172717", "978-0441172719"),
+                                                                      ("Emma", "0141439580", "978-0141439587"),
+                                                                      ("Ubik", "0547572298", "978-0547572291")]]
+
+
+def test_a_read_span_not_of_the_field_kind_never_overrules_the_evidence() -> None:
+    named = FieldSpec(name="isbn_13", actions=["//b[normalize-space()='ISBN-13:']/following-sibling::text()[1]"],
+                      confidence=0.9, evidence="label")
+    read = generalise(Example("isbn_13", "0441172717"), ISBNS)
+    kept = weigh(named, read, ReadOutcome("0441172717"), ISBNS, concept_for("isbn_13", "the isbn number of the book"))
+    assert kept.actions == named.actions and kept.confidence == 0.9
+    assert "'0441172717', not of the field's kind (isbn13)" in kept.evidence
+    assert read_path(kept.evidence) == "span of another kind"
+    unread = FieldSpec(name="isbn_13", actions=[], evidence="no candidate found")
+    taken = weigh(unread, read, ReadOutcome("0441172717"), ISBNS, concept_for("isbn_13", "the isbn number of the book"))
+    assert taken.actions == read.actions and read_path(taken.evidence) == "read fills an empty field"

@@ -12,6 +12,7 @@ import gc
 import html as html_module
 import re
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,7 @@ from rich.table import Table
 
 from scrapesmith.bench.frame import BenchResult, report
 from scrapesmith.bench.metrics import CaseScore, summarize
+from scrapesmith.bench.swde_paths import model_path, path_counts
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce import (
     CompiledSpec,
@@ -240,7 +242,7 @@ def case_rows(runs: Sequence[SiteRun]) -> list[dict]:
             rows.append({"site": run.site.key, "attribute": name, **strict.as_dict(),
                          "lenient_f1": round(lenient.f1, 4), "lenient_category": lenient.category,
                          "xpath": " ; ".join(field_spec.actions), "confidence": field_spec.confidence,
-                         "doubt": field_spec.doubt})
+                         "doubt": field_spec.doubt, "path": model_path(run.spec.method, field_spec.evidence)})
     return rows
 
 
@@ -328,7 +330,7 @@ def run_sites(chosen: Sequence[SwdeSite], groundtruth: Path, attributes: str | N
             totals = ledger.totals()
         calls.append({"site": site.key, "llm_calls": totals.calls, "input_tokens": totals.input_tokens,
                       "output_tokens": totals.output_tokens, "cache_hits": totals.cache_hits,
-                      "execute_llm_calls": totals.calls - induce_calls})
+                      "execute_llm_calls": totals.calls - induce_calls, "paths": path_counts(run.spec)})
         runs.append(run)
         progress.advance(task)
     progress.remove_task(task)
@@ -372,6 +374,7 @@ def run_benchmark(pages: Path, groundtruth: Path, sites: str | None, attributes:
     summary["llm_calls"] = sum(c["llm_calls"] for c in calls)
     summary["tokens"] = sum(c["input_tokens"] + c["output_tokens"] for c in calls)
     summary["execute_llm_calls"] = sum(c["execute_llm_calls"] for c in calls)
+    paths = sum((Counter(c["paths"]) for c in calls), Counter())
     verticals = group_rows(runs, calls, lambda r: r.site.vertical)
     per_site = group_rows(runs, calls, lambda r: r.site.key)
     result = BenchResult(
@@ -380,12 +383,15 @@ def run_benchmark(pages: Path, groundtruth: Path, sites: str | None, attributes:
         params={"pages": str(pages), "groundtruth": str(groundtruth), "seeds": seeds, "test": test,
                 "method": method, "llm": getattr(llm, "name", "none"), "strict": strict, "examples": examples,
                 "per_site": [{**c, **figures} for c, figures in zip(calls, per_site, strict=True)],
-                "per_vertical": verticals, "specs": {r.site.key: r.spec.model_dump() for r in runs}},
+                "per_vertical": verticals, "model_paths": dict(paths),
+                "specs": {r.site.key: r.spec.model_dump() for r in runs}},
     )
     report(result, json_out, case_columns=["site", "attribute", "category", "precision", "recall", "f1",
                                             "lenient_category", "lenient_f1", "xpath"])
     print_groups(f"{result.name}: per site", per_site)
     print_groups(f"{result.name}: per vertical", verticals)
+    if paths:
+        Console().print("model paths: " + ", ".join(f"{p} {n}" for p, n in paths.most_common()), highlight=False)
     return result
 
 

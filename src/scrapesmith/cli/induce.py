@@ -31,6 +31,7 @@ from scrapesmith.induce import (
     FieldRequest,
     ScraperSpec,
     induce_from_sources,
+    read_choice,
 )
 from scrapesmith.llm import LLM, Ledger, LedgerEntry, use_ledger
 
@@ -185,18 +186,9 @@ def _print_spec(spec: ScraperSpec, trees: list) -> None:
             console.print(f"unsure: {field_spec.name}: {field_spec.doubt}{left}", highlight=False)
 
 
-def read_choice(evidence: str) -> str:
-    """The part of a ``read`` field's evidence that says what was read and chosen (the forging detail cut)."""
-    return evidence.split("; example ")[0].split("; name-only kept: ")[0]
 
 
 def confidence_text(field_spec) -> str:
     """"0.91", "0.31 unsure", "unsure" (no ranker), or "" when nothing was weighed."""
     number = f"{field_spec.confidence:.2f}" if field_spec.confidence is not None else ""
     return " ".join(p for p in (number, "unsure" if field_spec.doubt else "") if p)
-
-
-
-
-
-

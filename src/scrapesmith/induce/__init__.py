@@ -9,6 +9,8 @@ The result is a :class:`ScraperSpec` that replays with no LLM::
     row = CompiledSpec(spec).row(html_text)
 """
 
+from scrapesmith.induce.choose import GATED_PATHS, choose_path
+from scrapesmith.induce.choose_gate import GATE_PATH, use_gate
 from scrapesmith.induce.examples import Example, generalise, induce_from_examples, kind_of, parse_example
 from scrapesmith.induce.execute import CompiledSpec, normalize_space, parse_for_replay, post_process
 from scrapesmith.induce.field_evidence import recogniser
@@ -26,6 +28,7 @@ from scrapesmith.induce.profile import check_dataset, with_profile
 from scrapesmith.induce.ranking import MODEL_PATH as SHIPPED_RANKER
 from scrapesmith.induce.ranking import RankerModel, use_ranker
 from scrapesmith.induce.read import CALLS_AT_MOST as READ_CALLS_AT_MOST
+from scrapesmith.induce.read import read_choice, read_path
 from scrapesmith.induce.scraper import Scraper
 from scrapesmith.induce.service import (
     METHODS,
@@ -37,9 +40,47 @@ from scrapesmith.induce.service import (
 from scrapesmith.induce.training import described_candidates
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec, SpecError
 
-__all__ = ["METHODS", "READ_CALLS_AT_MOST", "SHIPPED_RANKER", "BadSeedPage", "CompiledSpec", "EvidenceHeal", "Example", "FetchProgress", "FieldRequest", "FieldSpec",
-           "HealError", "HealResult", "PostProcess", "RankerModel", "Scraper", "ScraperSpec", "SpecError", "SpecPages",
-           "check_dataset", "described_candidates", "generalise", "heal_from_run", "heal_from_sources", "heal_spec",
-           "induce_from_examples", "induce_from_sources",
-           "induce_scraper", "kind_of", "next_version_path", "normalize_space", "parse_example",
-           "parse_for_replay", "post_process", "recogniser", "use_ranker", "with_profile"]
+__all__ = [
+    "GATED_PATHS",
+    "GATE_PATH",
+    "METHODS",
+    "READ_CALLS_AT_MOST",
+    "SHIPPED_RANKER",
+    "BadSeedPage",
+    "CompiledSpec",
+    "EvidenceHeal",
+    "Example",
+    "FetchProgress",
+    "FieldRequest",
+    "FieldSpec",
+    "HealError",
+    "HealResult",
+    "PostProcess",
+    "RankerModel",
+    "Scraper",
+    "ScraperSpec",
+    "SpecError",
+    "SpecPages",
+    "check_dataset",
+    "choose_path",
+    "described_candidates",
+    "generalise",
+    "heal_from_run",
+    "heal_from_sources",
+    "heal_spec",
+    "induce_from_examples",
+    "induce_from_sources",
+    "induce_scraper",
+    "kind_of",
+    "next_version_path",
+    "normalize_space",
+    "parse_example",
+    "parse_for_replay",
+    "post_process",
+    "read_choice",
+    "read_path",
+    "recogniser",
+    "use_gate",
+    "use_ranker",
+    "with_profile",
+]

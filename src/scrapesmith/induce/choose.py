@@ -15,6 +15,11 @@ checks. The model is asked in two cases, once per field at most:
 * **the evidence is split**: the best two distinct candidates are within a factor of two; the model sees
   each candidate's values on every seed page.
 
+Each of these is a path (which case, and whether the learned ranker is sure of the evidence's first
+choice); the model is asked only on the paths the gate opens (:mod:`scrapesmith.induce.choose_gate`: those
+where, on the development sites, its choices turned more fields right than wrong). Elsewhere the evidence's
+choice is kept and the field's evidence says which path closed.
+
 Either way each option is one line (its values on every seed, after its label for a pair) and the model
 copies one line from an enum (JSON-schema grammar), or answers ``none``. The 1.5B model copied the right
 values where, asked for a number, it named the wrong one (SWDE camera model, BENCHMARKS.md, issue 28
@@ -37,6 +42,8 @@ from dataclasses import dataclass
 from lxml import etree
 
 from scrapesmith.induce.candidates import page_title
+from scrapesmith.induce.choose_gate import gate_open
+from scrapesmith.induce.confidence import assess
 from scrapesmith.induce.execute import folded
 from scrapesmith.induce.field_evidence import FieldConcept
 from scrapesmith.induce.heuristic import MIN_SCORE, ScoredCandidate, rank_pool, trusted
@@ -60,6 +67,12 @@ NONE = "none"
 EMPTY = "(empty)"
 ANSWER_TOKENS = 16
 MIN_TITLE_CHARS = 4  # a short value ("PG", "Male") may sit in a title by chance; a record's name does not
+LABEL_EMPTY = "no label names the field, no candidate"
+LABEL_WEAK = "no label names the field, weak evidence"
+CLOSE = "evidence close"
+SURE = " (sure)"  # the learned ranker is sure of the evidence's first choice
+GATED_PATHS = (LABEL_EMPTY, LABEL_WEAK, LABEL_WEAK + SURE, CLOSE, CLOSE + SURE)
+GATE_CLOSED = "the model made this path worse on the development sites"
 
 
 @dataclass
@@ -112,21 +125,42 @@ def option_line(scored: ScoredCandidate, label: str | None = None) -> str:
 
 def choose_candidate(llm: LLM, request: FieldRequest, concept: FieldConcept, ranked: Sequence[ScoredCandidate],
                      seeds: Sequence[etree._Element], urls: Sequence[str] = ()) -> Choice:
-    """The model's choice among ``ranked`` for ``request`` (see the module docstring)."""
-    options = distinct_options(offered([s for s in ranked if trusted(s, len(seeds))], concept))
+    """The model's choice among ``ranked`` for ``request`` (see the module docstring); asked only on a path
+    the gate opens (:mod:`scrapesmith.induce.choose_gate`)."""
+    evidence = [s for s in ranked if trusted(s, len(seeds))]
+    options = distinct_options(offered(evidence, concept))
+    sure = SURE if options and sure_evidence(evidence, concept) else ""
     if unnamed(options, concept):
         pairs = label_options(concept, seeds, options[:EVIDENCE_SHOWN], urls)
         if pairs:
+            path = (LABEL_WEAK if options else LABEL_EMPTY) + sure
+            if not gate_open(path):
+                return Choice(options[0] if options else None, False, f"{path}: {GATE_CLOSED}; no model call")
             lines = [(option_line(o), o) for o in options[:EVIDENCE_SHOWN]]
             lines += [(option_line(o, label), o) for label, o in pairs]
-            return _answer(llm, "induce_choose_label", request, concept, lines, "no label names the field",
-                           options[0] if options else None)
+            return _answer(llm, "induce_choose_label", request, concept, lines, path, options[0] if options else None)
     if not options:
         return Choice(None, False, "no candidate passes the checks")
     if len(options) == 1 or options[0].score >= CLEAR_LEAD * options[1].score:
         return Choice(options[0], False, "evidence clear; no model call")
+    if not gate_open(CLOSE + sure):
+        return Choice(options[0], False, f"{CLOSE + sure}: {GATE_CLOSED}; no model call")
     lines = [(option_line(o), o) for o in options]
-    return _answer(llm, "induce_choose", request, concept, lines, "evidence close", options[0])
+    return _answer(llm, "induce_choose", request, concept, lines, CLOSE + sure, options[0])
+
+
+def sure_evidence(evidence: Sequence[ScoredCandidate], concept: FieldConcept) -> bool:
+    """Is the evidence's first choice sure, as the heuristic's field would be judged (a confidence, no doubt)?"""
+    confidence, doubt = assess(evidence, concept)
+    return confidence is not None and doubt is None
+
+
+def choose_path(evidence: str) -> str:
+    """Which way :func:`choose_candidate` went for a field, from its evidence (``bench swde`` counts them)."""
+    path = max((p for p in GATED_PATHS if p in evidence), key=len, default=None)
+    if path is None:
+        return "evidence clear" if evidence.startswith("evidence clear") else "nothing to choose"
+    return f"{path}, {'gate closed' if GATE_CLOSED in evidence else 'model asked'}"
 
 
 def unnamed(options: Sequence[ScoredCandidate], concept: FieldConcept) -> bool:
@@ -179,7 +213,7 @@ def _answer(llm: LLM, template: str, request: FieldRequest, concept: FieldConcep
         if line != NONE:
             by_line.setdefault(line, option)
     if not by_line:
-        return Choice(fallback, False, "no option to show; heuristic choice kept")
+        return Choice(fallback, False, f"no option to show ({why}); heuristic choice kept")
     prompt = render_prompt(template, field=request.name, instruction=request.instruction or request.name,
                            multiple=concept.multiple, lines=list(by_line))
     schema = {"title": "answer", "type": "object", "additionalProperties": False, "required": ["answer"],
@@ -188,12 +222,12 @@ def _answer(llm: LLM, template: str, request: FieldRequest, concept: FieldConcep
     try:
         answer = ask_json(llm, prompt, schema, stage="induce.choose", max_tokens=budget)["answer"]
     except GrammarError as exc:  # the options cannot be put in the model's grammar: it is not asked
-        return Choice(fallback, True, f"model not asked ({exc}); heuristic choice kept")
+        return Choice(fallback, True, f"model not asked ({why}: {exc}); heuristic choice kept")
     except (LLMError, KeyError, TypeError):
-        return Choice(fallback, True, "model answer unusable; heuristic choice kept")
+        return Choice(fallback, True, f"model answer unusable ({why}); heuristic choice kept")
     if answer == NONE:
         return Choice(fallback, True, f"the model rejected all {len(by_line)} options ({why}); "
                                       "the evidence's choice kept")
     if answer not in by_line:
-        return Choice(fallback, True, "model answer unusable; heuristic choice kept")
+        return Choice(fallback, True, f"model answer unusable ({why}); heuristic choice kept")
     return Choice(by_line[answer], True, f"model chose {list(by_line).index(answer)} of {len(by_line)} ({why})")

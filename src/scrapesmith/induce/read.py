@@ -13,11 +13,15 @@ span that answers "the book's publisher" (issue 47). So:
 3. a field the first page lacks (``null``) is read off the second seed page the same way;
 4. each checked span becomes an ``--example`` and the example path (:func:`generalise`) forges its XPath,
    checked on the other seeds;
-5. the name-only ranking (:func:`induce_heuristic`) is weighed beside it: where both give the same value
-   on the page read, the field is sure (confidence at least ``AGREED``); where they differ, the read span's
-   XPath is kept (it is on the page, and the model read it as the field), the name-only choice and its
-   value are recorded in the field's ``evidence``, and the confidence drops to at most ``DISAGREED``. A
-   field the model could not read keeps the name-only field, with why in its evidence.
+5. the name-only ranking (:func:`induce_heuristic`) is weighed beside it on every seed page (:func:`weigh`):
+   the read span's XPath must give a value on most seed pages, or the name-only field is kept; where both
+   give the same value on the page read or on most seed pages, the name-only field is kept and made sure
+   (confidence at least ``AGREED``: the model's span is one witness on one page, the evidence was built
+   across the seeds); where they differ, a field that names the record keeps the name-only choice when its
+   values fit the seed pages' titles better than the span's (the span recorded as its doubt); otherwise the
+   read span's XPath is taken, the name-only choice and its value recorded, the field marked unsure and its
+   confidence at most ``DISAGREED``. A field the model could not
+   read keeps the name-only field, with why in its evidence.
 
 At most four calls a site: one read of each of the first two pages and one retry of each.
 """
@@ -33,9 +37,11 @@ from lxml import etree
 
 from scrapesmith.dom import estimate_tokens, to_markdown
 from scrapesmith.errors import ScrapesmithError
+from scrapesmith.induce.candidates import page_title
 from scrapesmith.induce.examples import Example, generalise
-from scrapesmith.induce.execute import CompiledSpec, folded, normalize_space, printed_text
-from scrapesmith.induce.heuristic import induce_heuristic
+from scrapesmith.induce.execute import CompiledSpec, comparable, folded, normalize_space, printed_text
+from scrapesmith.induce.field_evidence import FieldConcept, concept_for
+from scrapesmith.induce.heuristic import induce_heuristic, title_fit
 from scrapesmith.induce.regions import chrome_markup
 from scrapesmith.induce.views import FieldRequest, FieldSpec, ScraperSpec
 from scrapesmith.llm import LLM, GrammarError, LLMError, ask_json, render_prompt
@@ -49,6 +55,7 @@ AGREED = 0.9
 DISAGREED = 0.5
 STAGE = "induce.read"
 CALLS_AT_MOST = 2 * PAGES_READ
+EVIDENCE = ". Evidence: "  # ends the read summary of a field's evidence; what the kept field was built from follows
 _ID_MARK = re.compile(r"\[id: \d+\] ?")
 _KIND_WORD = re.compile(r"(\[id: \d+\] [^\n\[]*?) (?:link|button|clickable)\b")
 _BARE_CONTROL = re.compile(r"\[id: \d+\] (?:link|button|clickable)\b ?")
@@ -202,28 +209,103 @@ def _first_value(spec_field: FieldSpec, root: etree._Element) -> str:
 
 
 def same_value(a: str, b: str) -> bool:
-    """Two values of one field agree: equal after case and punctuation folding, or one holds the other."""
-    x, y = folded(a), folded(b)
-    return bool(x and y) and (x == y or x in y or y in x)
+    """Two values of one field are the same: equal once case, whitespace and edge separators are set aside
+    (one holding the other is not the same: "Ace & Co 1965" holds the year and the publisher)."""
+    x, y = folded(comparable(a)), folded(comparable(b))
+    return bool(x) and x == y
 
 
-def weigh(named: FieldSpec, read: FieldSpec | None, outcome: ReadOutcome, root: etree._Element) -> FieldSpec:
-    """The field from both kinds of evidence (see the module docstring, step 5)."""
+def seed_values(spec_field: FieldSpec, seeds: Sequence[etree._Element]) -> list[str]:
+    """The field's first value on each seed page ("" where it finds none)."""
+    return [_first_value(spec_field, root) for root in seeds] if spec_field.actions else [""] * len(seeds)
+
+
+def agreeing_pages(named: Sequence[str], read: Sequence[str]) -> int:
+    """On how many seed pages the two fields give the same value (:func:`same_value`)."""
+    return sum(same_value(a, b) for a, b in zip(named, read, strict=True))
+
+
+def headline_fit(values: Sequence[str], seeds: Sequence[etree._Element]) -> float:
+    """How well a field's values read as the seed pages' own titles (:func:`title_fit`, the mean over the
+    seeds): a field that names the record is printed in the page's title."""
+    return sum(title_fit([v] if v else [], folded(page_title(root))) for v, root in zip(values, seeds, strict=True)) \
+        / max(1, len(seeds))
+
+
+def kind_fits(values: Sequence[str], concept: FieldConcept) -> int:
+    """On how many seed pages the value is of the field's kind (its recogniser says so)."""
+    return sum(bool(v) and concept.matches_type(v) is True for v in values)
+
+
+def weigh(named: FieldSpec, read: FieldSpec | None, outcome: ReadOutcome, seeds: Sequence[etree._Element],
+          concept: FieldConcept | None = None) -> FieldSpec:
+    """The field from both kinds of evidence (see the module docstring, step 5), judged on every seed page:
+
+    * the read span's XPath must give a value on most seed pages, and of the field's kind (when it has one)
+      on as many as the name-only field does (an ISBN-10 is not an ISBN-13): the model never overrules a
+      hard check the evidence passes (the name-only field is kept, with why);
+    * the two agree when they give the same value on the page read or on most seed pages (a model's span on
+      one page is one witness; the evidence is checked across the seeds): the name-only field is kept, made
+      sure;
+    * they disagree: for a field that names the record (``concept.headline``) the name-only field is kept when its
+      values fit the seed pages' titles better than the read span's (the read span is its doubt); otherwise
+      the read span's XPath is taken, the name-only choice recorded. The ranker's own sureness does not
+      settle it: on SWDE a name-only choice the ranker passed was wrong where the read span was right
+      (auto-aol's model, BENCHMARKS.md)."""
     why = "; ".join(outcome.reasons)
     if read is None:
-        return named.model_copy(update={"evidence": f"no read span ({why or 'none read'}); name-only kept: {named.evidence}"})
-    named_value = _first_value(named, root) if named.actions else ""
-    if named.actions and same_value(named_value, outcome.span or ""):
+        return named.model_copy(update={"evidence": f"no read span ({why or 'none read'}); name-only kept{EVIDENCE}"
+                                                    f"{named.evidence}"})
+    read_values, named_values = seed_values(read, seeds), seed_values(named, seeds)
+    span = f"read {outcome.span!r} on seed {outcome.page + 1}"
+    held = sum(bool(v) for v in read_values)
+    if held * 2 <= len(seeds):
+        return named.model_copy(update={
+            "evidence": f"{span}, but its XPath gives a value on {held} of {len(seeds)} seed pages; "
+                        f"name-only kept{EVIDENCE}{named.evidence}"})
+    other_kind = [v for v in read_values if v and concept is not None and concept.matches_type(v) is False]
+    if other_kind and concept is not None and kind_fits(named_values, concept) > kind_fits(read_values, concept):
+        return named.model_copy(update={
+            "evidence": f"{span}, but its XPath gives {other_kind[0][:60]!r}, not of the field's kind "
+                        f"({concept.kind}); name-only kept{EVIDENCE}{named.evidence}"})
+    if not named.actions:
         return read.model_copy(update={
+            "confidence": DISAGREED,
+            "evidence": f"{span}, kept over the name-only choice (name-only found nothing){EVIDENCE}{read.evidence}"})
+    agreed = agreeing_pages(named_values, read_values)
+    if same_value(named_values[outcome.page], outcome.span or "") or agreed * 2 > len(seeds):
+        return named.model_copy(update={
             "confidence": max(AGREED, named.confidence or 0.0), "doubt": None,
-            "evidence": f"read {outcome.span!r} on seed {outcome.page + 1}; name-only agrees "
-                        f"({named.actions[-1]}); {read.evidence}"})
-    other = f"name-only chose {named.actions[-1]} giving {named_value[:80]!r}" if named.actions else \
-        "name-only found nothing"
+            "evidence": f"{span}; name-only agrees on {agreed} of {len(seeds)} seed pages "
+                        f"({named.actions[-1]}, kept){EVIDENCE}{named.evidence}"})
+    confidence = min(DISAGREED, named.confidence if named.confidence is not None else DISAGREED)
+    if concept is not None and concept.headline and headline_fit(named_values, seeds) > headline_fit(read_values, seeds):
+        return named.model_copy(update={
+            "confidence": confidence, "doubt": f"the model read {outcome.span!r} (seed {outcome.page + 1}), not this",
+            "evidence": f"{span}; the name-only choice, nearer the pages' titles, kept over its XPath "
+                        f"({read.actions[-1]}){EVIDENCE}{named.evidence}"})
+    other = f"name-only chose {named.actions[-1]} giving {named_values[outcome.page][:80]!r}"
     return read.model_copy(update={
-        "confidence": min(DISAGREED, named.confidence if named.confidence is not None else DISAGREED),
-        "evidence": f"read {outcome.span!r} on seed {outcome.page + 1}, kept over the name-only choice "
-                    f"({other}); {read.evidence}"})
+        "confidence": confidence, "doubt": f"the evidence and the model disagree ({other})",
+        "evidence": f"{span}, kept over the name-only choice ({other}){EVIDENCE}{read.evidence}"})
+
+
+READ_PATHS = {"no read span": "no span", ", but its XPath gives a value on": "span fails the seeds",
+              "not of the field's kind": "span of another kind",
+              "; name-only agrees": "agree",
+              "nearer the pages' titles": "evidence fits the titles",
+              ", kept over the name-only choice (name-only found": "read fills an empty field",
+              ", kept over the name-only choice": "read kept over the evidence"}
+
+
+def read_choice(evidence: str) -> str:
+    """The part of a ``read`` field's evidence that says what was read and chosen (the forging detail cut)."""
+    return evidence.split(EVIDENCE)[0]
+
+
+def read_path(evidence: str) -> str:
+    """Which way :func:`weigh` went for a field, from its evidence (``bench swde`` counts them)."""
+    return next((path for mark, path in READ_PATHS.items() if mark in read_choice(evidence)), "other")
 
 
 def induce_by_reading(requests: Sequence[FieldRequest], seeds: Sequence[etree._Element], llm: LLM, site: str = "",
@@ -231,6 +313,13 @@ def induce_by_reading(requests: Sequence[FieldRequest], seeds: Sequence[etree._E
     """``--method read``: one spec from the model's read spans and the name-only evidence together."""
     named = induce_heuristic(requests, seeds, site=site, seed_names=seed_names)
     outcomes = read_spans(llm, requests, seeds, progress, named.fields)
+    return forge_and_weigh(requests, seeds, named, outcomes, progress)
+
+
+def forge_and_weigh(requests: Sequence[FieldRequest], seeds: Sequence[etree._Element], named: ScraperSpec,
+                    outcomes: dict[str, ReadOutcome], progress: Progress | None = None) -> ScraperSpec:
+    """Steps 4 and 5 of the module docstring: each checked span forged into an XPath and weighed against the
+    name-only field (no model: ``research/swde_read_reweigh.py`` re-weighs recorded spans with it)."""
     fields = []
     for request, named_field in zip(requests, named.fields, strict=True):
         if progress:
@@ -246,5 +335,5 @@ def induce_by_reading(requests: Sequence[FieldRequest], seeds: Sequence[etree._E
                                                            update={"multiple": named_field.post.multiple})})
             except ScrapesmithError:
                 outcome.reasons.append(f"{outcome.span[:80]!r} is on the page but no XPath gives it back exactly")
-        fields.append(weigh(named_field, read_field, outcome, seeds[outcome.page]))
-    return ScraperSpec(site=site, method="read", seeds=list(seed_names), fields=fields)
+        fields.append(weigh(named_field, read_field, outcome, seeds, concept_for(request.name, request.instruction)))
+    return ScraperSpec(site=named.site, method="read", seeds=list(named.seeds), fields=fields)

@@ -22,10 +22,11 @@ from lxml import etree
 
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.choose import choose_candidate
+from scrapesmith.induce.confidence import assessed
 from scrapesmith.induce.examples import Example, induce_from_examples
 from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
 from scrapesmith.induce.field_evidence import FieldConcept, concept_for
-from scrapesmith.induce.heuristic import field_spec_from, induce_heuristic, rank_candidates
+from scrapesmith.induce.heuristic import field_spec_from, induce_heuristic, rank_candidates, trusted
 from scrapesmith.induce.profile import with_profile
 from scrapesmith.induce.progressive import GenerationSettings, generate_on_page
 from scrapesmith.induce.read import induce_by_reading
@@ -139,9 +140,12 @@ def _induce_by_choice(requests: Sequence[FieldRequest], seeds: Sequence[etree._E
         if progress:
             progress(request.name)
         concept = concept_for(request.name, request.instruction)
-        choice = choose_candidate(llm, request, concept, rank_candidates(concept, seeds, seed_names), seeds,
-                                  seed_names)
+        ranked = rank_candidates(concept, seeds, seed_names)
+        choice = choose_candidate(llm, request, concept, ranked, seeds, seed_names)
         field = field_spec_from(request, concept, choice.chosen)
+        evidence = [s for s in ranked if trusted(s, len(seeds))]
+        if evidence and choice.chosen is evidence[0]:  # the evidence's own choice: judged as the heuristic's is
+            field = assessed(field, evidence, concept)
         fields.append(field.model_copy(update={"evidence": f"{choice.reason}; {field.evidence}"}))
     return ScraperSpec(site=site, method="choose", seeds=list(seed_names), fields=fields)
 

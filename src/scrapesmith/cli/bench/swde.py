@@ -20,7 +20,7 @@ from scrapesmith.cli.options import (
     progress_bar,
 )
 from scrapesmith.dom import TEMPLATE_MUTATIONS
-from scrapesmith.induce import METHODS, use_ranker
+from scrapesmith.induce import METHODS, use_gate, use_ranker
 
 
 @bench_app.command("swde")
@@ -52,6 +52,9 @@ def bench_swde_command(
                                             "ranker, no confidence from it): the baseline.")] = False,
     examples: Annotated[int, typer.Option("--examples", min=0, help="Learn each field from its values on the "
                                           "first N seed pages (as `induce --example` does), not its instruction.")] = 0,
+    open_gates: Annotated[bool, typer.Option("--open-gates", help="With --method choose: ask the model on every "
+                                             "path, the shipped gate aside (the run `bench swde-choose-gate` fits "
+                                             "it from).")] = False,
     json_out: JsonOutOption = None,
 ) -> None:
     """Induce on SWDE seed pages and score on test pages with AutoScraper's executability metric, overall,
@@ -74,7 +77,7 @@ def bench_swde_command(
         run_mutated(pages, groundtruth, sites, attributes, seeds, test, method, model, kinds, numbers, json_out,
                     progress_bar)
         return
-    with use_ranker(None) if no_ranker else nullcontext():
+    with use_ranker(None) if no_ranker else nullcontext(), use_gate(None) if open_gates else nullcontext():
         run_benchmark(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, progress_bar,
                       strict=strict, examples=examples)
 
@@ -118,3 +121,51 @@ def bench_swde_confidence_command(
 
     pages = pages or default_swde_dir()
     run(pages, seeds, test, windows, rows, output, json_out, progress_bar, reuse=reuse)
+
+
+@bench_app.command("swde-choose-gate")
+def bench_swde_choose_gate_command(
+    asked: Annotated[Path, typer.Option(help="`bench swde --method choose --open-gates --json` result.")],
+    evidence: Annotated[Path, typer.Option(help="`bench swde --method heuristic --json` result on the same sites.")],
+    write: Annotated[bool, typer.Option("--write", help="Write the gate fitted on every site as the one the "
+                                        "package ships.")] = False,
+    json_out: JsonOutOption = None,
+) -> None:
+    """Fit where `--method choose` may ask the model (the paths where its choices did more good than harm)
+    and score the gate left one site out and in-sample beside the evidence alone (no model run: it reads
+    the two results)."""
+    import json
+
+    from scrapesmith.bench.swde_gate import evaluate, write_gate
+
+    results = []
+    for path in (asked, evidence):
+        try:
+            results.append(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError) as exc:
+            raise typer.BadParameter(f"{path}: not a bench swde JSON result ({exc})") from exc
+    evaluation = evaluate(*results)
+    print_gate(evaluation)
+    if json_out:
+        json_out.write_text(json.dumps(evaluation, indent=1) + "\n", encoding="utf-8")
+    if write:
+        write_gate(evaluation, f"scrapesmith bench swde-choose-gate --asked {asked} --evidence {evidence} --write")
+
+
+def print_gate(evaluation: dict) -> None:
+    from rich.table import Table
+
+    from scrapesmith.cli import console
+
+    table = Table(title="choose gate: Correct / F1 per site")
+    for header in ("site", "evidence", "all paths open", "gate in-sample", "gate LOSO", "asked (LOSO)"):
+        table.add_column(header)
+    cell = lambda f: f"{f['correct_ratio']:.3f} / {f['f1']:.3f}"
+    for row in [*evaluation["sites"], {"site": "overall", **evaluation["overall"], "asked": ""}]:
+        table.add_row(row["site"], cell(row["evidence"]), cell(row["open"]), cell(row["in_sample"]),
+                      cell(row["loso"]), str(row["asked"]))
+    console.print(table)
+    for path, gain in evaluation["gains"].items():
+        state = "open" if path in evaluation["open_paths"] else "closed"
+        console.print(f"{path}: {gain['fields']} asked, {gain['right']} made right, {gain['wrong']} made wrong, "
+                      f"F1 {gain['f1']:+.2f} -> {state}", highlight=False)

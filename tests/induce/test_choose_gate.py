@@ -1,0 +1,82 @@
+"""Where ``--method choose`` may ask the model (issue 41): a path the gate closes keeps the evidence's own
+choice without a call and says so; each field's path reads off its evidence; the gate is fitted from two
+``bench swde`` results (every path open, the evidence alone) and scored one site left out. A scripted model
+drives the control flow; it claims nothing about what a real model answers."""
+
+from __future__ import annotations
+
+import json
+
+from scrapesmith.bench.swde_gate import evaluate, opened, path_gains
+from scrapesmith.bench.swde_paths import path_counts
+from scrapesmith.dom import parse_html
+from scrapesmith.induce import FieldRequest, choose_path, induce_scraper, use_gate
+from scrapesmith.induce.choose import CLOSE, GATED_PATHS, SURE, choose_candidate
+from scrapesmith.induce.field_evidence import concept_for
+from scrapesmith.induce.heuristic import induce_heuristic, rank_candidates
+from scrapesmith.llm.scripted import ScriptedLLM
+
+PAGES = [f"<html><head><title>{t}: Books</title></head><body><h1>{t}</h1><table>"
+         f"<tr><td class='p'>Our price: {a}</td></tr><tr><td class='p'>Sale price: {b}</td></tr></table></body></html>"
+         for t, a, b in [("Dune", "$10.07", "$9.06"), ("Emma", "$7.63", "$6.86"), ("Ubik", "$16.46", "$14.81")]]
+SEEDS = [parse_html(p) for p in PAGES]
+PRICE = FieldRequest("price", "the price of the book")
+
+
+def picking_the_sale_price() -> ScriptedLLM:
+    return ScriptedLLM(lambda request: json.dumps({"answer": next(
+        o for o in request.json_schema["properties"]["answer"]["enum"] if o.startswith("$9.06"))}))
+
+
+def test_a_closed_path_keeps_the_evidence_choice_without_a_model_call() -> None:
+    concept = concept_for("price", PRICE.instruction)
+    ranked = rank_candidates(concept, SEEDS)
+    with use_gate(None):
+        asked = choose_candidate(picking_the_sale_price(), PRICE, concept, ranked, SEEDS)
+    assert asked.asked and asked.chosen is not ranked[0] and asked.chosen.values[0] == ["$9.06"]
+    path = choose_path(asked.reason)
+    assert path.endswith(", model asked") and path.startswith(CLOSE)
+    llm = picking_the_sale_price()
+    with use_gate([]):
+        spec = induce_scraper([PRICE], SEEDS, method="choose", llm=llm)
+    assert llm.calls == 0
+    assert spec.field("price").actions == induce_heuristic([PRICE], SEEDS).field("price").actions
+    assert choose_path(spec.field("price").evidence) == path.replace("model asked", "gate closed")
+    assert "made this path worse on the development sites" in spec.field("price").evidence
+    assert path_counts(spec) == {path.replace("model asked", "gate closed"): 1}
+
+
+def test_every_path_is_named_apart_and_the_sure_ones_are_their_own() -> None:
+    assert len(set(GATED_PATHS)) == len(GATED_PATHS) == 5
+    assert choose_path(f"model chose 1 of 3 ({CLOSE + SURE}); label") == f"{CLOSE + SURE}, model asked"
+    assert choose_path(f"model chose 1 of 3 ({CLOSE}); label") == f"{CLOSE}, model asked"
+    assert choose_path("evidence clear; no model call; label") == "evidence clear"
+    assert choose_path("no candidate passes the checks; no candidate found") == "nothing to choose"
+
+
+def case(site: str, attribute: str, category: str, f1: float, path: str | None = None) -> dict:
+    return {"site": site, "attribute": attribute, "category": category, "f1": f1, "path": path}
+
+
+def test_the_gate_opens_where_the_model_did_more_good_than_harm_and_is_scored_one_site_left_out() -> None:
+    close, label = f"{CLOSE}, model asked", f"{GATED_PATHS[0]}, model asked"
+    asked = {"cases": [case("a", "x", "correct", 1.0, close), case("a", "y", "else", 0.0, label),
+                       case("b", "x", "correct", 1.0, close), case("b", "y", "correct", 1.0, "evidence clear"),
+                       case("c", "x", "else", 0.0, close), case("c", "y", "else", 0.2, label)]}
+    evidence = {"cases": [case("a", "x", "else", 0.0), case("a", "y", "correct", 1.0),
+                          case("b", "x", "else", 0.0), case("b", "y", "correct", 1.0),
+                          case("c", "x", "correct", 1.0), case("c", "y", "else", 0.1)]}
+    keyed = {(c["site"], c["attribute"]): c for c in evidence["cases"]}
+    gains = path_gains(asked["cases"], keyed)
+    assert gains[CLOSE] == {"fields": 3, "right": 2, "wrong": 1, "f1": 1.0}
+    assert gains[GATED_PATHS[0]] == {"fields": 2, "right": 0, "wrong": 1, "f1": -0.9}
+    assert opened(gains) == [CLOSE]
+    result = evaluate(asked, evidence)
+    assert result["open_paths"] == [CLOSE]
+    by_site = {row["site"]: row for row in result["sites"]}
+    assert by_site["c"]["loso_open_paths"] == [CLOSE]  # a and b: two made right, none wrong
+    # without a: the close path made b right and c wrong (a tie, F1 0.0: closed); the label path only raised
+    # c's F1 (opened), which costs a its right y
+    assert by_site["a"]["loso_open_paths"] == [GATED_PATHS[0]]
+    assert by_site["a"]["loso"]["correct_ratio"] == 0.0 and by_site["a"]["in_sample"]["correct_ratio"] == 1.0
+    assert result["overall"]["evidence"]["correct_ratio"] == 0.5 and result["overall"]["in_sample"]["cases"] == 6
