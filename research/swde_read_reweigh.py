@@ -11,6 +11,7 @@ are weighed again without holding the model for another half hour.
 
     python research/swde_read_reweigh.py bench/results/swde-issue47-read-local.json --test 7 \\
         --json bench/results/swde-issue47-read-reweighed.json
+    python research/swde_read_reweigh.py … --loso bench/data/swde-ranker-rows.jsonl.gz   # held out
 
 Journal: docs/journal/benchmarks.md, "Issue 47 (2026-12-06): read on the 16 sites, weighed on every seed page; the choose gate".
 """
@@ -23,11 +24,13 @@ import json
 import re
 from collections import Counter
 from collections.abc import Sequence
+from contextlib import nullcontext
 from pathlib import Path
 
 from scrapesmith.bench.metrics import summarize
 from scrapesmith.bench.swde import default_swde_dir, discover_sites, run_site
-from scrapesmith.induce import read_path
+from scrapesmith.bench.swde_ranker import fitted, load_rows
+from scrapesmith.induce import read_path, use_ranker
 from scrapesmith.induce.heuristic import induce_heuristic
 from scrapesmith.induce.read import ReadOutcome, forge_and_weigh
 
@@ -54,12 +57,24 @@ def recorded_sites(paths: Sequence[Path]) -> dict[str, dict]:
     return sites
 
 
+def fold_without(site: str, rows_file: Path):
+    """The ranker fitted on every development site's training rows but ``site``'s, weighing confidence only
+    (the shipped ranker's recipe: it reorders nothing)."""
+    rows = [r for r in load_rows(rows_file) if r.site != site]
+    model, _ = fitted(rows)
+    model.data["orders"] = False
+    return model
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("recorded", type=Path, nargs="+", help="bench swde --method read --json results")
     parser.add_argument("--test", type=int, default=7, help="test pages per site (the pages after the seeds)")
     parser.add_argument("--pages", type=Path, default=None, help="SWDE pages (default ../shared/data/swde)")
     parser.add_argument("--json", type=Path, default=None, help="write the per-site figures here")
+    parser.add_argument("--loso", type=Path, default=None, metavar="ROWS",
+                        help="weigh each site with a ranker fitted without it on these training rows "
+                             "(bench/data/swde-ranker-rows.jsonl.gz), the shipped recipe (no reordering)")
     args = parser.parse_args(argv)
     pages = args.pages or default_swde_dir()
     rows, cases = [], []
@@ -73,7 +88,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             return forge_and_weigh(requests, trees, named, outcomes)
 
         site = discover_sites(pages, [key])[0]
-        run = run_site(site, pages / "groundtruth", inducer, (), recorded["seeds"], args.test)
+        with use_ranker(fold_without(key, rows_file=args.loso)) if args.loso else nullcontext():
+            run = run_site(site, pages / "groundtruth", inducer, (), recorded["seeds"], args.test)
         figures = summarize(list(run.strict.values()))
         paths = Counter(read_path(f.evidence) for f in run.spec.fields)
         usage = recorded["usage"]

@@ -1,13 +1,15 @@
-"""``induce`` with no ``--method`` answers in seconds: no model work starts unless a slow method is named."""
+"""``induce`` with no ``--method``: the heuristic in seconds without a model; with one, ``read``, at most four
+calls a site, announced; the slow methods run only when named."""
 
 from __future__ import annotations
 
-from scrapesmith.cli.induce import calls_per_field, default_method
+from scrapesmith.cli.induce import calls_per_field, default_method, most_calls
 
 
-def test_auto_is_the_heuristic_without_a_model_and_choose_with_one():
+def test_auto_is_the_heuristic_without_a_model_and_read_with_one():
     assert default_method(None) == default_method("none") == default_method("") == "heuristic"
-    assert default_method("local") == default_method("openai:gpt-4o-mini") == "choose"
+    assert default_method("local") == default_method("openai:gpt-4o-mini") == "read"
+    assert most_calls("read", 12, 3) == 4  # a site's calls, whatever the number of fields
 
 
 def test_the_announced_call_budget_grows_with_the_method():

@@ -24,7 +24,7 @@ from scrapesmith.induce.read import (
     read_spans,
     weigh,
 )
-from scrapesmith.induce.views import FieldSpec
+from scrapesmith.induce.views import FieldSpec, PostProcess
 from scrapesmith.llm.scripted import ScriptedLLM
 
 BOOKS = [("Dune", "Frank Herbert", "Ace &amp; Co", "1965"), ("Emma", "Jane Austen", "Penguin", "1815"),
@@ -230,3 +230,24 @@ def test_a_read_span_not_of_the_field_kind_never_overrules_the_evidence() -> Non
     unread = FieldSpec(name="isbn_13", actions=[], evidence="no candidate found")
     taken = weigh(unread, read, ReadOutcome("0441172717"), ISBNS, concept_for("isbn_13", "the isbn number of the book"))
     assert taken.actions == read.actions and read_path(taken.evidence) == "read fills an empty field"
+
+
+BYLINES = [parse_html(f"<html><body><h1>{t}</h1><div class='by'><span class='a'>{a}</span> (Author)</div></body></html>")
+           for t, a in [("Dune", "Frank Herbert"), ("Emma", "Jane Austen"), ("Ubik", "Philip Dick")]]
+
+
+def test_agreeing_fields_keep_the_read_xpath_when_only_it_gives_the_value_as_it_is() -> None:
+    named = FieldSpec(name="author", actions=["//div[@class='by']"], post=PostProcess(regex=r"^(.*?) \(Author\)"),
+                      confidence=0.7, evidence="class")
+    read = generalise(Example("author", "Frank Herbert"), BYLINES)
+    weighed = weigh(named, read, ReadOutcome("Frank Herbert"), BYLINES, concept_for("author", "the author"))
+    assert weighed.actions == read.actions and weighed.confidence == 0.9
+    assert read_path(weighed.evidence) == "agree, the read XPath exact"
+    assert weigh(read, named, ReadOutcome("Frank Herbert"), BYLINES).actions == read.actions  # roles swapped
+
+
+def test_fields_that_agree_on_the_page_read_but_not_on_the_others_disagree() -> None:
+    named = FieldSpec(name="title", actions=["//h1[1]"], confidence=0.7, evidence="heading")
+    read = FieldSpec(name="title", actions=["//h1[normalize-space()='Dune'] | //span[@class='a']"], evidence="example")
+    split = weigh(named, read, ReadOutcome("Dune"), BYLINES)
+    assert split.actions == read.actions and read_path(split.evidence) == "read kept over the evidence"

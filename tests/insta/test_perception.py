@@ -243,3 +243,20 @@ def test_a_page_whose_looks_cannot_be_read_is_said_not_lost():
             raise ScrapesmithError("evaluate page: Execution context was destroyed\nmore")
 
     assert perceive(Refusing()) == ([], "evaluate page: Execution context was destroyed") and Refusing.calls == 2
+
+
+def test_the_nth_control_of_a_kind_is_the_one_acted_on(miniwob_run):
+    for task in ("focus-text-2", "form-sequence-2"):  # "the 3rd input textbox"; "the 1st radio button" + "the 3rd textbox"
+        cases = miniwob_run(task, range(3))
+        assert [case["reward"] for case in cases] == [1.0] * 3, cases
+    # "the 5th search result", three results a page: the page number that shows it, then the result
+    cases = miniwob_run("search-engine", range(4))
+    assert all(case["reward"] > 0 for case in cases), cases
+    assert any(len(case["actions"]) == 4 for case in cases)  # one of them was on another page
+    from scrapesmith.insta.ordinals import ordinal_candidates
+    from scrapesmith.insta.views import Element
+
+    boxes = [Element(id=i, tag="input", role="textbox", label=f"f{i}") for i in (7, 3, 5)]
+    [fill] = ordinal_candidates('Check nothing, then enter "16" into the last textbox.', boxes, None)
+    assert (fill.action.action_key, fill.action.target_element_id, fill.action.action_kwargs) == ("fill", 7, {"value": "16"})
+    assert ordinal_candidates("Find the 3rd word in the paragraph.", boxes, None) == []

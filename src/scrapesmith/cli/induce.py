@@ -67,7 +67,8 @@ def induce_command(
         "(repeatable; no model).")] = [],  # noqa: B006
     output: Annotated[Path, typer.Option("-o", "--output", help="Where to write the spec (JSON).")] = Path("spec.json"),
     method: Annotated[str, typer.Option(help="heuristic | choose | read | autoscraper | cot | reflexion | auto (heuristic, "
-                                             "or choose when a model is set: seconds, not minutes).")] = "auto",
+                                             "or read when a model is set: at most 4 calls a site, announced, "
+                                             "with progress).")] = "auto",
     strict: Annotated[bool, typer.Option("--strict", help="Leave fields the engine is unsure of empty.")] = False,
     seeds: Annotated[int, typer.Option(min=1, help="Use at most this many seed pages.")] = 3,
     allow_host: AllowHostOption = None,
@@ -103,9 +104,11 @@ def induce_command(
 
 
 def default_method(llm_setting: str | None) -> str:
-    """``--method auto``: the heuristic with no model, ``choose`` with one (at most one call per field). The
-    slow methods (autoscraper, cot, reflexion: minutes per field on a laptop CPU) run only when named."""
-    return "choose" if llm_setting not in (None, "", "none") else "heuristic"
+    """``--method auto``: the heuristic with no model, ``read`` with one — it measures best on the SWDE
+    development sites (BENCHMARKS.md, issue 47: above the heuristic and ``choose`` wherever measured) and
+    makes at most four calls a site, announced, with progress and the time left. The slow methods
+    (autoscraper, cot, reflexion: minutes per field on a laptop CPU) run only when named."""
+    return "read" if llm_setting not in (None, "", "none") else "heuristic"
 
 
 def calls_per_field(method: str, seeds: int) -> int:

@@ -293,46 +293,34 @@ def _remove_orphans(parent: Path) -> None:
 
 
 def _own_memory_cgroup() -> tuple[Path, tuple] | None:
-    """This process's memory cgroup directory and its layout (v1 or v2), when it can be written to."""
-    try:
-        mounts = Path(_CGROUP_ROOTS).read_text().splitlines()
-        own = Path(_OWN_CGROUPS).read_text().splitlines()
-    except OSError:
+    """This process's memory cgroup directory and its layout (v1 or v2), when it can be written to: the first
+    the mounts list."""
+    found = _writable_cgroups("memory")
+    if not found:
         return None
-    v1 = next((line.split(":", 2)[2] for line in own if "memory" in line.split(":", 2)[1].split(",")), None)
-    v2 = next((line.split(":", 2)[2] for line in own if line.startswith("0::")), None)
-    for line in mounts:
-        fields, _, tail = line.partition(" - ")
-        parts, kind = fields.split(), tail.split()
-        if len(parts) < 5 or len(kind) < 3:
-            continue
-        root, mount_point = parts[3], parts[4]
-        if kind[0] == "cgroup" and "memory" in kind[2].split(",") and v1 is not None:
-            own_path, layout = v1, _V1
-        elif kind[0] == "cgroup2" and v2 is not None:
-            own_path, layout = v2, _V2
-        else:
-            continue
-        relative = os.path.relpath(own_path, root) if own_path.startswith(root) else None
-        if relative is None or relative.startswith(".."):
-            continue
-        path = Path(mount_point) / relative
-        if layout is _V2 and "memory" not in read_or_empty(path / "cgroup.subtree_control").split():
-            continue
-        if os.access(path, os.W_OK):
-            return path, layout
-    return None
+    version, path = found[0]
+    return path, _V1 if version == 1 else _V2
 
 
 def _own_cgroup(controller: str) -> tuple[Path, int] | None:
     """This process's cgroup directory for ``controller`` (``pids``, ``freezer``) and the version of its
-    hierarchy, when it can be written to: a v1 hierarchy of that controller first, else cgroup v2 (where
-    the freezer is built in and ``pids`` must be enabled for children)."""
+    hierarchy, when it can be written to: a v1 hierarchy of that controller first, else cgroup v2."""
+    found = _writable_cgroups(controller)
+    if not found:
+        return None
+    version, path = min(found, key=lambda item: item[0])
+    return path, version
+
+
+def _writable_cgroups(controller: str) -> list[tuple[int, Path]]:
+    """This process's own cgroup directories for ``controller`` that it can write to, in the order the mounts
+    list them, each with its hierarchy's version: a v1 hierarchy of that controller, or cgroup v2 where the
+    controller is enabled for children (the freezer is built into v2)."""
     try:
         mounts = Path(_CGROUP_ROOTS).read_text().splitlines()
         own = Path(_OWN_CGROUPS).read_text().splitlines()
     except OSError:
-        return None
+        return []
     v1 = next((line.split(":", 2)[2] for line in own if controller in line.split(":", 2)[1].split(",")), None)
     v2 = next((line.split(":", 2)[2] for line in own if line.startswith("0::")), None)
     found: list[tuple[int, Path]] = []
@@ -357,10 +345,7 @@ def _own_cgroup(controller: str) -> tuple[Path, int] | None:
             continue
         if os.access(path, os.W_OK):
             found.append((version, path))
-    if not found:
-        return None
-    version, path = min(found, key=lambda item: item[0])
-    return path, version
+    return found
 
 
 def read_or_empty(path: Path) -> str:

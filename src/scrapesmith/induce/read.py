@@ -15,9 +15,10 @@ span that answers "the book's publisher" (issue 47). So:
    checked on the other seeds;
 5. the name-only ranking (:func:`induce_heuristic`) is weighed beside it on every seed page (:func:`weigh`):
    the read span's XPath must give a value on most seed pages, or the name-only field is kept; where both
-   give the same value on the page read or on most seed pages, the name-only field is kept and made sure
+   give the same value on every seed page, the name-only field is kept and made sure
    (confidence at least ``AGREED``: the model's span is one witness on one page, the evidence was built
-   across the seeds); where they differ, a field that names the record keeps the name-only choice when its
+   across the seeds), unless only the read XPath gives the value as it is; a read XPath whose values are not
+   of the field's kind where the name-only field's are is not taken; where they differ, a field that names the record keeps the name-only choice when its
    values fit the seed pages' titles better than the span's (the span recorded as its doubt); otherwise the
    read span's XPath is taken, the name-only choice and its value recorded, the field marked unsure and its
    confidence at most ``DISAGREED``. A field the model could not
@@ -232,6 +233,18 @@ def headline_fit(values: Sequence[str], seeds: Sequence[etree._Element]) -> floa
         / max(1, len(seeds))
 
 
+def exact_on(spec_field: FieldSpec, seeds: Sequence[etree._Element]) -> bool:
+    """Does the field's XPath give its value as it is (post-processing cutting nothing off) on every seed page
+    where it gives one?"""
+    compiled = CompiledSpec(ScraperSpec(fields=[spec_field.model_copy(update={"doubt": None})]))
+    for root in seeds:
+        found = compiled.extract_tree(root)[spec_field.name]
+        values = found.values if isinstance(found.values, list) else [found.values]
+        if found.raw and values and values[0] and normalize_space(found.raw[0]) != normalize_space(str(values[0])):
+            return False
+    return True
+
+
 def kind_fits(values: Sequence[str], concept: FieldConcept) -> int:
     """On how many seed pages the value is of the field's kind (its recogniser says so)."""
     return sum(bool(v) and concept.matches_type(v) is True for v in values)
@@ -244,9 +257,10 @@ def weigh(named: FieldSpec, read: FieldSpec | None, outcome: ReadOutcome, seeds:
     * the read span's XPath must give a value on most seed pages, and of the field's kind (when it has one)
       on as many as the name-only field does (an ISBN-10 is not an ISBN-13): the model never overrules a
       hard check the evidence passes (the name-only field is kept, with why);
-    * the two agree when they give the same value on the page read or on most seed pages (a model's span on
-      one page is one witness; the evidence is checked across the seeds): the name-only field is kept, made
-      sure;
+    * the two agree when they give the same value on every seed page (a model's span on one page is one
+      witness; two XPaths that meet on that page may part on the next): the name-only field is kept, made
+      sure — or the read one, when only it gives the value as it is, post-processing cutting nothing off
+      (the strict metric reads an XPath's own text);
     * they disagree: for a field that names the record (``concept.headline``) the name-only field is kept when its
       values fit the seed pages' titles better than the read span's (the read span is its doubt); otherwise
       the read span's XPath is taken, the name-only choice recorded. The ranker's own sureness does not
@@ -273,7 +287,12 @@ def weigh(named: FieldSpec, read: FieldSpec | None, outcome: ReadOutcome, seeds:
             "confidence": DISAGREED,
             "evidence": f"{span}, kept over the name-only choice (name-only found nothing){EVIDENCE}{read.evidence}"})
     agreed = agreeing_pages(named_values, read_values)
-    if same_value(named_values[outcome.page], outcome.span or "") or agreed * 2 > len(seeds):
+    if agreed == len(seeds) and exact_on(read, seeds) and not exact_on(named, seeds):
+        return read.model_copy(update={
+            "confidence": max(AGREED, named.confidence or 0.0), "doubt": None,
+            "evidence": f"{span}; name-only agrees on {agreed} of {len(seeds)} seed pages, but its XPath gives "
+                        f"more than the value ({named.actions[-1]}), so the read one is kept{EVIDENCE}{read.evidence}"})
+    if agreed == len(seeds):
         return named.model_copy(update={
             "confidence": max(AGREED, named.confidence or 0.0), "doubt": None,
             "evidence": f"{span}; name-only agrees on {agreed} of {len(seeds)} seed pages "
@@ -292,7 +311,7 @@ def weigh(named: FieldSpec, read: FieldSpec | None, outcome: ReadOutcome, seeds:
 
 READ_PATHS = {"no read span": "no span", ", but its XPath gives a value on": "span fails the seeds",
               "not of the field's kind": "span of another kind",
-              "; name-only agrees": "agree",
+              "so the read one is kept": "agree, the read XPath exact", "; name-only agrees": "agree",
               "nearer the pages' titles": "evidence fits the titles",
               ", kept over the name-only choice (name-only found": "read fills an empty field",
               ", kept over the name-only choice": "read kept over the evidence"}

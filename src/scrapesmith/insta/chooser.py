@@ -23,6 +23,7 @@ from scrapesmith.insta.compare import compare_candidates
 from scrapesmith.insta.decide import Decision, decide
 from scrapesmith.insta.elements import pointer_targets, suggestion_targets, text_targets, with_context
 from scrapesmith.insta.evidence_judge import without_task
+from scrapesmith.insta.ordinals import ordinal_candidates
 from scrapesmith.insta.reading import read_candidate, read_values
 from scrapesmith.insta.timing import wait_candidates, wait_for_candidates
 from scrapesmith.insta.views import Action, ActionCandidate, Observation, Step
@@ -134,11 +135,12 @@ def candidates_for(task: str, history: list[Step], observation: Observation, lim
 
 def seen_candidates(task: str, observation: Observation, elements: list) -> list[ActionCandidate]:
     """What looking decides (``insta.appearance``: the thing described, how many, the point), what comparing
-    decides (``insta.compare``: the record with the greatest value) and the waits the task names
-    (``insta.timing``)."""
+    decides (``insta.compare``: the record with the greatest value), the N-th control of a kind
+    (``insta.ordinals``) and the waits the task names (``insta.timing``)."""
     copy = task_copy_ids(observation.tree, Grounding(task=task).restates)
     return [*appearance_candidates(task, observation.percepts, elements, restates=copy.__contains__),
-            *compare_candidates(task, observation.tree, elements), *wait_candidates(task)]
+            *compare_candidates(task, observation.tree, elements), *wait_candidates(task),
+            *ordinal_candidates(task, elements, observation.tree)]
 
 
 def task_copy_ids(root: Any, restates: Any) -> set[int]:

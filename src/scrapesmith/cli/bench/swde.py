@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated
@@ -21,6 +22,7 @@ from scrapesmith.cli.options import (
 )
 from scrapesmith.dom import TEMPLATE_MUTATIONS
 from scrapesmith.induce import METHODS, use_gate, use_ranker
+from scrapesmith.llm import LLM, Completion, LLMRequest
 
 
 @bench_app.command("swde")
@@ -52,6 +54,9 @@ def bench_swde_command(
                                             "ranker, no confidence from it): the baseline.")] = False,
     examples: Annotated[int, typer.Option("--examples", min=0, help="Learn each field from its values on the "
                                           "first N seed pages (as `induce --example` does), not its instruction.")] = 0,
+    model_lock: Annotated[Path | None, typer.Option("--model-lock", help="Hold this lock file (flock) only while "
+                                                    "the model answers, not for the whole run (a machine whose "
+                                                    "model is shared).")] = None,
     open_gates: Annotated[bool, typer.Option("--open-gates", help="With --method choose: ask the model on every "
                                              "path, the shipped gate aside (the run `bench swde-choose-gate` fits "
                                              "it from).")] = False,
@@ -64,6 +69,8 @@ def bench_swde_command(
     check_choice("--method", method, METHODS)
     drawn = names_and_seeds("--mutate", mutate, TEMPLATE_MUTATIONS, mutation_seeds) if mutate is not None else None
     model = model_for_method(method, llm, no_cache)
+    if model is not None and model_lock is not None:
+        model = LockedLLM(model, model_lock)
     if loso:
         from scrapesmith.bench.swde_loso import run_loso
 
@@ -169,3 +176,24 @@ def print_gate(evaluation: dict) -> None:
         state = "open" if path in evaluation["open_paths"] else "closed"
         console.print(f"{path}: {gain['fields']} asked, {gain['right']} made right, {gain['wrong']} made wrong, "
                       f"F1 {gain['f1']:+.2f} -> {state}", highlight=False)
+
+
+class LockedLLM:
+    """An LLM whose every call holds an exclusive ``flock`` on a file: runs that share one machine's model
+    wait for each other's calls, not for each other's whole runs."""
+
+    def __init__(self, inner: LLM, lock: Path) -> None:
+        self.inner, self.lock, self.name = inner, lock, inner.name
+
+    def complete(self, request: LLMRequest) -> Completion:
+        with self.lock.open("a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                return self.inner.complete(request)
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def __getattr__(self, attribute: str):
+        if attribute == "inner":
+            raise AttributeError(attribute)
+        return getattr(self.inner, attribute)
