@@ -249,6 +249,10 @@ def test_the_nth_control_of_a_kind_is_the_one_acted_on(miniwob_run):
     for task in ("focus-text-2", "form-sequence-2"):  # "the 3rd input textbox"; "the 1st radio button" + "the 3rd textbox"
         cases = miniwob_run(task, range(3))
         assert [case["reward"] for case in cases] == [1.0] * 3, cases
+    # "the 5th search result", three results a page: the page number that shows it, then the result
+    cases = miniwob_run("search-engine", range(4))
+    assert all(case["reward"] > 0 for case in cases), cases
+    assert any(len(case["actions"]) == 4 for case in cases)  # one of them was on another page
     from scrapesmith.insta.ordinals import ordinal_candidates
     from scrapesmith.insta.views import Element
 

@@ -7,7 +7,7 @@ holds it, independently of the page the proposer read:
 * a value goal: some record of the truth (any JSON object in it) holds a value equal to the goal's value
   (:func:`same_truth_value`: as text, as a number, as a date written another way, a list as its items), and
   that record is the goal's record — its ``url`` is the goal's page, or one of its values is the record's name
-  (the goal's entity contains it, or it contains the entity);
+  (the goal's entity contains it, or it contains the entity, or both write the same date);
 * a page goal: the goal's page (path and query) is a URL of the truth (any key ending in ``url``) or a page
   the generator serves for the site (``sites.urls(name)``: a listing, a filtered view).
 
@@ -79,8 +79,10 @@ def same_truth_value(shown: str, truth: Any) -> bool:
 
 
 def _names(record: dict[str, Any], entity: str) -> bool:
-    name = _text(entity)
+    name, named_dates = _text(entity), dates_in(entity)
     for value in record.values():
+        if named_dates and isinstance(value, str) and dates_in(value) == named_dates:
+            return True
         if isinstance(value, str) and len(value.strip()) >= 3 and not value.startswith("/"):
             text = _text(value)
             if text == name or (len(text) >= 4 and text in name) or (len(name) >= 4 and name in text):

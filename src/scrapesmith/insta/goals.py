@@ -1,9 +1,9 @@
 """What a proposed task must lead to: a value a page shows beside its label, on a page the site reaches.
 
-``page_facts`` reads the label/value pairs a page states — definition lists, two-cell table rows, a bold
-``Label:`` before its value, ``Label: value`` lines, and tables with a header row (each body row names its
-record by its first cell) — and names the record each belongs to: the table row's first cell, else the
-page's own heading (the first heading whose text is not shown on every page read: a logo is). A
+``labelled_values`` reads the label/value pairs a page states — definition lists, two-cell table rows, a bold
+``Label:`` before its value, ``Label: value`` lines, and tables with a header row — and names the record each
+belongs to: the table row's first cell holding a letter (a name, a date with its month), else the page's own
+heading (the first heading whose text is not shown on every page read: a logo is). A
 :class:`~scrapesmith.insta.views.TaskGoal` is one such fact with the page it is on and the link texts that
 lead there from the landing page, so the judge can check the task by the value and the page, and a task
 with no goal (``match_goal`` finds none) is vague.
@@ -97,10 +97,15 @@ def _table_values(table: object) -> list[tuple[str, str, str]]:
     names = cells[0]
     found = []
     for row in cells[1:]:
-        if len(row) != len(names) or not row[0]:
+        if len(row) != len(names):
             continue
-        found += [(row[0], *pair) for name, value in zip(names[1:], row[1:], strict=True)
-                  if (pair := _pair(name, value))]
+        # the record's name: the row's first cell that holds a letter (a name, a date written with its month),
+        # wherever the layout puts it; the other cells are its values under their column's header
+        key = next((index for index, cell in enumerate(row) if any(ch.isalpha() for ch in cell)), None)
+        if key is None:
+            continue
+        found += [(row[key], *pair) for index, (name, value) in enumerate(zip(names, row, strict=True))
+                  if index != key and (pair := _pair(name, value))]
     return found
 
 
@@ -171,11 +176,11 @@ def match_goal(task: str, goals: list[TaskGoal]) -> TaskGoal | None:
 
 def goal_task(goal: TaskGoal) -> str:
     """The task in the program's words: the links to follow from the landing page, then the question (a page
-    goal: the links alone)."""
+    goal: the links alone). The question names the record and the label only: the page's own heading in it
+    would send an agent that grounds task words to the links that repeat them."""
     route = [text for text in goal.route if _norm(text) != _norm(goal.entity) or not goal.label]
     steps = ", then ".join(f'open "{text}"' for text in route)
     if not goal.label:
         return f"{steps[:1].upper()}{steps[1:]}."
-    where = f'"{goal.entity}"' if goal.entity == goal.heading else f'"{goal.entity}" on the "{goal.heading}" page'
-    question = f"What is the {goal.label} of {where}?"
+    question = f'What is the {goal.label} of "{goal.entity}"?'
     return f"{steps[:1].upper()}{steps[1:]}. {question}" if steps else question

@@ -23,6 +23,9 @@ KIND_WORDS = (("radio", ("radio",)), ("checkbox", ("checkbox",)), ("check box", 
               ("textbox", ("textbox",)), ("text box", ("textbox",)), ("text field", ("textbox",)),
               ("input", ("textbox",)), ("field", ("textbox",)), ("button", ("button",)), ("link", ("link",)))
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
+#: Words for an item of a list of results; such an ordinal may count across the list's pages.
+RESULT_WORDS = ("result", "item", "entry", "listing", "hit")
+_PAGE_NUMBER = re.compile(r"^\d{1,3}$")
 #: An ordinal action outranks the grounding's own picks of the same control (a named value's best is 3.5–4.5).
 SCORE = 4.6
 
@@ -55,6 +58,62 @@ def _clause_value(task: str, at: int) -> str | None:
     return quoted[0] if len(quoted) == 1 else None
 
 
+def _record(node: HtmlElement, depth: int = 4) -> HtmlElement | None:
+    """The nearest ancestor-or-self with a sibling of the same tag and class (a row of a list, classless or not)."""
+    for _ in range(depth):
+        parent = node.getparent()
+        if parent is None:
+            return None
+        if sum(1 for s in parent if s.tag == node.tag and s.get("class") == node.get("class")) > 1:
+            return node
+        node = parent
+    return None
+
+
+def _nth_result(place: int, phrase: str, elements: list[Element], root: HtmlElement | None,
+                order: dict[int, int]) -> ActionCandidate | None:
+    """"the 5th search result": the links of the page's list of results (one per row of a repeated row, not page
+    numbers) counted across pages — on this page, the link; on another, the page number that shows it (the
+    current page: the number marked active or current, else 1)."""
+    if root is None or place < 1:
+        return None
+    nodes = {int(n.get("data-ss-id")): n for n in root.iter() if isinstance(n.tag, str)
+             and (n.get("data-ss-id") or "").isdigit()}
+    links = [e for e in elements if e.role == "link" and e.id in nodes and e.shown]
+    pages = [e for e in links if _PAGE_NUMBER.match(e.name.strip())]
+    groups: dict[str, list[Element]] = {}
+    for element in links:
+        record = _record(nodes[element.id])
+        if element in pages or record is None or not any(ch.isalpha() for ch in element.name):
+            continue
+        groups.setdefault(str(record.getparent().get("data-ss-id")), []).append(element)
+    rows = max(groups.values(), key=len, default=[])
+    if len(rows) < 2:
+        return None
+    rows.sort(key=lambda e: order.get(e.id, e.id))
+    current = next((int(e.name) for e in pages if _marked_current(nodes[e.id])), 1)
+    first = (current - 1) * len(rows) + 1
+    if first <= place < first + len(rows):
+        target = rows[place - first]
+        return ActionCandidate(id="", action=Action(action_key="click", target_element_id=target.id),
+                               text=f'click [id: {target.id}] "{target.name}", the {phrase}', score=SCORE,
+                               grounded=[phrase], element=target)
+    wanted = (place - 1) // len(rows) + 1
+    page = next((e for e in pages if int(e.name) == wanted), None)
+    if page is None:
+        return None
+    return ActionCandidate(id="", action=Action(action_key="click", target_element_id=page.id),
+                           text=f'click [id: {page.id}] page "{page.name}": it shows the {phrase}', score=SCORE,
+                           grounded=[f"page {wanted} of the results"], element=page)
+
+
+def _marked_current(node: HtmlElement) -> bool:
+    for item in (node, node.getparent()):
+        if item is not None and ("active" in (item.get("class") or "").split() or item.get("aria-current")):
+            return True
+    return False
+
+
 def ordinal_candidates(task: str, elements: list[Element], root: HtmlElement | None) -> list[ActionCandidate]:
     """One action per ordinal the task gives a kind of control: on the N-th visible control of that kind."""
     order = _page_order(root)
@@ -62,6 +121,11 @@ def ordinal_candidates(task: str, elements: list[Element], root: HtmlElement | N
     for match in _ORDINAL.finditer(task):
         kind = _kind(match.group(3))
         if kind is None:
+            said = match.group(3).casefold().split()
+            if any(word.removesuffix("s") in RESULT_WORDS for word in said):
+                place = int(match.group(1)) if match.group(1) else ORDINAL_WORDS[match.group(2).casefold()]
+                found = _nth_result(place, f"{match.group(0).split()[0]} result", elements, root, order)
+                out += [found] if found is not None else []
             continue
         word, roles = kind
         place = int(match.group(1)) if match.group(1) else ORDINAL_WORDS[match.group(2).casefold()]

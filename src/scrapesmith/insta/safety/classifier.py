@@ -29,7 +29,7 @@ from scrapesmith.insta.safety.views import (
     SafetyVerdict,
     SiteDescription,
 )
-from scrapesmith.llm import LLM, LLMError, ask_structured, render_prompt
+from scrapesmith.llm import LLM, LLMError, ask_structured, current_ledger, render_prompt
 
 STAGE = "insta.safety"
 
@@ -190,5 +190,7 @@ def calls_so_far(llm: LLM) -> int:
     value = getattr(llm, "calls", None)
     if isinstance(value, int):
         return value
-    ledger = getattr(llm, "ledger", None)
-    return len(ledger) if ledger is not None else 0
+    if not hasattr(llm, "ledger"):
+        return 0
+    ledger = llm.ledger if llm.ledger is not None else current_ledger()  # a ledgered model with none of its own
+    return len(ledger)
