@@ -53,3 +53,12 @@ def test_collect_keeps_a_year_column_and_induces_confidence_per_field(swde_dir, 
             assert (kept["confidence"], kept["doubt"]) == (induced.confidence, induced.doubt)
             assert kept["selector"] == " ; ".join(induced.actions)
             assert kept["confidence"] is not None
+
+    # a doubted field is never shown as if it were known: its line is in the report beside the dataset
+    from scrapesmith.report.service import write_report
+
+    record["fields"][0].update(doubt="same text on every seed page", confidence=0.31)
+    (tmp_path / "run" / "result.json").write_text(json.dumps(record))
+    column = record["fields"][0]["column"]
+    report = write_report(tmp_path / "run").read_text()
+    assert f"unsure: {column}: same text on every seed page (confidence 0.31)" in report

@@ -251,3 +251,13 @@ def test_fields_that_agree_on_the_page_read_but_not_on_the_others_disagree() -> 
     read = FieldSpec(name="title", actions=["//h1[normalize-space()='Dune'] | //span[@class='a']"], evidence="example")
     split = weigh(named, read, ReadOutcome("Dune"), BYLINES)
     assert split.actions == read.actions and read_path(split.evidence) == "read kept over the evidence"
+
+
+def test_progress_names_each_read_with_its_size_and_then_each_field() -> None:
+    told: list[str] = []
+    llm = answering({"author": "Frank Herbert", "publisher": "Gollancz", "year": "1965"}, {"publisher": None})
+    induce_scraper(FIELDS, TREES, method="read", llm=llm, progress=told.append)
+    reads = [t for t in told if t.startswith("reading seed page")]
+    assert len(reads) == llm.calls == 3 and reads[1].endswith("for publisher (retry)")
+    assert " tokens) for author, publisher, year" in reads[0] and reads[0].startswith("reading seed page 1 (~")
+    assert told[-3:] == ["author", "publisher", "year"]

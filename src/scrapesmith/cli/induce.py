@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -35,6 +36,7 @@ from scrapesmith.induce import (
 )
 from scrapesmith.llm import LLM, Ledger, LedgerEntry, use_ledger
 
+_SENT_TOKENS = re.compile(r"\(~([\d,]+) tokens\)")
 Sources = Annotated[list[str], typer.Argument(help="Pages: files, directories, URLs or a .txt URL list.")]
 
 
@@ -91,7 +93,7 @@ def induce_command(
                       "progress per field and call below (--method heuristic answers in seconds)", highlight=False)
     with progress_bar() as progress:
         task = progress.add_task("fetching", total=None)
-        watch = ModelWatch(progress, task, method, most)
+        watch = ModelWatch(progress, task, method, most, model_pace(model))
         with use_ledger(WatchedLedger(watch.call)):
             spec, trees = induce_from_sources(
                 requests, sources, allow_hosts=allowed_hosts(allow_host), method=method, llm=model, seeds=seeds,
@@ -141,12 +143,21 @@ class WatchedLedger(Ledger):
         return entry
 
 
+def model_pace(model: LLM | None) -> float | None:
+    """Seconds per prompt token of the model's recent answers in the response cache, if it keeps any."""
+    cache = getattr(model, "cache", None) if model is not None else None
+    return cache.pace(model.name) if cache is not None and hasattr(cache, "pace") else None
+
+
 class ModelWatch:
     """The progress line of a model method: which field, how many calls so far of at most how many, their
-    mean time and what is left at that pace."""
+    mean time and what is left at that pace. Before the first answer, a step that says how many tokens it
+    sends ("reading seed page 1 (~1,480 tokens) …") is given a time at ``pace`` (seconds per prompt token of
+    the model's recent answers on this machine), when that is known."""
 
-    def __init__(self, progress: Progress, task: TaskID, method: str, most_calls: int) -> None:
-        self.progress, self.task, self.method, self.most = progress, task, method, most_calls
+    def __init__(self, progress: Progress, task: TaskID, method: str, most_calls: int,
+                 pace: float | None = None) -> None:
+        self.progress, self.task, self.method, self.most, self.pace = progress, task, method, most_calls, pace
         self.name, self.calls, self.started = "", 0, time.monotonic()
 
     def field(self, name: str) -> None:
@@ -164,6 +175,9 @@ class ModelWatch:
             pace = (time.monotonic() - self.started) / self.calls
             left = max(0, self.most - self.calls) * pace
             text += f": call {self.calls} of at most {self.most}, {pace:.0f} s a call, at most ~{left:.0f} s left"
+        elif self.pace and (sent := _SENT_TOKENS.search(self.name)):
+            seconds = int(sent.group(1).replace(",", "")) * self.pace
+            text += f": ~{seconds:.0f} s a call at this machine's recent pace, at most {self.most} calls"
         self.progress.update(self.task, description=text)
 
 

@@ -173,8 +173,8 @@ def read_spans(llm: LLM, requests: Sequence[FieldRequest], seeds: Sequence[etree
         asked, rejected = waiting, {}
         for attempt in range(2):
             if progress:
-                progress(f"reading seed page {index + 1} for {', '.join(r.name for r in asked)}"
-                         + (" (retry)" if attempt else ""))
+                progress(f"reading seed page {index + 1} (~{estimate_tokens(view):,} tokens) for "
+                         f"{', '.join(r.name for r in asked)}" + (" (retry)" if attempt else ""))
             try:
                 answers = _ask(llm, asked, view, rejected)
             except (GrammarError, LLMError) as exc:

@@ -68,6 +68,16 @@ class ResponseCache:
             )
             self._connection.commit()
 
+    def pace(self, llm_name: str, recent: int = 50) -> float | None:
+        """Seconds per prompt token of ``llm_name``'s most recent answers kept here (the median), or None: a
+        time estimate before a call, at the pace this machine last had."""
+        with self._lock:
+            rows = self._connection.execute("SELECT completion FROM responses WHERE llm = ? ORDER BY created DESC "
+                                            "LIMIT ?", (llm_name, recent)).fetchall()
+        rates = sorted(c.latency / c.input_tokens for c in (Completion.model_validate_json(r[0]) for r in rows)
+                       if c.input_tokens > 0 and c.latency > 0)
+        return rates[len(rates) // 2] if rates else None
+
     def __len__(self) -> int:
         with self._lock:
             return self._connection.execute("SELECT COUNT(*) FROM responses").fetchone()[0]

@@ -108,8 +108,20 @@ def load_collect_run(run_dir: Path) -> Report:
         trail=_trail(run_dir / "messages.jsonl"), program_name="program.py",
         program_text=_text(run_dir / "program.py"), blueprint_text=_text(run_dir / "blueprint.md"),
         notes=([f"agents: {' → '.join(result.get('trail', []))}"] if result.get("trail") else []) + _seed_notes(result)
-        + profiled, dataset_name="dataset.csv" if dataset.is_file() else "", total_rows=total,
+        + _unsure_notes(result) + profiled, dataset_name="dataset.csv" if dataset.is_file() else "", total_rows=total,
         warnings=list(result.get("warnings") or []))
+
+
+def _unsure_notes(result: dict[str, Any]) -> list[str]:
+    """``unsure: author: same text on every seed page (confidence 0.31)`` for each field the collection's program
+    forged with a doubt (``result.json`` ``fields``; the same line ``collect`` prints)."""
+    notes = []
+    for field in result.get("fields") or []:
+        if isinstance(field, dict) and field.get("doubt"):
+            confidence = field.get("confidence")
+            shown = f" (confidence {confidence:.2f})" if isinstance(confidence, (int, float)) else ""
+            notes.append(f"unsure: {field.get('column') or field.get('field')}: {field['doubt']}{shown}")
+    return notes
 
 
 def _seed_notes(result: dict[str, Any]) -> list[str]:

@@ -70,7 +70,7 @@ def bench_swde_command(
     drawn = names_and_seeds("--mutate", mutate, TEMPLATE_MUTATIONS, mutation_seeds) if mutate is not None else None
     model = model_for_method(method, llm, no_cache)
     if model is not None and model_lock is not None:
-        model = LockedLLM(model, model_lock)
+        model = locked(model, model_lock)
     if loso:
         from scrapesmith.bench.swde_loso import run_loso
 
@@ -176,6 +176,17 @@ def print_gate(evaluation: dict) -> None:
         state = "open" if path in evaluation["open_paths"] else "closed"
         console.print(f"{path}: {gain['fields']} asked, {gain['right']} made right, {gain['wrong']} made wrong, "
                       f"F1 {gain['f1']:+.2f} -> {state}", highlight=False)
+
+
+def locked(model: LLM, lock: Path) -> LLM:
+    """``model`` with its innermost provider behind ``lock``: answers from the response cache take no lock."""
+    holder = model
+    while hasattr(getattr(holder, "inner", None), "inner"):
+        holder = holder.inner
+    if getattr(holder, "inner", None) is None:
+        return LockedLLM(model, lock)
+    holder.inner = LockedLLM(holder.inner, lock)
+    return model
 
 
 class LockedLLM:
