@@ -22,7 +22,7 @@ def test_ray_runner_processes_sites_on_local_ray(demo_web, tmp_path):
     tests_dir = str(Path(__file__).resolve().parents[1])
     runtime_env = {"env_vars": {"PYTHONPATH": os.pathsep.join([tests_dir, os.environ.get("PYTHONPATH", "")])}}
     runner = RayRunner(num_cpus=2, init_options={"runtime_env": runtime_env, "num_gpus": 0})
-    config = PipelineConfig(allow_hosts=("127.0.0.1",), politeness_delay=0.0, max_actions=3, refine=False)
+    config = PipelineConfig(allow_hosts=("127.0.0.1",), politeness_delay=0.0, max_actions=3, refine=False, seed=1)
     try:
         assert runner.workers == 2
         summary = run_pipeline([demo_web.url("/acme/"), demo_web.url("/stocks/")], ResultStore(tmp_path),
@@ -30,6 +30,8 @@ def test_ray_runner_processes_sites_on_local_ray(demo_web, tmp_path):
     finally:
         runner.close()
     results = ResultStore(tmp_path).latest()
-    assert (summary.ok, summary.unsafe, summary.runner) == (1, 1, "ray")
+    # the scripted model calls the stocks site an extremist forum; its pages show none of it, so it is let through
+    assert (summary.ok, summary.unsafe, summary.runner) == (2, 0, "ray")
+    assert results[demo_web.url("/stocks/")].safety.overruled.startswith("model: harmful")
     assert results[demo_web.url("/acme/")].judgement.success == 1.0
     assert all(not result.worker.endswith(f":{os.getpid()}") for result in results.values())
