@@ -47,3 +47,21 @@ def test_renamings_keep_everything_but_the_one_name():
     found = {c.xpath for c in renamed_candidates("//div[@class='old']/b/text()[1]", root)}
     assert found == {"//div[@class='a1']/b/text()[1]", "//div[@class='b2']/b/text()[1]"}
     assert renamed_candidates("//div[@class='old']/span[@id='x']", root) == []  # two names: not tried
+
+
+def test_a_selector_whose_elements_were_wrapped_keeps_its_anchor_and_target():
+    """university-collegeboard's name under ``//div[@id='profile_hdr']/h1``: new boxes between the two break the
+    child step; the loosened old selector reads every page as before, where the first ``<strong>`` that also
+    gives the three seed names back reads "Calendar" on a page without one."""
+    from scrapesmith.induce.heal_candidates import loosened
+
+    texts = site_texts("university-collegeboard")
+    spec = forge(next(s for s in discover_sites(SWDE) if s.key == "university-collegeboard"), texts, 3)
+    [name] = [f for f in spec.fields if f.name == "name"]
+    assert name.actions == ["//div[@id='profile_hdr']/h1"]
+    assert loosened(name.actions[0]).xpath == "//div[@id='profile_hdr']//h1"
+    assert loosened("//span[normalize-space()='Author:']/following-sibling::a") is None  # an axis stays
+    reference = rows_of(spec, texts[3:])
+    changed = [mutate_page(t, "wrappers", 0) for t in texts]
+    healed = heal_spec(spec, [parse_for_replay(t) for t in changed[:3]])
+    assert [r["name"] for r in rows_of(healed.spec, changed[3:])] == [r["name"] for r in reference]

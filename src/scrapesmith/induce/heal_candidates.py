@@ -131,6 +131,24 @@ def renamed_candidates(xpath: str, root: etree._Element) -> list[FieldCandidate]
             for name in names[:MAX_RENAMINGS]]
 
 
+def loosened(xpath: str) -> FieldCandidate | None:
+    """The old selector with every child step made a descendant step (``//div[@id='profile_hdr']/h1`` ->
+    ``//div[@id='profile_hdr']//h1``): a redesign that wrapped elements in new boxes kept the old anchors and the
+    old target; only the way between them grew. Not for a selector with positions (a wrapper moves them) or
+    a union."""
+    if "|" in xpath or re.search(r"\[\d+\]", xpath):
+        return None
+    depth, out = 0, []
+    for index, char in enumerate(xpath):
+        depth += (char == "[") - (char == "]")
+        lone = char == "/" and depth == 0 and xpath[index - 1:index] != "/" and xpath[index + 1:index + 2] != "/"
+        step = xpath[index + 1:]
+        plain = not step.startswith(("text()", "@")) and not re.match(r"[\w-]+::", step)  # an axis is kept as is
+        out.append("//" if lone and index > 0 and plain else char)
+    widened = "".join(out)
+    return FieldCandidate(widened, "class") if widened != xpath else None
+
+
 def label_unions(per_page: Sequence[Sequence[tuple[FieldCandidate, float]]]) -> list[tuple[FieldCandidate, float]]:
     """Label-anchored candidates that differ only in the label's text (``MSRP Price:`` on two seed pages,
     ``MSRP Price Range:`` on the third), joined two at a time into one that accepts both spellings: a label
@@ -161,6 +179,7 @@ def heal_candidates(spec_field: FieldSpec,
     per_page = []
     for root, values in pairs:
         renamed = [c for action in spec_field.actions[-1:] for c in renamed_candidates(action, root)]
+        renamed += [c for c in (loosened(a) for a in spec_field.actions[-1:]) if c is not None]
         found = [(c, 1.0) for c in (*example_candidates(root, Example(spec_field.name, values[0])), *renamed,
                                     *_label_text_candidates(root, values[0]),
                                     *_label_beside_candidates(root, values[0], spec_field.post.multiple))]
@@ -181,7 +200,9 @@ def heal_candidates(spec_field: FieldSpec,
     old_shape = shape(spec_field.actions[-1]) if spec_field.actions else None
     if old_shape is None or "?" not in old_shape:  # a selector by tags alone (``//b``) is no shape to keep
         return list(pool.values())
-    return [(c, w * SAME_SHAPE if shape(c.xpath) == old_shape else w) for c, w in pool.values()]
+    loose = {shape(c.xpath) for c in (loosened(a) for a in spec_field.actions[-1:]) if c is not None}
+    return [(c, w * SAME_SHAPE if shape(c.xpath) == old_shape or shape(c.xpath) in loose else w)
+            for c, w in pool.values()]
 
 
 def shape(xpath: str) -> str:
