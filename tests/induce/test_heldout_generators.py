@@ -7,6 +7,8 @@ reads a fourth page the seeds did not show.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from scrapesmith.induce import CompiledSpec, FieldRequest, induce_scraper, parse_for_replay
@@ -74,6 +76,23 @@ def test_only_labels_that_head_changing_values_are_weighed_by_meaning():
     economy = concept_for("fuel_economy", "the fuel economy of the car")
     assert list(meant_labels(seeds, economy, field_phrases(economy))) == ["MPG:"]
     assert template_labels(seeds[:1]) == []  # one page cannot tell the template from the record
+
+
+@needs_embeddings
+def test_a_label_that_is_another_asked_fields_goes_to_that_field():
+    """"Publisher:" means an edition a little (cosine 0.47, above the bar) — but when the publisher is asked for
+    beside the edition, the label is the publisher's own and the edition gets nothing from it (the lists detail
+    pass asked for an edition found on one page only and got every book's publisher)."""
+    pages = [f"<html><body><ul><li><b>Publisher:</b> {p}</li><li><b>ISBN-13:</b> {i}</li></ul></body></html>"
+             for p, i in (("Ace Books", "9780441172719"), ("Penguin Classics", "9780141439587"))]
+    seeds = [parse_for_replay(page) for page in pages]
+    alone = concept_for("edition")
+    assert "Publisher:" in meant_labels(seeds, alone, field_phrases(alone))
+    beside = replace(alone, others=("publisher", "isbn_13"))
+    assert meant_labels(seeds, beside, field_phrases(beside)) == {}
+    economy = replace(concept_for("fuel_economy", "the fuel economy of the car"), others=("price",))
+    cars = [parse_for_replay(vitals(m, p)) for m, p in (("27 City / 36 Hwy", "$9,428"), ("28 City / 34 Hwy", "$13,250"))]
+    assert list(meant_labels(cars, economy, field_phrases(economy))) == ["MPG:"]  # no rival means "MPG" more
 
 
 def test_a_line_after_a_break_is_found_by_its_place_when_its_letters_change():

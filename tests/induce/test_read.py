@@ -261,3 +261,12 @@ def test_progress_names_each_read_with_its_size_and_then_each_field() -> None:
     assert len(reads) == llm.calls == 3 and reads[1].endswith("for publisher (retry)")
     assert " tokens) for author, publisher, year" in reads[0] and reads[0].startswith("reading seed page 1 (~")
     assert told[-3:] == ["author", "publisher", "year"]
+
+
+def test_two_fields_that_both_find_nothing_on_a_seed_page_agree_there() -> None:
+    pages = [*BYLINES[:2], parse_html("<html><body><h1>Ubik</h1></body></html>")]
+    named = FieldSpec(name="author", actions=["//span[@class='a']"], confidence=0.7, evidence="class")
+    read = FieldSpec(name="author", actions=["//div[@class='by']/span"], evidence="example")
+    weighed = weigh(named, read, ReadOutcome("Frank Herbert"), pages)
+    assert weighed.actions == named.actions and read_path(weighed.evidence) == "agree"
+    assert "agrees on 3 of 3 seed pages" in weighed.evidence

@@ -30,10 +30,20 @@ from rich.table import Table
 from scrapesmith.bench.metrics import CaseScore
 from scrapesmith.bench.swde import SwdeSite, discover_sites, load_groundtruth, read_page, requests_for
 from scrapesmith.bench.swde_ranker import C, candidate_rows, fit_ranker
-from scrapesmith.induce import CompiledSpec, ScraperSpec, parse_for_replay, post_process, use_ranker
-from scrapesmith.induce.confidence import MODEL_PATH, ConfidenceModel, signals
-from scrapesmith.induce.field_evidence import concept_for
-from scrapesmith.induce.heuristic import field_spec_from, rank_candidates, trusted
+from scrapesmith.induce import (
+    SHIPPED_CONFIDENCE,
+    CompiledSpec,
+    ConfidenceModel,
+    ScraperSpec,
+    concept_for,
+    field_spec_from,
+    parse_for_replay,
+    post_process,
+    rank_candidates,
+    trusted,
+    use_ranker,
+)
+from scrapesmith.induce import confidence_signals as signals
 
 RIGHT_FLAGGED_AT_MOST = 0.10
 
@@ -178,7 +188,7 @@ def run(pages: Path, seeds: int, test: int, windows: int, rows_path: Path, outpu
                              "windows": windows, "sites": sorted({r["site"] for r in rows}),
                              "command": f"scrapesmith bench swde-confidence --seeds {seeds} --test {test} "
                                         f"--windows {windows} --rows {rows_path}"}
-    model.save(output or MODEL_PATH)
+    model.save(output or SHIPPED_CONFIDENCE)
     per_site = []
     for site in sorted({r["site"] for r in rows}):
         picked = [i for i in first if rows[i]["site"] == site]
@@ -192,7 +202,7 @@ def run(pages: Path, seeds: int, test: int, windows: int, rows_path: Path, outpu
         table.add_row(name.replace("_", " "), str(s["wrong_values"]), f"{s['wrong_flagged']:.3f}",
                       str(s["right_values"]), f"{s['right_flagged']:.3f}")
     Console().print(table)
-    Console().print(f"threshold {threshold:.3f}; model written to {output or MODEL_PATH}", highlight=False)
+    Console().print(f"threshold {threshold:.3f}; model written to {output or SHIPPED_CONFIDENCE}", highlight=False)
     if json_out is not None:
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(json.dumps({"summary": summary, "rows": [

@@ -34,8 +34,7 @@ from scrapesmith.cli.options import (
     show_warnings,
 )
 from scrapesmith.cli.scale import ScaleChoices, run_at_scale, write_run_record
-from scrapesmith.collect import live_progress
-from scrapesmith.collect.fields import unsure_lines
+from scrapesmith.collect import live_progress, unsure_lines
 from scrapesmith.config import get_settings
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.llm import LLM

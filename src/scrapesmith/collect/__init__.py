@@ -36,6 +36,7 @@ _DEFINED_IN = {
     "run_in_sandbox": "sandbox",
     "run_program_file": "program",
     "undeclared_hosts": "program",
+    "unsure_lines": "fields",
 }
 
 __all__ = [
@@ -59,6 +60,7 @@ __all__ = [
     "run_in_sandbox",
     "run_program_file",
     "undeclared_hosts",
+    "unsure_lines",
 ]
 
 

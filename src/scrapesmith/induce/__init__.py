@@ -11,9 +11,12 @@ The result is a :class:`ScraperSpec` that replays with no LLM::
 
 from scrapesmith.induce.choose import GATED_PATHS, choose_path
 from scrapesmith.induce.choose_gate import GATE_PATH, use_gate
+from scrapesmith.induce.confidence import MODEL_PATH as SHIPPED_CONFIDENCE
+from scrapesmith.induce.confidence import ConfidenceModel, use_confidence
+from scrapesmith.induce.confidence import signals as confidence_signals
 from scrapesmith.induce.examples import Example, generalise, induce_from_examples, kind_of, parse_example
 from scrapesmith.induce.execute import CompiledSpec, normalize_space, parse_for_replay, post_process
-from scrapesmith.induce.field_evidence import recogniser
+from scrapesmith.induce.field_evidence import concept_for, recogniser
 from scrapesmith.induce.heal import (
     EvidenceHeal,
     HealError,
@@ -23,6 +26,7 @@ from scrapesmith.induce.heal import (
     heal_spec,
     next_version_path,
 )
+from scrapesmith.induce.heuristic import field_spec_from, rank_candidates, trusted
 from scrapesmith.induce.pages import SpecPages
 from scrapesmith.induce.profile import check_dataset, with_profile
 from scrapesmith.induce.ranking import MODEL_PATH as SHIPPED_RANKER
@@ -45,9 +49,11 @@ __all__ = [
     "GATE_PATH",
     "METHODS",
     "READ_CALLS_AT_MOST",
+    "SHIPPED_CONFIDENCE",
     "SHIPPED_RANKER",
     "BadSeedPage",
     "CompiledSpec",
+    "ConfidenceModel",
     "EvidenceHeal",
     "Example",
     "FetchProgress",
@@ -63,7 +69,10 @@ __all__ = [
     "SpecPages",
     "check_dataset",
     "choose_path",
+    "concept_for",
+    "confidence_signals",
     "described_candidates",
+    "field_spec_from",
     "generalise",
     "heal_from_run",
     "heal_from_sources",
@@ -77,9 +86,12 @@ __all__ = [
     "parse_example",
     "parse_for_replay",
     "post_process",
+    "rank_candidates",
     "read_choice",
     "read_path",
     "recogniser",
+    "trusted",
+    "use_confidence",
     "use_gate",
     "use_ranker",
     "with_profile",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from scrapesmith.induce.kinds import (
     BY_NAME,
@@ -58,6 +58,7 @@ class FieldConcept:
     avoid: str | None = None
     words: tuple[str, ...] = ()
     asked: tuple[str, ...] = ()
+    others: tuple[str, ...] = ()  # the other fields asked for beside this one (a label goes to the field it means most)
 
     def avoided(self, text: str) -> bool:
         """Is this a known distractor for the field (a list price next to a sale price …)?"""
@@ -109,6 +110,14 @@ def _synonyms(labels: list[str]) -> list[str]:
         if any(label in group for label in labels):
             found += [word for word in group if word not in labels and word not in found]
     return found
+
+
+def concepts_for(requests) -> list[FieldConcept]:
+    """The concept of each requested field (objects with ``name`` and ``instruction``), each knowing the names
+    of the others asked for beside it."""
+    names = [request.name for request in requests]
+    return [replace(concept_for(request.name, request.instruction),
+                    others=tuple(n for n in names if n != request.name)) for request in requests]
 
 
 def concept_for(name: str, instruction: str = "") -> FieldConcept:

@@ -31,7 +31,7 @@ from scrapesmith.induce.cleaning import (
 )
 from scrapesmith.induce.confidence import assessed
 from scrapesmith.induce.execute import XPathSyntaxError, folded, normalize_space, post_process, run_actions
-from scrapesmith.induce.field_evidence import FieldConcept, concept_for
+from scrapesmith.induce.field_evidence import FieldConcept, concepts_for
 from scrapesmith.induce.fragments import value_nodes
 from scrapesmith.induce.headline import HeadlineAnchor, template_headings, title_fit
 from scrapesmith.induce.joined import cut_short, joined_candidates, text_part
@@ -349,8 +349,7 @@ def induce_heuristic(requests: Sequence[FieldRequest], seeds: Sequence[etree._El
                      seed_names: Sequence[str] = ()) -> ScraperSpec:
     """A spec from seed pages and instructions alone: the no-LLM path, end to end."""
     fields = []
-    for request in requests:
-        concept = concept_for(request.name, request.instruction)
+    for request, concept in zip(requests, concepts_for(requests), strict=True):
         ranked = [s for s in rank_candidates(concept, seeds, seed_names) if trusted(s, len(seeds))]
         fields.append(assessed(field_spec_from(request, concept, ranked[0] if ranked else None), ranked, concept))
     return ScraperSpec(site=site, method="heuristic", seeds=list(seed_names), fields=fields)

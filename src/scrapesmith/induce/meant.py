@@ -20,7 +20,7 @@ from lxml import etree
 
 from scrapesmith.induce.candidates import FieldCandidate, outer_box, visible_elements, xpath_literal
 from scrapesmith.induce.execute import normalize_space
-from scrapesmith.induce.field_evidence import FieldConcept
+from scrapesmith.induce.field_evidence import FieldConcept, concept_for
 from scrapesmith.induce.kinds import is_plain_number
 from scrapesmith.induce.labels import LABEL_STRIP, MAX_LABEL_CHARS, after_label, is_link, label_evidence
 from scrapesmith.llm import embed_texts, embeddings_available
@@ -91,13 +91,21 @@ def template_labels(seeds: Sequence[etree._Element]) -> list[str]:
 def meant_labels(seeds: Sequence[etree._Element], concept: FieldConcept,
                  phrases: Sequence[str]) -> dict[str, float]:
     """The template labels that mean the field (``phrases``: its name in words) most, with their cosine; those
-    that spell it are left to :mod:`labels`."""
+    that spell it are left to :mod:`labels`, and those that spell, or mean more, another field asked for beside
+    it (``concept.others``) are that field's."""
     if concept.headline or not phrases or not embeddings_available():
         return {}
-    texts = [t for t in template_labels(seeds) if label_evidence(t, concept) is None]
+    rivals = [concept_for(name) for name in concept.others]
+    texts = [t for t in template_labels(seeds) if label_evidence(t, concept) is None
+             and not any(label_evidence(t, rival) is not None for rival in rivals)]  # another field's own label
     if not texts:
         return {}
-    cosines = (embed_texts([t.strip(LABEL_STRIP) or t for t in texts]) @ embed_texts(list(phrases)).T).max(axis=1)
+    vectors = embed_texts([t.strip(LABEL_STRIP) or t for t in texts])
+    cosines = (vectors @ embed_texts(list(phrases)).T).max(axis=1)
+    if rivals:  # a label means the field it means most: "Publisher" is the publisher's, not the edition's
+        rival_phrases = [" ".join(re.findall(r"[a-z0-9]+", name.lower().replace("_", " "))) for name in concept.others]
+        rival_cosines = (vectors @ embed_texts([p for p in rival_phrases if p] or [""]).T).max(axis=1)
+        cosines = cosines * (cosines > rival_cosines)
     best = sorted(zip(cosines.tolist(), texts, strict=True), reverse=True)[:MEANT_KEPT]
     return {text: round(cosine, 4) for cosine, text in best if cosine >= MEANT_MIN}
 

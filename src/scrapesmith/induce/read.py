@@ -222,8 +222,8 @@ def seed_values(spec_field: FieldSpec, seeds: Sequence[etree._Element]) -> list[
 
 
 def agreeing_pages(named: Sequence[str], read: Sequence[str]) -> int:
-    """On how many seed pages the two fields give the same value (:func:`same_value`)."""
-    return sum(same_value(a, b) for a, b in zip(named, read, strict=True))
+    """On how many seed pages the two fields give the same value (:func:`same_value`), or both none."""
+    return sum(same_value(a, b) or not (a or b) for a, b in zip(named, read, strict=True))
 
 
 def headline_fit(values: Sequence[str], seeds: Sequence[etree._Element]) -> float:

@@ -25,7 +25,7 @@ from scrapesmith.induce.choose import choose_candidate
 from scrapesmith.induce.confidence import assessed
 from scrapesmith.induce.examples import Example, induce_from_examples
 from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
-from scrapesmith.induce.field_evidence import FieldConcept, concept_for
+from scrapesmith.induce.field_evidence import FieldConcept, concepts_for
 from scrapesmith.induce.heuristic import field_spec_from, induce_heuristic, rank_candidates, trusted
 from scrapesmith.induce.profile import with_profile
 from scrapesmith.induce.progressive import GenerationSettings, generate_on_page
@@ -125,10 +125,10 @@ def induce_scraper(requests: Sequence[FieldRequest], seeds: Sequence[etree._Elem
     settings = settings or GenerationSettings()
     settings.method = method  # type: ignore[assignment]
     fields = []
-    for request in requests:
+    for request, concept in zip(requests, concepts_for(requests), strict=True):
         if progress:
             progress(request.name)
-        fields.append(_induce_field(request, concept_for(request.name, request.instruction), seeds, model, settings))
+        fields.append(_induce_field(request, concept, seeds, model, settings))
     return with_scope(ScraperSpec(site=site, method=method, seeds=list(seed_names), fields=fields), seeds)
 
 
@@ -136,10 +136,9 @@ def _induce_by_choice(requests: Sequence[FieldRequest], seeds: Sequence[etree._E
                       seed_names: Sequence[str], progress: Progress | None) -> ScraperSpec:
     """``--method choose``: the heuristic ranking, the model choosing where the evidence disagrees."""
     fields = []
-    for request in requests:
+    for request, concept in zip(requests, concepts_for(requests), strict=True):
         if progress:
             progress(request.name)
-        concept = concept_for(request.name, request.instruction)
         ranked = rank_candidates(concept, seeds, seed_names)
         choice = choose_candidate(llm, request, concept, ranked, seeds, seed_names)
         field = field_spec_from(request, concept, choice.chosen)
