@@ -48,7 +48,7 @@ The tree (each class's module in brackets; ``tests/test_errors_map.py`` keeps it
             UnknownModelSetting [llm.views]
         ListHealError [lists.heal]
         MarkdownUnavailable [insta.env]
-        MiniwobUnavailable [bench.miniwob]
+        MiniwobUnavailable [bench.miniwob_tasks]
         NoStartingPoint [collect.agents.research]
         NotRunnableOnPages [collect.pages]
         NotScalable [lists.pages]
