@@ -9,6 +9,7 @@ detection), ``miniwob`` (agents and judge against the page's true reward); then 
 #: each benchmark is a module of its own, imported by its command when it runs (so none slows the others)
 from scrapesmith.bench.swde_mutated import run_mutated
 
-__all__ = ["browser", "collect_pages", "confidence", "dom", "drift", "drift_lists", "fetch", "frame", "insta_pipeline",
+__all__ = ["browser", "collect_pages", "confidence", "dom", "drift", "drift_lists", "fetch", "frame", "insta_e2e", "insta_pipeline",
            "insta_safety", "instruct2ds", "instruct2ds_runner", "layout_cache", "llm", "metrics", "miniwob", "nexteval",
-           "nexteval_fit", "nexteval_mutated", "run_mutated", "sandbox", "scale", "sinks", "swde", "swde_loso", "swde_ranker", "weblists"]
+           "nexteval_fit", "nexteval_mutated", "run_mutated", "sandbox", "scale", "sinks", "swde", "swde_gate", "swde_loso", "swde_ranker",
+           "weblists"]

@@ -32,7 +32,7 @@ from scrapesmith.insta import (
     run_pipeline,
 )
 from scrapesmith.llm import LLM, Ledger, use_ledger
-from scrapesmith.scale.runner import InlineRunner
+from scrapesmith.scale import InlineRunner
 from scrapesmith.sites import serve_sites
 
 TARGETS = {"filter_passed": 7 / 8, "feasible_checkable": 0.80, "true_success": 0.50, "judge_precision": 0.95,

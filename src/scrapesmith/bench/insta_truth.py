@@ -22,8 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
-from scrapesmith.insta.goal_judge import answer_holds, dates_in, same_page
-from scrapesmith.insta.views import TaskGoal, Trajectory
+from scrapesmith.insta import TaskGoal, Trajectory, answer_holds, dates_in, same_page
 
 _SPACE = re.compile(r"\s+")
 _NUMBER = re.compile(r"^[$€£]?\s*[-+]?(?:\d[\d,]*)?\.?\d+\s*%?$")

@@ -11,12 +11,13 @@ from scrapesmith.insta.chooser import POLICIES, make_policy
 from scrapesmith.insta.env import BrowserEnv
 from scrapesmith.insta.evidence_judge import JUDGE_KINDS, make_judge
 from scrapesmith.insta.export import ExportConfig, PiiScrubberMissing, export_run
+from scrapesmith.insta.goal_judge import answer_holds, dates_in, same_page
 from scrapesmith.insta.judge import JudgeConfig
 from scrapesmith.insta.pipeline import PipelineConfig, RunSummary, read_sites, reset_worker, run_pipeline
 from scrapesmith.insta.store import ResultStore
-from scrapesmith.insta.views import Action, Observation, SiteResult, StepOutcome, Trajectory
+from scrapesmith.insta.views import Action, Observation, SiteResult, StepOutcome, TaskGoal, Trajectory
 
 __all__ = ["JUDGE_KINDS", "POLICIES", "Action", "BrowserEnv", "ExportConfig", "JudgeConfig", "Observation",
            "PiiScrubberMissing", "PipelineConfig", "Policy", "ResultStore", "RunSummary", "SiteResult",
-           "StepOutcome", "Trajectory", "export_run", "make_judge", "make_policy", "read_sites",
-           "reset_worker", "run_episode", "run_pipeline"]
+           "StepOutcome", "TaskGoal", "Trajectory", "answer_holds", "dates_in", "export_run", "make_judge", "make_policy", "read_sites",
+           "reset_worker", "run_episode", "run_pipeline", "same_page"]
