@@ -142,12 +142,15 @@ def test_for_a_field_naming_the_record_the_value_nearer_the_page_titles_wins_a_d
     assert weigh(bare, read, ReadOutcome("SD1300IS Silver"), CAMERAS, concept_for("model", "the product name")).actions == ["//b"]
 
 
-def test_a_disagreement_with_evidence_the_ranker_passed_still_takes_the_read_span() -> None:
+def test_a_disagreement_with_evidence_sure_by_its_confidence_keeps_the_evidence_and_says_what_was_read() -> None:
+    """The calibrated confidence left the name-only field undoubted: the model's span does not overrule it, but
+    the field is made unsure, the span its doubt (16 SWDE sites: read never below no-model on a site)."""
     read = FieldSpec(name="title", actions=["//title"], evidence="example")
     sure = FieldSpec(name="title", actions=["//p"], confidence=0.8, evidence="label")
-    taken = weigh(sure, read, ReadOutcome("Dune"), TREES)
-    assert taken.actions == ["//title"] and taken.confidence == 0.5 and taken.unsure
-    assert read_path(taken.evidence) == "read kept over the evidence"
+    kept = weigh(sure, read, ReadOutcome("Dune"), TREES)
+    assert kept.actions == ["//p"] and kept.confidence == 0.5 and kept.unsure
+    assert kept.doubt == "the model read 'Dune' (seed 1), not this"
+    assert read_path(kept.evidence) == "evidence sure"
 
 
 def test_a_disagreement_with_unsure_evidence_takes_the_read_span_and_records_both() -> None:
@@ -247,7 +250,7 @@ def test_agreeing_fields_keep_the_read_xpath_when_only_it_gives_the_value_as_it_
 
 
 def test_fields_that_agree_on_the_page_read_but_not_on_the_others_disagree() -> None:
-    named = FieldSpec(name="title", actions=["//h1[1]"], confidence=0.7, evidence="heading")
+    named = FieldSpec(name="title", actions=["//h1[1]"], confidence=0.4, doubt="under the threshold", evidence="heading")
     read = FieldSpec(name="title", actions=["//h1[normalize-space()='Dune'] | //span[@class='a']"], evidence="example")
     split = weigh(named, read, ReadOutcome("Dune"), BYLINES)
     assert split.actions == read.actions and read_path(split.evidence) == "read kept over the evidence"

@@ -262,10 +262,13 @@ def weigh(named: FieldSpec, read: FieldSpec | None, outcome: ReadOutcome, seeds:
       sure — or the read one, when only it gives the value as it is, post-processing cutting nothing off
       (the strict metric reads an XPath's own text);
     * they disagree: for a field that names the record (``concept.headline``) the name-only field is kept when its
-      values fit the seed pages' titles better than the read span's (the read span is its doubt); otherwise
-      the read span's XPath is taken, the name-only choice recorded. The ranker's own sureness does not
-      settle it: on SWDE a name-only choice the ranker passed was wrong where the read span was right
-      (auto-aol's model, BENCHMARKS.md)."""
+      values fit the seed pages' titles better than the read span's (the read span is its doubt); the
+      name-only field is kept too when its calibrated confidence (:mod:`confidence`) left it undoubted and
+      its values are of the field's kind on as many pages as the read span's and are not the read values
+      with more text around them;
+      otherwise the read span's XPath is taken, the name-only choice recorded. The ranker's own sureness does
+      not settle it: on SWDE a name-only choice the ranker passed was wrong where the read span was right
+      (auto-aol's model, which the calibrated confidence doubts; BENCHMARKS.md)."""
     why = "; ".join(outcome.reasons)
     if read is None:
         return named.model_copy(update={"evidence": f"no read span ({why or 'none read'}); name-only kept{EVIDENCE}"
@@ -303,6 +306,13 @@ def weigh(named: FieldSpec, read: FieldSpec | None, outcome: ReadOutcome, seeds:
             "confidence": confidence, "doubt": f"the model read {outcome.span!r} (seed {outcome.page + 1}), not this",
             "evidence": f"{span}; the name-only choice, nearer the pages' titles, kept over its XPath "
                         f"({read.actions[-1]}){EVIDENCE}{named.evidence}"})
+    fits_less = concept is not None and kind_fits(named_values, concept) < kind_fits(read_values, concept)
+    holds_more = all(r and n and r != n and r in n for r, n in zip(read_values, named_values, strict=True) if r or n)
+    if named.doubt is None and not fits_less and not holds_more:  # sure by its confidence, of the kind, just the value
+        return named.model_copy(update={
+            "confidence": confidence, "doubt": f"the model read {outcome.span!r} (seed {outcome.page + 1}), not this",
+            "evidence": f"{span}; the name-only choice, sure by its confidence, kept over its XPath "
+                        f"({read.actions[-1]}){EVIDENCE}{named.evidence}"})
     other = f"name-only chose {named.actions[-1]} giving {named_values[outcome.page][:80]!r}"
     return read.model_copy(update={
         "confidence": confidence, "doubt": f"the evidence and the model disagree ({other})",
@@ -313,6 +323,7 @@ READ_PATHS = {"no read span": "no span", ", but its XPath gives a value on": "sp
               "not of the field's kind": "span of another kind",
               "so the read one is kept": "agree, the read XPath exact", "; name-only agrees": "agree",
               "nearer the pages' titles": "evidence fits the titles",
+              "sure by its confidence": "evidence sure",
               ", kept over the name-only choice (name-only found": "read fills an empty field",
               ", kept over the name-only choice": "read kept over the evidence"}
 
