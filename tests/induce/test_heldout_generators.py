@@ -16,7 +16,7 @@ from scrapesmith.induce.candidates import page_title
 from scrapesmith.induce.execute import folded, normalize_space
 from scrapesmith.induce.field_evidence import concept_for
 from scrapesmith.induce.headline import HeadlineAnchor, template_headings
-from scrapesmith.induce.meant import column_candidates, meant_labels, template_labels
+from scrapesmith.induce.meant import meant_labels, template_labels
 from scrapesmith.induce.ranking import field_phrases
 from scrapesmith.llm import embeddings_available
 
@@ -151,25 +151,3 @@ def test_the_headline_anchor_skips_headings_the_template_prints_on_every_seed():
     anchor = HeadlineAnchor.of(seeds[0], title, template)
     assert normalize_space(anchor.heading.text_content()) == "Abilene Christian University"
     assert template_headings(seeds[:1]) == frozenset()
-
-
-def formats(price: str, new: str) -> str:
-    """book-amazon's formats table (0000.htm): the header row in a ``thead`` with spanning cells, the values in
-    the first row of the ``tbody`` under their headers."""
-    return f"""<html><body><table class="twisterMediaMatrix"><thead><tr> <th colspan="2"> <h3
-class="tmm_formatColumnHeader">Formats</h3> </th> <th colspan="2"> Amazon Price </th> <th
-class="tmm_olpNewColumnHeader"> New from </th> <th class="tmm_olpUsedColumnHeader"> Used from </th> </tr></thead>
-<tbody><tr><td class="tmm_bookTitle" colspan="2">Hardcover</td><td class="price">{price}</td><td></td>
-<td class="tmm_olpLinks">{new}</td><td class="tmm_olpLinks">$3.99</td></tr></tbody></table></body></html>"""
-
-
-def test_a_value_under_its_column_header_is_found_across_a_table_head():
-    """"Amazon Price" spells a qualified price label over a column; the value is the body's first row's cell
-    in that column, counted with the header's spans."""
-    root = parse_for_replay(formats("$11.92", "$7.50"))
-    price = concept_for("price", "the price of the book")
-    found = [c for c in column_candidates(root, price, {}) if c.evidence == "qualified"]
-    assert [c.xpath for c in found] == [
-        "//tr[th[normalize-space()='Amazon Price']]/parent::thead/following-sibling::tbody[1]/tr[1]/td[2]"]
-    pages = [formats(p, n) for p, n in (("$11.92", "$7.50"), ("$15.00", "$9.10"), ("$8.25", "$4.00"), ("$21.40", "$12.00"))]
-    assert induced(FieldRequest("price", "the price of the book"), pages) == ["$11.92", "$15.00", "$8.25", "$21.40"]

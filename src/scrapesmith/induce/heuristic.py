@@ -38,7 +38,7 @@ from scrapesmith.induce.joined import cut_short, joined_candidates, text_part
 from scrapesmith.induce.kinds import telling_check, with_unit
 from scrapesmith.induce.labels import MAX_LABEL_CHARS, is_ui_text, label_candidates, text_label_candidates
 from scrapesmith.induce.linked import link_candidates
-from scrapesmith.induce.meant import column_candidates, meant_candidates, meant_labels
+from scrapesmith.induce.meant import meant_candidates, meant_labels
 from scrapesmith.induce.pairs import section_candidates, unnamed_candidates
 from scrapesmith.induce.ranking import field_phrases, judged, learned_order
 from scrapesmith.induce.regions import PageRegions, own_url
@@ -73,7 +73,7 @@ def page_candidates(root: etree._Element, concept: FieldConcept, cores: Sequence
     page title's record parts (:func:`title_cores`), ``meant`` the template's labels that mean the field
     (:func:`meant.meant_labels`)."""
     found = label_candidates(root, concept) + text_label_candidates(root, concept) + attribute_candidates(root, concept)
-    found += meant_candidates(root, concept, meant or {}) + column_candidates(root, concept, meant or {})
+    found += meant_candidates(root, concept, meant or {})
     if concept.headline:
         found += headline_candidates(root, concept, cores)
     found += link_candidates(root, concept)

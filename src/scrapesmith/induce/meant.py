@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from lxml import etree
 
-from scrapesmith.induce.candidates import FieldCandidate, outer_box, visible_elements, xpath_literal
+from scrapesmith.induce.candidates import FieldCandidate, outer_box, visible_elements
 from scrapesmith.induce.execute import normalize_space
 from scrapesmith.induce.field_evidence import FieldConcept, concept_for
 from scrapesmith.induce.kinds import is_plain_number
@@ -46,11 +46,7 @@ def _label_elements(root: etree._Element) -> Iterator[tuple[etree._Element, str]
 
 
 def _headed_value(element: etree._Element) -> str:
-    """The text a label heads: its tail, else its next sibling's (what :func:`labels.after_label` reads first);
-    for a header cell over a row of values, the value in its column (:func:`column_candidates`)."""
-    below = _cell_below(element)
-    if below is not None:
-        return normalize_space(below.text_content())
+    """The text a label heads: its tail, else its next sibling's (what :func:`labels.after_label` reads first)."""
     tail = normalize_space(element.tail or "").strip(LABEL_STRIP)
     if tail:
         return tail
@@ -60,7 +56,7 @@ def _headed_value(element: etree._Element) -> str:
     return normalize_space(following.text_content()) if following is not None else ""
 
 
-_TEMPLATE: dict[tuple[int, ...], list[str]] = {}
+_TEMPLATE: dict[tuple[int, ...], tuple[tuple[etree._Element, ...], list[str]]] = {}  # the roots kept: ids stay theirs
 
 
 def template_labels(seeds: Sequence[etree._Element]) -> list[str]:
@@ -69,7 +65,7 @@ def template_labels(seeds: Sequence[etree._Element]) -> list[str]:
     if len(seeds) < 2:
         return []
     key = tuple(id(root) for root in seeds)
-    if key not in _TEMPLATE:
+    if key not in _TEMPLATE or any(a is not b for a, b in zip(_TEMPLATE[key][0], seeds, strict=True)):
         if len(_TEMPLATE) > 8:
             _TEMPLATE.clear()
         heads: list[dict[str, str]] = []
@@ -84,8 +80,8 @@ def template_labels(seeds: Sequence[etree._Element]) -> list[str]:
                     here[whole] = next((v for v in map(_headed_value, boxes) if v), "")
             heads.append(here)
         shared = set.intersection(*(set(h) for h in heads))
-        _TEMPLATE[key] = sorted(t for t in shared if len({h[t] for h in heads if h[t]}) > 1)
-    return _TEMPLATE[key]
+        _TEMPLATE[key] = (tuple(seeds), sorted(t for t in shared if len({h[t] for h in heads if h[t]}) > 1))
+    return _TEMPLATE[key][1]
 
 
 def meant_labels(seeds: Sequence[etree._Element], concept: FieldConcept,
@@ -119,65 +115,4 @@ def meant_candidates(root: etree._Element, concept: FieldConcept, meant: dict[st
         if whole in meant:
             found += [replace(c, strength=meant[whole]) for box in dict.fromkeys((element, outer_box(element)))
                       for c in after_label(box, whole, "meant", concept)]
-    return found
-
-
-def _span(cell: etree._Element) -> int:
-    try:
-        return max(1, int(cell.get("colspan") or 1))
-    except ValueError:
-        return 1
-
-
-def _next_row(row: etree._Element) -> etree._Element | None:
-    """The row after ``row``: its next sibling, or the first row of the body after a table head."""
-    following = row.getnext()
-    while following is not None and not isinstance(following.tag, str):
-        following = following.getnext()
-    if following is None and row.getparent() is not None and row.getparent().tag == "thead":
-        body = row.getparent().getnext()
-        while body is not None and not isinstance(body.tag, str):
-            body = body.getnext()
-        following = next(body.iter("tr"), None) if body is not None and body.tag == "tbody" else None
-    return following if following is not None and following.tag == "tr" else None
-
-
-def _cell_below(header: etree._Element) -> etree._Element | None:
-    """The cell under ``header`` (columns counted with their spans) in the next row, when ``header`` is a cell
-    of a row of header cells only."""
-    row = header.getparent()
-    if header.tag != "th" or row is None or row.tag != "tr":
-        return None
-    cells = [c for c in row if isinstance(c.tag, str)]
-    following = _next_row(row)
-    if len(cells) < 2 or any(c.tag != "th" for c in cells) or following is None:
-        return None
-    column = sum(_span(c) for c in cells[:cells.index(header)])
-    start = 0
-    for cell in (c for c in following if isinstance(c.tag, str) and c.tag in ("td", "th")):
-        if start == column and _span(cell) <= _span(header):
-            return cell
-        start += _span(cell)
-    return None
-
-
-def column_candidates(root: etree._Element, concept: FieldConcept, meant: dict[str, float]) -> list[FieldCandidate]:
-    """A value under its column's header: ``<tr><th>Height</th><th>Weight</th></tr><tr><td>6-8</td>…`` gives
-    the field labelled (or meant) by a header the cell of the next row in the header's column. The header row
-    is a row of header cells only; the path names the header by its text and the column by its place."""
-    found: list[FieldCandidate] = []
-    for header in root.iter("th"):
-        below = _cell_below(header)
-        text = normalize_space(header.text_content())
-        if below is None or not text or not normalize_space(below.text_content()):
-            continue
-        evidence = label_evidence(text, concept)
-        strength = 1.0 if evidence else meant.get(text)
-        if strength is None:
-            continue
-        place = [c for c in below.getparent() if isinstance(c.tag, str) and c.tag == below.tag].index(below) + 1
-        row = "following-sibling::tr[1]" if below.getparent().getparent() is header.getparent().getparent() \
-            else "parent::thead/following-sibling::tbody[1]/tr[1]"
-        path = f"//tr[th[normalize-space()={xpath_literal(text)}]]/{row}/{below.tag}[{place}]"
-        found.append(FieldCandidate(path, evidence or "meant", strength=strength))
     return found
