@@ -263,10 +263,9 @@ class RunCgroup:
         except OSError:
             return
         try:
-            if f"/{self.name}" in read_or_empty(Path(f"/proc/{pid}/cgroup")):
-                signal.pidfd_send_signal(handle, signal.SIGKILL)
-        except OSError:
-            pass  # the process ended (or left the cgroup) between the listing and the signal: nothing to kill
+            with contextlib.suppress(OSError):  # the process ended (or left the cgroup) between listing and signal
+                if f"/{self.name}" in read_or_empty(Path(f"/proc/{pid}/cgroup")):
+                    signal.pidfd_send_signal(handle, signal.SIGKILL)
         finally:
             os.close(handle)
 
