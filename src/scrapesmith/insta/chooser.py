@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scrapesmith.insta.agent import HISTORY_STEPS
+from scrapesmith.insta.answers import answer_candidates
 from scrapesmith.insta.appearance import appearance_candidates
 from scrapesmith.insta.candidates import Grounding, candidate_actions, ground_task, renumber
 from scrapesmith.insta.compare import compare_candidates
@@ -167,9 +168,10 @@ class CandidatePolicy:
 
     def act(self, task: str, history: list[Step], observation: Observation) -> Step:
         candidates = candidates_for(task, history, observation, self.config.max_candidates)
-        lines = [f"{candidate.id}: {candidate.text}" for candidate in candidates]
+        answers = answer_candidates(task, observation.tree, len(candidates) + 1)
+        lines = [f"{candidate.id}: {candidate.text}" for candidate in [*candidates, *answers]]
         step = Step(url=observation.url, observation=observation.markdown, candidates=lines, asked=False)
-        decision = decide(task, candidates, history, observation.markdown, self.config.ask_below)
+        decision = decide(task, candidates, history, observation.markdown, self.config.ask_below, answers)
         if observation.perception_error:  # chosen without what the page looks like: said, not lost
             decision.reason += f" (the page's looks could not be read: {observation.perception_error})"
         step.confidence, step.clause = decision.confidence, decision.clause

@@ -96,17 +96,22 @@ def _table_values(table: object) -> list[tuple[str, str, str]]:
         return []
     names = cells[0]
     found = []
+    keys = Counter(_row_key(row) for row in cells[1:] if len(row) == len(names))
     for row in cells[1:]:
         if len(row) != len(names):
             continue
         # the record's name: the row's first cell that holds a letter (a name, a date written with its month),
         # wherever the layout puts it; the other cells are its values under their column's header
         key = next((index for index, cell in enumerate(row) if any(ch.isalpha() for ch in cell)), None)
-        if key is None:
+        if key is None or keys[row[key]] > 1:  # a name two rows share names no one record: a task could not say which
             continue
         found += [(row[key], *pair) for index, (name, value) in enumerate(zip(names, row, strict=True))
                   if index != key and (pair := _pair(name, value))]
     return found
+
+
+def _row_key(row: list[str]) -> str | None:
+    return next((cell for cell in row if any(ch.isalpha() for ch in cell)), None)
 
 
 def site_goals(exploration: Exploration) -> list[TaskGoal]:
@@ -132,7 +137,12 @@ def site_goals(exploration: Exploration) -> list[TaskGoal]:
         if page.depth and entity and entity not in shared:
             goals.append(TaskGoal(page=page.url, entity=entity, label="", value="", route=list(page.route),
                                   heading=entity))
-    return goals
+    # a record and label the pages give two different values for (two jobs of one title) asks an ambiguous question
+    said: dict[tuple[str, str], set[str]] = {}
+    for goal in goals:
+        if goal.label:
+            said.setdefault((_norm(goal.entity), _norm(goal.label)), set()).add(_norm(goal.value))
+    return [goal for goal in goals if not goal.label or len(said[(_norm(goal.entity), _norm(goal.label))]) == 1]
 
 
 def ranked_goals(goals: list[TaskGoal], rng: random.Random | None = None, limit: int = 8) -> list[TaskGoal]:
