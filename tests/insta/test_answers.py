@@ -85,3 +85,25 @@ def test_the_chooser_answers_from_the_page_without_a_call_and_offers_several_to_
     assert len(calls) == 1 and step.asked and step.action.is_stop
     assert step.action.answer in {"Berlin", "Lisbon", "London", "Austin"}
     assert sum("answering" in line for line in step.candidates) == 2  # no answer from the rows sharing a name
+
+
+def test_a_tie_between_links_to_one_page_is_no_choice_and_asks_no_model():
+    calls: list[str] = []
+
+    def respond(request) -> str:
+        calls.append(request.messages[-1].content)
+        return json.dumps({"reason": "x", "candidate": "c1"})
+
+    html = ('<html><body><nav><a href="/careers/" data-ss-id="1">Careers</a></nav><main>'
+            '<a href="careers" data-ss-id="2">Careers</a><a href="/blog/" data-ss-id="3">Careers</a></main></body></html>')
+    task = 'Open "Careers". What is the Team of "UX Researcher"?'
+    observation = Observation(url="http://127.0.0.1/", markdown="# Home", elements=_links("Careers", "Careers"))
+    observation.attach_tree(_tree(html))
+    step = CandidatePolicy(ScriptedLLM(respond)).act(task, [], observation)
+    assert not calls and step.action.action_key == "click" and step.path == "program"
+    # a third "Careers" that leads elsewhere is a real choice: the model is asked
+    observation = Observation(url="http://127.0.0.1/", markdown="# Home",
+                              elements=_links("Careers", "Careers", "Careers"))
+    observation.attach_tree(_tree(html))
+    step = CandidatePolicy(ScriptedLLM(respond)).act(task, [], observation)
+    assert len(calls) == 1 and step.asked
