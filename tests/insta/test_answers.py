@@ -8,7 +8,7 @@ import json
 from scrapesmith.dom import parse_html
 from scrapesmith.insta.answers import answer_candidates, named_answer, page_answers
 from scrapesmith.insta.candidates import candidate_actions
-from scrapesmith.insta.chooser import CandidatePolicy
+from scrapesmith.insta.chooser import CandidatePolicy, ChooserConfig
 from scrapesmith.insta.decide import decide
 from scrapesmith.insta.goals import _table_values
 from scrapesmith.insta.views import Element, Observation
@@ -99,11 +99,12 @@ def test_a_tie_between_links_to_one_page_is_no_choice_and_asks_no_model():
     task = 'Open "Careers". What is the Team of "UX Researcher"?'
     observation = Observation(url="http://127.0.0.1/", markdown="# Home", elements=_links("Careers", "Careers"))
     observation.attach_tree(_tree(html))
-    step = CandidatePolicy(ScriptedLLM(respond)).act(task, [], observation)
-    assert not calls and step.action.action_key == "click" and step.path == "program"
+    asking = ChooserConfig(ask_ties=True)  # ties go to the model only on request
+    step = CandidatePolicy(ScriptedLLM(respond), asking).act(task, [], observation)
+    assert not calls and step.action.action_key == "click" and step.path == "program:tie"
     # a third "Careers" that leads elsewhere is a real choice: the model is asked
     observation = Observation(url="http://127.0.0.1/", markdown="# Home",
                               elements=_links("Careers", "Careers", "Careers"))
     observation.attach_tree(_tree(html))
-    step = CandidatePolicy(ScriptedLLM(respond)).act(task, [], observation)
+    step = CandidatePolicy(ScriptedLLM(respond), asking).act(task, [], observation)
     assert len(calls) == 1 and step.asked

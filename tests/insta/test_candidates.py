@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 
 from scrapesmith.insta.candidates import candidate_actions, ground_task, mentions, quoted_values
-from scrapesmith.insta.chooser import CandidatePolicy, candidates_for, choice_schema
+from scrapesmith.insta.chooser import CandidatePolicy, ChooserConfig, candidates_for, choice_schema
 from scrapesmith.insta.env import BrowserEnv
 from scrapesmith.insta.views import Element, Observation
 from scrapesmith.llm.scripted import ScriptedLLM
@@ -106,10 +106,10 @@ TWIN_BUTTONS = [Element(id=10, tag="button", role="button", text="Retweet", cont
 
 
 def test_model_chooses_only_among_tied_candidates_and_its_choice_is_recorded():
-    """Two "Retweet" buttons the task's words cannot tell apart: the model is offered those two only."""
+    """Two "Retweet" buttons the task's words cannot tell apart: the model, asked to break ties, is offered those two only."""
     llm = ScriptedLLM(lambda request: json.dumps({"reason": "the second post", "candidate": request.json_schema[
         "properties"]["candidate"]["enum"][1]}))
-    step = CandidatePolicy(llm).act('Click the "Retweet" button.', [], _observation(TWIN_BUTTONS))
+    step = CandidatePolicy(llm, ChooserConfig(ask_ties=True)).act('Click the "Retweet" button.', [], _observation(TWIN_BUTTONS))
     assert llm.calls == 1 and step.asked is True
     enum = llm.requests[0].json_schema["properties"]["candidate"]["enum"]
     assert len(enum) == 2 and "value" not in llm.requests[0].json_schema["properties"]
@@ -128,7 +128,7 @@ def test_the_task_words_in_a_row_break_the_tie_without_a_call():
 def test_an_unknown_id_is_rejected_and_the_program_pick_is_taken():
     replies = iter([json.dumps({"reason": "x", "candidate": "c99"}), json.dumps({"reason": "x", "candidate": "c42"})])
     llm = ScriptedLLM(lambda request: next(replies))
-    step = CandidatePolicy(llm).act('Click the "Retweet" button.', [], _observation(TWIN_BUTTONS))
+    step = CandidatePolicy(llm, ChooserConfig(ask_ties=True)).act('Click the "Retweet" button.', [], _observation(TWIN_BUTTONS))
     assert llm.calls == 2 and step.asked is True and step.error is None  # one retry, then the grounding's pick
     assert step.action.target_element_id == 10 and "unreadable" in step.reason
 
@@ -156,7 +156,7 @@ def test_a_value_no_element_holds_is_written_by_the_model_then_submit_is_decided
 def test_free_value_becomes_the_stop_answer():
     llm = ScriptedLLM(lambda request: json.dumps({"reason": "it says 42", "candidate": request.json_schema[
         "properties"]["candidate"]["enum"][-1], "value": "42 items"}))
-    step = CandidatePolicy(llm).act("How many items are there?", [], _observation(FORM))
+    step = CandidatePolicy(llm, ChooserConfig(ask_ties=True)).act("How many items are there?", [], _observation(FORM))
     assert step.action.is_stop and step.action.answer == "42 items"
 
 
@@ -269,7 +269,7 @@ def test_on_miniwob_the_model_is_asked_only_where_the_grounding_leaves_a_choice(
         requests.append(request)
         return json.dumps({"reason": "first", "candidate": request.json_schema["properties"]["candidate"]["enum"][0]})
 
-    policy = CandidatePolicy(ScriptedLLM(first_offered))
+    policy = CandidatePolicy(ScriptedLLM(first_offered), ChooserConfig(ask_ties=True))
     decisive = evaluate_miniwob(browser_session, lambda env: policy, ["login-user", "enter-text", "click-option"],
                                 episodes=1, seed=5, max_actions=6)
     assert [case["reward"] for case in decisive.cases] == [1.0, 1.0, 1.0]

@@ -86,3 +86,34 @@ def test_a_run_reports_each_path_with_its_steps_and_success():
     scores = path_scores(cases)
     assert scores["program"] == {"steps": 2, "episodes": 1, "successes": 1, "success_rate": 1.0}
     assert scores["model:unsure"] == {"steps": 2, "episodes": 2, "successes": 1, "success_rate": 0.5}
+
+
+def test_a_click_on_the_field_a_step_has_filled_is_no_rival_for_the_model():
+    task = 'Find the email by Rochella and reply to them with the text "In.".'
+    elements = [Element(id=5, tag="textarea", role="textbox", text="", value="In."),
+                Element(id=6, tag="button", role="button", text="Send"),
+                Element(id=7, tag="button", role="button", text="Forward")]
+    filled = Step(url="http://127.0.0.1/", observation="inbox", action=Action(
+        action_key="fill", target_element_id=5, action_kwargs={"value": "In."}),
+        candidate='fill [id: 5] textbox with "In."', target=elements[0], grounded=["In."])
+    decision = decide(task, candidate_actions(task, elements), [filled], "inbox")
+    offered = [(c.action.action_key, c.action.target_element_id) for c in decision.offer]
+    assert decision.why == "tie" and ("click", 6) in offered and ("click", 7) in offered
+    assert ("click", 5) not in offered
+    # before any fill the same click is an ordinary rival
+    fresh = decide(task, candidate_actions(task, elements), [], "inbox")
+    assert ("click", 5) in [(c.action.action_key, c.action.target_element_id) for c in fresh.offer]
+
+
+def test_a_tie_goes_to_the_model_only_when_asked_and_the_step_says_who_chose():
+    task = 'Find the email by Rochella and reply to them with the text "In.".'
+    elements = [Element(id=6, tag="button", role="button", text="Send"),
+                Element(id=7, tag="button", role="button", text="Forward")]
+    observation = Observation(url="http://127.0.0.1/", markdown="# Inbox", elements=elements)
+    assert decide(task, candidate_actions(task, elements), [], observation.markdown).why == "tie"
+    llm = ScriptedLLM(lambda request: json.dumps({"reason": "the second", "candidate": "c2"}))
+    shipped = CandidatePolicy(llm, ChooserConfig()).act(task, [], observation)
+    assert llm.calls == 0 and not shipped.asked and shipped.path == "program:tie"
+    asked = CandidatePolicy(llm, ChooserConfig(ask_ties=True)).act(task, [], observation)
+    assert llm.calls == 1 and asked.asked and asked.path == "model:tie"
+    assert asked.action.target_element_id != shipped.action.target_element_id  # the model's pick was taken

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from scrapesmith.config import Settings
-from scrapesmith.insta.chooser import CandidatePolicy
+from scrapesmith.insta.chooser import CandidatePolicy, ChooserConfig
 from scrapesmith.insta.evidence_judge import EvidenceJudge
 from scrapesmith.llm import Ledger, resolve_llm
 from scrapesmith.llm.models import DEFAULT_SIZE, EMBEDDED_MODELS, is_installed
@@ -29,12 +29,13 @@ def test_embedded_model_chooses_a_candidate_and_judges_with_evidence(browser_ses
     llm = resolve_llm("local", cache=False, ledger=ledger)
     with serve_miniwob() as base:
         env = MiniwobEnv(browser_session)
-        trajectory, state = run_miniwob_episode(env, CandidatePolicy(llm), base, "click-button", seed=0, max_actions=3)
+        trajectory, state = run_miniwob_episode(env, CandidatePolicy(llm, ChooserConfig(ask_ties=True)), base,
+                                               "click-button", seed=0, max_actions=3)
     assert trajectory.steps and all(step.action is not None for step in trajectory.steps)  # the grammar held
     assert all(step.candidate and step.reason is not None for step in trajectory.steps)
     judgement = EvidenceJudge(llm).judge(trajectory.task, trajectory)
     assert judgement.kind == "evidence" and judgement.criteria
-    # the model chose among the tied candidates; the judge asks it only about criteria the program cannot
+    # the model, asked to break ties, chose among the tied candidates; the judge asks it only about criteria the program cannot
     # verify itself (none on this task), never anything else
     assert "insta.choose" in {entry.stage for entry in ledger.entries}
     assert {entry.stage for entry in ledger.entries} <= {"insta.choose", "insta.check"}
@@ -58,7 +59,6 @@ def test_embedded_model_chooses_when_the_program_is_unsure() -> None:
     observation = Observation(url="http://127.0.0.1/", markdown="# Form\n\n[id: 1] Open button [id: 2] Save button "
                               "[id: 3] Cancel button", elements=buttons)
     llm = resolve_llm("local", cache=False, ledger=Ledger())
-    from scrapesmith.insta.chooser import ChooserConfig
 
     step = CandidatePolicy(llm, ChooserConfig(ask_below=ASK_BELOW)).act('Enter "kim" and click "Save".', [], observation)
     assert step.path == "model:unsure" and step.asked and step.confidence < ASK_BELOW

@@ -163,7 +163,9 @@ def template_affix(values: Sequence[Sequence[str]], concept: FieldConcept, texts
     """A regex dropping the words every seed's value shares at its start or end ("Glacier BrewHouse *Review*"),
     when they are template and not data: the values differ, the shared words are no function words and no
     words of the field's own description ("University" in a university's name), and on every seed the rest
-    is also printed on its own somewhere on the page (the breadcrumb's "Glacier BrewHouse")."""
+    is also printed on its own somewhere on the page (the breadcrumb's "Glacier BrewHouse"). The shared words are
+    cut where a page has them, never required: three seeds alike by chance (one car make) do not decide what
+    every other page reads."""
     firsts = [page[0] for page in values if page]
     if len(firsts) < 2 or len(firsts) < len(values) or len(set(firsts)) < 2:
         return None
@@ -178,8 +180,10 @@ def template_affix(values: Sequence[Sequence[str]], concept: FieldConcept, texts
     rests = [" ".join(words[len(prefix):len(words) - len(suffix)]) for words in split]
     if not all(texts.on_page(i, rest) for i, rest in enumerate(rests)):
         return None
-    head = re.escape(" ".join(prefix)) + r"\s*" if prefix else ""
-    tail = r"\s*" + re.escape(" ".join(suffix)) if suffix else ""
+    # the shared words are optional: seeds that happen to share words of their data ("Hyundai Accent" on three
+    # seeds of one make) must not leave the field empty on every page that does not
+    head = rf"(?:{re.escape(' '.join(prefix))}\s*)?" if prefix else ""
+    tail = rf"(?:\s*{re.escape(' '.join(suffix))})?" if suffix else ""
     return rf"^\s*{head}(.+?){tail}\s*$"
 
 

@@ -177,7 +177,8 @@ def decide(task: str, candidates: list[ActionCandidate], history: list[Step], pa
     holds* is needed: a "fill with text you write" candidate the task's typing verb ranks at least as high as
     the pick (offered: those free candidates only); (2) *a tie*: other untried candidates within
     :data:`TIE_MARGIN` of the pick that ground the same task phrase, or, when the pick grounds nothing,
-    that ground nothing either (offered: the pick and those rivals, best first); (3) *an answer*: the
+    that ground nothing either (offered: the pick and those rivals, best first; a click on a field an earlier
+    step filled is no rival: the fill has done what it could); (3) *an answer*: the
     program stops and the task asks a question (offered: stop, with a value). Otherwise the pick is taken
     without a call — unless (4) *unsure*: the pick's :func:`confidence` is below ``ask_below`` (offered: the
     pick and the best other untried candidates).
@@ -217,7 +218,10 @@ def decide(task: str, candidates: list[ActionCandidate], history: list[Step], pa
             if named:  # with no model (or an unreadable reply): the named answer the page shows first
                 decision.chosen, decision.value = named[0], None
         return decision
+    filled = {previous.action.target_element_id for previous in history
+              if previous.action is not None and previous.action.action_key == "fill"}
     rivals = [c for c in untried if c is not chosen and not c.free and c.action.target_element_id is not None
+              and not (c.action.action_key == "click" and c.action.target_element_id in filled)
               and abs(c.score - chosen.score) <= TIE_MARGIN
               and (_phrases(c) & _phrases(chosen) if chosen.grounded else not c.grounded)]
     if rivals:

@@ -143,11 +143,13 @@ def test_only_an_action_that_began_loading_is_waited_for(session: BrowserSession
 
 
 async def _click_and_tell(session: BrowserSession, selector: str) -> bool:
-    """Whether the session would wait after this click (``_started_loading``: an internal decision, named here
-    because the saving it makes — no fixed grace — can only be seen on a clock)."""
+    """Whether the session would wait after this click (``started_loading``: the session's decision, asked here
+    directly because the saving it makes — no fixed grace — can only be seen on a clock)."""
     import time
+
+    from scrapesmith.web.browser.navigation import started_loading
 
     tab = session._tab
     refused_before, started = tab.refused_navigations, time.monotonic()
     await tab.page.click(selector)
-    return await BrowserSession._started_loading(tab, refused_before, started)
+    return await started_loading(tab, refused_before, started)

@@ -50,6 +50,10 @@ def bench_miniwob(
         "--ask-below", min=0.0, max=1.0, help="Candidate policy with a model: the model also chooses when the "
         "program's pick has a calibrated confidence below this (0: only on ties, values and answers; 0.5: the "
         "issue-35 measurement).")] = 0.0,
+    ask_ties: Annotated[bool, typer.Option(
+        "--ask-ties/--no-ask-ties", help="Candidate policy with a model: the model also breaks ties between "
+        "grounded candidates (off: on every development list its tie-breaks did worse than the program's pick; "
+        "BENCHMARKS.md, MiniWoB).")] = False,
     llm: LLMOption = None,
     no_cache: NoCacheOption = False,
     json_out: JsonOutOption = None,
@@ -83,7 +87,7 @@ def bench_miniwob(
     paper_needs_model(model is not None, policy, judge_kind if judge else None)
     target = run_dir or Path("runs") / f"miniwob-{time.strftime('%Y%m%d-%H%M%S')}"
     agent = make_policy("candidates" if policy == "workflow" else policy, model, reasoning_words=reasoning_words,
-                        max_tokens=256, ask_below=ask_below)
+                        max_tokens=256, ask_below=ask_below, ask_ties=ask_ties)
     policy_factory = (lambda env: agent) if policy != "workflow" else \
         workflow_factory(load_workflows(workflows), agent if fallback else None)
     judge_model = make_judge(judge_kind, model, JudgeConfig(reasoning_words=100, max_tokens=384)) if judge else None
@@ -107,7 +111,7 @@ def bench_miniwob(
                           output_tokens=totals.output_tokens,
                           seconds_per_episode=round(result.summary["seconds"] / max(1, result.summary["episodes"]), 1))
     result.params.update(llm=getattr(model, "name", "none"), reasoning_words=reasoning_words, policy=policy,
-                         ask_below=ask_below, workflow_source=str(workflows) if workflows else None,
+                         ask_below=ask_below, ask_ties=ask_ties, workflow_source=str(workflows) if workflows else None,
                          fallback=fallback, judge_kind=judge_kind if judge else None)
     report(result, json_out, case_columns=["task", "seed", "reward", "steps", "invalid_steps", "judge_success",
                                            "seconds"])

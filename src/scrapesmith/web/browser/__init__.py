@@ -18,11 +18,12 @@ contexts keep no storage, and Chromium runs with background networking off behin
 
 from scrapesmith.web.browser.fetcher import BrowserFetcher, make_fetcher
 from scrapesmith.web.browser.layout import live_layout, render_layout, stamp_live
+from scrapesmith.web.browser.navigation import Navigation
 from scrapesmith.web.browser.policy import BrowserPolicy
 from scrapesmith.web.browser.proxy import GuardProxy, Refusal
 from scrapesmith.web.browser.render import RENDER_MODES, AutoFetcher, RenderDecision, RenderMode, assess
 from scrapesmith.web.browser.runtime import BrowserRuntime
-from scrapesmith.web.browser.session import BrowserSession, Navigation
+from scrapesmith.web.browser.session import BrowserSession
 from scrapesmith.web.browser.views import (
     ActionFailed,
     BrowserBusy,

@@ -10,10 +10,11 @@ from types import TracebackType
 from typing import Self
 
 from scrapesmith.dom import decode_html
+from scrapesmith.web.browser.navigation import Navigation
 from scrapesmith.web.browser.policy import BrowserPolicy
 from scrapesmith.web.browser.render import AutoFetcher, RenderMode
 from scrapesmith.web.browser.runtime import BrowserRuntime
-from scrapesmith.web.browser.session import BrowserSession, Navigation
+from scrapesmith.web.browser.session import BrowserSession
 from scrapesmith.web.browser.views import (
     BrowserBusy,
     BrowserOptions,

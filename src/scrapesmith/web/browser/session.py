@@ -15,6 +15,10 @@ context or browser that dies is rebuilt at once (the last URL is reloaded), the 
 :attr:`recoveries`, and the interrupted action raises :class:`PageCrashed` — except navigations, which
 are simply retried once. Refused navigations raise the same errors as ``HttpFetcher``
 (:class:`BlockedAddress`, :class:`RobotsDisallowed`).
+
+The session owns the tab and its repair; how a tab loads a page (the navigation, the wait for the network's
+quiet, whether an action began loading) is :mod:`scrapesmith.web.browser.navigation`, which also defines
+:class:`~scrapesmith.web.browser.navigation.Navigation` (importable from here as before).
 """
 
 from __future__ import annotations
@@ -23,23 +27,17 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any, Self, TypeVar
 
-from scrapesmith.web.browser.failures import (
-    breakage_in_message,
-    navigation_error,
-    raise_if_refused,
-    refusal_error,
-)
+from scrapesmith.web.browser.failures import breakage_in_message, refusal_error
+from scrapesmith.web.browser.navigation import Navigation, navigate, settle, started_loading
 from scrapesmith.web.browser.policy import BrowserPolicy
 from scrapesmith.web.browser.runtime import BrowserHung, BrowserRuntime
 from scrapesmith.web.browser.snapshot import LIVE_STATE_JS, STAMP_IDS_JS, build_snapshot
-from scrapesmith.web.browser.tab import TURN_JS, Tab
+from scrapesmith.web.browser.tab import Tab
 from scrapesmith.web.browser.views import (
     ActionFailed,
     BrowserBusy,
-    BrowserFetchError,
     BrowserOptions,
     PageCrashed,
     Recovery,
@@ -50,23 +48,7 @@ from scrapesmith.web.browser.views import (
 )
 
 T = TypeVar("T")
-CHROME_ERROR_PAGE = "chrome-error://"
 _ACTION_GRACE = 0.05  # once an action began loading: lets its requests begin before we wait for the network to go idle
-
-
-@dataclass(frozen=True)
-class Navigation:
-    """The outcome of a navigation: final URL, main-document status, headers and media type.
-
-    ``document`` holds the raw bytes only for non-HTML documents (JSON, text), which a browser would
-    merely wrap in a viewer page.
-    """
-
-    url: str
-    status: int
-    headers: dict[str, str] = field(default_factory=dict)
-    content_type: str = "text/html"
-    document: bytes | None = None
 
 
 class BrowserSession:
@@ -136,7 +118,7 @@ class BrowserSession:
         self.runtime.policy.admit(url)
         self._maybe_recycle(url)
         with self.runtime.policy.throttle.slot(url):
-            navigation = self._act("goto", lambda tab: self._goto_async(tab, url), retry=True)
+            navigation = self._act("goto", lambda tab: navigate(tab, self.runtime, url), retry=True)
         self._last_url = navigation.url
         return navigation
 
@@ -241,30 +223,20 @@ class BrowserSession:
         of the page's event loop tells whether the action sent a request or began leaving the document, and only
         then is the load and the network's quiet waited for. A fixed grace before every wait cost each action 0.05 s.
         """
-        if await self._started_loading(tab, refused_before, started):
+        if await started_loading(tab, refused_before, started):
             await asyncio.sleep(_ACTION_GRACE)
             with contextlib.suppress(Exception):
                 await tab.page.wait_for_load_state("load", timeout=self.options.page_timeout * 1000)
-            await self._settle(tab)
+            await settle(tab, self.options)
         refusal = tab.last_refused_navigation
         if tab.refused_navigations > refused_before and refusal is not None:
             if tab.page.url.startswith("chrome-error:") and self._last_url:
                 with contextlib.suppress(Exception):  # back to the page the action started from
                     await tab.page.goto(self._last_url, wait_until="load")
-                    await self._settle(tab)
+                    await settle(tab, self.options)
             raise refusal_error(refusal.url, refusal)
         if tab.page.url.startswith(("http:", "https:")):
             self._last_url = tab.page.url
-
-    @staticmethod
-    async def _started_loading(tab: Tab, refused_before: int, started: float) -> bool:
-        """Whether the action just done sent a request or began a navigation (``TURN_JS``); when unsure, yes."""
-        try:
-            loading = await tab.page.evaluate(TURN_JS)
-        except Exception:  # noqa: BLE001 - the document went away under the script: it is leaving
-            return True
-        return loading is not False or bool(tab.inflight) or tab.last_network >= started \
-            or tab.refused_navigations > refused_before
 
     def _act(self, name: str, run: Callable[[Tab], Awaitable[T]], retry: bool = False) -> T:
         """Run one step on the tab; rebuild what broke, then retry (navigations) or report (the rest)."""
@@ -343,7 +315,7 @@ class BrowserSession:
         if self._last_url and kind != "browser-hung":  # a page that hung the browser would hang it again
             with contextlib.suppress(Exception):
                 await self._tab.page.goto(self._last_url, wait_until="load")
-                await self._settle(self._tab)
+                await settle(self._tab, self.options)
         return rebuilt
 
     def _maybe_recycle(self, url: str) -> None:
@@ -370,50 +342,9 @@ class BrowserSession:
                 await fresh.context.add_cookies(state["cookies"])
         return fresh
 
-    async def _goto_async(self, tab: Tab, url: str) -> Navigation:
-        from playwright.async_api import TimeoutError as PlaywrightTimeout
-
-        tab.own_navigation = url
-        refused_before, refusals_before = tab.refused_navigations, len(tab.refusals)
-        try:
-            response = await tab.page.goto(url, wait_until="load")
-        except Exception as exc:
-            if "ERR_ABORTED" in str(exc):  # a dying renderer aborts the navigation before "crash" arrives
-                await asyncio.sleep(0.2)
-            if tab.crashed or tab.page.is_closed():
-                raise
-            if isinstance(exc, PlaywrightTimeout):  # maybe a busy renderer: do not keep using it
-                await self.runtime.new_page(tab)
-            raise navigation_error(tab, self.runtime, url, exc) from None
-        finally:
-            tab.own_navigation = None
-        tab.navigations += 1
-        await self._settle(tab)
-        if tab.page.url.startswith(CHROME_ERROR_PAGE):  # the page navigated itself somewhere refused
-            raise self._self_navigation_error(tab, url, refused_before, refusals_before)
-        if response is None:  # same-document navigation (fragment) or about:blank
-            return Navigation(url=tab.page.url, status=200)
-        headers = await response.all_headers()
-        raise_if_refused(url, headers)
-        content_type = headers.get("content-type", "text/html").split(";", 1)[0].strip().lower()
-        document = None if "html" in content_type or not content_type else await response.body()
-        return Navigation(tab.page.url, response.status, headers, content_type or "text/html", document)
-
-    @staticmethod
-    def _self_navigation_error(tab: Tab, url: str, refused_before: int, refusals_before: int) -> Exception:
-        """A page that sent itself (meta refresh, script) to a refused URL: that refusal, not Chrome's error page."""
-        refusal = tab.last_refused_navigation if tab.refused_navigations > refused_before else None
-        if refusal is None and len(tab.refusals) > refusals_before:
-            refusal = tab.refusals[-1]
-        if refusal is None:
-            return BrowserFetchError(url, "the page navigated itself to a URL that failed (Chrome's error page)")
-        error = refusal_error(url, refusal)
-        reason = str(error).removeprefix(f"{url}: ")
-        return type(error)(url, f"the page navigated itself to {refusal.url}, which was refused: {reason}")
-
     async def _go_back_async(self, tab: Tab) -> None:
         await tab.page.go_back(wait_until="load")
-        await self._settle(tab)
+        await settle(tab, self.options)
         self._last_url = tab.page.url
 
     async def _snapshot_async(self, tab: Tab, screenshot: bool) -> tuple[str, str, str, bytes | None]:
@@ -422,14 +353,6 @@ class BrowserSession:
         html = await tab.page.content()
         image = await tab.page.screenshot() if screenshot else None
         return tab.page.url, await tab.page.title(), html, image
-
-    async def _settle(self, tab: Tab) -> None:
-        """Wait until no request has been in flight for ``idle_quiet`` s, at most ``settle_timeout`` s."""
-        deadline = time.monotonic() + self.options.settle_timeout
-        while time.monotonic() < deadline and not (tab.crashed or tab.closed):
-            if not tab.inflight and time.monotonic() - tab.last_network >= self.options.idle_quiet:
-                return
-            await asyncio.sleep(0.03)
 
 
 def _selector(target: Target) -> str:
