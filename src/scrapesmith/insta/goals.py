@@ -132,6 +132,8 @@ def site_goals(exploration: Exploration) -> list[TaskGoal]:
             name = record or entity
             if not name or (not record and repeated[label] > 1):  # a label the page repeats names no one value
                 continue
+            if f" {_norm(label)} " in f" {_norm(name)} " and _norm(value) in _norm(name):
+                continue  # the record's name is the "Label: value" line itself (a title with a colon)
             goals.append(TaskGoal(page=page.url, entity=name, label=label, value=value, route=list(page.route),
                                   heading=entity))
         if page.depth and entity and entity not in shared:
@@ -147,12 +149,19 @@ def site_goals(exploration: Exploration) -> list[TaskGoal]:
 
 def ranked_goals(goals: list[TaskGoal], rng: random.Random | None = None, limit: int = 8) -> list[TaskGoal]:
     """A short, varied list to propose from: value goals before page goals, labels that are words (not
-    ``W%``), at most two per page, the record's own page before a listing's row, deeper pages first among page
+    ``W%``), labels shown for more than one record first, at most two per page, the record's own page before a listing's row, deeper pages first among page
     goals; shuffled within a rank by ``rng``."""
-    def rank(goal: TaskGoal) -> tuple[int, int, int]:
+    # a label several records show (a template's field) before one a single record shows (a title split at
+    # its colon, a one-off line): variation across the pages read, not the label's words, says it is a field
+    records_of: dict[str, set[str]] = {}
+    for goal in goals:
+        records_of.setdefault(_norm(goal.label), set()).add(_norm(goal.entity))
+
+    def rank(goal: TaskGoal) -> tuple[int, int, int, int]:
         worded = any(len(word) >= 3 for word in _WORD.findall(goal.label))
-        return (0 if goal.label and worded else 1 if goal.label else 2, 0 if goal.entity == goal.heading else 1,
-                0 if goal.label else -len(goal.route))
+        return (0 if goal.label and worded else 1 if goal.label else 2,
+                0 if not goal.label or len(records_of[_norm(goal.label)]) > 1 else 1,
+                0 if goal.entity == goal.heading else 1, 0 if goal.label else -len(goal.route))
 
     pool = list(goals)
     if rng is not None:

@@ -167,12 +167,16 @@ class SiteProposer:
                       count: int = 1) -> list[ProposedTask]:
         """Up to ``count`` distinct tasks (module docstring, *several tasks*); the first is :meth:`propose`'s
         when ``count`` is 1, and the list is ``[N/A]`` for a site with nothing to ask."""
-        if count <= 1:
-            return [self.propose(domain, landing, goals, pages_read)]
-        ranked = ranked_goals(goals, self.rng, max(self.config.choices, count))
-        if not ranked or self.proposer.llm is None:
+        if count <= 1 or self.proposer.llm is None:  # the first task is the one a single task would be
             first = self.propose(domain, landing, goals, pages_read)
-            return [first] + ([] if first.goal is None else self._fill([first], ranked, pages_read, count))
+            if count <= 1 or first.goal is None:
+                return [first]
+            pool = ranked_goals(goals, self.rng, len(goals))  # no model: pages to reach first, as the first task
+            return [first] + self._fill([first], [g for g in pool if not g.label] + [g for g in pool if g.label],
+                                        pages_read, count)
+        ranked = ranked_goals(goals, self.rng, max(self.config.choices, count))
+        if not ranked:
+            return [self.propose(domain, landing, goals, pages_read)]
         return self._choose_many(domain, landing, ranked, pages_read, count)
 
     def _choose_many(self, domain: str, landing: LandingPage | None, ranked: list[TaskGoal], pages_read: list[str],
