@@ -16,12 +16,14 @@ def _goal(entity: str, label: str, value: str) -> TaskGoal:
     return TaskGoal(page=page, entity=entity, label=label, value=value, route=[entity], heading=entity)
 
 
-def test_a_label_several_records_show_ranks_before_a_label_one_record_shows():
+def test_a_label_several_records_show_with_different_values_ranks_first():
     goals = [_goal("Launch notes", "Release engineering", "five lessons"), _goal("Acme Robotics", "Sector", "Energy"),
-             _goal("Boltex", "Sector", "Industrials"), _goal("Crane", "Sector", "Utilities")]
-    for seed in range(5):  # whatever the shuffle, the one-off label comes last
-        ranked = ranked_goals(goals, random.Random(seed), limit=4)
-        assert [goal.label for goal in ranked] == ["Sector", "Sector", "Sector", "Release engineering"]
+             _goal("Boltex", "Sector", "Industrials"), _goal("Crane", "Language", "English"),
+             _goal("Dune", "Language", "English")]
+    for seed in range(5):  # whatever the shuffle, the one-off label and the value that never changes come last
+        ranked = ranked_goals(goals, random.Random(seed), limit=5)
+        assert [goal.label for goal in ranked][:2] == ["Sector", "Sector"]
+        assert {goal.label for goal in ranked[2:]} == {"Release engineering", "Language"}
 
 
 def _site_page(path: str, html: str, route: tuple[str, ...] = ()) -> SitePage:

@@ -149,18 +149,22 @@ def site_goals(exploration: Exploration) -> list[TaskGoal]:
 
 def ranked_goals(goals: list[TaskGoal], rng: random.Random | None = None, limit: int = 8) -> list[TaskGoal]:
     """A short, varied list to propose from: value goals before page goals, labels that are words (not
-    ``W%``), labels shown for more than one record first, at most two per page, the record's own page before a listing's row, deeper pages first among page
+    ``W%``), labels shown for more than one record with more than one value first, at most two per page, the record's own page before a listing's row, deeper pages first among page
     goals; shuffled within a rank by ``rng``."""
-    # a label several records show (a template's field) before one a single record shows (a title split at
-    # its colon, a one-off line): variation across the pages read, not the label's words, says it is a field
+    # a label several records show with different values (a template's field) before one a single record shows
+    # (a title split at its colon, a one-off line) or one whose value never changes (guessed without going to
+    # the record): variation across the pages read, not the label's words, says it is a field worth asking
     records_of: dict[str, set[str]] = {}
+    values_of: dict[str, set[str]] = {}
     for goal in goals:
         records_of.setdefault(_norm(goal.label), set()).add(_norm(goal.entity))
+        values_of.setdefault(_norm(goal.label), set()).add(_norm(goal.value))
 
     def rank(goal: TaskGoal) -> tuple[int, int, int, int]:
         worded = any(len(word) >= 3 for word in _WORD.findall(goal.label))
         return (0 if goal.label and worded else 1 if goal.label else 2,
-                0 if not goal.label or len(records_of[_norm(goal.label)]) > 1 else 1,
+                0 if not goal.label or min(len(records_of[_norm(goal.label)]), len(values_of[_norm(goal.label)])) > 1
+                else 1,
                 0 if goal.entity == goal.heading else 1, 0 if goal.label else -len(goal.route))
 
     pool = list(goals)
