@@ -149,8 +149,9 @@ def site_goals(exploration: Exploration) -> list[TaskGoal]:
 
 def ranked_goals(goals: list[TaskGoal], rng: random.Random | None = None, limit: int = 8) -> list[TaskGoal]:
     """A short, varied list to propose from: value goals before page goals, labels that are words (not
-    ``W%``), labels shown for more than one record with more than one value first, at most two per page, the record's own page before a listing's row, deeper pages first among page
-    goals; shuffled within a rank by ``rng``."""
+    ``W%``), labels shown for more than one record with more than one value first, at most two per page, the
+    record's own page before a listing's row, shorter routes first among value goals (each link is a step
+    that can go wrong), deeper pages first among page goals; shuffled within a rank by ``rng``."""
     # a label several records show with different values (a template's field) before one a single record shows
     # (a title split at its colon, a one-off line) or one whose value never changes (guessed without going to
     # the record): variation across the pages read, not the label's words, says it is a field worth asking
@@ -165,7 +166,7 @@ def ranked_goals(goals: list[TaskGoal], rng: random.Random | None = None, limit:
         return (0 if goal.label and worded else 1 if goal.label else 2,
                 0 if not goal.label or min(len(records_of[_norm(goal.label)]), len(values_of[_norm(goal.label)])) > 1
                 else 1,
-                0 if goal.entity == goal.heading else 1, 0 if goal.label else -len(goal.route))
+                0 if goal.entity == goal.heading else 1, len(goal.route) if goal.label else -len(goal.route))
 
     pool = list(goals)
     if rng is not None:
