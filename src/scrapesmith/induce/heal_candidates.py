@@ -205,9 +205,10 @@ def heal_candidates(spec_field: FieldSpec,
     pool: dict[tuple, tuple[FieldCandidate, float]] = {}
     per_page = []
     for root, values in pairs:
-        renamed = [c for action in spec_field.actions[-1:] for c in renamed_candidates(action, root)]
-        renamed += [c for c in (loosened(a) for a in spec_field.actions[-1:]) if c is not None]
-        renamed += [c for a in spec_field.actions[-1:] for c in mirrored(a)]
+        loose = [c for c in (loosened(a) for a in spec_field.actions[-1:]) if c is not None]
+        # classes renamed and boxes added at once: the loosened selector renamed too
+        renamed = [c for action in [*spec_field.actions[-1:], *(c.xpath for c in loose)]
+                   for c in renamed_candidates(action, root)] + loose
         found = [(c, 1.0) for c in (*example_candidates(root, Example(spec_field.name, values[0])), *renamed,
                                     *_label_text_candidates(root, values[0]),
                                     *_label_beside_candidates(root, values[0], spec_field.post))]
@@ -217,12 +218,14 @@ def heal_candidates(spec_field: FieldSpec,
         old_label = label_step(spec_field.actions[-1]) if spec_field.actions else None
         found = [(c, w * NEW_CONDITIONS) for c, w in found] + [
             (q, w) for c, w in found for q in (_with_conditions(c, kept), _with_old_label(c, old_label))
-            if q is not None]
+            if q is not None] + [(m, 1.0) for a in spec_field.actions[-1:] for m in mirrored(a)]  # old conditions kept
         per_page.append(found)
         for candidate, weight in found:
             for regex in dict.fromkeys((candidate.regex, spec_field.post.regex)):
+                # the field's own regex, where it still gives the values, over a cut learnt from the seeds alone
+                kept_regex = weight if regex == spec_field.post.regex else weight * NEW_CONDITIONS
                 pool.setdefault((candidate.xpath, regex),
-                                (FieldCandidate(candidate.xpath, candidate.evidence, regex), weight))
+                                (FieldCandidate(candidate.xpath, candidate.evidence, regex), kept_regex))
     for candidate, weight in label_unions(per_page):
         pool.setdefault((candidate.xpath, candidate.regex), (candidate, weight))
     old_shape = shape(spec_field.actions[-1]) if spec_field.actions else None
