@@ -13,6 +13,9 @@ are weighed again without holding the model for another half hour.
         --json bench/results/swde-issue47-read-reweighed.json
     python research/swde_read_reweigh.py … --loso bench/data/swde-ranker-rows.jsonl.gz   # held out
 
+Held out (``--loso``), each site is weighed with a ranker *and* a field confidence fitted without it (the
+confidence's rows: ``bench/data/swde-confidence-rows.jsonl.gz``), as ``bench swde --loso`` does.
+
 Journal: docs/journal/benchmarks.md, "Issue 47 (2026-12-06): read on the 16 sites, weighed on every seed page; the choose gate".
 """
 
@@ -27,10 +30,13 @@ from collections.abc import Sequence
 from contextlib import nullcontext
 from pathlib import Path
 
+from scrapesmith.bench.confidence import ROWS as CONFIDENCE_ROWS
+from scrapesmith.bench.confidence import fitted_without
+from scrapesmith.bench.confidence import load_rows as load_judged
 from scrapesmith.bench.metrics import summarize
 from scrapesmith.bench.swde import default_swde_dir, discover_sites, run_site
 from scrapesmith.bench.swde_ranker import fitted, load_rows
-from scrapesmith.induce import read_path, use_ranker
+from scrapesmith.induce import read_path, use_confidence, use_ranker
 from scrapesmith.induce.heuristic import induce_heuristic
 from scrapesmith.induce.read import ReadOutcome, forge_and_weigh
 
@@ -77,6 +83,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                              "(bench/data/swde-ranker-rows.jsonl.gz), the shipped recipe (no reordering)")
     args = parser.parse_args(argv)
     pages = args.pages or default_swde_dir()
+    judged = load_judged(CONFIDENCE_ROWS) if args.loso else []
     rows, cases = [], []
     print("| site | Correct | F1 | calls | tokens | induce s (recorded) | paths |")
     print("|---|---:|---:|---:|---:|---:|---|")
@@ -88,7 +95,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             return forge_and_weigh(requests, trees, named, outcomes)
 
         site = discover_sites(pages, [key])[0]
-        with use_ranker(fold_without(key, rows_file=args.loso)) if args.loso else nullcontext():
+        held = (use_ranker(fold_without(key, rows_file=args.loso)),
+                use_confidence(fitted_without(judged, key))) if args.loso else (nullcontext(), nullcontext())
+        with held[0], held[1]:
             run = run_site(site, pages / "groundtruth", inducer, (), recorded["seeds"], args.test)
         figures = summarize(list(run.strict.values()))
         paths = Counter(read_path(f.evidence) for f in run.spec.fields)

@@ -4,11 +4,16 @@ other two only, the in-sample figure beside it; the training rows are kept and r
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from scrapesmith.bench.confidence import ROWS as CONFIDENCE_ROWS
+from scrapesmith.bench.confidence import fitted_without
+from scrapesmith.bench.confidence import load_rows as load_judged
 from scrapesmith.bench.swde_ranker import CandidateRow, field_choices, fit_ranker, inner_folds, load_rows
 from scrapesmith.cli import app
 
@@ -35,6 +40,8 @@ def test_loso_scores_each_site_with_a_model_fitted_without_it(three_sites: Path,
     data = json.loads(out.read_text())
     summary, params = data["summary"], data["params"]
     assert params["loso"] is True and set(params["folds"]) == set(BOOKS)
+    assert params["confidence_rows"] == str(CONFIDENCE_ROWS)  # the field confidence is held out too
+    assert all(0.0 < fold["confidence_threshold"] < 1.0 for fold in params["folds"].values())
     assert summary["cases"] == 6 and 0.0 <= summary["correct_ratio"] <= 1.0
     assert "in_sample_correct_ratio" in summary and "wrong_flagged" in summary
     kept = load_rows(rows)  # every site's candidates were described and kept for the next run
@@ -42,6 +49,26 @@ def test_loso_scores_each_site_with_a_model_fitted_without_it(three_sites: Path,
     again = CliRunner().invoke(app, args)  # the kept rows are read back, the figures the same
     assert again.exit_code == 0, again.output
     assert json.loads(out.read_text())["summary"]["correct_ratio"] == summary["correct_ratio"]
+
+
+def test_a_fold_s_field_confidence_never_sees_the_scored_site():
+    """What ``--method read`` weighs a disagreement by is fitted without the site: turning every label of
+    the site upside down leaves its fold's confidence as it was, and moves the one fitted on every site."""
+    rows = load_judged(CONFIDENCE_ROWS)  # the rows the shipped model was fitted on
+    site = "book-amazon"
+    flipped = [r | {"category": "else" if r["category"] == "correct" else "correct"} if r["site"] == site else r
+               for r in rows]
+    assert fitted_without(flipped, site).data == fitted_without(rows, site).data
+    assert fitted_without(flipped, None).data["weights"] != fitted_without(rows, None).data["weights"]
+
+
+def test_loso_without_field_confidence_rows_stops_with_one_error_line(three_sites: Path, tmp_path: Path):
+    done = subprocess.run([sys.executable, "-m", "scrapesmith", "bench", "swde", "--loso", "--pages", str(three_sites),
+                           "--test", "1", "--confidence-rows", str(tmp_path / "none.jsonl.gz")],
+                          capture_output=True, text=True, timeout=120, check=False)
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert done.returncode != 0 and len(errors) == 1, done.stderr
+    assert "no field-confidence rows at" in errors[0] and "bench swde-confidence" in errors[0]
 
 
 def row(site: str, field: str, rank: int, good: float, correct: bool) -> CandidateRow:

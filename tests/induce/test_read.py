@@ -24,7 +24,7 @@ from scrapesmith.induce.read import (
     read_spans,
     weigh,
 )
-from scrapesmith.induce.views import FieldSpec, PostProcess
+from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
 from scrapesmith.llm.scripted import ScriptedLLM
 
 BOOKS = [("Dune", "Frank Herbert", "Ace &amp; Co", "1965"), ("Emma", "Jane Austen", "Penguin", "1815"),
@@ -273,3 +273,37 @@ def test_two_fields_that_both_find_nothing_on_a_seed_page_agree_there() -> None:
     weighed = weigh(named, read, ReadOutcome("Frank Herbert"), pages)
     assert weighed.actions == named.actions and read_path(weighed.evidence) == "agree"
     assert "agrees on 3 of 3 seed pages" in weighed.evidence
+
+
+# the "Publisher:" lines of the first three SWDE book-amazon pages, as printed there
+PUBLISHER_LINES = ["Knopf; First Edition/First Printing edition (May 25, 2010)", "Vintage (June 23, 2009)",
+                   "Simon & Schuster Audio; Unabridged edition (June 15, 2010)"]
+PUBLISHERS = [parse_html(f"<html><body><h1>Book {n}</h1><ul><li><b>Publisher:</b> {line.replace('&', '&amp;')}</li>"
+                         f"<li><b>Language:</b> English</li></ul></body></html>") for n, line in enumerate(PUBLISHER_LINES)]
+
+
+def test_one_text_cut_two_ways_is_cut_as_the_model_read_it() -> None:
+    """Both fields read the same text on every seed page and part only in the cut: the node is agreed, and
+    how its text divides into values is what the reader's span shows (even over evidence sure of its node);
+    the evidence's cut is recorded as the doubt. A hard check still comes first."""
+    edition = concept_for("edition", "the edition")  # a field of no value kind
+    named = FieldSpec(name="edition", actions=["//b[normalize-space()='Publisher:']/following-sibling::text()[1]"],
+                      post=PostProcess(regex=r"^\s*([^;(]*[^;(\s])"), confidence=0.9, evidence="label")
+    read = generalise(Example("edition", PUBLISHER_LINES[0]), PUBLISHERS)
+    weighed = weigh(named, read, ReadOutcome(PUBLISHER_LINES[0]), PUBLISHERS, edition)
+    assert read_path(weighed.evidence) == "one text, cut as read" and weighed.actions == read.actions
+    assert CompiledSpec(ScraperSpec(fields=[weighed])).extract_tree(PUBLISHERS[2])["edition"].values == [PUBLISHER_LINES[2]]
+    assert weighed.confidence == 0.5 and "'Knopf'" in weighed.doubt
+    # the model reading the cut the evidence makes is agreement, as before
+    short = named.model_copy(update={"confidence": None, "evidence": "example"})  # the same cut forged
+    agreed = weigh(named, short, ReadOutcome("Knopf"), PUBLISHERS, edition)
+    assert read_path(agreed.evidence) == "agree" and agreed.actions == named.actions
+    # another node is no cut of this one: the evidence, sure of its node, is kept
+    language = generalise(Example("edition", "English"), PUBLISHERS)
+    kept = weigh(named, language, ReadOutcome("English"), PUBLISHERS, edition)
+    assert read_path(kept.evidence) == "evidence sure" and kept.actions == named.actions
+    # a publisher is an organisation: the whole line is not one, the cut that is one is kept
+    publisher = named.model_copy(update={"name": "publisher"})
+    whole = read.model_copy(update={"name": "publisher"})
+    checked = weigh(publisher, whole, ReadOutcome(PUBLISHER_LINES[0]), PUBLISHERS, concept_for("publisher", "the publisher"))
+    assert read_path(checked.evidence) == "span of another kind" and checked.actions == publisher.actions

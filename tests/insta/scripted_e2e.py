@@ -2,7 +2,7 @@
 
 As the safety filter it describes every site as a bookshop, except a site whose label holds ``login_on``, which
 it calls a social network (the pages read must then lift that refusal); as the proposer it
-chooses the first task offered; as the chooser asked for an answer it copies, from the current page's
+chooses the first task offered (asked for several: the first one twice, then the next ones); as the chooser asked for an answer it copies, from the current page's
 markdown, the text after the label the task asks for ("What is the ISBN-13 of ..." -> the line holding
 "ISBN-13", or the next line when the label stands alone). Anything else: the first candidate.
 """
@@ -39,6 +39,11 @@ def respond(request: LLMRequest, login_on: str = "") -> str:
             return json.dumps({"what": "a social network where members chat", "kind": "social_network"})
         return json.dumps({"what": "an online bookshop", "kind": "shop"})
     if request.stage == "insta.propose":
+        many = re.search(r"Choose (\d+) different tasks", user)
+        if many:  # several tasks: the first one twice (a duplicate, to be rejected), then the next ones
+            count = int(many.group(1))
+            ids = ["t1", "t1", *(f"t{n}" for n in range(2, count))][:count]
+            return json.dumps({"reason": "readers would ask these"} | {f"task{n}": i for n, i in enumerate(ids, 1)})
         return json.dumps({"reason": "a reader would ask this", "task": "t1"})
     if request.stage == "insta.choose":
         ids = re.findall(r"^(c\d+): (.*)$", user.split("## Candidate Actions", 1)[1], re.MULTILINE)

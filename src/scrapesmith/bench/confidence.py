@@ -46,6 +46,7 @@ from scrapesmith.induce import (
 from scrapesmith.induce import confidence_signals as signals
 
 RIGHT_FLAGGED_AT_MOST = 0.10
+ROWS = Path("bench/data/swde-confidence-rows.jsonl.gz")  # the shipped model's rows (``trained`` in its file)
 
 
 def site_rows(site: SwdeSite, gt_dir: Path, seeds: int, test: int, windows: int) -> list[dict[str, Any]]:
@@ -139,14 +140,26 @@ def held_out(rows: Sequence[dict[str, Any]]) -> tuple[list[float], float]:
     return probabilities, choose_threshold(rows, probabilities)
 
 
+def fitted_without(rows: Sequence[dict[str, Any]], site: str | None) -> ConfidenceModel:
+    """The shipped recipe on every site's rows but ``site``'s: the threshold chosen by an inner
+    leave-one-site-out on those rows, then one fit on them all (``site`` None: every row, the shipped model)."""
+    train = [r for r in rows if r["site"] != site]
+    _, threshold = held_out(train)
+    return fit(train, threshold)
+
+
+def load_rows(path: Path) -> list[dict[str, Any]]:
+    """The rows ``bench swde-confidence`` wrote (JSON lines, gzip)."""
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
 def loso(rows: Sequence[dict[str, Any]]) -> tuple[list[float], list[bool], dict[str, float]]:
     """Every site flagged by a model and threshold fitted on the other sites alone."""
     probabilities, flagged, thresholds = [0.0] * len(rows), [False] * len(rows), {}
     for site in sorted({r["site"] for r in rows}):
-        train = [r for r in rows if r["site"] != site]
-        _, threshold = held_out(train)
-        model = fit(train, threshold)
-        thresholds[site] = threshold
+        model = fitted_without(rows, site)
+        threshold = thresholds[site] = model.threshold
         for i, r in enumerate(rows):
             if r["site"] == site:
                 probabilities[i] = model.probability(r["signals"])
@@ -163,8 +176,7 @@ def run(pages: Path, seeds: int, test: int, windows: int, rows_path: Path, outpu
     """Collect (or reuse) the rows, report LOSO and in-sample flag rates, write the shipped model."""
     start = time.perf_counter()
     if reuse and rows_path.is_file():
-        with gzip.open(rows_path, "rt", encoding="utf-8") as handle:
-            rows = [json.loads(line) for line in handle if line.strip()]
+        rows = load_rows(rows_path)
     else:
         with progress_factory() as progress:
             rows = collect_rows(pages, seeds, test, windows, progress)

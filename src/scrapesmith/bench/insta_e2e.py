@@ -9,7 +9,8 @@ the agent in Chromium -> the judge -> SFT export), run in this process with one 
 * the task: checkable (it carries a goal: a value and its page, or a page) and feasible (the truth holds it);
 * the episode: steps, how it ended (its own stop, a budget, an early stop), true success from the truth beside
   the judge's verdict — judge precision and recall of "success";
-* verified trajectories (the judge's successes) and SFT records per site (``insta export``, PII scrubbing off);
+* verified trajectories (the judge's successes, over all of a site's tasks: ``--tasks-per-site``) and SFT
+  records per site (``insta export``, PII scrubbing off); every task is a case of its own (``task_no``);
 * sites per hour (wall clock, model time included) and model calls and tokens per stage (the ledger).
 """
 
@@ -43,8 +44,18 @@ def _ratio(part: int, whole: int) -> float:
     return round(part / whole, 3) if whole else 0.0
 
 
-def site_case(result: Any, truth: Any, seed: int, records: dict[str, int], served: set[str]) -> dict[str, Any]:
-    """One site of one run, scored against its truth."""
+def site_cases(result: Any, truth: Any, seed: int, records: dict[str, int], served: set[str]) -> list[dict[str, Any]]:
+    """One site of one run, one case per task (``task_no`` 1, 2, …), scored against its truth; the site's SFT
+    records and model calls are on its first case."""
+    cases = [task_case(one, truth, seed, records, served) | {"task_no": number}
+             for number, one in enumerate(result.per_task(), start=1)]
+    for case in cases[1:]:
+        case["sft_records"] = case["model_calls"] = 0
+    return cases
+
+
+def task_case(result: Any, truth: Any, seed: int, records: dict[str, int], served: set[str]) -> dict[str, Any]:
+    """One task of a site of one run, scored against its truth."""
     safety, proposal, trajectory, judgement = result.safety, result.proposal, result.trajectory, result.judgement
     goal = proposal.goal if proposal is not None else None
     refused = safety is not None and safety.unsafe
@@ -83,16 +94,19 @@ def _sft_counts(out: Path) -> dict[str, int]:
 
 
 def summarise(cases: list[dict[str, Any]], seconds: float, ledger: Ledger, runs: int) -> dict[str, Any]:
+    """Site figures over the sites of every run (a site's first case), task figures over every task; verified
+    trajectories per site count the judge's successes over all of a site's tasks."""
     episodes = [case for case in cases if case["steps"]]
     judged = [case for case in episodes if case["judged_success"]]
     truly = [case for case in episodes if case["true_success"]]
     both = [case for case in judged if case["true_success"]]
     tasks = [case for case in cases if case["task"]]
-    sites = len(cases)
+    firsts = [case for case in cases if case.get("task_no", 1) == 1]
+    sites = len(firsts)
     summary: dict[str, Any] = {
         "runs": runs, "sites": sites,
-        "filter_passed": _ratio(sum(case["filter"] == "passed" for case in cases), sites),
-        "refused": sum(case["filter"] == "refused" for case in cases),
+        "filter_passed": _ratio(sum(case["filter"] == "passed" for case in firsts), sites),
+        "refused": sum(case["filter"] == "refused" for case in firsts),
         "tasks": len(tasks), "feasible_checkable": _ratio(sum(c["feasible"] and c["checkable"] for c in tasks), len(tasks)),
         "episodes": len(episodes), "true_success": _ratio(len(truly), len(episodes)),
         "judged_success": _ratio(len(judged), len(episodes)),
@@ -114,7 +128,7 @@ def summarise(cases: list[dict[str, Any]], seconds: float, ledger: Ledger, runs:
 
 def measure_e2e(llm_factory: Callable[[], LLM | None], llm_name: str, seeds: list[int], sites: list[str] | None = None,
                 max_actions: int = 10, wall_time: float = 120.0, site_seed: int = 7, layout: int = 0,
-                free_form: bool = False, out_dir: Path | None = None,
+                free_form: bool = False, tasks_per_site: int = 1, out_dir: Path | None = None,
                 on_case: Callable[[dict[str, Any]], None] | None = None) -> BenchResult:
     """Run the pipeline on the demo sites once per seed and score it against the truth (module docstring)."""
     root = Path(out_dir or tempfile.mkdtemp(prefix="insta-e2e-"))
@@ -125,7 +139,8 @@ def measure_e2e(llm_factory: Callable[[], LLM | None], llm_name: str, seeds: lis
         names = [name for name in web.sites.site_names if not sites or name in sites]
         for seed in seeds:
             config = PipelineConfig(allow_hosts=("127.0.0.1",), politeness_delay=0.0, max_actions=max_actions,
-                                    site_wall_time=wall_time, seed=seed, refine=False, free_form=free_form)
+                                    site_wall_time=wall_time, seed=seed, refine=False, free_form=free_form,
+                                    tasks_per_site=tasks_per_site)
             out = root / f"seed-{seed}"
             reset_worker()
             started = time.monotonic()
@@ -139,11 +154,12 @@ def measure_e2e(llm_factory: Callable[[], LLM | None], llm_name: str, seeds: lis
             for result in ResultStore(out).latest().values():
                 name = result.site.rstrip("/").rsplit("/", 1)[-1]
                 served = set(web.sites.urls(name))
-                cases.append(site_case(result, web.sites.truth(name), seed, records, served))
-                if on_case is not None:
-                    on_case(cases[-1])
+                for case in site_cases(result, web.sites.truth(name), seed, records, served):
+                    cases.append(case)
+                    if on_case is not None:
+                        on_case(case)
         summary = summarise(cases, seconds, ledger, len(seeds))
     return BenchResult(name="insta-e2e", summary=summary, cases=cases,
                        params={"llm": llm_name, "seeds": seeds, "sites": names, "max_actions": max_actions,
                                "wall_time": wall_time, "site_seed": site_seed, "layout": layout,
-                               "free_form": free_form, "refine": False, "out": str(root), "targets": TARGETS})
+                               "free_form": free_form, "tasks_per_site": tasks_per_site, "refine": False, "out": str(root), "targets": TARGETS})

@@ -1,8 +1,9 @@
 """``bench swde --loso``: leave-one-site-out, the development figure that counts.
 
 For every development site the learned ranker and its confidence threshold are fitted on the *other*
-sites' candidates only (:mod:`scrapesmith.bench.swde_ranker`), then the site is induced and scored exactly
-as ``bench swde`` does. The in-sample figure — one model fitted on every site, the shipped one's recipe —
+sites' candidates only (:mod:`scrapesmith.bench.swde_ranker`), and so is the calibrated field confidence
+(:mod:`scrapesmith.bench.confidence`, on the rows ``bench swde-confidence`` kept; ``--method read`` weighs a
+disagreement by it), then the site is induced and scored exactly as ``bench swde`` does. The in-sample figure — one model fitted on every site, the shipped one's recipe —
 is reported beside it: the gap between the two is how much the fitting learned the sites rather than the
 task. Candidates are described once per site (their features do not depend on the model), so each fold
 costs one fit, plus the inner folds that choose its threshold.
@@ -15,6 +16,8 @@ from pathlib import Path
 
 from rich.progress import Progress
 
+from scrapesmith.bench.confidence import ROWS as CONFIDENCE_ROWS
+from scrapesmith.bench.confidence import fitted_without, load_rows
 from scrapesmith.bench.frame import BenchResult, report
 from scrapesmith.bench.swde import (
     SiteRun,
@@ -27,16 +30,22 @@ from scrapesmith.bench.swde import (
     summary_of,
 )
 from scrapesmith.bench.swde_ranker import candidate_rows, fitted
-from scrapesmith.induce import use_ranker
+from scrapesmith.errors import ScrapesmithError
+from scrapesmith.induce import use_confidence, use_ranker
 from scrapesmith.llm import LLM
 
 
 def run_loso(pages: Path, groundtruth: Path, sites: str | None, attributes: str | None, seeds: int, test: int,
              method: str, llm: LLM | None, json_out: Path | None, progress_factory: Callable[[], Progress],
-             rows_cache: Path | None = None, strict: bool = False, orders: bool | None = None) -> BenchResult:
-    """Each chosen site induced with a ranker fitted without it, and again with one fitted on all sites.
-    ``orders`` overrides every fitted model's order switch (False: the hand-weighted order, the models
-    weighing confidence only — as the shipped ranker does)."""
+             rows_cache: Path | None = None, strict: bool = False, orders: bool | None = None,
+             confidence_rows: Path = CONFIDENCE_ROWS) -> BenchResult:
+    """Each chosen site induced with a ranker and a field confidence fitted without it, and again with the
+    ones fitted on all sites. ``orders`` overrides every fitted model's order switch (False: the
+    hand-weighted order, the models weighing confidence only — as the shipped ranker does)."""
+    if not confidence_rows.is_file():
+        raise ScrapesmithError(f"no field-confidence rows at {confidence_rows} (make them with "
+                               "`scrapesmith bench swde-confidence`)")
+    judged = load_rows(confidence_rows)
     chosen = discover_sites(pages, parse_list(sites))
     held_out: list[SiteRun] = []
     in_sample: list[SiteRun] = []
@@ -44,6 +53,7 @@ def run_loso(pages: Path, groundtruth: Path, sites: str | None, attributes: str 
     with progress_factory() as progress:
         rows, describe_seconds = candidate_rows(pages, groundtruth, seeds, test, progress, rows_cache)
         everything, _ = fitted(rows)
+        confident = fitted_without(judged, None)
         if orders is not None:
             everything.data["orders"] = orders
         folds = {}
@@ -55,12 +65,14 @@ def run_loso(pages: Path, groundtruth: Path, sites: str | None, attributes: str 
                 fold.data["orders"] = orders
             folds[site.key] = {"orders": inner.orders, "margin": inner.margin, "threshold": inner.threshold,
                                "inner_learned_correct": inner.learned_correct, "inner_hand_correct": inner.hand_correct}
-            with use_ranker(fold):
+            confidence = fitted_without(judged, site.key)
+            folds[site.key]["confidence_threshold"] = confidence.threshold
+            with use_ranker(fold), use_confidence(confidence):
                 runs, used = run_sites([site], groundtruth, attributes, seeds, test, method, llm, progress,
                                        strict=strict)
             held_out += runs
             calls += used
-            with use_ranker(everything):
+            with use_ranker(everything), use_confidence(confident):
                 in_sample += run_sites([site], groundtruth, attributes, seeds, test, method, llm, progress,
                                        strict=strict)[0]
             progress.advance(task)
@@ -77,7 +89,7 @@ def run_loso(pages: Path, groundtruth: Path, sites: str | None, attributes: str 
         name=f"swde LOSO ({method})", summary=summary, cases=case_rows(held_out),
         params={"pages": str(pages), "groundtruth": str(groundtruth), "seeds": seeds, "test": test,
                 "method": method, "llm": getattr(llm, "name", "none"), "loso": True, "strict": strict,
-                "orders": orders,
+                "orders": orders, "confidence_rows": str(confidence_rows),
                 "per_site": per_site, "folds": folds, "per_vertical": group_rows(held_out, calls, lambda r: r.site.vertical),
                 "specs": {r.site.key: r.spec.model_dump() for r in held_out}},
     )

@@ -81,6 +81,8 @@ def insta_run(
     ] = False,
     policy: PolicyOption = "candidates",
     judge_kind: JudgeKindOption = "evidence",
+    tasks_per_site: Annotated[int, typer.Option("--tasks-per-site", min=1, help="Distinct tasks proposed from the "
+                                                "pages read, each run and judged (one proposer call).")] = 1,
     open_: OpenOption = False,
 ) -> None:
     """Propose a task for every site, run the agent on it, judge the trajectory and refine the task.
@@ -101,6 +103,7 @@ def insta_run(
         refine=not no_refine, allow_hosts=tuple(allowed_hosts(allow_host)),
         respect_robots=not no_robots, politeness_delay=delay, seed=seed,
         screenshots_dir=None if no_screenshots else str(out / "screenshots"), policy=policy, judge_kind=judge_kind,
+        tasks_per_site=tasks_per_site,
     )
     store = ResultStore(out)
     runner = make_runner(workers, use_ray=ray, ray_address=ray_address)

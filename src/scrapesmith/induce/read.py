@@ -19,7 +19,9 @@ span that answers "the book's publisher" (issue 47). So:
    (confidence at least ``AGREED``: the model's span is one witness on one page, the evidence was built
    across the seeds), unless only the read XPath gives the value as it is; a read XPath whose values are not
    of the field's kind where the name-only field's are is not taken; where they differ, a field that names the record keeps the name-only choice when its
-   values fit the seed pages' titles better than the span's (the span recorded as its doubt); otherwise the
+   values fit the seed pages' titles better than the span's (the span recorded as its doubt); where both
+   XPaths read the same text on every seed page and part only in how it is cut (a list split, a regex), the
+   read span's cut is taken (the name-only cut its doubt); otherwise the
    read span's XPath is taken, the name-only choice and its value recorded, the field marked unsure and its
    confidence at most ``DISAGREED``. A field the model could not
    read keeps the name-only field, with why in its evidence.
@@ -245,6 +247,19 @@ def exact_on(spec_field: FieldSpec, seeds: Sequence[etree._Element]) -> bool:
     return True
 
 
+def raw_texts(spec_field: FieldSpec, seeds: Sequence[etree._Element]) -> list[str]:
+    """The field's XPath's own text on each seed page, before any cut or split ("" where it finds none)."""
+    compiled = CompiledSpec(ScraperSpec(fields=[spec_field.model_copy(update={"doubt": None})]))
+    return [normalize_space(" ".join(compiled.extract_tree(root)[spec_field.name].raw)) for root in seeds]
+
+
+def one_node(named: FieldSpec, read: FieldSpec, seeds: Sequence[etree._Element]) -> bool:
+    """Do the two fields read the same text on every seed page (found somewhere), so they part only in how
+    it is cut into values?"""
+    named_raw, read_raw = raw_texts(named, seeds), raw_texts(read, seeds)
+    return any(named_raw) and named_raw == read_raw
+
+
 def kind_fits(values: Sequence[str], concept: FieldConcept) -> int:
     """On how many seed pages the value is of the field's kind (its recogniser says so)."""
     return sum(bool(v) and concept.matches_type(v) is True for v in values)
@@ -262,7 +277,10 @@ def weigh(named: FieldSpec, read: FieldSpec | None, outcome: ReadOutcome, seeds:
       sure — or the read one, when only it gives the value as it is, post-processing cutting nothing off
       (the strict metric reads an XPath's own text);
     * they disagree: for a field that names the record (``concept.headline``) the name-only field is kept when its
-      values fit the seed pages' titles better than the read span's (the read span is its doubt); the
+      values fit the seed pages' titles better than the read span's (the read span is its doubt); when
+      both read the same text on every seed page (:func:`one_node`), the node is not in dispute and the
+      span shows how a reader cuts its text into values: the read field is taken, the name-only cut its
+      doubt, whatever the calibrated confidence says (its signals are about the node chosen); the
       name-only field is kept too when its calibrated confidence (:mod:`confidence`) left it undoubted and
       its values are of the field's kind on as many pages as the read span's and are not the read values
       with more text around them;
@@ -308,6 +326,11 @@ def weigh(named: FieldSpec, read: FieldSpec | None, outcome: ReadOutcome, seeds:
                         f"({read.actions[-1]}){EVIDENCE}{named.evidence}"})
     fits_less = concept is not None and kind_fits(named_values, concept) < kind_fits(read_values, concept)
     holds_more = all(r and n and r != n and r in n for r, n in zip(read_values, named_values, strict=True) if r or n)
+    if one_node(named, read, seeds):  # the node agreed on every seed: the reader's span is how its text is cut
+        cut = f"the evidence reads the same text as {named_values[outcome.page][:80]!r}"
+        return read.model_copy(update={
+            "confidence": confidence, "doubt": f"{cut} ({named.actions[-1]})",
+            "evidence": f"{span}, the same text as the name-only choice cut as read ({cut}){EVIDENCE}{read.evidence}"})
     if named.doubt is None and not fits_less and not holds_more:  # sure by its confidence, of the kind, just the value
         return named.model_copy(update={
             "confidence": confidence, "doubt": f"the model read {outcome.span!r} (seed {outcome.page + 1}), not this",
@@ -325,6 +348,7 @@ READ_PATHS = {"no read span": "no span", ", but its XPath gives a value on": "sp
               "nearer the pages' titles": "evidence fits the titles",
               "sure by its confidence": "evidence sure",
               ", kept over the name-only choice (name-only found": "read fills an empty field",
+              "the same text as the name-only choice cut as read": "one text, cut as read",
               ", kept over the name-only choice": "read kept over the evidence"}
 
 

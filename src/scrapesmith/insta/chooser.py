@@ -15,8 +15,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urljoin
 
 from scrapesmith.insta.agent import HISTORY_STEPS
+from scrapesmith.insta.answers import answer_candidates
 from scrapesmith.insta.appearance import appearance_candidates
 from scrapesmith.insta.candidates import Grounding, candidate_actions, ground_task, renumber
 from scrapesmith.insta.compare import compare_candidates
@@ -159,6 +161,25 @@ def task_copy_ids(root: Any, restates: Any) -> set[int]:
             if isinstance(n.tag, str) and (n.get("data-ss-id") or "").isdigit()}
 
 
+def one_destination(offer: list[ActionCandidate], observation: Observation) -> bool:
+    """Every candidate offered is a click on a link to the same address (a menu's "Careers" and the footer's):
+    the tie is no choice, whichever is clicked."""
+    if len(offer) < 2 or observation.tree is None:
+        return False
+    targets = set()
+    for candidate in offer:
+        if candidate.action.action_key != "click" or candidate.action.target_element_id is None:
+            return False
+        nodes = observation.tree.xpath(f'//*[@data-ss-id="{candidate.action.target_element_id}"]')
+        link = next((node for node in (nodes[0], *nodes[0].iterancestors()) if node.tag == "a"), None) \
+            if nodes else None
+        href = (link.get("href") or "").strip() if link is not None else ""
+        if not href or href.startswith(("#", "javascript:")):
+            return False
+        targets.add(urljoin(observation.url, href).split("#", 1)[0].rstrip("/"))
+    return len(targets) == 1
+
+
 class CandidatePolicy:
     """Chooses the next action among grounded candidates; see the module docstring."""
 
@@ -170,11 +191,15 @@ class CandidatePolicy:
 
     def act(self, task: str, history: list[Step], observation: Observation) -> Step:
         candidates = candidates_for(task, history, observation, self.config.max_candidates)
-        lines = [f"{candidate.id}: {candidate.text}" for candidate in candidates]
+        answers = answer_candidates(task, observation.tree, len(candidates) + 1)
+        lines = [f"{candidate.id}: {candidate.text}" for candidate in [*candidates, *answers]]
         step = Step(url=observation.url, observation=observation.markdown, candidates=lines, asked=False)
-        decision = decide(task, candidates, history, observation.markdown, self.config.ask_below)
+        decision = decide(task, candidates, history, observation.markdown, self.config.ask_below, answers)
         if decision.why == "tie" and not self.config.ask_ties:
             decision.offer = []  # the program's pick, recorded as such below
+            step.path = "program:tie"
+        elif decision.why == "tie" and one_destination(decision.offer, observation):
+            decision.offer, decision.reason = [], f"{decision.reason}; the tied links lead to one page"
             step.path = "program:tie"
         if observation.perception_error:  # chosen without what the page looks like: said, not lost
             decision.reason += f" (the page's looks could not be read: {observation.perception_error})"

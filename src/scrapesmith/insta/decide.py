@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from scrapesmith.insta.answers import named_answer
 from scrapesmith.insta.candidates import Grounding, action_signature, mentions
 from scrapesmith.insta.evidence_judge import task_criteria
 from scrapesmith.insta.verify import verify_criteria
@@ -168,7 +169,8 @@ def _phrases(candidate: ActionCandidate) -> set[str]:
     return {phrase.casefold() for phrase in candidate.grounded}
 
 
-def decide(task: str, candidates: list[ActionCandidate], history: list[Step], page: str, ask_below: float = 0.0) -> Decision:
+def decide(task: str, candidates: list[ActionCandidate], history: list[Step], page: str, ask_below: float = 0.0,
+           answers: list[ActionCandidate] | None = None) -> Decision:
     """Where the grounding decides, and where the model must.
 
     The program's pick is :func:`heuristic_choice`. The model is asked only when (1) *a value no element
@@ -179,7 +181,13 @@ def decide(task: str, candidates: list[ActionCandidate], history: list[Step], pa
     step filled is no rival: the fill has done what it could); (3) *an answer*: the
     program stops and the task asks a question (offered: stop, with a value). Otherwise the pick is taken
     without a call — unless (4) *unsure*: the pick's :func:`confidence` is below ``ask_below`` (offered: the
-    pick and the best other untried candidates)."""
+    pick and the best other untried candidates).
+
+    ``answers`` (``insta.answers``): stops answering with a value the page shows beside the label the question
+    names. Only once the checklist's current clause is the question (the clauses before it, "open X", are done)
+    is a stop offered at all; then the one answer named for the question's record is taken without a call (one
+    named loosely only when the pick does not follow a link the question names), and several are offered to the model beside the free stop (on a tie or for an answer)."""
+    answers = answers or []
     plan = checklist(task, history, page)
     chosen, reason, value = heuristic_choice(candidates, history, page, task, plan)
     tried = {action_signature(previous.action) for previous in history if previous.action}
@@ -188,7 +196,14 @@ def decide(task: str, candidates: list[ActionCandidate], history: list[Step], pa
     decision = Decision(chosen=chosen, reason=reason, value=value, clause=plan.current,
                         confidence=1.0 if chosen.action.is_stop else confidence(evidence))
     question = asks_question(task)
+    asking_now = question and (plan.current is None or asks_question(plan.current))
     stop = next(c for c in candidates if c.action.is_stop)
+    one = named_answer(answers) if asking_now else None
+    # a value named only loosely (the quote contains the heading, or the page's one value for the label) waits
+    # while the pick follows a link the question names: the record's own page is one click away
+    if one is not None and (one.score >= 2.0 or chosen.action.is_stop or not plan.serves(chosen)):
+        return Decision(chosen=one, reason="the page shows one value beside the label the question names, for "
+                        "the record it names (program)", clause=plan.current)
     free = [c for c in untried if c.free and not c.action.is_stop and c.score > TYPING_SCORE]
     floor = chosen.score if not chosen.action.is_stop else 0.0
     if free and free[0].score >= floor - TIE_MARGIN:
@@ -198,7 +213,10 @@ def decide(task: str, candidates: list[ActionCandidate], history: list[Step], pa
         return decision
     if chosen.action.is_stop:
         if question:
-            decision.offer, decision.why = [stop], "answer"
+            decision.offer, decision.why = [*answers, stop], "answer"
+            named = [answer for answer in answers if answer.score >= 1.0]
+            if named:  # with no model (or an unreadable reply): the named answer the page shows first
+                decision.chosen, decision.value = named[0], None
         return decision
     filled = {previous.action.target_element_id for previous in history
               if previous.action is not None and previous.action.action_key == "fill"}
@@ -210,8 +228,8 @@ def decide(task: str, candidates: list[ActionCandidate], history: list[Step], pa
         decision.offer = sorted([chosen, *rivals], key=lambda c: -c.score)[:MAX_OFFERED]
         if chosen not in decision.offer:
             decision.offer[-1] = chosen
-        if question:
-            decision.offer.append(stop)
+        if asking_now:  # an answer only once the clauses before the question are done
+            decision.offer += [*answers, stop]
         decision.why = "tie"
     elif decision.confidence < ask_below:
         others = [c for c in untried if c is not chosen and not c.free and c.action.target_element_id is not None]

@@ -131,7 +131,7 @@ def proposer_records(result: SiteResult, config: ExportConfig) -> Iterator[dict[
     if proposal is None or not proposal.response:
         return
     system = ChatMessage(role="system", content=render_prompt(proposal.system)) \
-        if proposal.system == "insta_propose_choose" else \
+        if proposal.system.startswith("insta_propose_choose") else \
         phase_one_messages(proposal.domain, examples_by_domain(proposal.examples))[0]
     yield _record("proposer", result.site, [system, ChatMessage(role="user", content=proposal.prompt),
                                             ChatMessage(role="assistant", content=proposal.response)], phase=1)
@@ -153,7 +153,7 @@ def export_records(results: list[SiteResult], config: ExportConfig) -> Iterator[
     if unknown:
         raise ScrapesmithError(f"unknown record kind(s) {', '.join(sorted(unknown))}; use {', '.join(KINDS)}")
     scrub = pii_scrubber() if config.scrub_pii else None
-    for result in results:
+    for result in (one for site in results for one in site.per_task()):
         for kind in config.kinds:
             for record in BUILDERS[kind](result, config):
                 if scrub is not None:

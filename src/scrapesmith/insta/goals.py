@@ -96,17 +96,22 @@ def _table_values(table: object) -> list[tuple[str, str, str]]:
         return []
     names = cells[0]
     found = []
+    keys = Counter(_row_key(row) for row in cells[1:] if len(row) == len(names))
     for row in cells[1:]:
         if len(row) != len(names):
             continue
         # the record's name: the row's first cell that holds a letter (a name, a date written with its month),
         # wherever the layout puts it; the other cells are its values under their column's header
         key = next((index for index, cell in enumerate(row) if any(ch.isalpha() for ch in cell)), None)
-        if key is None:
+        if key is None or keys[row[key]] > 1:  # a name two rows share names no one record: a task could not say which
             continue
         found += [(row[key], *pair) for index, (name, value) in enumerate(zip(names, row, strict=True))
                   if index != key and (pair := _pair(name, value))]
     return found
+
+
+def _row_key(row: list[str]) -> str | None:
+    return next((cell for cell in row if any(ch.isalpha() for ch in cell)), None)
 
 
 def site_goals(exploration: Exploration) -> list[TaskGoal]:
@@ -127,22 +132,41 @@ def site_goals(exploration: Exploration) -> list[TaskGoal]:
             name = record or entity
             if not name or (not record and repeated[label] > 1):  # a label the page repeats names no one value
                 continue
+            if f" {_norm(label)} " in f" {_norm(name)} " and _norm(value) in _norm(name):
+                continue  # the record's name is the "Label: value" line itself (a title with a colon)
             goals.append(TaskGoal(page=page.url, entity=name, label=label, value=value, route=list(page.route),
                                   heading=entity))
         if page.depth and entity and entity not in shared:
             goals.append(TaskGoal(page=page.url, entity=entity, label="", value="", route=list(page.route),
                                   heading=entity))
-    return goals
+    # a record and label the pages give two different values for (two jobs of one title) asks an ambiguous question
+    said: dict[tuple[str, str], set[str]] = {}
+    for goal in goals:
+        if goal.label:
+            said.setdefault((_norm(goal.entity), _norm(goal.label)), set()).add(_norm(goal.value))
+    return [goal for goal in goals if not goal.label or len(said[(_norm(goal.entity), _norm(goal.label))]) == 1]
 
 
 def ranked_goals(goals: list[TaskGoal], rng: random.Random | None = None, limit: int = 8) -> list[TaskGoal]:
     """A short, varied list to propose from: value goals before page goals, labels that are words (not
-    ``W%``), at most two per page, the record's own page before a listing's row, deeper pages first among page
-    goals; shuffled within a rank by ``rng``."""
-    def rank(goal: TaskGoal) -> tuple[int, int, int]:
+    ``W%``), labels shown for more than one record with more than one value first, at most two per page, the
+    record's own page before a listing's row, shorter routes first among value goals (each link is a step
+    that can go wrong), deeper pages first among page goals; shuffled within a rank by ``rng``."""
+    # a label several records show with different values (a template's field) before one a single record shows
+    # (a title split at its colon, a one-off line) or one whose value never changes (guessed without going to
+    # the record): variation across the pages read, not the label's words, says it is a field worth asking
+    records_of: dict[str, set[str]] = {}
+    values_of: dict[str, set[str]] = {}
+    for goal in goals:
+        records_of.setdefault(_norm(goal.label), set()).add(_norm(goal.entity))
+        values_of.setdefault(_norm(goal.label), set()).add(_norm(goal.value))
+
+    def rank(goal: TaskGoal) -> tuple[int, int, int, int]:
         worded = any(len(word) >= 3 for word in _WORD.findall(goal.label))
-        return (0 if goal.label and worded else 1 if goal.label else 2, 0 if goal.entity == goal.heading else 1,
-                0 if goal.label else -len(goal.route))
+        return (0 if goal.label and worded else 1 if goal.label else 2,
+                0 if not goal.label or min(len(records_of[_norm(goal.label)]), len(values_of[_norm(goal.label)])) > 1
+                else 1,
+                0 if goal.entity == goal.heading else 1, len(goal.route) if goal.label else -len(goal.route))
 
     pool = list(goals)
     if rng is not None:

@@ -45,7 +45,7 @@ from scrapesmith.insta.safety import (
 from scrapesmith.insta.safety.classifier import calls_so_far
 from scrapesmith.insta.safety.landing import is_evidence_failure
 from scrapesmith.insta.store import ResultStore
-from scrapesmith.insta.views import SiteResult
+from scrapesmith.insta.views import SiteResult, SiteTask
 from scrapesmith.llm import LLM
 from scrapesmith.report import write_report
 from scrapesmith.scale import Runner, WorkerDied
@@ -74,6 +74,7 @@ class PipelineConfig:
     judge_kind: str = "evidence"
     explore_pages: int = EXPLORE_PAGES
     free_form: bool = False
+    tasks_per_site: int = 1
 
     @property
     def needs_model(self) -> bool:
@@ -225,29 +226,46 @@ def _run_stages(job: SiteJob, llm: LLM | None, result: SiteResult) -> None:
     landing = snapshot_page(page)
     proposer = Proposer(llm, seed=config.seed)
     pages_read = [read.url for read in exploration.all_pages] if exploration else [page.url]
-    result.proposal = SiteProposer(proposer, SiteProposerConfig(free_form=config.free_form)).propose(
+    proposals = SiteProposer(proposer, SiteProposerConfig(free_form=config.free_form)).propose_tasks(
         label, LandingPage(title=landing.title, text=landing.text, links=landing_links(page)),
-        site_goals(exploration) if exploration else [], pages_read)
+        site_goals(exploration) if exploration else [], pages_read, count=config.tasks_per_site)
+    result.proposal = proposals[0]
     if not result.proposal.is_safe:
         result.status = "unsafe"
         return
+    agent = make_policy(config.policy, llm, reasoning_words=config.reasoning_words)
+    for number, proposal in enumerate(proposals):
+        started = time.monotonic()
+        task = SiteTask(proposal=proposal)
+        task.trajectory, task.judgement = _episode(job, llm, agent, proposal, label if not number
+                                                   else f"{label}-task{number + 1}")
+        if config.refine and llm is not None:
+            task.refined = proposer.refine(label, task.trajectory.task, task.trajectory, task.judgement)
+        task.seconds = time.monotonic() - started
+        if number == 0:
+            result.trajectory, result.judgement, result.refined = task.trajectory, task.judgement, task.refined
+        else:
+            result.more_tasks.append(task)
+    result.status = "ok"
+
+
+def _episode(job: SiteJob, llm: LLM | None, agent: Any, proposal: Any, folder: str) -> tuple[Any, Any]:
+    """One task's episode from the site's landing page within the budget, and the judge's verdict on it."""
     from scrapesmith.web.browser import BrowserSession
 
-    agent = make_policy(config.policy, llm, reasoning_words=config.reasoning_words)
+    config = job.config
     budget = EpisodeBudget(max_actions=config.max_actions, wall_time=config.site_wall_time)
     with BrowserSession(_worker_runtime(config)) as session:
         shots = Path(config.screenshots_dir) if config.screenshots_dir else None
         env = BrowserEnv(session, max_tokens=config.observation_tokens,
-                         screenshots=shots / _folder_name(label) if shots else None,
+                         screenshots=shots / _folder_name(folder) if shots else None,
                          relative_to=shots.parent if shots else None)
-        result.trajectory = run_within_budget(env, agent, result.proposal.task or "", job.url, budget)
-    goal = result.proposal.goal
-    result.judgement = GoalJudge().judge(result.trajectory.task, result.trajectory, goal) \
+        trajectory = run_within_budget(env, agent, proposal.task or "", job.url, budget)
+    goal = proposal.goal
+    judgement = GoalJudge().judge(trajectory.task, trajectory, goal) \
         if goal is not None and config.judge_kind == "evidence" else \
-        make_judge(config.judge_kind, llm).judge(result.trajectory.task, result.trajectory)
-    if config.refine and llm is not None:
-        result.refined = proposer.refine(label, result.trajectory.task, result.trajectory, result.judgement)
-    result.status = "ok"
+        make_judge(config.judge_kind, llm).judge(trajectory.task, trajectory)
+    return trajectory, judgement
 
 
 def _folder_name(label: str) -> str:
@@ -315,8 +333,7 @@ def _died(outcome: object) -> str:
 
 def _count(summary: RunSummary, result: SiteResult) -> None:
     setattr(summary, result.status, getattr(summary, result.status) + 1)
-    if result.trajectory is not None:
-        summary.steps += len(result.trajectory.steps)
+    summary.steps += sum(len(one.trajectory.steps) for one in result.per_task() if one.trajectory is not None)
     if result.error:
         summary.errors[result.site] = result.error
     if result.safety is not None and result.safety.unsafe:

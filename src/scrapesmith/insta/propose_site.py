@@ -36,6 +36,7 @@ from scrapesmith.insta.views import ProposedTask, TaskGoal
 from scrapesmith.llm import ChatMessage, LLMError, LLMRequest, ask_json, render_prompt
 
 STAGE = "insta.propose"
+MANY_PROMPT = "insta_propose_choose_many"
 CHOICES = 8
 FACT_LINES = 10
 
@@ -68,6 +69,21 @@ def choice_schema(count: int) -> dict:
             "properties": {"reason": {"type": "string"},
                            "task": {"type": "string", "enum": [f"t{n}" for n in range(1, count + 1)]}},
             "required": ["reason", "task"], "additionalProperties": False}
+
+
+def many_schema(choices: int, count: int) -> dict:
+    """``count`` task ids, each a field of its own under the enum (a grammar any converter handles)."""
+    ids = {"type": "string", "enum": [f"t{n}" for n in range(1, choices + 1)]}
+    fields = {f"task{number}": ids for number in range(1, count + 1)}
+    return {"title": "TaskChoices", "type": "object", "properties": {"reason": {"type": "string"}, **fields},
+            "required": ["reason", *fields], "additionalProperties": False}
+
+
+def same_goal(left: TaskGoal, right: TaskGoal) -> bool:
+    """Two goals ask the same thing: the same page to reach, or the same label of the same record."""
+    if not left.label or not right.label:
+        return not left.label and not right.label and left.page.rstrip("/") == right.page.rstrip("/")
+    return (left.entity.casefold(), left.label.casefold()) == (right.entity.casefold(), right.label.casefold())
 
 
 class SiteProposer:
@@ -146,6 +162,67 @@ class SiteProposer:
         found.prompt, found.response, found.system, found.rejected = user, json.dumps(reply), "insta_propose_choose", \
             rejected
         return found
+
+    def propose_tasks(self, domain: str, landing: LandingPage | None, goals: list[TaskGoal], pages_read: list[str],
+                      count: int = 1) -> list[ProposedTask]:
+        """Up to ``count`` distinct tasks (module docstring, *several tasks*); the first is :meth:`propose`'s
+        when ``count`` is 1, and the list is ``[N/A]`` for a site with nothing to ask."""
+        if count <= 1 or self.proposer.llm is None:  # the first task is the one a single task would be
+            first = self.propose(domain, landing, goals, pages_read)
+            if count <= 1 or first.goal is None:
+                return [first]
+            pool = ranked_goals(goals, self.rng, len(goals))  # no model: pages to reach first, as the first task
+            return [first] + self._fill([first], [g for g in pool if not g.label] + [g for g in pool if g.label],
+                                        pages_read, count)
+        ranked = ranked_goals(goals, self.rng, max(self.config.choices, count))
+        if not ranked:
+            return [self.propose(domain, landing, goals, pages_read)]
+        return self._choose_many(domain, landing, ranked, pages_read, count)
+
+    def _choose_many(self, domain: str, landing: LandingPage | None, ranked: list[TaskGoal], pages_read: list[str],
+                     count: int) -> list[ProposedTask]:
+        """One call: the model lists ``count`` task ids; a repeat (the same id, or the same goal) is rejected and
+        its place goes to the program's next ranked goal."""
+        tasks = [goal_task(goal) for goal in ranked]
+        user = choice_user_prompt(domain, landing, tasks) + f"\n\nChoose {count} different tasks."
+        messages = [ChatMessage(role="system", content=render_prompt(MANY_PROMPT)),
+                    ChatMessage(role="user", content=user)]
+        rejected: list[str] = []
+        chosen: list[ProposedTask] = []
+        try:
+            reply = ask_json(self.proposer.llm, messages, many_schema(len(tasks), count), stage=STAGE,  # type: ignore[arg-type]
+                             max_tokens=self.config.reason_tokens + 8 * count,
+                             temperature=self.proposer.config.temperature)
+        except LLMError as exc:
+            reply, why = {}, f"the model's choice was unreadable ({str(exc).splitlines()[0]})"
+            rejected.append(why)
+        for key in (f"task{number}" for number in range(1, count + 1)):
+            if key not in reply:
+                continue
+            goal = ranked[int(str(reply[key])[1:]) - 1]
+            if any(same_goal(goal, earlier.goal) for earlier in chosen if earlier.goal is not None):
+                rejected.append(f"duplicate: {reply[key]} repeats a task chosen before")
+                continue
+            chosen.append(self._take(domain, goal, pages_read, f"chosen by the model: {reply.get('reason', '')}"))
+        if chosen:
+            chosen[0].prompt, chosen[0].response, chosen[0].system = user, json.dumps(reply), MANY_PROMPT
+        found = chosen + self._fill(chosen, ranked, pages_read, count)
+        found[0].rejected = rejected
+        return found
+
+    def _fill(self, chosen: list[ProposedTask], ranked: list[TaskGoal], pages_read: list[str],
+              count: int) -> list[ProposedTask]:
+        """The program's next ranked goals, distinct from those chosen, up to ``count`` tasks in all."""
+        taken = [task.goal for task in chosen if task.goal is not None]
+        more: list[ProposedTask] = []
+        for goal in ranked:
+            if len(chosen) + len(more) >= count:
+                break
+            if not any(same_goal(goal, other) for other in taken):
+                taken.append(goal)
+                more.append(self._take(chosen[0].domain if chosen else "", goal, pages_read,
+                                       f"the program's next goal (task {len(chosen) + len(more) + 1} of {count})"))
+        return more
 
     @staticmethod
     def _take(domain: str, goal: TaskGoal, pages_read: list[str], reason: str) -> ProposedTask:

@@ -217,8 +217,19 @@ class RefinedTask(BaseModel):
     response: str = ""
 
 
+class SiteTask(BaseModel):
+    """A further task of a site (``PipelineConfig.tasks_per_site`` > 1): its proposal, episode and verdicts."""
+
+    proposal: ProposedTask
+    trajectory: Trajectory | None = None
+    judgement: Judgement | None = None
+    refined: RefinedTask | None = None
+    seconds: float = 0.0
+
+
 class SiteResult(BaseModel):
-    """Everything the pipeline produced for one site; one JSON line in a shard."""
+    """Everything the pipeline produced for one site; one JSON line in a shard. The site's first task is in
+    ``proposal`` … ``refined``; the further ones, each distinct, in ``more_tasks``."""
 
     site: str
     url: str
@@ -232,6 +243,14 @@ class SiteResult(BaseModel):
     seconds: float = 0.0
     llm_calls: int = 0
     worker: str = ""
+    more_tasks: list[SiteTask] = Field(default_factory=list)
+
+    def per_task(self) -> list[SiteResult]:
+        """One result per task of the site: itself with its first task, then a copy for each further task
+        (its ``more_tasks`` empty), so whatever reads one task of a result reads every task of a site."""
+        return [self, *(self.model_copy(update={"proposal": task.proposal, "trajectory": task.trajectory,
+                                                "judgement": task.judgement, "refined": task.refined,
+                                                "more_tasks": []}) for task in self.more_tasks)]
 
 
 class ActionCandidate(BaseModel):

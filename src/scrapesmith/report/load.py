@@ -277,12 +277,15 @@ def _workflows(folder: Path) -> list[WorkflowCard]:
 
 def load_insta_run(out_dir: Path) -> Report:
     results = _latest_results(out_dir / "shards")
-    episodes = [_episode(result) for result in results]
+    # a site with several tasks (``more_tasks``) shows one episode per task; counts are per site
+    per_task = [one for result in results
+                for one in [result, *({**result, **task, "more_tasks": []} for task in result.get("more_tasks") or [])]]
+    episodes = [_episode(one) for one in per_task]
     rows = [{"site": e.site, "status": e.status, "safety": (result.get("safety") or {}).get("category", ""),
              "task": e.task, "verdict": e.verdict,
              **e.scores, "steps": len(e.steps), "stop_reason": e.stop_reason, "error": e.error or "",
-             "source_url": result["url"]} for e, result in zip(episodes, results, strict=True)]
-    counts = {status: sum(1 for e in episodes if e.status == status) for status in ("ok", "unsafe", "failed")}
+             "source_url": result["url"]} for e, result in zip(episodes, per_task, strict=True)]
+    counts = {status: sum(1 for r in results if r["status"] == status) for status in ("ok", "unsafe", "failed")}
     succeeded = sum(1 for e in episodes if e.verdict == "success")
     return Report(
         title=f"InSTA run: {len(results)} sites", kind="insta", source=str(out_dir), rows=rows,

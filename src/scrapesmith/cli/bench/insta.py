@@ -214,6 +214,8 @@ def bench_insta_e2e(
     free_form: Annotated[bool, typer.Option("--free-form/--choose", help="The proposer writes a task first (the "
                                             "seed's prompt), checked and re-proposed as a choice if vague; "
                                             "default: it chooses among the program's tasks.")] = False,
+    tasks_per_site: Annotated[int, typer.Option("--tasks-per-site", min=1, help="Distinct tasks per site, each "
+                                                "run and judged.")] = 1,
     site_seed: Annotated[int, typer.Option("--site-seed", help="The demo web's data seed.")] = 7,
     layout: Annotated[int, typer.Option("--layout", min=0, max=5, help="The demo web's layout version "
                                         "(0: as developed; 1-5: redrawn pages, the same truth).")] = 0,
@@ -231,12 +233,13 @@ def bench_insta_e2e(
 
         def advance(case: dict) -> None:
             progress.advance(bar)
-            console.print(f"seed {case['seed']} {case['site']}: {case['filter']}, task {case['task'][:70]!r}, "
+            console.print(f"seed {case['seed']} {case['site']} #{case['task_no']}: {case['filter']}, task {case['task'][:70]!r}, "
                           f"{case['steps']} steps ({case['stop_reason'] or '-'}), true {case['true_success']}, "
                           f"judged {case['judged_success']}, {case['seconds']:.0f}s", highlight=False)
 
         result = measure_e2e(lambda: model, getattr(model, "name", "none"), [int(s) for s in split_list(seeds)],
                              chosen, max_actions=max_actions, wall_time=wall_time, site_seed=site_seed,
-                             layout=layout, free_form=free_form, on_case=advance)
-    report(result, json_out, case_columns=["seed", "site", "filter", "task", "feasible", "steps", "stop_reason",
+                             layout=layout, free_form=free_form, tasks_per_site=tasks_per_site, on_case=advance)
+    report(result, json_out, case_columns=["seed", "site", "task_no", "filter", "task", "feasible", "steps",
+                                           "stop_reason",
                                            "true_success", "judged_success", "sft_records", "seconds"])

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from scrapesmith.bench.confidence import ROWS as CONFIDENCE_ROWS
 from scrapesmith.bench.swde import default_swde_dir, run_benchmark
 from scrapesmith.cli import bench_app
 from scrapesmith.cli.induce import model_for_method
@@ -50,6 +51,9 @@ def bench_swde_command(
     orders: Annotated[bool | None, typer.Option("--orders/--no-orders", help="With --loso: let every fitted "
                                                 "ranker reorder candidates, or only weigh confidence (default: as "
                                                 "each one's inner folds decide).")] = None,
+    confidence_rows: Annotated[Path, typer.Option("--confidence-rows", help="With --loso: the field-confidence "
+                                                  "rows each fold's confidence is fitted on, the scored site's "
+                                                  "left out (`bench swde-confidence` writes them).")] = CONFIDENCE_ROWS,
     no_ranker: Annotated[bool, typer.Option("--no-ranker", help="Rank by the hand weights alone (no learned "
                                             "ranker, no confidence from it): the baseline.")] = False,
     examples: Annotated[int, typer.Option("--examples", min=0, help="Learn each field from its values on the "
@@ -75,7 +79,7 @@ def bench_swde_command(
         from scrapesmith.bench.swde_loso import run_loso
 
         run_loso(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, progress_bar,
-                 rows_cache=rows, strict=strict, orders=orders)
+                 rows_cache=rows, strict=strict, orders=orders, confidence_rows=confidence_rows)
         return
     if drawn is not None:
         from scrapesmith.bench import run_mutated
