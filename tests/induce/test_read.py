@@ -142,25 +142,40 @@ def test_for_a_field_naming_the_record_the_value_nearer_the_page_titles_wins_a_d
     assert weigh(bare, read, ReadOutcome("SD1300IS Silver"), CAMERAS, concept_for("model", "the product name")).actions == ["//b"]
 
 
-def test_a_disagreement_with_evidence_sure_by_its_confidence_keeps_the_evidence_and_says_what_was_read() -> None:
-    """The calibrated confidence left the name-only field undoubted: the model's span does not overrule it, but
-    the field is made unsure, the span its doubt (16 SWDE sites: read never below no-model on a site)."""
-    read = FieldSpec(name="title", actions=["//title"], evidence="example")
-    sure = FieldSpec(name="title", actions=["//p"], confidence=0.8, evidence="label")
-    kept = weigh(sure, read, ReadOutcome("Dune"), TREES)
-    assert kept.actions == ["//p"] and kept.confidence == 0.5 and kept.unsure
-    assert kept.doubt == "the model read 'Dune' (seed 1), not this"
-    assert read_path(kept.evidence) == "evidence sure"
+# the "Type of School" block of the first three SWDE university-collegeboard pages, as printed there
+SCHOOLS = [parse_html(f"<html><body><h1>School {n}</h1><table><tr><td id='gen_info'><h3>Type of School</h3>"
+                      f"<ul class='none'>{''.join(f'<li>{item}</li>' for item in items)}</ul></td></tr></table>"
+                      f"</body></html>")
+           for n, items in enumerate([["Private", "University", "Four-year", "Church Of Christ", "Coed"],
+                                      ["Proprietary", "Junior College", "Career College", "Two-year", "Coed"],
+                                      ["Proprietary", "Technical College", "Two-year", "Coed"]])]
 
 
-def test_a_disagreement_with_unsure_evidence_takes_the_read_span_and_records_both() -> None:
+def test_a_disagreement_with_evidence_the_page_labels_keeps_the_evidence_and_says_what_was_read() -> None:
+    """The name-only field is the first item under the heading that names the field; the model read another
+    item. The page's label on every seed outweighs one reading, sure or not by a fitted confidence; the field
+    is made unsure, the span its doubt (16 SWDE sites: read never below no-model on a site)."""
+    type_field = concept_for("type", "the type of the school")
+    read = generalise(Example("type", "University"), SCHOOLS)
+    for confidence, doubt in [(0.8, None), (0.3, "under the threshold")]:
+        named = FieldSpec(name="type", actions=["//h3[normalize-space()='Type of School']/following-sibling::ul[1]/li[1]"],
+                          confidence=confidence, doubt=doubt, evidence="meant score=0.417")
+        kept = weigh(named, read, ReadOutcome("University"), SCHOOLS, type_field)
+        assert kept.actions == named.actions and kept.confidence == min(0.5, confidence) and kept.unsure
+        assert kept.doubt == "the model read 'University' (seed 1), not this"
+        assert read_path(kept.evidence) == "evidence labelled"
+
+
+def test_a_disagreement_with_evidence_no_label_names_takes_the_read_span_and_records_both() -> None:
+    """A name-only choice found by place (a heading), however sure its fitted confidence, gives way to the
+    span: only the page's own label outweighs the reading (SWDE auto-aol's model, held out)."""
     read = FieldSpec(name="title", actions=["//title"], evidence="example")
-    unsure = FieldSpec(name="title", actions=["//p"], confidence=0.3, doubt="same text on every seed page",
-                       evidence="label")
-    split = weigh(unsure, read, ReadOutcome("Dune"), TREES)
-    assert split.actions == ["//title"] and split.confidence == 0.3 and split.unsure
-    assert "kept over the name-only choice (name-only chose //p giving 'In stock.')" in split.evidence
-    assert read_path(split.evidence) == "read kept over the evidence"
+    for confidence, doubt in [(0.9, None), (0.3, "same text on every seed page")]:
+        placed = FieldSpec(name="title", actions=["//p"], confidence=confidence, doubt=doubt, evidence="headline score=0.78")
+        split = weigh(placed, read, ReadOutcome("Dune"), TREES)
+        assert split.actions == ["//title"] and split.confidence == min(0.5, confidence) and split.unsure
+        assert "kept over the name-only choice (name-only chose //p giving 'In stock.')" in split.evidence
+        assert read_path(split.evidence) == "read kept over the evidence"
     empty = weigh(FieldSpec(name="title", actions=[], evidence="no candidate found"), read, ReadOutcome("Dune"), TREES)
     assert empty.actions == ["//title"] and empty.confidence == 0.5 and not empty.unsure
     assert read_path(empty.evidence) == "read fills an empty field"
@@ -284,7 +299,7 @@ PUBLISHERS = [parse_html(f"<html><body><h1>Book {n}</h1><ul><li><b>Publisher:</b
 
 def test_one_text_cut_two_ways_is_cut_as_the_model_read_it() -> None:
     """Both fields read the same text on every seed page and part only in the cut: the node is agreed, and
-    how its text divides into values is what the reader's span shows (even over evidence sure of its node);
+    how its text divides into values is what the reader's span shows (even over a label naming the node);
     the evidence's cut is recorded as the doubt. A hard check still comes first."""
     edition = concept_for("edition", "the edition")  # a field of no value kind
     named = FieldSpec(name="edition", actions=["//b[normalize-space()='Publisher:']/following-sibling::text()[1]"],
@@ -298,10 +313,10 @@ def test_one_text_cut_two_ways_is_cut_as_the_model_read_it() -> None:
     short = named.model_copy(update={"confidence": None, "evidence": "example"})  # the same cut forged
     agreed = weigh(named, short, ReadOutcome("Knopf"), PUBLISHERS, edition)
     assert read_path(agreed.evidence) == "agree" and agreed.actions == named.actions
-    # another node is no cut of this one: the evidence, sure of its node, is kept
+    # another node is no cut of this one: the evidence, labelled on the page, is kept
     language = generalise(Example("edition", "English"), PUBLISHERS)
     kept = weigh(named, language, ReadOutcome("English"), PUBLISHERS, edition)
-    assert read_path(kept.evidence) == "evidence sure" and kept.actions == named.actions
+    assert read_path(kept.evidence) == "evidence labelled" and kept.actions == named.actions
     # a publisher is an organisation: the whole line is not one, the cut that is one is kept
     publisher = named.model_copy(update={"name": "publisher"})
     whole = read.model_copy(update={"name": "publisher"})

@@ -19,12 +19,11 @@ span that answers "the book's publisher" (issue 47). So:
    (confidence at least ``AGREED``: the model's span is one witness on one page, the evidence was built
    across the seeds), unless only the read XPath gives the value as it is; a read XPath whose values are not
    of the field's kind where the name-only field's are is not taken; where they differ, a field that names the record keeps the name-only choice when its
-   values fit the seed pages' titles better than the span's (the span recorded as its doubt); where both
-   XPaths read the same text on every seed page and part only in how it is cut (a list split, a regex), the
-   read span's cut is taken (the name-only cut its doubt); otherwise the
+   values fit the seed pages' titles better than the span's (the span its doubt); where both XPaths read the
+   same text on every seed and part only in the cut (a list split, a regex), the span's cut is taken; a
+   name-only choice the page labels is kept over a span of the kind that is no part of it; otherwise the
    read span's XPath is taken, the name-only choice and its value recorded, the field marked unsure and its
-   confidence at most ``DISAGREED``. A field the model could not
-   read keeps the name-only field, with why in its evidence.
+   confidence at most ``DISAGREED``. A field the model could not read keeps the name-only field, with why.
 
 At most four calls a site: one read of each of the first two pages and one retry of each.
 """
@@ -57,6 +56,8 @@ PAGES_READ = 2
 AGREED = 0.9
 DISAGREED = 0.5
 STAGE = "induce.read"
+# evidence kinds (a field's evidence's first word) of a value the page names by a label spelt or meant
+PAGE_LABELLED = frozenset({"label", "qualified", "section", "meant"})
 CALLS_AT_MOST = 2 * PAGES_READ
 EVIDENCE = ". Evidence: "  # ends the read summary of a field's evidence; what the kept field was built from follows
 _ID_MARK = re.compile(r"\[id: \d+\] ?")
@@ -260,6 +261,12 @@ def one_node(named: FieldSpec, read: FieldSpec, seeds: Sequence[etree._Element])
     return any(named_raw) and named_raw == read_raw
 
 
+def labelled(spec_field: FieldSpec) -> bool:
+    """Was the name-only field found by a label the page prints at its value on the seed pages (its
+    evidence's kind, :data:`PAGE_LABELLED`)?"""
+    return spec_field.evidence.split(" ", 1)[0] in PAGE_LABELLED
+
+
 def kind_fits(values: Sequence[str], concept: FieldConcept) -> int:
     """On how many seed pages the value is of the field's kind (its recogniser says so)."""
     return sum(bool(v) and concept.matches_type(v) is True for v in values)
@@ -280,13 +287,13 @@ def weigh(named: FieldSpec, read: FieldSpec | None, outcome: ReadOutcome, seeds:
       values fit the seed pages' titles better than the read span's (the read span is its doubt); when
       both read the same text on every seed page (:func:`one_node`), the node is not in dispute and the
       span shows how a reader cuts its text into values: the read field is taken, the name-only cut its
-      doubt, whatever the calibrated confidence says (its signals are about the node chosen); the
-      name-only field is kept too when its calibrated confidence (:mod:`confidence`) left it undoubted and
-      its values are of the field's kind on as many pages as the read span's and are not the read values
-      with more text around them;
-      otherwise the read span's XPath is taken, the name-only choice recorded. The ranker's own sureness does
-      not settle it: on SWDE a name-only choice the ranker passed was wrong where the read span was right
-      (auto-aol's model, which the calibrated confidence doubts; BENCHMARKS.md)."""
+      doubt; the name-only field is kept too when the page labels its value (:func:`labelled`: a label
+      printed at the value on the seed pages, spelt or meaning the field — the page's own word on every
+      seed against the model's on one) and its values are of the field's kind on as many pages as the read
+      span's and are not the read values with more text around them;
+      otherwise the read span's XPath is taken, the name-only choice recorded. No fitted sureness settles
+      it: the calibrated confidence's threshold did so before, and held out (fitted without the site) it
+      passed a name-only choice the read span was right against (BENCHMARKS.md, issue 47, h47r)."""
     why = "; ".join(outcome.reasons)
     if read is None:
         return named.model_copy(update={"evidence": f"no read span ({why or 'none read'}); name-only kept{EVIDENCE}"
@@ -331,10 +338,10 @@ def weigh(named: FieldSpec, read: FieldSpec | None, outcome: ReadOutcome, seeds:
         return read.model_copy(update={
             "confidence": confidence, "doubt": f"{cut} ({named.actions[-1]})",
             "evidence": f"{span}, the same text as the name-only choice cut as read ({cut}){EVIDENCE}{read.evidence}"})
-    if named.doubt is None and not fits_less and not holds_more:  # sure by its confidence, of the kind, just the value
+    if labelled(named) and not fits_less and not holds_more:  # the page names it, of the kind, just the value
         return named.model_copy(update={
             "confidence": confidence, "doubt": f"the model read {outcome.span!r} (seed {outcome.page + 1}), not this",
-            "evidence": f"{span}; the name-only choice, sure by its confidence, kept over its XPath "
+            "evidence": f"{span}; the name-only choice, labelled on the page, kept over its XPath "
                         f"({read.actions[-1]}){EVIDENCE}{named.evidence}"})
     other = f"name-only chose {named.actions[-1]} giving {named_values[outcome.page][:80]!r}"
     return read.model_copy(update={
@@ -346,7 +353,7 @@ READ_PATHS = {"no read span": "no span", ", but its XPath gives a value on": "sp
               "not of the field's kind": "span of another kind",
               "so the read one is kept": "agree, the read XPath exact", "; name-only agrees": "agree",
               "nearer the pages' titles": "evidence fits the titles",
-              "sure by its confidence": "evidence sure",
+              "labelled on the page, kept": "evidence labelled",
               ", kept over the name-only choice (name-only found": "read fills an empty field",
               "the same text as the name-only choice cut as read": "one text, cut as read",
               ", kept over the name-only choice": "read kept over the evidence"}
