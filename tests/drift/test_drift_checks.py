@@ -68,3 +68,14 @@ def test_a_program_without_profile_is_not_checked():
 def test_no_rows_at_all_is_drift():
     report = compare(_profile(), [], kind_of)
     assert [(d.check, d.evidence) for d in report.drifts] == [("rows", "no rows read, was 3 when forged")]
+
+
+def test_values_that_now_hold_the_words_cut_away_when_forged_are_drift():
+    profile = _profile()
+    profile.column("title").cut = ["See All Contributors"]
+    held = [{"title": f"See All Contributors) Author {i} (", "price": "$1.00"} for i in range(7)]
+    [drift] = compare(profile, held, kind_of).drifts
+    assert (drift.column, drift.check) == ("title", "cut")
+    assert drift.evidence == "title: 7 of 7 values hold 'See All Contributors', cut away on every seed page"
+    cut_as_forged = [{"title": f"Author {i}", "price": "$1.00"} for i in range(7)]
+    assert not compare(profile, cut_as_forged, kind_of).drifted

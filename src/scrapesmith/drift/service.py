@@ -12,6 +12,9 @@ Every check reads as a sentence and has a threshold a person can reason about:
   when fewer than half of its filled values still are;
 * **length** — drifted when the median value is over three times the longest forged value (plus a line's
   worth), or under a third of the shortest: the selector now reads a container or a fragment;
+* **cut** — a column whose program cut the same words away beside its value on every seed page (the
+  template's "(See All Contributors)" after an author, a label) is drifted when half of its filled values now
+  hold those words: the text around the value changed, and the cut no longer takes them off;
 * **rows** — a program that gave rows when forged gives none at all (every other check needs a row to speak);
 * **items** — a list is drifted when the median number of items per start page is under half the fewest
   or over twice the most seen when it was recorded.
@@ -76,9 +79,9 @@ def number_in(text: str) -> float | None:
 class _ColumnTally:
     """One column's profile built one cell at a time, in bounded memory (samples of :data:`SAMPLE`)."""
 
-    def __init__(self, name: str, kind_of: KindOf, seed: bool) -> None:
-        self.name, self.kind_of, self.seed = name, kind_of, seed
-        self.pages = self.filled = self.several = 0
+    def __init__(self, name: str, kind_of: KindOf, seed: bool, cut: Sequence[str] = ()) -> None:
+        self.name, self.kind_of, self.seed, self.cut = name, kind_of, seed, tuple(cut)
+        self.pages = self.filled = self.several = self.held_cut = 0
         self.kinds: Counter[str] = Counter()
         self.lengths: list[int] = []
         self.numbers: list[float] = []
@@ -95,6 +98,7 @@ class _ColumnTally:
         self.filled += 1
         self.several += len(values) > 1
         self.kinds[self.kind_of(text) or TEXT] += 1
+        self.held_cut += any(words in text for words in self.cut)
         if len(self.lengths) < SAMPLE:
             self.lengths.append(len(text))
             number = number_in(text)
@@ -103,7 +107,8 @@ class _ColumnTally:
 
     def profile(self) -> ColumnProfile:
         return ColumnProfile(name=self.name, pages=self.pages, filled=self.filled, several=self.several, kinds=dict(self.kinds),
-                             lengths=self.lengths, numbers=self.numbers, seed_values=self.seed_values)
+                             lengths=self.lengths, numbers=self.numbers, seed_values=self.seed_values,
+                             held_cut=self.held_cut)
 
 
 def profile_column(name: str, values: Iterable[Any], kind_of: KindOf, *, seed: bool = False) -> ColumnProfile:
@@ -115,10 +120,12 @@ def profile_column(name: str, values: Iterable[Any], kind_of: KindOf, *, seed: b
 
 
 def profile_rows(rows: Iterable[Mapping[str, Any]], columns: Sequence[str], kind_of: KindOf, *,
-                 seed: bool = False, items_per_page: Iterable[int] = ()) -> OutputProfile:
+                 seed: bool = False, items_per_page: Iterable[int] = (),
+                 cut: Mapping[str, Sequence[str]] | None = None) -> OutputProfile:
     """The profile of a program's output rows, read once in bounded memory (a dataset of any size); error
-    rows are left out: a failed page says nothing of the site."""
-    tallies = [_ColumnTally(c, kind_of, seed) for c in columns]
+    rows are left out: a failed page says nothing of the site. ``cut``: per column, words its values are
+    counted as holding (what the forged program cut away)."""
+    tallies = [_ColumnTally(c, kind_of, seed, (cut or {}).get(c, ())) for c in columns]
     for row in rows:
         if row.get("error"):
             continue
@@ -177,6 +184,14 @@ def _length_drift(was: ColumnProfile, now: ColumnProfile) -> Drift | None:
                                                            f"was {shortest}–{longest}")
 
 
+def _cut_drift(was: ColumnProfile, now: ColumnProfile) -> Drift | None:
+    if not was.cut or now.filled < MIN_VALUES or now.held_cut / now.filled < KIND_KEPT:
+        return None
+    words = " / ".join(repr(w) for w in was.cut)
+    return Drift(column=was.name, check="cut", evidence=f"{was.name}: {now.held_cut} of {now.filled} values hold "
+                                                        f"{words}, cut away on every seed page")
+
+
 def _items_drift(was: Sequence[int], now: Sequence[int]) -> Drift | None:
     if not was or not now:
         return None
@@ -195,7 +210,8 @@ def compare(forged: OutputProfile | None, rows: Iterable[Mapping[str, Any]], kin
     if forged is None:
         return DriftReport(checked=False, pages=sum(1 for _ in rows))
     counted = _Counted(rows)
-    now = profile_rows(counted, [c.name for c in forged.columns], kind_of, items_per_page=items_per_page)
+    now = profile_rows(counted, [c.name for c in forged.columns], kind_of, items_per_page=items_per_page,
+                       cut={c.name: c.cut for c in forged.columns if c.cut})
     drifts: list[Drift] = []
     items = _items_drift(forged.items_per_page, now.items_per_page)
     forged_rows = max((c.pages for c in forged.columns), default=0)
@@ -208,7 +224,7 @@ def compare(forged: OutputProfile | None, rows: Iterable[Mapping[str, Any]], kin
         if current is None:
             continue
         found = (_fill_drift(was, current) or _several_drift(was, current) or _kind_drift(was, current)
-                 or _length_drift(was, current))
+                 or _length_drift(was, current) or _cut_drift(was, current))
         if found is not None:
             drifts.append(found)
     return DriftReport(checked=True, pages=counted.count, drifts=drifts, now=now, was=forged)

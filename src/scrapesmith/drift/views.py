@@ -25,6 +25,9 @@ class ColumnProfile(BaseModel):
     kinds: dict[str, int] = Field(default_factory=dict, description="filled values per value kind ('text': none)")
     lengths: list[int] = Field(default_factory=list, description="characters of each filled value (a sample)")
     numbers: list[float] = Field(default_factory=list, description="the numeric reading of each value that has one")
+    cut: list[str] = Field(default_factory=list, description="text the program cut away beside its value on every "
+                           "seed page (the template's words, a label): a value that holds it now was not cut out")
+    held_cut: int = Field(default=0, description="filled values that hold some of ``cut`` (a replay's profile)")
     seed_values: list[list[str]] = Field(default_factory=list, description="the values on each seed page "
                                          "(one for a single-valued column, none when empty)")
 
@@ -66,7 +69,7 @@ class Drift(BaseModel):
     """One column (or the list itself, ``column=''``) that no longer looks as it did, with the evidence."""
 
     column: str
-    check: str = Field(description="rows | fill | several | kind | length | items")
+    check: str = Field(description="rows | fill | several | kind | length | cut | items")
     evidence: str
 
     def __str__(self) -> str:

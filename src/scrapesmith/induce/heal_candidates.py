@@ -3,8 +3,8 @@
 The engine that learns a field from an example proposes (:func:`examples.example_candidates`: the value's
 element, its label, its stable classes); to that, what a redesign leaves of the old selector and of the page:
 a label whose text now holds the value, a label now beside the value (after it, or before it as a link),
-the old selector's conditions on its nodes and its label spellings, a multi-valued field's values as like
-siblings, and two label spellings seen on different seed pages joined into one step. Each candidate carries a
+the old selector's conditions on its nodes and its label spellings, the old selector read from the other end
+(a block whose children were reversed), a multi-valued field's values as like siblings, and two label spellings seen on different seed pages joined into one step. Each candidate carries a
 weight; :mod:`scrapesmith.induce.heal` scores them on the pages.
 """
 
@@ -18,8 +18,8 @@ from lxml import etree
 
 from scrapesmith.induce.candidates import FieldCandidate, xpath_literal
 from scrapesmith.induce.examples import MAX_LABEL, Example, example_candidates
-from scrapesmith.induce.execute import normalize_space
-from scrapesmith.induce.views import FieldSpec
+from scrapesmith.induce.execute import normalize_space, post_process
+from scrapesmith.induce.views import FieldSpec, PostProcess
 
 NARROW_FIRST = 0.99
 """A selector generalised from the first value to all its siblings wins only by giving back more values."""
@@ -47,13 +47,17 @@ def _label_text_candidates(root: etree._Element, value: str) -> list[FieldCandid
     return found
 
 
-def _label_beside_candidates(root: etree._Element, value: str, several: bool) -> list[FieldCandidate]:
+def _label_beside_candidates(root: etree._Element, value: str, post: PostProcess) -> list[FieldCandidate]:
     """An element holding the value with a short label as its sibling element right before or after it (a
     row whose cells were swapped; a label cell whose text is a link, which induce's labels skip): anchored
-    on that label, ``//td[normalize-space()='Height']/preceding-sibling::td[1]``."""
+    on that label, ``//td[normalize-space()='Height']/preceding-sibling::td[1]``. The element holds the value
+    as the field reads it: whole, or cut out by the field's own regex (``6 ft 5 in (1.96 m)`` for a height
+    that read ``6 ft 5 in``)."""
     found = []
+    single = post.model_copy(update={"multiple": False, "split": None})
     for element in root.iter(etree.Element):
-        if normalize_space(element.text_content()) != value:
+        text = normalize_space(element.text_content())
+        if text != value and not (post.regex and value in text and post_process([text], single) == [value]):
             continue
         for sibling, axis in ((element.getnext(), "preceding-sibling"), (element.getprevious(), "following-sibling")):
             if sibling is None or not isinstance(sibling.tag, str):
@@ -61,7 +65,7 @@ def _label_beside_candidates(root: etree._Element, value: str, several: bool) ->
             label = normalize_space(sibling.text_content())
             if 0 < len(label) <= MAX_LABEL and label != value:
                 path = f"//{sibling.tag}[normalize-space()={xpath_literal(label)}]/{axis}::{element.tag}"
-                found.append(FieldCandidate(path if several else f"{path}[1]", "label"))
+                found.append(FieldCandidate(path if post.multiple else f"{path}[1]", "label"))
     return found
 
 
@@ -149,6 +153,29 @@ def loosened(xpath: str) -> FieldCandidate | None:
     return FieldCandidate(widened, "class") if widened != xpath else None
 
 
+_POSITION = re.compile(r"\[(\d+)\]")
+_SIBLING_AXIS = re.compile(r"\b(following|preceding)-sibling::")
+
+
+def mirrored(xpath: str) -> list[FieldCandidate]:
+    """The old selector read from the other end: its positions counted from the last (``li[1]`` ->
+    ``li[last()]``), its sibling axes turned round (a label now after its value), and both. A redesign that
+    reversed a block's children kept its elements, their names and the old selector's tests; only the
+    order changed. Not for a union."""
+    if "|" in xpath:
+        return []
+    def from_end(match: re.Match[str]) -> str:
+        position = int(match.group(1))
+        return "[last()]" if position == 1 else f"[last()-{position - 1}]"
+    def turned(match: re.Match[str]) -> str:
+        return ("preceding" if match.group(1) == "following" else "following") + "-sibling::"
+    counted = _POSITION.sub(from_end, xpath)
+    swapped = _SIBLING_AXIS.sub(turned, xpath)
+    evidence = "label" if label_step(xpath) else "class"
+    return [FieldCandidate(x, evidence) for x in dict.fromkeys((counted, swapped, _SIBLING_AXIS.sub(turned, counted)))
+            if x != xpath]
+
+
 def label_unions(per_page: Sequence[Sequence[tuple[FieldCandidate, float]]]) -> list[tuple[FieldCandidate, float]]:
     """Label-anchored candidates that differ only in the label's text (``MSRP Price:`` on two seed pages,
     ``MSRP Price Range:`` on the third), joined two at a time into one that accepts both spellings: a label
@@ -178,23 +205,27 @@ def heal_candidates(spec_field: FieldSpec,
     pool: dict[tuple, tuple[FieldCandidate, float]] = {}
     per_page = []
     for root, values in pairs:
-        renamed = [c for action in spec_field.actions[-1:] for c in renamed_candidates(action, root)]
-        renamed += [c for c in (loosened(a) for a in spec_field.actions[-1:]) if c is not None]
+        loose = [c for c in (loosened(a) for a in spec_field.actions[-1:]) if c is not None]
+        # classes renamed and boxes added at once: the loosened selector renamed too
+        renamed = [c for action in [*spec_field.actions[-1:], *(c.xpath for c in loose)]
+                   for c in renamed_candidates(action, root)] + loose
         found = [(c, 1.0) for c in (*example_candidates(root, Example(spec_field.name, values[0])), *renamed,
                                     *_label_text_candidates(root, values[0]),
-                                    *_label_beside_candidates(root, values[0], spec_field.post.multiple))]
+                                    *_label_beside_candidates(root, values[0], spec_field.post))]
         if spec_field.post.multiple:
             found += [(w, NARROW_FIRST) for w in (_every_sibling(c) for c, _ in found) if w is not None]
         kept = _conditions(spec_field.actions[-1]) if spec_field.actions else []
         old_label = label_step(spec_field.actions[-1]) if spec_field.actions else None
         found = [(c, w * NEW_CONDITIONS) for c, w in found] + [
             (q, w) for c, w in found for q in (_with_conditions(c, kept), _with_old_label(c, old_label))
-            if q is not None]
+            if q is not None] + [(m, 1.0) for a in spec_field.actions[-1:] for m in mirrored(a)]  # old conditions kept
         per_page.append(found)
         for candidate, weight in found:
             for regex in dict.fromkeys((candidate.regex, spec_field.post.regex)):
+                # the field's own regex, where it still gives the values, over a cut learnt from the seeds alone
+                kept_regex = weight if regex == spec_field.post.regex else weight * NEW_CONDITIONS
                 pool.setdefault((candidate.xpath, regex),
-                                (FieldCandidate(candidate.xpath, candidate.evidence, regex), weight))
+                                (FieldCandidate(candidate.xpath, candidate.evidence, regex), kept_regex))
     for candidate, weight in label_unions(per_page):
         pool.setdefault((candidate.xpath, candidate.regex), (candidate, weight))
     old_shape = shape(spec_field.actions[-1]) if spec_field.actions else None
