@@ -82,7 +82,7 @@ def insta_run(
     policy: PolicyOption = "candidates",
     judge_kind: JudgeKindOption = "evidence",
     tasks_per_site: Annotated[int, typer.Option("--tasks-per-site", min=1, help="Distinct tasks proposed from the "
-                                                "pages read, each run and judged (one proposer call).")] = 1,
+                                                "pages read, each run and judged (one proposer call).")] = 3,
     open_: OpenOption = False,
 ) -> None:
     """Propose a task for every site, run the agent on it, judge the trajectory and refine the task.

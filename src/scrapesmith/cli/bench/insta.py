@@ -215,7 +215,7 @@ def bench_insta_e2e(
                                             "seed's prompt), checked and re-proposed as a choice if vague; "
                                             "default: it chooses among the program's tasks.")] = False,
     tasks_per_site: Annotated[int, typer.Option("--tasks-per-site", min=1, help="Distinct tasks per site, each "
-                                                "run and judged.")] = 1,
+                                                "run and judged.")] = 3,
     site_seed: Annotated[int, typer.Option("--site-seed", help="The demo web's data seed.")] = 7,
     layout: Annotated[int, typer.Option("--layout", min=0, max=5, help="The demo web's layout version "
                                         "(0: as developed; 1-5: redrawn pages, the same truth).")] = 0,
