@@ -79,3 +79,19 @@ def test_values_that_now_hold_the_words_cut_away_when_forged_are_drift():
     assert drift.evidence == "title: 7 of 7 values hold 'See All Contributors', cut away on every seed page"
     cut_as_forged = [{"title": f"Author {i}", "price": "$1.00"} for i in range(7)]
     assert not compare(profile, cut_as_forged, kind_of).drifted
+
+
+def test_seed_pages_that_read_the_same_values_are_one_observation():
+    """book-borders forged on three copies of one book (SWDE pages 6-8, "James Patterson, Maxine Paetro" on
+    each): two of seven other books with several authors is what one observation allows, not drift; on three
+    different seed books with several authors each it is."""
+    same = [{"author": ["James Patterson", "Maxine Paetro"]}] * 3
+    differ = [{"author": ["James Patterson", "Maxine Paetro"]}, {"author": ["Stieg Larsson", "Reg Keeland"]},
+              {"author": ["Naomi Novik", "Dominic Harman"]}]
+    now = [{"author": ["Stieg Larsson", "Reg Keeland"]}] * 2 + [{"author": ["Lisa Kleypas"]}] * 5
+    for seeds, drifted in ((same, False), (differ, True)):
+        profile = profile_rows(seeds, ["author"], kind_of, seed=True)
+        assert compare(profile, now, kind_of).drifted is drifted
+    assert profile_rows(same, ["author"], kind_of, seed=True).column("author").forged_fill == (1, 1)
+    empty = [{"author": None}] * 7
+    assert compare(profile_rows(same, ["author"], kind_of, seed=True), empty, kind_of).drifted  # still drift

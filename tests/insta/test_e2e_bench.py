@@ -8,6 +8,7 @@ import pytest
 
 from scrapesmith.bench.insta_e2e import measure_e2e
 from scrapesmith.insta import ResultStore
+from scrapesmith.io import read_rows
 from scrapesmith.llm import LedgeredLLM
 from scrapesmith.sites import build_sites
 
@@ -63,6 +64,11 @@ def test_several_tasks_per_site_each_distinct_run_judged_and_exported(tmp_path):
     verified = sum(case["judged_success"] for case in cases)
     assert summary["verified_per_site"] == round(verified / 2, 3) and verified >= 4
     assert summary["judge_precision"] == 1.0 and summary["calls insta.propose"] == 2  # one proposer call a site
+    # results.parquet stays one row per site, with how many tasks it ran and how many the judge verified
+    rows = {row["site"]: row for row in read_rows(tmp_path / "seed-0" / "results.parquet")}
+    for site, stored in store.latest().items():
+        judged = sum(task.judgement.succeeded for task in stored.per_task())
+        assert (rows[site]["tasks"], rows[site]["verified_tasks"]) == (3, judged)
     # every verified episode is exported: agent records for each judged success's steps
     sft = [json.loads(line) for line in (tmp_path / "seed-0" / "sft.jsonl").read_text().splitlines()]
     steps = sum(len(task.trajectory.steps) for stored in store.latest().values() for task in stored.per_task()

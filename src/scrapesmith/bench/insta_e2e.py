@@ -46,7 +46,7 @@ def _ratio(part: int, whole: int) -> float:
 
 def site_cases(result: Any, truth: Any, seed: int, records: dict[str, int], served: set[str]) -> list[dict[str, Any]]:
     """One site of one run, one case per task (``task_no`` 1, 2, …), scored against its truth; the site's SFT
-    records and model calls are on its first case."""
+    records and model calls are on its first case, and every case's ``seconds`` is the site's (all its tasks)."""
     cases = [task_case(one, truth, seed, records, served) | {"task_no": number}
              for number, one in enumerate(result.per_task(), start=1)]
     for case in cases[1:]:

@@ -5,7 +5,7 @@ Every check reads as a sentence and has a threshold a person can reason about:
 * **fill** — a column is drifted when it is filled on less than half as many pages as when it was forged,
   and so few filled pages would happen by chance less than once in a hundred runs on an unchanged site
   (binomial tail, with the forged rate estimated as if one more seed page were filled and one empty, so
-  three seeds never claim certainty);
+  three seeds never claim certainty; seed pages that read the same values count once — one observation);
 * **several** — a column that read several values on most seed pages (a car's city and highway mileage)
   is drifted when, by the same test as *fill*, its cells now rarely hold more than one: half the field is gone;
 * **kind** — a column whose forged values were mostly of one typed kind (a price, a date, a URL …) is drifted
@@ -148,7 +148,7 @@ def _rare(was: int, was_of: int, now: int, now_of: int) -> bool:
 
 
 def _fill_drift(was: ColumnProfile, now: ColumnProfile) -> Drift | None:
-    if not _rare(was.filled, was.pages, now.filled, now.pages):
+    if not _rare(*was.forged_fill, now.filled, now.pages):
         return None
     return Drift(column=was.name, check="fill", evidence=f"{was.name}: {now.filled} of {now.pages} filled, "
                                                          f"was {was.filled} of {was.pages}")

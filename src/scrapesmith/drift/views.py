@@ -38,9 +38,20 @@ class ColumnProfile(BaseModel):
     @property
     def forged_several(self) -> tuple[int, int]:
         """(cells with several values, filled cells) on the seed pages, from the kept seed values: what a
-        profile saved before ``several`` was counted still knows."""
-        filled = [values for values in self.seed_values if values]
+        profile saved before ``several`` was counted still knows. Seed pages that read the same values (three
+        copies of one book) count once: they are one observation of the site, not three."""
+        filled = set(map(tuple, (values for values in self.seed_values if values)))
         return sum(len(values) > 1 for values in filled), len(filled)
+
+    @property
+    def forged_fill(self) -> tuple[int, int]:
+        """(filled, pages) as forged, with the seed pages that read the same values counted once (when the
+        profile kept every seed page's values)."""
+        if len(self.seed_values) != self.pages:
+            return self.filled, self.pages
+        filled = [tuple(values) for values in self.seed_values if values]
+        repeats = len(filled) - len(set(filled))
+        return self.filled - repeats, self.pages - repeats
 
     @property
     def main_kind(self) -> str | None:

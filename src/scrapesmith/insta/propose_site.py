@@ -14,7 +14,12 @@ or a record's own page — so a task can be held to them:
 Either way the task carries its :class:`~.views.TaskGoal` (value, label, record, page), which the judge checks.
 ``N/A`` is accepted only from a site with nothing to ask (no fact, no page of its own), with that reason; an
 N/A for a site with facts is rejected like a vague task. With no model, the program takes its first ranked
-page goal (no model will read an answer), else its first goal. An unreadable choice falls back to the program's first, with the reason.
+page goal, else its first goal. An unreadable choice falls back to the program's first, with the reason.
+
+*Several tasks* (:meth:`SiteProposer.propose_tasks`, ``count`` > 1): the model lists ``count`` ids in one call
+(prompt ``insta_propose_choose_many``; ``free_form`` is not asked); a repeat — the same id, the same page to
+reach, the same label of the same record — is rejected ("duplicate: …" in the first task's ``rejected``) and
+its place, like any place the reply left empty, goes to the program's next ranked goal.
 """
 
 from __future__ import annotations

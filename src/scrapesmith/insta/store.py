@@ -94,6 +94,8 @@ def summary_row(result: SiteResult) -> dict[str, Any]:
         "efficiency": judgement.efficiency if judgement else None,
         "self_correction": judgement.self_correction if judgement else None,
         "confidence": judgement.confidence if judgement else None,
+        "tasks": sum(task.proposal is not None and task.proposal.task is not None for task in result.per_task()),
+        "verified_tasks": sum(task.judgement is not None and task.judgement.succeeded for task in result.per_task()),
         "seconds": result.seconds,
         "llm_calls": result.llm_calls,
         "worker": result.worker,
