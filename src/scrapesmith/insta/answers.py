@@ -43,9 +43,14 @@ def _norm(text: str) -> str:
     return " ".join(_WORD.findall(text.casefold()))
 
 
+def asks_question(task: str) -> bool:
+    """The task asks for information (a question mark at its end, or a question word first)."""
+    return bool(_QUESTION.search(task.strip()))
+
+
 def question_clause(task: str) -> str | None:
     """The clause of the task that asks (the last one that is a question), or None."""
-    asking = [clause for clause in task_criteria(task) if _QUESTION.search(clause.strip())]
+    asking = [clause for clause in task_criteria(task) if asks_question(clause)]
     return asking[-1] if asking else None
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from scrapesmith.insta.answers import named_answer
+from scrapesmith.insta.answers import asks_question, named_answer
 from scrapesmith.insta.candidates import Grounding, action_signature, mentions
 from scrapesmith.insta.evidence_judge import task_criteria
 from scrapesmith.insta.verify import verify_criteria
@@ -69,7 +69,6 @@ MAX_OFFERED = 6
 #: A free "fill with text you write" candidate scoring above this comes from a typing verb in the task
 #: (``Grounding.typing``); below it, the task asks for no typing and the program never offers one.
 TYPING_SCORE = 1.0
-_QUESTION = re.compile(r"\?\s*$|^\s*(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
 
 
 @dataclass
@@ -158,11 +157,6 @@ def confidence(evidence: tuple[bool, bool, bool]) -> float:
     the same evidence on the development list (:data:`CALIBRATION`; (successes + 1) / (steps + 2))."""
     steps, successes = CALIBRATION.get(evidence, (0, 0))
     return round((successes + 1) / (steps + 2), 3)
-
-
-def asks_question(task: str) -> bool:
-    """The task asks for information (a question mark at its end, or a question word first)."""
-    return bool(_QUESTION.search(task.strip()))
 
 
 def _phrases(candidate: ActionCandidate) -> set[str]:
