@@ -26,6 +26,7 @@ import numpy as np
 
 from scrapesmith.induce.field_evidence import FieldConcept
 from scrapesmith.induce.ranking import CONSTANT_KINDS, RankerModel, ScoredCandidate, shared_affix
+from scrapesmith.induce.value_facts import FACT_NAMES, facts_of
 from scrapesmith.induce.views import FieldSpec
 
 MODEL_PATH = Path(__file__).parent / "data" / "confidence.json"
@@ -33,7 +34,12 @@ NEAR = 0.5  # a rival reading within this share of the chosen one's score is a t
 # signals that are facts about the field, not about the value found: never the reason a value is doubted
 FIELD_FACTS = frozenset({"hard kind", "no kind", "headline field", "constant kind", "length"})
 # the checks a user can see on the seed pages themselves, in the order they are given as the reason
-RULES = ("same on every seed", "filled", "shared affix")
+RULES = ("same on every seed", "filled", "shared affix", "joined texts", "several of its kind", "several matches")
+# the checks that may doubt a value by themselves, whatever the model's probability: a fit keeps those that
+# (almost) never hold on a right value of the sites it is fitted on (``ConfidenceModel.checks``)
+CHECKS = (*RULES, "same on every seed, any kind", "regex")
+# facts weighed only as checks: too rare on the development sites for a weight the model could learn
+CHECK_ONLY = FACT_NAMES
 FACTOR_SIGNALS = ("type", "variation", "outside", "closeness", "headline", "short", "cardinality", "templated")
 
 
@@ -76,6 +82,8 @@ def signals(ranked: Sequence[ScoredCandidate], concept: FieldConcept) -> dict[st
     }
     for name in FACTOR_SIGNALS:
         found[f"f:{name}"] = math.log(max(best.factors.get(name, 1.0), 1e-6))
+    facts = facts_of(best).numbers
+    found.update({name: facts.get(name, 0.0) for name in FACT_NAMES})
     return found
 
 
@@ -84,12 +92,20 @@ def _reason(name: str, ranked: Sequence[ScoredCandidate], concept: FieldConcept,
     best = ranked[0]
     mine = field_values(best, concept)
     filled = [page for page in mine if page]
-    if name == "same on every seed":
+    if name in ("same on every seed", "same on every seed, any kind"):
         return "same text on every seed page"
     if name == "filled":
         return f"found on {len(filled)} of {len(mine)} seed pages"
     if name == "shared affix":
         return shared_affix([page[0] for page in filled]) or "same words around every seed's value"
+    if name == "joined texts":
+        texts = facts_of(best).joined
+        shown = " + ".join(f"'{t[:30]}'" for t in texts[:2])
+        return f"joins {len(texts)} texts the page prints apart ({shown})" if texts else "joins texts printed apart"
+    if name == "several of its kind":
+        return f"one value holds several of its kind ('{next((p[0] for p in filled), '')[:40]}')"
+    if name == "several matches":
+        return f"its path matches {round(math.exp(found[name]), 1)} elements a page; the first is taken"
     if name in ("margin", "rivals near"):
         rival = next((s for s in ranked[1:] if field_values(s, concept) != mine), None)
         shown = next((v for page in field_values(rival, concept) for v in page), "") if rival else ""
@@ -125,6 +141,15 @@ def _reason(name: str, ranked: Sequence[ScoredCandidate], concept: FieldConcept,
 
 class ConfidenceModel(RankerModel):
     """The fitted model: a logistic regression over :func:`signals` (``kind: linear``) with its threshold."""
+
+    @property
+    def checks(self) -> list[str]:
+        """The checks (:data:`CHECKS`) that doubt a value whatever its probability."""
+        return list(self.data.get("checks", []))
+
+    def flags(self, found: dict[str, float]) -> bool:
+        """Is a value with the signals ``found`` doubted: a check holds, or its probability is under the threshold?"""
+        return any(check_holds(n, found) for n in self.checks) or self.probability(found) < self.threshold
 
     def contributions(self, features: dict[str, float]) -> dict[str, float]:
         """Each signal's share of the log-odds (weight times standardised value): the most negative is the reason."""
@@ -168,9 +193,12 @@ def assess(ranked: Sequence[ScoredCandidate], concept: FieldConcept) -> tuple[fl
         return judged(ranked[0], concept) if ranked else (None, None)
     found = signals(ranked, concept)
     probability = round(model.probability(found), 3)
+    check = next((name for name in model.checks if check_holds(name, found)), None)
+    if check is not None:  # a fact right values (almost) never show on the sites the model was fitted on
+        return probability, _reason(check, ranked, concept, found)
     if probability >= model.threshold:
         return probability, None
-    rule = next((name for name in RULES if _rule_holds(name, found)), None)
+    rule = next((name for name in RULES if check_holds(name, found)), None)
     if rule is not None:  # a reason a user can check on the seeds themselves comes first
         return probability, _reason(rule, ranked, concept, found)
     parts = model.contributions(found)
@@ -178,10 +206,13 @@ def assess(ranked: Sequence[ScoredCandidate], concept: FieldConcept) -> tuple[fl
     return probability, _reason(worst, ranked, concept, found)
 
 
-def _rule_holds(name: str, found: dict[str, float]) -> bool:
+def check_holds(name: str, found: dict[str, float]) -> bool:
+    """Does the check ``name`` (one of :data:`CHECKS`) hold on a value's signals ``found``?"""
     if name == "same on every seed":
         return found[name] > 0 and not found["constant kind"]
-    return found[name] < 1 if name == "filled" else found[name] > 0
+    if name == "same on every seed, any kind":
+        return found["same on every seed"] > 0
+    return found[name] < 1 if name == "filled" else found.get(name, 0.0) > 0
 
 
 def assessed(field: FieldSpec, ranked: Sequence[ScoredCandidate], concept: FieldConcept) -> FieldSpec:
