@@ -4,8 +4,10 @@ The engine that learns a field from an example proposes (:func:`examples.example
 element, its label, its stable classes); to that, what a redesign leaves of the old selector and of the page:
 a label whose text now holds the value, a label now beside the value (after it, or before it as a link),
 the old selector's conditions on its nodes and its label spellings, the old selector read from the other end
-(a block whose children were reversed), a multi-valued field's values as like siblings, and two label spellings seen on different seed pages joined into one step. Each candidate carries a
-weight; :mod:`scrapesmith.induce.heal` scores them on the pages.
+(a block whose children were reversed), a multi-valued field's values as like siblings, two label spellings
+seen on different seed pages joined into one step, and a renamed label opened to the spellings no seed page
+shows, in its place. Each candidate carries a weight (the old shape, or a path inside the old selector's nodes,
+counts more); :mod:`scrapesmith.induce.heal` scores them on the pages.
 """
 
 from __future__ import annotations
