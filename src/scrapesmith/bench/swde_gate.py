@@ -6,10 +6,11 @@ evidence's own choice, which is the heuristic's field exactly, so a gate's figur
 case from the open run where its path is open and from the heuristic run where it is not.
 
 A path opens on a set of sites when the model's choices on it turned more fields Correct than they turned
-wrong (ties: a higher summed F1) *and* it held left one site out among them: for each of those sites, the path
-as fitted without it leaves that site at or above the evidence alone (Correct and F1). A path that helped on
-most sites but would have been opened blind on one it harmed stays closed: the model is dropped wherever it
-makes a figure worse than the evidence alone. The leave-one-site-out figure fits the whole rule (both steps)
+wrong (ties: a higher summed F1) *and* that help shows left one site out among them: each site scored under
+the path as fitted without it, none falls below the evidence alone (Correct and F1) and together they gain. A
+path that helped on most sites but would have been opened blind on one it harmed stays closed (the model is
+dropped wherever it makes a figure worse than the evidence alone), and so does one whose every gain is on a
+single site (nothing shows it helps on a site it was not fitted on). The leave-one-site-out figure fits the whole rule (both steps)
 on the other sites for each site in turn; the in-sample one on all.
 """
 
@@ -55,22 +56,19 @@ def opened(gains: dict) -> list[str]:
 
 
 def held_paths(asked: Sequence[dict], evidence: dict[tuple[str, str], dict], sites: Sequence[str]) -> list[str]:
-    """The paths :func:`opened` opens on ``sites`` that also hold left one site out among them: no site of
-    ``sites`` falls below the evidence alone (Correct or F1) under the path as fitted on the others."""
+    """The paths :func:`opened` opens on ``sites`` whose help shows left one site out among them: each site
+    scored under the path as fitted on the others, none falls below the evidence alone (Correct or F1), and
+    together they gain (more fields made right than wrong; a tie, a higher F1). A path whose every gain is on
+    one site shows none held out and stays closed."""
     kept = []
     for path in opened(path_gains(asked, evidence, sites)):
-        if not any(path in opened(path_gains(asked, evidence, [s for s in sites if s != site]))
-                   and harmed([c for c in asked if c["site"] == site], evidence, path) for site in sites):
+        held = [path_gains(asked, evidence, [site])[path] for site in sites
+                if path in opened(path_gains(asked, evidence, [s for s in sites if s != site]))]
+        total = {"right": sum(g["right"] for g in held), "wrong": sum(g["wrong"] for g in held),
+                 "f1": sum(g["f1"] for g in held)}
+        if opened({path: total}) and not any(g["right"] < g["wrong"] or g["f1"] < -1e-9 for g in held):
             kept.append(path)
     return kept
-
-
-def harmed(mine: Sequence[dict], evidence: dict[tuple[str, str], dict], path: str) -> bool:
-    """Does opening ``path`` leave one site's fields (``mine``) with fewer Correct or a lower F1 than the evidence?"""
-    before = [evidence[(c["site"], c["attribute"])] for c in mine]
-    after = gated_cases(mine, evidence, [path])
-    correct = lambda cases: sum(c["category"] == "correct" for c in cases)
-    return correct(after) < correct(before) or sum(c["f1"] for c in after) < sum(c["f1"] for c in before) - 1e-9
 
 
 def gated_cases(asked: Sequence[dict], evidence: dict[tuple[str, str], dict], open_paths: Iterable[str]) -> list[dict]:

@@ -155,6 +155,8 @@ def _element_texts(root: etree._Element) -> set[str]:
             whole = normalize_space(element.text_content()) if len(element) else normalize_space(element.text or "")
             if whole and len(whole) <= 200:
                 texts.add(folded(whole))
+        if isinstance(element.tag, str) and len(element) and element.text and element.text.strip():
+            texts.add(folded(normalize_space(element.text)))  # "2010 Audi A6 Avant" before its <span>
         if element.tail and element.tail.strip():
             texts.add(folded(normalize_space(element.tail)))
     return texts
@@ -164,7 +166,10 @@ def template_affix(values: Sequence[Sequence[str]], concept: FieldConcept, texts
     """A regex dropping the words every seed's value shares at its start or end ("Glacier BrewHouse *Review*"),
     when they are template and not data: the values differ, the shared words are no function words and no
     words of the field's own description ("University" in a university's name), and on every seed the rest
-    is also printed on its own somewhere on the page (the breadcrumb's "Glacier BrewHouse"). The shared words are
+    is also printed on its own somewhere on the page (the breadcrumb's "Glacier BrewHouse", the heading's own
+    text before its ``<span>``). Where seeds share words at both ends ("*2010 Audi* A6 Avant *Specs and
+    Features*") and the rest without both is printed nowhere, one end alone is tried: seeds of one make share
+    its name by chance, the template's words are the end whose rest the page prints. The shared words are
     cut where a page has them, never required: three seeds alike by chance (one car make) do not decide what
     every other page reads."""
     firsts = [page[0] for page in values if page]
@@ -175,12 +180,18 @@ def template_affix(values: Sequence[Sequence[str]], concept: FieldConcept, texts
     suffix = common_words([list(reversed(words)) for words in split])[::-1]
     if any(len(words) <= len(prefix) + len(suffix) for words in split):
         return None
-    shared = [w.lower().strip(".,:;!?") for w in prefix + suffix]
-    if not shared or all(w in FUNCTION_WORDS for w in shared) or set(shared) & set(concept.asked):
-        return None
-    rests = [" ".join(words[len(prefix):len(words) - len(suffix)]) for words in split]
-    if not all(texts.on_page(i, rest) for i, rest in enumerate(rests)):
-        return None
+    ends = [(prefix, suffix)] + ([(prefix, []), ([], suffix)] if prefix and suffix else [])
+    for head_words, tail_words in sorted(ends, key=lambda e: -len(e[0]) - len(e[1])):
+        shared = [w.lower().strip(".,:;!?") for w in head_words + tail_words]
+        if not shared or all(w in FUNCTION_WORDS for w in shared) or set(shared) & set(concept.asked):
+            continue
+        rests = [" ".join(words[len(head_words):len(words) - len(tail_words)]) for words in split]
+        if all(texts.on_page(i, rest) for i, rest in enumerate(rests)):
+            return _affix_regex(head_words, tail_words)
+    return None
+
+
+def _affix_regex(prefix: Sequence[str], suffix: Sequence[str]) -> str:
     # the shared words are optional: seeds that happen to share words of their data ("Hyundai Accent" on three
     # seeds of one make) must not leave the field empty on every page that does not
     head = rf"(?:{re.escape(' '.join(prefix))}\s*)?" if prefix else ""

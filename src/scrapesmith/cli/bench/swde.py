@@ -177,7 +177,7 @@ def print_gate(evaluation: dict) -> None:
                       cell(row["loso"]), str(row["asked"]))
     console.print(table)
     for path, gain in evaluation["gains"].items():
-        state = ("open" if path in evaluation["open_paths"] else "closed: it harmed a site left out"
+        state = ("open" if path in evaluation["open_paths"] else "closed: its help does not show left one site out"
                  if path in evaluation.get("majority_paths", ()) else "closed")
         console.print(f"{path}: {gain['fields']} asked, {gain['right']} made right, {gain['wrong']} made wrong, "
                       f"F1 {gain['f1']:+.2f} -> {state}", highlight=False)
