@@ -16,7 +16,7 @@ CARS = ["2010 Audi A6 Avant", "2010 Audi S5", "2010 Audi S6", "2010 Chrysler Seb
 
 
 def banner_page(name: str) -> str:
-    return (f"<html><head><title>{name} - Specs</title></head><body><div id=\"VipBanner\">"
+    return (f"<html><head><title>{name} Specs and Features - MSN Autos</title></head><body><div id=\"VipBanner\">"
             f"<h1 class=\"title\" id=\"BannerTitle\">{name}<br/><span class=\"subtitle\" id=\"SubTitle\">Specs and "
             "Features</span></h1><div style='clear:both;padding:0px;margin:0px;'></div></div>"
             "<table><tr><td>Engine</td><td>3.0L V6</td></tr></table></body></html>")
