@@ -58,7 +58,7 @@ def recorded_sites(paths: Sequence[Path]) -> dict[str, dict]:
         data = json.loads(path.read_text(encoding="utf-8"))
         for result in (data["sites"].values() if "sites" in data else [data]):
             for key, spec in result["params"]["specs"].items():
-                usage = next(row for row in result["params"]["per_site"] if row["site"] == key)
+                usage = next(row for row in result["params"]["per_site"] if row.get("site", row.get("group")) == key)
                 sites[key] = {"spec": spec, "usage": usage, "seeds": result["params"]["seeds"]}
     return sites
 

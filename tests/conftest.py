@@ -95,6 +95,16 @@ def swde_dir() -> Path:
     return SWDE.resolve()
 
 
+@pytest.fixture
+def chooser_paths_open() -> Iterator[None]:
+    """``--method choose`` asking its model on every path, for tests of the chooser's control flow: the shipped
+    gate (``induce/data/choose_gate.json``, fitted by ``bench swde-choose-gate``) may close every path."""
+    from scrapesmith.induce import use_gate
+
+    with use_gate(None):
+        yield
+
+
 def _chromium() -> str:
     path = BrowserOptions().executable_path
     if not shutil.which(path):

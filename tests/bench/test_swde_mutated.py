@@ -12,6 +12,8 @@ from scrapesmith.bench.swde_mutated import run_mutated
 from scrapesmith.llm import LedgeredLLM
 from scrapesmith.llm.scripted import ScriptedLLM
 
+pytestmark = pytest.mark.usefixtures("chooser_paths_open")  # the control flow with the model asked
+
 SWDE = Path(__file__).resolve().parents[2] / "../shared/data/swde"
 
 

@@ -15,6 +15,8 @@ from scrapesmith.dom import mutate_page
 from scrapesmith.induce import CompiledSpec, FieldRequest, induce_scraper
 from scrapesmith.llm.scripted import ScriptedLLM
 
+pytestmark = pytest.mark.usefixtures("chooser_paths_open")  # the control flow with the model asked
+
 SWDE = Path(__file__).resolve().parents[2] / "../shared/data/swde"
 
 

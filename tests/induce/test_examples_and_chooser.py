@@ -29,6 +29,8 @@ from scrapesmith.induce.field_evidence import concept_for
 from scrapesmith.induce.heuristic import rank_candidates
 from scrapesmith.llm.scripted import ScriptedLLM
 
+pytestmark = pytest.mark.usefixtures("chooser_paths_open")  # the control flow with the model asked
+
 BOOKS = [("Dune", "$10.07", "9780441172719", "$9.06"), ("Emma", "$7.63", "9780141439587", "$6.86"),
          ("Ubik", "$16.46", "9780547572291", "$14.81"), ("Kindred", "$5.72", "9780807083697", "$5.14")]
 

@@ -20,6 +20,8 @@ from scrapesmith.llm.grammar import schema_grammar
 from scrapesmith.llm.models import DEFAULT_SIZE, EMBEDDED_MODELS, is_installed
 from scrapesmith.llm.scripted import ScriptedLLM
 
+pytestmark = pytest.mark.usefixtures("chooser_paths_open")  # the control flow with the model asked
+
 CAMERAS = [("Lumo S1", '1.92"', '1.48"', '2.29"', "7.4 oz", "$249.00"),
            ("Lumo S2", '2.05"', '1.51"', '2.40"', "8.1 oz", "$279.00"),
            ("Lumo S3", '1.88"', '1.39"', '2.18"', "6.9 oz", "$229.00")]

@@ -322,3 +322,19 @@ def test_one_text_cut_two_ways_is_cut_as_the_model_read_it() -> None:
     whole = read.model_copy(update={"name": "publisher"})
     checked = weigh(publisher, whole, ReadOutcome(PUBLISHER_LINES[0]), PUBLISHERS, concept_for("publisher", "the publisher"))
     assert read_path(checked.evidence) == "span of another kind" and checked.actions == publisher.actions
+
+
+def test_a_name_kind_never_overrules_the_text_the_page_labels() -> None:
+    """A publisher is a soft kind (an organisation's name): it weighs in behind a label and rules nothing out.
+    The labelled line the page prints ("Knopf; First Edition (May 25, 2010)") is kept over a read span that
+    reads more like a name from another block (another edition's publisher on one seed page)."""
+    others = ["Knopf", "Vintage", "Random House Large Print"]
+    pages = [parse_html(f"<html><body><h1>Book {n}</h1><div class='ed'><span>Publisher: {other}</span></div><ul>"
+                        f"<li><b>Publisher:</b> {line.replace('&', '&amp;')}</li></ul></body></html>")
+             for n, (line, other) in enumerate(zip(PUBLISHER_LINES, others, strict=True))]
+    named = FieldSpec(name="publisher", actions=["//b[normalize-space()='Publisher:']/following-sibling::text()[1]"],
+                      confidence=0.9, evidence="label score=0.98")
+    read = generalise(Example("publisher", "Knopf"), pages)
+    assert CompiledSpec(ScraperSpec(fields=[read])).extract_tree(pages[2])["publisher"].values != ["Simon & Schuster Audio"]
+    kept = weigh(named, read, ReadOutcome("Knopf"), pages, concept_for("publisher", "the publisher"))
+    assert kept.actions == named.actions and read_path(kept.evidence) == "evidence labelled"

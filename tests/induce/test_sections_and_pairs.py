@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from scrapesmith.dom import parse_html
 from scrapesmith.induce import CompiledSpec, FieldRequest, induce_scraper
 from scrapesmith.induce.choose import choose_candidate, label_options
@@ -19,6 +21,8 @@ from scrapesmith.induce.kinds import label_unit, with_unit
 from scrapesmith.induce.pairs import page_pairs, shared_pairs
 from scrapesmith.induce.views import PostProcess
 from scrapesmith.llm.scripted import ScriptedLLM
+
+pytestmark = pytest.mark.usefixtures("chooser_paths_open")  # the control flow with the model asked
 
 CARS = [("2010 Audi A6", "3.0L 300 hp V6", "18", "26", "21", "30"),
         ("2010 Audi S5", "4.2L 354 hp V8", "14", "22", "18", "27"),

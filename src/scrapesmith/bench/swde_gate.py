@@ -3,9 +3,15 @@
 Input: two ``bench swde`` results on the same sites, seeds and commit — the chooser with every path open
 (``--method choose --open-gates``) and the evidence alone (``--method heuristic``). A closed path keeps the
 evidence's own choice, which is the heuristic's field exactly, so a gate's figure on a site is each field's
-case from the open run where its path is open and from the heuristic run where it is not. A path opens when
-the model's choices on it turned more fields Correct than they turned wrong (ties: a higher summed F1). The
-leave-one-site-out figure fits the gate on the other sites for each site in turn; the in-sample one on all.
+case from the open run where its path is open and from the heuristic run where it is not.
+
+A path opens on a set of sites when the model's choices on it turned more fields Correct than they turned
+wrong (ties: a higher summed F1) *and* that help shows left one site out among them: each site scored under
+the path as fitted without it, none falls below the evidence alone (Correct and F1) and together they gain. A
+path that helped on most sites but would have been opened blind on one it harmed stays closed (the model is
+dropped wherever it makes a figure worse than the evidence alone), and so does one whose every gain is on a
+single site (nothing shows it helps on a site it was not fitted on). The leave-one-site-out figure fits the whole rule (both steps)
+on the other sites for each site in turn; the in-sample one on all.
 """
 
 from __future__ import annotations
@@ -49,6 +55,22 @@ def opened(gains: dict) -> list[str]:
     return [p for p, g in gains.items() if g["right"] > g["wrong"] or (g["right"] == g["wrong"] and g["f1"] > 0)]
 
 
+def held_paths(asked: Sequence[dict], evidence: dict[tuple[str, str], dict], sites: Sequence[str]) -> list[str]:
+    """The paths :func:`opened` opens on ``sites`` whose help shows left one site out among them: each site
+    scored under the path as fitted on the others, none falls below the evidence alone (Correct or F1), and
+    together they gain (more fields made right than wrong; a tie, a higher F1). A path whose every gain is on
+    one site shows none held out and stays closed."""
+    kept = []
+    for path in opened(path_gains(asked, evidence, sites)):
+        held = [path_gains(asked, evidence, [site])[path] for site in sites
+                if path in opened(path_gains(asked, evidence, [s for s in sites if s != site]))]
+        total = {"right": sum(g["right"] for g in held), "wrong": sum(g["wrong"] for g in held),
+                 "f1": sum(g["f1"] for g in held)}
+        if opened({path: total}) and not any(g["right"] < g["wrong"] or g["f1"] < -1e-9 for g in held):
+            kept.append(path)
+    return kept
+
+
 def gated_cases(asked: Sequence[dict], evidence: dict[tuple[str, str], dict], open_paths: Iterable[str]) -> list[dict]:
     paths = set(open_paths)
     return [case if asked_path(case) in paths else evidence[(case["site"], case["attribute"])] for case in asked]
@@ -67,10 +89,10 @@ def evaluate(asked_result: dict, evidence_result: dict) -> dict:
     asked, evidence = asked_result["cases"], {(c["site"], c["attribute"]): c for c in evidence_result["cases"]}
     sites = list(dict.fromkeys(c["site"] for c in asked))
     gains = path_gains(asked, evidence)
-    shipped = opened(gains)
+    shipped = held_paths(asked, evidence, sites)
     rows, held_out = [], []
     for site in sites:
-        fold = opened(path_gains(asked, evidence, [s for s in sites if s != site]))
+        fold = held_paths(asked, evidence, [s for s in sites if s != site])
         mine = [c for c in asked if c["site"] == site]
         held = gated_cases(mine, evidence, fold)
         held_out += held
@@ -78,7 +100,7 @@ def evaluate(asked_result: dict, evidence_result: dict) -> dict:
                      "open": figures(mine), "in_sample": figures(gated_cases(mine, evidence, shipped)),
                      "loso": figures(held), "loso_open_paths": fold,
                      "asked": sum(asked_path(c) in fold for c in mine)})
-    return {"open_paths": shipped, "gains": gains, "sites": rows,
+    return {"open_paths": shipped, "majority_paths": opened(gains), "gains": gains, "sites": rows,
             "overall": {"evidence": figures(list(evidence.values())), "open": figures(asked),
                         "in_sample": figures(gated_cases(asked, evidence, shipped)), "loso": figures(held_out)}}
 

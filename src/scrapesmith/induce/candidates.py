@@ -32,6 +32,8 @@ CandidateKey = tuple[str, str | None, str | None]
 PRIORS = {"label": 1.0, "qualified": 0.9, "itemprop": 0.95, "class": 0.85, "headline": 0.8, "section": 0.75,
           "section above": 0.7,
           "pair": 0.9, "type": 0.55, "titled": 0.7, "unnamed": 0.5, "linked": 0.8, "meant": 0.8}
+# a class that also names another field asked beside this one ("author_name" for a title): that field's
+OTHER_FIELD_CLASS = 0.5
 
 
 @dataclass(frozen=True)
@@ -240,6 +242,7 @@ def attribute_candidates(root: etree._Element, concept: FieldConcept) -> list[Fi
     """Elements whose itemprop, class or id names the field."""
     found: list[FieldCandidate] = []
     words = tuple(w for w in concept.class_words if len(w) >= 3)
+    others = _other_fields_words(concept)
     for element in visible_elements(root):
         prop = (element.get("itemprop") or "").lower()
         if prop and any(w in prop for w in words + (concept.name.lower(),)):
@@ -248,9 +251,18 @@ def attribute_candidates(root: etree._Element, concept: FieldConcept) -> list[Fi
             continue
         for attr in _naming_attributes(element):
             value = usable_class(element.get(attr))
-            if value and set(words) & class_words(value):
-                found.extend(_element_variants(element, f"//{element.tag}[@{attr}={xpath_literal(value)}]", "class"))
+            if value and set(words) & (named := class_words(value)):
+                strength = OTHER_FIELD_CLASS if named & others else 1.0
+                found.extend(_element_variants(element, f"//{element.tag}[@{attr}={xpath_literal(value)}]", "class",
+                                               strength))
     return found
+
+
+def _other_fields_words(concept: FieldConcept) -> set[str]:
+    """The words of the other fields' names that are none of this field's own class words: a class holding
+    one of them ("author_name") names that field, whatever else it says."""
+    own = set(concept.class_words) | set(concept.words)
+    return {w for name in concept.others for w in re.findall(r"[a-z]+", name.lower()) if len(w) >= 3} - own
 
 
 def _naming_attributes(element: etree._Element) -> list[str]:
@@ -265,14 +277,15 @@ def class_words(value: str) -> set[str]:
     return {w for w in re.split(r"[^a-zA-Z]+", spaced.lower()) if w}
 
 
-def _element_variants(element: etree._Element, path: str, evidence: str) -> list[FieldCandidate]:
-    variants = [FieldCandidate(path, evidence)]
+def _element_variants(element: etree._Element, path: str, evidence: str,
+                      strength: float = 1.0) -> list[FieldCandidate]:
+    variants = [FieldCandidate(path, evidence, strength=strength)]
     box, steps = inner_box(element)
     if normalize_space(box.text or ""):
-        variants.append(FieldCandidate(f"{path}{steps}/text()", evidence))
+        variants.append(FieldCandidate(f"{path}{steps}/text()", evidence, strength=strength))
     child_tags = {c.tag for c in element if isinstance(c.tag, str)}
     for tag in child_tags:
-        variants.append(FieldCandidate(f"{path}/{tag}", evidence))
+        variants.append(FieldCandidate(f"{path}/{tag}", evidence, strength=strength))
     return variants
 
 

@@ -5,8 +5,8 @@ names it and the evidence is weak; the evidence is split between close candidate
 helped on some paths and made others worse than the evidence alone (a warranty row taken for an engine, a
 print timestamp for a publication date). ``bench swde-choose-gate`` runs the chooser with every path open and
 the evidence alone on the same sites, counts per path how many fields the model's choice turned right and
-wrong, and writes the paths where it did more good than harm to ``data/choose_gate.json``; every other path
-keeps the evidence's choice and says so. The same fitting left one site out at a time gives the held-out
+wrong, and writes the paths where it did more good than harm, and harmed no site when fitted without it, to
+``data/choose_gate.json``; every other path keeps the evidence's choice and says so. The same fitting left one site out at a time gives the held-out
 figure (BENCHMARKS.md). No path names a site, a vertical or an attribute.
 """
 

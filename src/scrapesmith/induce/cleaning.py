@@ -1,12 +1,20 @@
 """Value cleaning that becomes part of the spec, so replay does it with no model.
 
-Two shapes of raw value recur on real detail pages:
+A value is what the page prints as one text: a text node is never cut by guessing which part of it the field
+means ("Knopf; First Edition (May 25, 2010)" stays whole for a publisher, "6 ft 5 in (1.96 m)" for a height,
+"Seafood, Californian" for a cuisine — measured: every such cut on the SWDE development sites turned a correct
+field into a wrong one). What is cut is what is not the value by construction:
 
-* a value that still carries its label: ``By: Stephen King``, ``ISBN-13: 9781…`` — the node holds label
-  and value together. The cleaned variant keeps what follows the label (a regex in the spec's ``post``);
-* a composite: ``Adams Media / 2007 / Paperback`` — one node holds several fields. The variants keep one
-  part each (by position), and the ranking picks the part that fits the field: the date part for a date,
-  the part that is not a date, number or price for a publisher.
+* the value's own label: ``By: Stephen King``, ``ISBN-13: 9781…`` — the cleaned variant keeps what follows
+  the label (a regex in the spec's ``post``);
+* a composite whose parts are separated by a spaced separator: ``Adams Media / 2007 / Paperback`` — the
+  variants keep one part each (by position), and the ranking picks the part that fits the field;
+* words every seed page prints around the value (template, :func:`template_affix`), and page controls among
+  a list's items (:func:`without_controls`).
+
+A value holding parts of other kinds — fields side by side with a spaced separator, or an element whose text
+runs over several text nodes (``Pulp Fiction <span>(1994)</span>``) — weighs less than a part
+(:func:`composite_whole`).
 
 The variants are ordinary candidates: they are scored on every seed like the others, so a regex is kept
 only when it gives the field's kind of value on all seeds.
@@ -36,8 +44,6 @@ from scrapesmith.induce.titles import common_words
 
 OTHER_KINDS = ("isbn", "money", "date", "url", "phone")
 _TRAILING_EXTRA = re.compile(r"^(.*?\S)\s*\(([^()]+)\)\s*$")
-HEAD_REGEX = r"^\s*([^;(]*[^;(\s])"
-EXTRA_REGEX = r"\(([^()]+)\)\s*$"
 AFFIX_CHILDREN = 3
 FUNCTION_WORDS = frozenset({"the", "a", "an", "of", "and", "or", "in", "on", "at", "to", "for", "by", "with", "from"})
 _NUMBER = re.compile(r"^\s*[\d.,]+\s*$")
@@ -86,8 +92,9 @@ def cleaning_variants(candidate: FieldCandidate, values: Sequence[Sequence[str]]
     flat = _flat(values)
     if candidate.split is not None:
         return []
-    if candidate.regex is not None:  # cleaned already; only a list of names in one text is left to split
-        listed = concept.multiple and any(LIST_SEPARATOR.search(v) for v in flat)
+    people = concept.multiple and concept.kind == "person"
+    if candidate.regex is not None:  # cleaned already; only a list of people in one text is left to split
+        listed = people and any(LIST_SEPARATOR.search(v) for v in flat)
         return [replace(candidate, split=LIST_SEPARATOR.pattern)] if listed else []
     variants = []
     controls = without_controls(candidate, flat)
@@ -100,19 +107,13 @@ def cleaning_variants(candidate: FieldCandidate, values: Sequence[Sequence[str]]
     if composite:
         separator, count = composite
         variants += [replace(candidate, regex=part_regex(separator, i)) for i in range(count)]
-    if not concept.multiple and any(holds_other_fields(v, concept) for v in flat):
-        # "Anchor (May 19, 2009)", "Knopf; First Edition (May 25, 2010)": the head, and the extra when it is
-        # of the field's own kind (the date for a date; never the year for a title)
-        variants.append(replace(candidate, regex=HEAD_REGEX))
-        extras = [value_parts(v)[-1] for v in flat if len(value_parts(v)) > 1]
-        if concept.kind is not None and any(concept.matches_type(e) for e in extras):
-            variants.append(replace(candidate, regex=EXTRA_REGEX))
     affix = template_affix(values, concept, texts) if texts is not None else None
     if affix:
         variants.append(replace(candidate, regex=affix))
-    if concept.multiple and any(LIST_SEPARATOR.search(v) for v in flat):
-        # "Glenn Beck and Kevin Balfe": a list of values in one text; the split variant is scored on its
-        # parts (a part that is no person's name loses), with or without the label prefix cleaned away
+    if people and any(LIST_SEPARATOR.search(v) for v in flat):
+        # "Glenn Beck and Kevin Balfe": people listed in one text are several people; the split variant is
+        # scored on its parts (a part that is no person's name loses). Other lists ("Seafood, Californian")
+        # stay the phrase the page prints
         variants += [replace(candidate, regex=r, split=LIST_SEPARATOR.pattern) for r in (None, regex) if r is None or r]
     return variants
 
@@ -154,6 +155,8 @@ def _element_texts(root: etree._Element) -> set[str]:
             whole = normalize_space(element.text_content()) if len(element) else normalize_space(element.text or "")
             if whole and len(whole) <= 200:
                 texts.add(folded(whole))
+        if isinstance(element.tag, str) and len(element) and element.text and element.text.strip():
+            texts.add(folded(normalize_space(element.text)))  # "2010 Audi A6 Avant" before its <span>
         if element.tail and element.tail.strip():
             texts.add(folded(normalize_space(element.tail)))
     return texts
@@ -163,7 +166,10 @@ def template_affix(values: Sequence[Sequence[str]], concept: FieldConcept, texts
     """A regex dropping the words every seed's value shares at its start or end ("Glacier BrewHouse *Review*"),
     when they are template and not data: the values differ, the shared words are no function words and no
     words of the field's own description ("University" in a university's name), and on every seed the rest
-    is also printed on its own somewhere on the page (the breadcrumb's "Glacier BrewHouse"). The shared words are
+    is also printed on its own somewhere on the page (the breadcrumb's "Glacier BrewHouse", the heading's own
+    text before its ``<span>``). Where seeds share words at both ends ("*2010 Audi* A6 Avant *Specs and
+    Features*") and the rest without both is printed nowhere, one end alone is tried: seeds of one make share
+    its name by chance, the template's words are the end whose rest the page prints. The shared words are
     cut where a page has them, never required: three seeds alike by chance (one car make) do not decide what
     every other page reads."""
     firsts = [page[0] for page in values if page]
@@ -174,12 +180,18 @@ def template_affix(values: Sequence[Sequence[str]], concept: FieldConcept, texts
     suffix = common_words([list(reversed(words)) for words in split])[::-1]
     if any(len(words) <= len(prefix) + len(suffix) for words in split):
         return None
-    shared = [w.lower().strip(".,:;!?") for w in prefix + suffix]
-    if not shared or all(w in FUNCTION_WORDS for w in shared) or set(shared) & set(concept.asked):
-        return None
-    rests = [" ".join(words[len(prefix):len(words) - len(suffix)]) for words in split]
-    if not all(texts.on_page(i, rest) for i, rest in enumerate(rests)):
-        return None
+    ends = [(prefix, suffix)] + ([(prefix, []), ([], suffix)] if prefix and suffix else [])
+    for head_words, tail_words in sorted(ends, key=lambda e: -len(e[0]) - len(e[1])):
+        shared = [w.lower().strip(".,:;!?") for w in head_words + tail_words]
+        if not shared or all(w in FUNCTION_WORDS for w in shared) or set(shared) & set(concept.asked):
+            continue
+        rests = [" ".join(words[len(head_words):len(words) - len(tail_words)]) for words in split]
+        if all(texts.on_page(i, rest) for i, rest in enumerate(rests)):
+            return _affix_regex(head_words, tail_words)
+    return None
+
+
+def _affix_regex(prefix: Sequence[str], suffix: Sequence[str]) -> str:
     # the shared words are optional: seeds that happen to share words of their data ("Hyundai Accent" on three
     # seeds of one make) must not leave the field empty on every page that does not
     head = rf"(?:{re.escape(' '.join(prefix))}\s*)?" if prefix else ""
@@ -209,10 +221,11 @@ def role_variant(candidate: FieldCandidate, seeds: Sequence[etree._Element], con
 
 
 def is_other_type(value: str) -> bool:
-    """Does ``value`` read as a well-known kind (ISBN, price, date, URL, phone, bare number)?"""
+    """Does ``value`` read as a well-known kind (ISBN, price, date, URL, phone, bare number) as a whole? A text
+    of parts, one of them of such a kind ("Vintage (June 23, 2009)"), holds another field; it is not one."""
     if _NUMBER.match(value):
         return True
-    return any(recogniser(kind)(value) for kind in OTHER_KINDS)  # type: ignore[misc]
+    return len(value_parts(value)) == 1 and any(recogniser(kind)(value) for kind in OTHER_KINDS)  # type: ignore[misc]
 
 
 def other_type(values: Sequence[str]) -> float:
@@ -233,16 +246,37 @@ def value_parts(value: str) -> list[str]:
 def holds_other_fields(value: str, concept: FieldConcept) -> bool:
     """Is ``value`` made of parts of which some are the field's kind and some not (or, for a field with no
     hard kind, some a date, number or price and some not)?"""
-    parts = value_parts(value)
+    return _mixed(value_parts(value), concept)
+
+
+def _mixed(parts: Sequence[str], concept: FieldConcept) -> bool:
     if len(parts) < 2:
         return False
     marks = [bool(concept.matches_type(p)) for p in parts] if concept.hard_type else [is_other_type(p) for p in parts]
     return any(marks) and not all(marks)
 
 
-def composite_whole(values: Sequence[str], concept: FieldConcept) -> float:
-    """A value made of parts, one of them another kind (a date beside a publisher), holds several fields:
-    a part is better."""
+def composite_whole(values: Sequence[str], concept: FieldConcept, seeds: Sequence[etree._Element] = (),
+                    xpath: str = "") -> float:
+    """A value that holds several fields weighs less than a part: fields laid side by side with a spaced
+    separator ("Adams Media / 2007 / Paperback"), or an element whose text runs over several text nodes, parts
+    of other kinds among them ("Pulp Fiction <span>(1994)</span>": its first text node is the value). One text
+    node the page prints as one phrase ("Anchor (May 19, 2009)", "6 ft 5 in (1.96 m)") is the value as printed
+    and is not weighed down."""
     if concept.multiple:
         return 1.0
-    return COMPOSITE if any(holds_other_fields(v, concept) for v in values) else 1.0
+    if any((split := composite_split(v)) and _mixed(split[1], concept) for v in values):
+        return COMPOSITE
+    if any(holds_other_fields(v, concept) for v in values) and any(several_texts(root, xpath) for root in seeds):
+        return COMPOSITE
+    return 1.0
+
+
+def several_texts(root: etree._Element, xpath: str) -> bool:
+    """Does ``xpath`` point at an element whose text is drawn from more than one text node?"""
+    try:
+        found = root.xpath(xpath)
+    except (etree.XPathError, ValueError):
+        return False
+    return any(isinstance(item, etree._Element) and sum(bool(t.strip()) for t in item.xpath(".//text()")) > 1
+               for item in (found if isinstance(found, list) else []))

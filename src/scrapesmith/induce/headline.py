@@ -15,6 +15,7 @@ from lxml import etree
 from scrapesmith.induce.execute import folded, normalize_space
 from scrapesmith.induce.fragments import value_nodes
 from scrapesmith.induce.joined import leading_text
+from scrapesmith.induce.regions import hidden_markup
 from scrapesmith.induce.titles import leads_with
 
 _TITLE_BOUNDARY = "|:-–—»·/,([{"
@@ -62,11 +63,12 @@ class HeadlineAnchor:
     def of(cls, root: etree._Element, title: str, template: frozenset[str] = frozenset()) -> HeadlineAnchor:
         """The page's headline: the first heading the title holds, else the first ``h1`` with text. A heading
         whose text is in ``template`` (printed alike on every seed page: the site's brand in its banner) is
-        the template's, not the record's, whatever the title says."""
+        the template's, not the record's, whatever the title says; one in a hidden block (a pop-up that
+        repeats the name for a cart) is not shown, and the record is where the page shows it."""
         order = {element: index for index, element in enumerate(root.iter())}
         heading = None
         for element in root.iter("h1", "h2", "h3"):
-            if normalize_space(element.text_content()) in template:
+            if normalize_space(element.text_content()) in template or hidden(element):
                 continue
             texts = [normalize_space(element.text_content()), normalize_space(element.text or ""), leading_text(element)]
             if any(len(text) >= 3 and title_fit([text], title) >= 1.0 for text in texts):
@@ -74,7 +76,7 @@ class HeadlineAnchor:
                 break
         if heading is None:
             heading = next((h for h in root.iter("h1") if normalize_space(h.text_content())
-                            and normalize_space(h.text_content()) not in template), None)
+                            and normalize_space(h.text_content()) not in template and not hidden(h)), None)
         return cls(root, order, order[heading] if heading is not None else None, heading)
 
     def closeness(self, xpath: str) -> float:
@@ -85,6 +87,11 @@ class HeadlineAnchor:
             return 0.4
         distance = abs(self.order.get(nodes[0], self.position) - self.position)
         return 0.4 + 0.6 / (1 + distance / 15)
+
+
+def hidden(element: etree._Element) -> bool:
+    """Is ``element`` inside a block the page does not show (``display: none``, ``hidden``)?"""
+    return any(hidden_markup(node) for node in (element, *element.iterancestors()))
 
 
 def template_headings(seeds: Sequence[etree._Element]) -> frozenset[str]:

@@ -4,14 +4,16 @@ The engine that learns a field from an example proposes (:func:`examples.example
 element, its label, its stable classes); to that, what a redesign leaves of the old selector and of the page:
 a label whose text now holds the value, a label now beside the value (after it, or before it as a link),
 the old selector's conditions on its nodes and its label spellings, the old selector read from the other end
-(a block whose children were reversed), a multi-valued field's values as like siblings, and two label spellings seen on different seed pages joined into one step. Each candidate carries a
-weight; :mod:`scrapesmith.induce.heal` scores them on the pages.
+(a block whose children were reversed), a multi-valued field's values as like siblings, two label spellings
+seen on different seed pages joined into one step, and a renamed label opened to the spellings no seed page
+shows, in its place. Each candidate carries a weight (the old shape, or a path inside the old selector's nodes,
+counts more); :mod:`scrapesmith.induce.heal` scores them on the pages.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 
 from lxml import etree
@@ -110,6 +112,50 @@ def _with_old_label(candidate: FieldCandidate, old_step: str | None) -> FieldCan
     return FieldCandidate(old_step + candidate.xpath[len(new_step):], candidate.evidence, candidate.regex)
 
 
+MAX_SEEN_LABELS = 40
+"""A label step is opened to unseen spellings only where the seed pages show at most this many labels of its tag."""
+
+
+def unseen_spellings(old_step: str | None, roots: Sequence[etree._Element]) -> Callable[[FieldCandidate],
+                                                                                       FieldCandidate | None]:
+    """Open a renamed label to the spellings the seed pages never show: ``//h4[normalize-space()='Item 5f:' or
+    (a label of that tag none of the seed pages shows)]``. The old label step knew several spellings
+    ('Director:' and 'Directors:': the site words the label by its values) and none of them is on the changed
+    seed pages (the labels were renamed); a candidate anchored on the new label knows fewer spellings than the
+    old one did, so the others are renamed too, to texts no seed page shows. Every label of that tag the seed
+    pages do show belongs to the new spellings or to something else; a short label of that tag never seen
+    there, ending as the new one does, *in the new label's place* — its rank among the elements of its tag,
+    the same on every seed page (else it is not opened) — is the field's under another of its spellings. On
+    the seed pages it reads what the candidate reads (every label there is seen), so only other pages tell
+    them apart."""
+    old = _LITERAL.findall(old_step or "")
+    if len(old) < 2 or any(root.xpath(old_step) for root in roots):
+        return lambda candidate: None
+
+    def opened(candidate: FieldCandidate) -> FieldCandidate | None:
+        step = label_step(candidate.xpath)
+        spellings = _LITERAL.findall(step or "")
+        if step is None or not spellings or len(spellings) >= len(old):
+            return None
+        tag, condition = step[2:].split("[", 1)
+        ranks = {len(label.xpath(f"preceding::{tag}")) for root in roots for label in root.xpath(step)}
+        if len(ranks) != 1 or any(len(root.xpath(step)) != 1 for root in roots):
+            return None  # no one place: the label moves among the others from page to page
+        colon = all(literal[1:-1].endswith(":") for literal in spellings)
+        seen = sorted({text for root in roots for element in root.iter(tag)
+                       if 0 < len(text := normalize_space(element.text_content())) <= MAX_LABEL
+                       and (text.endswith(":") or not colon)} - {literal[1:-1] for literal in spellings})
+        if len(seen) > MAX_SEEN_LABELS:
+            return None
+        ending = "substring(normalize-space(), string-length(normalize-space()))=':' and " if colon else ""
+        place = f"count(preceding::{tag})={ranks.pop()} and string-length(normalize-space()) > 0"
+        unseen = " and ".join([place, f"{ending}string-length(normalize-space()) <= {MAX_LABEL}",
+                               *(f"normalize-space()!={xpath_literal(text)}" for text in seen)])
+        return FieldCandidate(f"//{tag}[{condition[:-1]} or ({unseen})]{candidate.xpath[len(step):]}",
+                              candidate.evidence, candidate.regex)
+    return opened
+
+
 def _with_conditions(candidate: FieldCandidate, conditions: Sequence[str]) -> FieldCandidate | None:
     if not conditions or candidate.xpath.endswith(")"):  # text() or a function: no element step to qualify
         return None
@@ -138,8 +184,9 @@ def renamed_candidates(xpath: str, root: etree._Element) -> list[FieldCandidate]
 def loosened(xpath: str) -> FieldCandidate | None:
     """The old selector with every child step made a descendant step (``//div[@id='profile_hdr']/h1`` ->
     ``//div[@id='profile_hdr']//h1``): a redesign that wrapped elements in new boxes kept the old anchors and the
-    old target; only the way between them grew. Not for a selector with positions (a wrapper moves them) or
-    a union."""
+    old target; only the way between them grew. A text step is loosened only where it picks its text by what
+    it says (``text()[translate(…)='(000) 000-0000']``), not by where it is. Not for a selector with positions
+    (a wrapper moves them) or a union."""
     if "|" in xpath or re.search(r"\[\d+\]", xpath):
         return None
     depth, out = 0, []
@@ -148,6 +195,7 @@ def loosened(xpath: str) -> FieldCandidate | None:
         lone = char == "/" and depth == 0 and xpath[index - 1:index] != "/" and xpath[index + 1:index + 2] != "/"
         step = xpath[index + 1:]
         plain = not step.startswith(("text()", "@")) and not re.match(r"[\w-]+::", step)  # an axis is kept as is
+        plain = plain or step.startswith("text()[")  # a text picked by what it says (no position: see above)
         out.append("//" if lone and index > 0 and plain else char)
     widened = "".join(out)
     return FieldCandidate(widened, "class") if widened != xpath else None
@@ -204,6 +252,8 @@ def heal_candidates(spec_field: FieldSpec,
     """Every way to the seed values on their pages, each with its weight (widened ones a little less)."""
     pool: dict[tuple, tuple[FieldCandidate, float]] = {}
     per_page = []
+    opened = unseen_spellings(label_step(spec_field.actions[-1]) if spec_field.actions else None,
+                              [root for root, _ in pairs])
     for root, values in pairs:
         loose = [c for c in (loosened(a) for a in spec_field.actions[-1:]) if c is not None]
         # classes renamed and boxes added at once: the loosened selector renamed too
@@ -217,7 +267,7 @@ def heal_candidates(spec_field: FieldSpec,
         kept = _conditions(spec_field.actions[-1]) if spec_field.actions else []
         old_label = label_step(spec_field.actions[-1]) if spec_field.actions else None
         found = [(c, w * NEW_CONDITIONS) for c, w in found] + [
-            (q, w) for c, w in found for q in (_with_conditions(c, kept), _with_old_label(c, old_label))
+            (q, w) for c, w in found for q in (_with_conditions(c, kept), _with_old_label(c, old_label), opened(c))
             if q is not None] + [(m, 1.0) for a in spec_field.actions[-1:] for m in mirrored(a)]  # old conditions kept
         per_page.append(found)
         for candidate, weight in found:
@@ -232,8 +282,16 @@ def heal_candidates(spec_field: FieldSpec,
     if old_shape is None or "?" not in old_shape:  # a selector by tags alone (``//b``) is no shape to keep
         return list(pool.values())
     loose = {shape(c.xpath) for c in (loosened(a) for a in spec_field.actions[-1:]) if c is not None}
-    return [(c, w * SAME_SHAPE if shape(c.xpath) == old_shape or shape(c.xpath) in loose else w)
-            for c, w in pool.values()]
+    return [(c, w * SAME_SHAPE if shape(c.xpath) in (old_shape, *loose) or inside(c.xpath, spec_field.actions[-1])
+             else w) for c, w in pool.values()]
+
+
+def inside(xpath: str, old: str) -> bool:
+    """``xpath`` reads within the nodes the old selector reads (``//div[@class='author_name']/a[2]`` within
+    ``//div[@class='author_name']``): a redesign that kept the old element, its name and its place, moved the
+    value only inside it (its children reversed, a box added), and the old element is what was known to hold
+    the field on every page, where a label beside the value on the seed pages may be spelt otherwise elsewhere."""
+    return "|" not in old and xpath.startswith(old + "/")
 
 
 def shape(xpath: str) -> str:

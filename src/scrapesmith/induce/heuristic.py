@@ -151,7 +151,7 @@ def score_candidate(candidate: FieldCandidate, concept: FieldConcept, seeds: Seq
         type_fit *= HARD_TYPE_MISS  # an ISBN-10 is not an ISBN-13, "Paperback" is not a date
     if (fits[0] is None or not concept.hard_type) and not concept.headline:
         type_fit *= other_type([with_unit(v, candidate.unit) for v in flat])
-    type_fit *= composite_whole(flat, concept)
+    type_fit *= composite_whole(flat, concept, seeds, candidate.xpath)
     if candidate.evidence == "unnamed":
         telling = telling_check(concept.kind)
         if telling is None or sum(bool(telling(v)) for v in flat) <= TELLING_SHARE * len(flat):

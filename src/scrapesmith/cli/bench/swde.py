@@ -142,9 +142,9 @@ def bench_swde_choose_gate_command(
                                         "package ships.")] = False,
     json_out: JsonOutOption = None,
 ) -> None:
-    """Fit where `--method choose` may ask the model (the paths where its choices did more good than harm)
-    and score the gate left one site out and in-sample beside the evidence alone (no model run: it reads
-    the two results)."""
+    """Fit where `--method choose` may ask the model (the paths where its choices did more good than harm and
+    that harmed no site when fitted without it) and score the gate left one site out and in-sample beside the
+    evidence alone (no model run: it reads the two results)."""
     import json
 
     from scrapesmith.bench.swde_gate import evaluate, write_gate
@@ -177,7 +177,8 @@ def print_gate(evaluation: dict) -> None:
                       cell(row["loso"]), str(row["asked"]))
     console.print(table)
     for path, gain in evaluation["gains"].items():
-        state = "open" if path in evaluation["open_paths"] else "closed"
+        state = ("open" if path in evaluation["open_paths"] else "closed: its help does not show left one site out"
+                 if path in evaluation.get("majority_paths", ()) else "closed")
         console.print(f"{path}: {gain['fields']} asked, {gain['right']} made right, {gain['wrong']} made wrong, "
                       f"F1 {gain['f1']:+.2f} -> {state}", highlight=False)
 
