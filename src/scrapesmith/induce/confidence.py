@@ -9,7 +9,10 @@ timestamp), that were found on only some seeds or that do not have the field's k
 signal (:func:`signals`); a small logistic model over them (``data/confidence.json``, fitted across sites by
 ``scrapesmith bench swde-confidence`` and measured there leave-one-site-out) turns them into the field's
 confidence, and a field under the model's threshold carries a doubt: the signal that pulled it down most, in
-words. No signal names a site, a vertical or an attribute.
+words. How the seed pages hold the value (:mod:`value_facts`: an element joining texts printed apart, a path
+matching several elements, two values of its kind in one) and the seed checks are also *checks*: the fit keeps
+those that (almost) never hold on a right value of its sites, and a kept check doubts a value whatever its
+probability. No signal names a site, a vertical or an attribute.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import numpy as np
 
 from scrapesmith.induce.field_evidence import FieldConcept
 from scrapesmith.induce.ranking import CONSTANT_KINDS, RankerModel, ScoredCandidate, shared_affix
-from scrapesmith.induce.value_facts import FACT_NAMES, facts_of
+from scrapesmith.induce.value_facts import FACT_NAMES, facts_of, holds_several
 from scrapesmith.induce.views import FieldSpec
 
 MODEL_PATH = Path(__file__).parent / "data" / "confidence.json"
@@ -103,7 +106,8 @@ def _reason(name: str, ranked: Sequence[ScoredCandidate], concept: FieldConcept,
         shown = " + ".join(f"'{t[:30]}'" for t in texts[:2])
         return f"joins {len(texts)} texts the page prints apart ({shown})" if texts else "joins texts printed apart"
     if name == "several of its kind":
-        return f"one value holds several of its kind ('{next((p[0] for p in filled), '')[:40]}')"
+        shown = next((page[0] for page in filled if holds_several(page[0], concept.kind)), "")
+        return f"one value holds several of its kind ('{shown[:40]}')"
     if name == "several matches":
         return f"its path matches {round(math.exp(found[name]), 1)} elements a page; the first is taken"
     if name in ("margin", "rivals near"):
@@ -140,7 +144,8 @@ def _reason(name: str, ranked: Sequence[ScoredCandidate], concept: FieldConcept,
 
 
 class ConfidenceModel(RankerModel):
-    """The fitted model: a logistic regression over :func:`signals` (``kind: linear``) with its threshold."""
+    """The fitted model: a logistic regression over :func:`signals` (``kind: linear``) with its threshold and the
+    checks that doubt a value by themselves."""
 
     @property
     def checks(self) -> list[str]:
@@ -209,10 +214,10 @@ def assess(ranked: Sequence[ScoredCandidate], concept: FieldConcept) -> tuple[fl
 def check_holds(name: str, found: dict[str, float]) -> bool:
     """Does the check ``name`` (one of :data:`CHECKS`) hold on a value's signals ``found``?"""
     if name == "same on every seed":
-        return found[name] > 0 and not found["constant kind"]
+        return found.get(name, 0.0) > 0 and not found.get("constant kind", 0.0)
     if name == "same on every seed, any kind":
-        return found["same on every seed"] > 0
-    return found[name] < 1 if name == "filled" else found.get(name, 0.0) > 0
+        return found.get("same on every seed", 0.0) > 0
+    return found.get(name, 1.0) < 1 if name == "filled" else found.get(name, 0.0) > 0
 
 
 def assessed(field: FieldSpec, ranked: Sequence[ScoredCandidate], concept: FieldConcept) -> FieldSpec:

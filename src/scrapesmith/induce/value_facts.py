@@ -79,13 +79,18 @@ def value_facts(xpath: str, values: Sequence[Sequence[str]], concept: FieldConce
         first = selected[0]
         joined.append(len(own_texts(first)) - 1 if isinstance(first, etree._Element) else 0)
         matches.append(len(selected))
-    pattern = KIND_PATTERNS.get(concept.kind or "")
-    kind_counts = [len(pattern.findall(page[0])) for page in values if page] if pattern and not several else []
+    kinded = [holds_several(page[0], concept.kind) for page in values if page] if not several else []
     return {
         "joined texts": math.log1p(max(0, sum(joined)) / len(joined)) if joined else 0.0,
         "several matches": math.log(sum(matches) / len(matches)) if matches and not several else 0.0,
-        "several of its kind": sum(n > 1 for n in kind_counts) / len(kind_counts) if kind_counts else 0.0,
+        "several of its kind": sum(kinded) / len(kinded) if kinded and concept.kind in KIND_PATTERNS else 0.0,
     }
+
+
+def holds_several(value: str, kind: str | None) -> bool:
+    """Does one value hold two or more values of ``kind`` ("$52,400 - $58,250" for a price)?"""
+    pattern = KIND_PATTERNS.get(kind or "")
+    return pattern is not None and len(pattern.findall(value)) > 1
 
 
 
