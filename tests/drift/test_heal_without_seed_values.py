@@ -50,7 +50,6 @@ def test_the_evidence_alone_finds_it_again_with_no_model(camera):
     assert price_f1(rows_of(healed.spec, changed[3:]), expected) == 1.0
 
 
-@pytest.mark.usefixtures("chooser_paths_open")  # the chooser asked on every path (the shipped gate may close them)
 def test_the_model_chooses_among_options_that_pass_the_checks_and_its_rejection_keeps_the_evidence(camera):
     spec, changed, expected = camera
     asked = []
