@@ -135,3 +135,21 @@ def test_the_shipped_gate_is_the_one_its_cited_results_fit_and_leaves_no_site_be
             assert row["loso"][figure] >= row["evidence"][figure], row["site"]
             assert row["in_sample"][figure] >= row["evidence"][figure], row["site"]
     assert GATE_PATH.read_bytes() == before
+
+
+def test_the_shipped_gate_binds_induce_and_a_direct_caller_of_the_chooser_asks_on_every_path() -> None:
+    """``induce --method choose`` runs under the shipped gate (fitted on induce's fields); heal calls the
+    chooser directly and, not measured against the gate, asks on every path as before."""
+    from scrapesmith.induce.choose_gate import shipped_gate
+
+    concept = concept_for("price", PRICE.instruction)
+    direct_llm = picking_the_sale_price()
+    direct = choose_candidate(direct_llm, PRICE, concept, rank_candidates(concept, SEEDS), SEEDS)
+    assert direct.asked and direct_llm.calls == 1
+    path = choose_path(direct.reason).removesuffix(", model asked")
+    induce_llm = picking_the_sale_price()
+    spec = induce_scraper([PRICE], SEEDS, method="choose", llm=induce_llm)
+    shipped = shipped_gate()
+    opened_here = shipped is None or path in shipped
+    assert induce_llm.calls == (1 if opened_here else 0)
+    assert (spec.field("price").actions == induce_heuristic([PRICE], SEEDS).field("price").actions) != opened_here
