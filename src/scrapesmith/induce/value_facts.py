@@ -93,7 +93,6 @@ def holds_several(value: str, kind: str | None) -> bool:
     return pattern is not None and len(pattern.findall(value)) > 1
 
 
-
 @dataclass
 class ValueFacts:
     """What the seed pages show about a chosen candidate's node (:func:`value_facts`) and, when its element
