@@ -134,3 +134,28 @@ def test_the_reason_for_a_range_shows_the_value_that_holds_two_prices():
                              "weights": [0.0], "bias": 5.0, "threshold": 0.5, "checks": ["several of its kind"]})
     with use_confidence(model):
         assert assess([chosen], concept)[1] == "one value holds several of its kind ('$52,400 - $58,250')"
+
+
+def test_a_pair_of_checks_is_kept_where_right_values_show_each_alone_but_never_both():
+    rows = [row(s, True, **{"several matches": 0.69 * (i < 3), "same on every seed": float(3 <= i < 6)})
+            for s in "abc" for i in range(10)]
+    kept = checks_for(rows)
+    assert "several matches" not in kept and "same on every seed" not in kept
+    assert "same on every seed & several matches" in kept
+    assert not any(" & " in name and "joined texts" in name.split(" & ") for name in kept)  # kept alone already
+
+
+def test_a_constant_text_its_path_finds_twice_a_page_is_doubted_with_both_reasons():
+    """university-usnews: the micro-format's "type" of the address and of the phone, "Work" on every seed."""
+    pages = [parse_for_replay(TYPES) for _ in range(3)]
+    concept = concept_for("type", "Please extract the type of the university.")
+    with use_ranker(None):
+        ranked = [s for s in rank_candidates(concept, pages) if trusted(s, 3)]
+    chosen = next(s for s in ranked if s.candidate.xpath == "//span[@class='type']")
+    with_facts(chosen, concept, pages)
+    model = ConfidenceModel({"kind": "linear", "features": ["ranker"], "mean": [0.0], "scale": [1.0],
+                             "weights": [0.0], "bias": 5.0, "threshold": 0.5,
+                             "checks": ["several matches & same on every seed, any kind"]})
+    with use_confidence(model):
+        assert assess([chosen], concept)[1] == ("its path matches 2.0 elements a page; the first is taken; "
+                                                "same text on every seed page")

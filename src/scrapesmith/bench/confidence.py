@@ -105,8 +105,10 @@ def checks_for(rows: Sequence[dict[str, Any]]) -> list[str]:
     probability. Chosen on the rows alone (the wrong values are not asked: a fact no right value shows is a
     doubt even where no wrong value of these sites showed it)."""
     right = [r["signals"] for r in rows if r["category"] == "correct"]
-    return [name for name in CHECKS
+    kept = [name for name in CHECKS
             if sum(check_holds(name, found) for found in right) <= CHECK_RIGHT_AT_MOST * len(right)]
+    singles = {name for name in kept if " & " not in name}  # a pair is kept only where neither part is alone
+    return [name for name in kept if " & " not in name or not singles & set(name.split(" & "))]
 
 
 def fit(rows: Sequence[dict[str, Any]], threshold: float = 0.5, checks: Sequence[str] = ()) -> ConfidenceModel:

@@ -40,7 +40,9 @@ FIELD_FACTS = frozenset({"hard kind", "no kind", "headline field", "constant kin
 RULES = ("same on every seed", "filled", "shared affix", "joined texts", "several of its kind", "several matches")
 # the checks that may doubt a value by themselves, whatever the model's probability: a fit keeps those that
 # (almost) never hold on a right value of the sites it is fitted on (``ConfidenceModel.checks``)
-CHECKS = (*RULES, "same on every seed, any kind", "regex")
+SINGLE_CHECKS = (*RULES, "same on every seed, any kind", "regex")
+# and every two of them together ("a & b"): a pair may be one right values never show though each alone is
+CHECKS = (*SINGLE_CHECKS, *(f"{a} & {b}" for i, a in enumerate(SINGLE_CHECKS) for b in SINGLE_CHECKS[i + 1:]))
 # facts weighed only as checks: too rare on the development sites for a weight the model could learn
 CHECK_ONLY = FACT_NAMES
 FACTOR_SIGNALS = ("type", "variation", "outside", "closeness", "headline", "short", "cardinality", "templated")
@@ -95,6 +97,8 @@ def _reason(name: str, ranked: Sequence[ScoredCandidate], concept: FieldConcept,
     best = ranked[0]
     mine = field_values(best, concept)
     filled = [page for page in mine if page]
+    if " & " in name:
+        return "; ".join(dict.fromkeys(_reason(part, ranked, concept, found) for part in name.split(" & ")))
     if name in ("same on every seed", "same on every seed, any kind"):
         return "same text on every seed page"
     if name == "filled":
@@ -213,6 +217,8 @@ def assess(ranked: Sequence[ScoredCandidate], concept: FieldConcept) -> tuple[fl
 
 def check_holds(name: str, found: dict[str, float]) -> bool:
     """Does the check ``name`` (one of :data:`CHECKS`) hold on a value's signals ``found``?"""
+    if " & " in name:
+        return all(check_holds(part, found) for part in name.split(" & "))
     if name == "same on every seed":
         return found.get(name, 0.0) > 0 and not found.get("constant kind", 0.0)
     if name == "same on every seed, any kind":
