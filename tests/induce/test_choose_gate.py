@@ -105,3 +105,51 @@ def test_a_path_that_harmed_two_sites_stays_closed_for_each_of_them_left_out() -
         assert row["loso"]["correct_ratio"] >= row["evidence"]["correct_ratio"], row["site"]
         assert row["loso"]["f1"] >= row["evidence"]["f1"], row["site"]
         assert row["loso_open_paths"] == [], row["site"]
+
+
+def test_the_shipped_gate_is_the_one_its_cited_results_fit_and_leaves_no_site_below_the_evidence(tmp_path) -> None:
+    """``bench swde-choose-gate`` on the two results the shipped gate names (real model answers on the 16
+    development sites, BENCHMARKS.md) opens exactly the shipped paths, and scored one site left out, no site
+    falls below the evidence alone; without ``--write`` the shipped file is left as it is."""
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from scrapesmith.cli import app
+    from scrapesmith.induce import GATE_PATH
+
+    root = Path(__file__).resolve().parents[2]
+    shipped = json.loads(GATE_PATH.read_text(encoding="utf-8"))
+    words = shipped["command"].split()
+    asked, evidence = words[words.index("--asked") + 1], words[words.index("--evidence") + 1]
+    before = GATE_PATH.read_bytes()
+    out = tmp_path / "gate.json"
+    result = CliRunner().invoke(app, ["bench", "swde-choose-gate", "--asked", str(root / asked),
+                                      "--evidence", str(root / evidence), "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    fitted = json.loads(out.read_text(encoding="utf-8"))
+    assert fitted["open_paths"] == shipped["open"] and set(shipped["open"]) <= set(GATED_PATHS)
+    assert len(fitted["sites"]) == len(shipped["fitted_on"]) == 16
+    for row in fitted["sites"]:
+        for figure in ("correct_ratio", "f1"):
+            assert row["loso"][figure] >= row["evidence"][figure], row["site"]
+            assert row["in_sample"][figure] >= row["evidence"][figure], row["site"]
+    assert GATE_PATH.read_bytes() == before
+
+
+def test_the_shipped_gate_binds_induce_and_a_direct_caller_of_the_chooser_asks_on_every_path() -> None:
+    """``induce --method choose`` runs under the shipped gate (fitted on induce's fields); heal calls the
+    chooser directly and, not measured against the gate, asks on every path as before."""
+    from scrapesmith.induce.choose_gate import shipped_gate
+
+    concept = concept_for("price", PRICE.instruction)
+    direct_llm = picking_the_sale_price()
+    direct = choose_candidate(direct_llm, PRICE, concept, rank_candidates(concept, SEEDS), SEEDS)
+    assert direct.asked and direct_llm.calls == 1
+    path = choose_path(direct.reason).removesuffix(", model asked")
+    induce_llm = picking_the_sale_price()
+    spec = induce_scraper([PRICE], SEEDS, method="choose", llm=induce_llm)
+    shipped = shipped_gate()
+    opened_here = shipped is None or path in shipped
+    assert induce_llm.calls == (1 if opened_here else 0)
+    assert (spec.field("price").actions == induce_heuristic([PRICE], SEEDS).field("price").actions) != opened_here

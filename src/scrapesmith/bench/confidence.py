@@ -44,8 +44,10 @@ from scrapesmith.induce import (
     use_ranker,
 )
 from scrapesmith.induce import confidence_signals as signals
+from scrapesmith.induce.confidence import CHECK_ONLY, CHECKS, check_holds
 
 RIGHT_FLAGGED_AT_MOST = 0.10
+CHECK_RIGHT_AT_MOST = 0.01  # a check doubts by itself when it holds on at most this share of right values
 ROWS = Path("bench/data/swde-confidence-rows.jsonl.gz")  # the shipped model's rows (``trained`` in its file)
 
 
@@ -97,17 +99,30 @@ def collect_rows(pages: Path, seeds: int, test: int, windows: int, progress: Pro
     return rows
 
 
-def fit(rows: Sequence[dict[str, Any]], threshold: float = 0.5) -> ConfidenceModel:
+def checks_for(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """The checks (``confidence.CHECKS``) that hold on at most :data:`CHECK_RIGHT_AT_MOST` of the right values of
+    ``rows``: facts that right values (almost) never show, so a value showing one is doubted whatever its
+    probability. Chosen on the rows alone (the wrong values are not asked: a fact no right value shows is a
+    doubt even where no wrong value of these sites showed it)."""
+    right = [r["signals"] for r in rows if r["category"] == "correct"]
+    kept = [name for name in CHECKS
+            if sum(check_holds(name, found) for found in right) <= CHECK_RIGHT_AT_MOST * len(right)]
+    singles = {name for name in kept if " & " not in name}  # a pair is kept only where neither part is alone
+    return [name for name in kept if " & " not in name or not singles & set(name.split(" & "))]
+
+
+def fit(rows: Sequence[dict[str, Any]], threshold: float = 0.5, checks: Sequence[str] = ()) -> ConfidenceModel:
     from sklearn.linear_model import LogisticRegression
     from sklearn.preprocessing import StandardScaler
 
-    names = sorted({k for r in rows for k in r["signals"]})
+    names = sorted({k for r in rows for k in r["signals"]} - set(CHECK_ONLY))
     x = [[r["signals"].get(n, 0.0) for n in names] for r in rows]
     y = [int(r["category"] == "correct") for r in rows]
     scaler = StandardScaler().fit(x)
     scale = [float(s) if s > 0 else 1.0 for s in scaler.scale_]
     model = LogisticRegression(C=C, max_iter=5000).fit((np.asarray(x) - scaler.mean_) / np.asarray(scale), y)
     return ConfidenceModel({"kind": "linear", "features": names, "orders": False, "threshold": threshold,
+                            "checks": list(checks),
                             "mean": [round(float(m), 6) for m in scaler.mean_], "scale": [round(s, 6) for s in scale],
                             "weights": [round(float(w), 6) for w in model.coef_[0]],
                             "bias": round(float(model.intercept_[0]), 6)})
@@ -121,31 +136,41 @@ def flag_rates(rows: Sequence[dict[str, Any]], probabilities: Sequence[float], t
             "right_values": len(right), "right_flagged": round(sum(p < threshold for p in right) / max(1, len(right)), 3)}
 
 
-def choose_threshold(rows: Sequence[dict[str, Any]], probabilities: Sequence[float]) -> float:
-    """The threshold that flags the most wrong values while flagging at most RIGHT_FLAGGED_AT_MOST of right ones."""
-    options = sorted({round(p, 4) for p in probabilities}) + [1.0]
-    allowed = [t for t in options if flag_rates(rows, probabilities, t)["right_flagged"] <= RIGHT_FLAGGED_AT_MOST]
-    return max(allowed or [0.0], key=lambda t: (flag_rates(rows, probabilities, t)["wrong_flagged"], -t))
+def choose_threshold(rows: Sequence[dict[str, Any]], probabilities: Sequence[float],
+                     checked: Sequence[bool] | None = None) -> float:
+    """The threshold that flags the most wrong values while flagging at most RIGHT_FLAGGED_AT_MOST of right ones
+    (``checked``: the rows a check doubts already, whatever the threshold)."""
+    checked = checked or [False] * len(rows)
+
+    def rates(t: float) -> dict[str, Any]:
+        return _rates(rows, [c or p < t for c, p in zip(checked, probabilities, strict=True)])
+
+    options = [0.0, *sorted({round(p, 4) for p in probabilities}), 1.0]
+    allowed = [t for t in options if rates(t)["right_flagged"] <= RIGHT_FLAGGED_AT_MOST]
+    return max(allowed or [0.0], key=lambda t: (rates(t)["wrong_flagged"], -t))
 
 
 def held_out(rows: Sequence[dict[str, Any]]) -> tuple[list[float], float]:
-    """Each site's rows predicted by a model fitted without it (probabilities in ``rows`` order), and the
-    threshold chosen on those predictions."""
-    probabilities = [0.0] * len(rows)
+    """Each site's rows predicted by a model and checks fitted without it (probabilities in ``rows`` order), and
+    the threshold chosen on those predictions."""
+    probabilities, checked = [0.0] * len(rows), [False] * len(rows)
     for site in sorted({r["site"] for r in rows}):
-        model = fit([r for r in rows if r["site"] != site])
+        train = [r for r in rows if r["site"] != site]
+        model, checks = fit(train), checks_for(train)
         for i, r in enumerate(rows):
             if r["site"] == site:
                 probabilities[i] = model.probability(r["signals"])
-    return probabilities, choose_threshold(rows, probabilities)
+                checked[i] = any(check_holds(name, r["signals"]) for name in checks)
+    return probabilities, choose_threshold(rows, probabilities, checked)
 
 
 def fitted_without(rows: Sequence[dict[str, Any]], site: str | None) -> ConfidenceModel:
-    """The shipped recipe on every site's rows but ``site``'s: the threshold chosen by an inner
-    leave-one-site-out on those rows, then one fit on them all (``site`` None: every row, the shipped model)."""
+    """The shipped recipe on every site's rows but ``site``'s: the checks right values of those rows (almost)
+    never show, the threshold chosen by an inner leave-one-site-out on those rows, then one fit on them all
+    (``site`` None: every row, the shipped model)."""
     train = [r for r in rows if r["site"] != site]
     _, threshold = held_out(train)
-    return fit(train, threshold)
+    return fit(train, threshold, checks_for(train))
 
 
 def load_rows(path: Path) -> list[dict[str, Any]]:
@@ -159,11 +184,11 @@ def loso(rows: Sequence[dict[str, Any]]) -> tuple[list[float], list[bool], dict[
     probabilities, flagged, thresholds = [0.0] * len(rows), [False] * len(rows), {}
     for site in sorted({r["site"] for r in rows}):
         model = fitted_without(rows, site)
-        threshold = thresholds[site] = model.threshold
+        thresholds[site] = {"threshold": model.threshold, "checks": model.checks}
         for i, r in enumerate(rows):
             if r["site"] == site:
                 probabilities[i] = model.probability(r["signals"])
-                flagged[i] = probabilities[i] < threshold
+                flagged[i] = model.flags(r["signals"])
     return probabilities, flagged, thresholds
 
 
@@ -185,16 +210,16 @@ def run(pages: Path, seeds: int, test: int, windows: int, rows_path: Path, outpu
             handle.writelines(json.dumps(r, separators=(",", ":")) + "\n" for r in rows)
     collected = time.perf_counter() - start
     _, flagged, thresholds = loso(rows)
-    _, threshold = held_out(rows)
-    model = fit(rows, threshold)
-    inside = [model.probability(r["signals"]) < threshold for r in rows]
+    model = fitted_without(rows, None)
+    threshold = model.threshold
+    inside = [model.flags(r["signals"]) for r in rows]
     first = [i for i, r in enumerate(rows) if r["window"] == 0]
     summary = {
         "rows": len(rows), "sites": len({r["site"] for r in rows}), "threshold": threshold,
         "loso_first_window": _rates([rows[i] for i in first], [flagged[i] for i in first]),
         "in_sample_first_window": _rates([rows[i] for i in first], [inside[i] for i in first]),
         "loso_all_windows": _rates(rows, flagged), "in_sample_all_windows": _rates(rows, inside),
-        "loso_thresholds": thresholds, "collect_seconds": round(collected, 1),
+        "checks": model.checks, "loso_thresholds": thresholds, "collect_seconds": round(collected, 1),
     }
     model.data["trained"] = {"rows": len(rows), "data": str(rows_path), "seeds": seeds, "test": test,
                              "windows": windows, "sites": sorted({r["site"] for r in rows}),
@@ -214,7 +239,8 @@ def run(pages: Path, seeds: int, test: int, windows: int, rows_path: Path, outpu
         table.add_row(name.replace("_", " "), str(s["wrong_values"]), f"{s['wrong_flagged']:.3f}",
                       str(s["right_values"]), f"{s['right_flagged']:.3f}")
     Console().print(table)
-    Console().print(f"threshold {threshold:.3f}; model written to {output or SHIPPED_CONFIDENCE}", highlight=False)
+    Console().print(f"threshold {threshold:.3f}, checks {', '.join(model.checks) or 'none'}; model written to "
+                    f"{output or SHIPPED_CONFIDENCE}", highlight=False)
     if json_out is not None:
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(json.dumps({"summary": summary, "rows": [

@@ -30,7 +30,8 @@ def shipped_gate() -> frozenset[str] | None:
     return frozenset(json.loads(GATE_PATH.read_text(encoding="utf-8"))["open"])
 
 
-_GATE: ContextVar[frozenset[str] | None | str] = ContextVar("choose_gate", default="shipped")
+_UNSET, _SHIPPED = "unset", "shipped"
+_GATE: ContextVar[frozenset[str] | None | str] = ContextVar("choose_gate", default=_UNSET)
 
 
 @contextmanager
@@ -43,8 +44,25 @@ def use_gate(open_paths: Iterable[str] | None) -> Iterator[None]:
         _GATE.reset(token)
 
 
+@contextmanager
+def induce_gate() -> Iterator[None]:
+    """The shipped gate inside the block, unless a caller chose one (:func:`use_gate`). ``induce --method
+    choose`` runs under it: the gate was fitted on induce's fields. Other callers of the chooser (heal's
+    relocation, not measured against it) ask on every path as before."""
+    if _GATE.get() != _UNSET:
+        yield
+        return
+    token = _GATE.set(_SHIPPED)
+    try:
+        yield
+    finally:
+        _GATE.reset(token)
+
+
 def gate_open(path: str) -> bool:
     """May the chooser ask the model on ``path``?"""
     chosen = _GATE.get()
-    paths = shipped_gate() if chosen == "shipped" else chosen
+    if chosen == _UNSET:
+        return True
+    paths = shipped_gate() if chosen == _SHIPPED else chosen
     return paths is None or path in paths  # type: ignore[operator]

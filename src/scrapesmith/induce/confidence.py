@@ -9,7 +9,10 @@ timestamp), that were found on only some seeds or that do not have the field's k
 signal (:func:`signals`); a small logistic model over them (``data/confidence.json``, fitted across sites by
 ``scrapesmith bench swde-confidence`` and measured there leave-one-site-out) turns them into the field's
 confidence, and a field under the model's threshold carries a doubt: the signal that pulled it down most, in
-words. No signal names a site, a vertical or an attribute.
+words. How the seed pages hold the value (:mod:`value_facts`: an element joining texts printed apart, a path
+matching several elements, two values of its kind in one) and the seed checks are also *checks*: the fit keeps
+those that (almost) never hold on a right value of its sites, and a kept check doubts a value whatever its
+probability. No signal names a site, a vertical or an attribute.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import numpy as np
 
 from scrapesmith.induce.field_evidence import FieldConcept
 from scrapesmith.induce.ranking import CONSTANT_KINDS, RankerModel, ScoredCandidate, shared_affix
+from scrapesmith.induce.value_facts import FACT_NAMES, facts_of, holds_several
 from scrapesmith.induce.views import FieldSpec
 
 MODEL_PATH = Path(__file__).parent / "data" / "confidence.json"
@@ -33,7 +37,14 @@ NEAR = 0.5  # a rival reading within this share of the chosen one's score is a t
 # signals that are facts about the field, not about the value found: never the reason a value is doubted
 FIELD_FACTS = frozenset({"hard kind", "no kind", "headline field", "constant kind", "length"})
 # the checks a user can see on the seed pages themselves, in the order they are given as the reason
-RULES = ("same on every seed", "filled", "shared affix")
+RULES = ("same on every seed", "filled", "shared affix", "joined texts", "several of its kind", "several matches")
+# the checks that may doubt a value by themselves, whatever the model's probability: a fit keeps those that
+# (almost) never hold on a right value of the sites it is fitted on (``ConfidenceModel.checks``)
+SINGLE_CHECKS = (*RULES, "same on every seed, any kind", "regex")
+# and every two of them together ("a & b"): a pair may be one right values never show though each alone is
+CHECKS = (*SINGLE_CHECKS, *(f"{a} & {b}" for i, a in enumerate(SINGLE_CHECKS) for b in SINGLE_CHECKS[i + 1:]))
+# facts weighed only as checks: too rare on the development sites for a weight the model could learn
+CHECK_ONLY = FACT_NAMES
 FACTOR_SIGNALS = ("type", "variation", "outside", "closeness", "headline", "short", "cardinality", "templated")
 
 
@@ -76,6 +87,8 @@ def signals(ranked: Sequence[ScoredCandidate], concept: FieldConcept) -> dict[st
     }
     for name in FACTOR_SIGNALS:
         found[f"f:{name}"] = math.log(max(best.factors.get(name, 1.0), 1e-6))
+    facts = facts_of(best).numbers
+    found.update({name: facts.get(name, 0.0) for name in FACT_NAMES})
     return found
 
 
@@ -84,12 +97,23 @@ def _reason(name: str, ranked: Sequence[ScoredCandidate], concept: FieldConcept,
     best = ranked[0]
     mine = field_values(best, concept)
     filled = [page for page in mine if page]
-    if name == "same on every seed":
+    if " & " in name:
+        return "; ".join(dict.fromkeys(_reason(part, ranked, concept, found) for part in name.split(" & ")))
+    if name in ("same on every seed", "same on every seed, any kind"):
         return "same text on every seed page"
     if name == "filled":
         return f"found on {len(filled)} of {len(mine)} seed pages"
     if name == "shared affix":
         return shared_affix([page[0] for page in filled]) or "same words around every seed's value"
+    if name == "joined texts":
+        texts = facts_of(best).joined
+        shown = " + ".join(f"'{t[:30]}'" for t in texts[:2])
+        return f"joins {len(texts)} texts the page prints apart ({shown})" if texts else "joins texts printed apart"
+    if name == "several of its kind":
+        shown = next((page[0] for page in filled if holds_several(page[0], concept.kind)), "")
+        return f"one value holds several of its kind ('{shown[:40]}')"
+    if name == "several matches":
+        return f"its path matches {round(math.exp(found[name]), 1)} elements a page; the first is taken"
     if name in ("margin", "rivals near"):
         rival = next((s for s in ranked[1:] if field_values(s, concept) != mine), None)
         shown = next((v for page in field_values(rival, concept) for v in page), "") if rival else ""
@@ -124,7 +148,17 @@ def _reason(name: str, ranked: Sequence[ScoredCandidate], concept: FieldConcept,
 
 
 class ConfidenceModel(RankerModel):
-    """The fitted model: a logistic regression over :func:`signals` (``kind: linear``) with its threshold."""
+    """The fitted model: a logistic regression over :func:`signals` (``kind: linear``) with its threshold and the
+    checks that doubt a value by themselves."""
+
+    @property
+    def checks(self) -> list[str]:
+        """The checks (:data:`CHECKS`) that doubt a value whatever its probability."""
+        return list(self.data.get("checks", []))
+
+    def flags(self, found: dict[str, float]) -> bool:
+        """Is a value with the signals ``found`` doubted: a check holds, or its probability is under the threshold?"""
+        return any(check_holds(n, found) for n in self.checks) or self.probability(found) < self.threshold
 
     def contributions(self, features: dict[str, float]) -> dict[str, float]:
         """Each signal's share of the log-odds (weight times standardised value): the most negative is the reason."""
@@ -168,9 +202,12 @@ def assess(ranked: Sequence[ScoredCandidate], concept: FieldConcept) -> tuple[fl
         return judged(ranked[0], concept) if ranked else (None, None)
     found = signals(ranked, concept)
     probability = round(model.probability(found), 3)
+    check = next((name for name in model.checks if check_holds(name, found)), None)
+    if check is not None:  # a fact right values (almost) never show on the sites the model was fitted on
+        return probability, _reason(check, ranked, concept, found)
     if probability >= model.threshold:
         return probability, None
-    rule = next((name for name in RULES if _rule_holds(name, found)), None)
+    rule = next((name for name in RULES if check_holds(name, found)), None)
     if rule is not None:  # a reason a user can check on the seeds themselves comes first
         return probability, _reason(rule, ranked, concept, found)
     parts = model.contributions(found)
@@ -178,10 +215,15 @@ def assess(ranked: Sequence[ScoredCandidate], concept: FieldConcept) -> tuple[fl
     return probability, _reason(worst, ranked, concept, found)
 
 
-def _rule_holds(name: str, found: dict[str, float]) -> bool:
+def check_holds(name: str, found: dict[str, float]) -> bool:
+    """Does the check ``name`` (one of :data:`CHECKS`) hold on a value's signals ``found``?"""
+    if " & " in name:
+        return all(check_holds(part, found) for part in name.split(" & "))
     if name == "same on every seed":
-        return found[name] > 0 and not found["constant kind"]
-    return found[name] < 1 if name == "filled" else found[name] > 0
+        return found.get(name, 0.0) > 0 and not found.get("constant kind", 0.0)
+    if name == "same on every seed, any kind":
+        return found.get("same on every seed", 0.0) > 0
+    return found.get(name, 1.0) < 1 if name == "filled" else found.get(name, 0.0) > 0
 
 
 def assessed(field: FieldSpec, ranked: Sequence[ScoredCandidate], concept: FieldConcept) -> FieldSpec:

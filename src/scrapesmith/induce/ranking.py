@@ -35,6 +35,7 @@ from scrapesmith.induce.candidates import PRIORS, FieldCandidate, class_words
 from scrapesmith.induce.execute import normalize_space
 from scrapesmith.induce.field_evidence import FieldConcept
 from scrapesmith.induce.fragments import value_nodes
+from scrapesmith.induce.value_facts import with_facts
 from scrapesmith.llm import embed_texts, embeddings_available
 
 
@@ -310,7 +311,16 @@ def learned_order(ranked: list[ScoredCandidate], concept: FieldConcept, seeds: S
     """``ranked`` (best hand-weighted first) with the model's probability in each candidate's ``learned``
     (only the first :data:`CONSIDERED`), reordered by it when the model was found to order better than the
     hand weights on the sites it was fitted on (``orders``) and its likeliest beats the hand-weighted first
-    by more than the model's ``margin``; unchanged when there is no model."""
+    by more than the model's ``margin``; unchanged when there is no model. The first also carries what the
+    seed pages show about its node (:func:`with_facts`), which its field's confidence weighs."""
+    ordered = _learned_order(ranked, concept, seeds, model)
+    if ordered:
+        with_facts(ordered[0], concept, seeds)
+    return ordered
+
+
+def _learned_order(ranked: list[ScoredCandidate], concept: FieldConcept, seeds: Sequence[etree._Element],
+                   model: RankerModel | None = None) -> list[ScoredCandidate]:
     model = model or current_ranker()
     if model is None or not ranked:
         return ranked

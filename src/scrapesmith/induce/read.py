@@ -331,8 +331,7 @@ def weigh(named: FieldSpec, read: FieldSpec | None, outcome: ReadOutcome, seeds:
             "confidence": confidence, "doubt": f"the model read {outcome.span!r} (seed {outcome.page + 1}), not this",
             "evidence": f"{span}; the name-only choice, nearer the pages' titles, kept over its XPath "
                         f"({read.actions[-1]}){EVIDENCE}{named.evidence}"})
-    fits_less = (concept is not None and concept.hard_type  # a soft kind (a name) weighs in behind a label
-                 and kind_fits(named_values, concept) < kind_fits(read_values, concept))
+    fits_less = concept is not None and concept.hard_type and kind_fits(named_values, concept) < kind_fits(read_values, concept)
     holds_more = all(r and n and r != n and r in n for r, n in zip(read_values, named_values, strict=True) if r or n)
     if one_node(named, read, seeds):  # the node agreed on every seed: the reader's span is how its text is cut
         cut = f"the evidence reads the same text as {named_values[outcome.page][:80]!r}"

@@ -22,6 +22,7 @@ from lxml import etree
 
 from scrapesmith.errors import ScrapesmithError
 from scrapesmith.induce.choose import choose_candidate
+from scrapesmith.induce.choose_gate import induce_gate
 from scrapesmith.induce.confidence import assessed
 from scrapesmith.induce.examples import Example, induce_from_examples
 from scrapesmith.induce.execute import CompiledSpec, parse_for_replay
@@ -119,7 +120,8 @@ def induce_scraper(requests: Sequence[FieldRequest], seeds: Sequence[etree._Elem
         return with_scope(induce_heuristic(requests, seeds, site=site, seed_names=seed_names), seeds)
     model = require_llm(llm, f"the {method} method")
     if method == "choose":
-        return with_scope(_induce_by_choice(requests, seeds, model, site, seed_names, progress), seeds)
+        with induce_gate():
+            return with_scope(_induce_by_choice(requests, seeds, model, site, seed_names, progress), seeds)
     if method == "read":
         return with_scope(induce_by_reading(requests, seeds, model, site, seed_names, progress), seeds)
     settings = settings or GenerationSettings()

@@ -1,0 +1,115 @@
+"""What the seed pages show about the chosen value's own node: facts a field's confidence weighs.
+
+The ranker's candidates are judged by the strings their paths read; some doubts are about *how* the page
+holds that string, and only the page can say:
+
+* **joined texts** — the path reads an element whose text is several texts the page prints apart (two
+  address lines split by a ``<br>``, a heading and the subtitle in its ``<span>``, a name and the link after
+  it): the value glues what the page keeps apart, so which of them is the field's is unsure;
+* **several matches** — a field asked for once, and its path matches several elements on a seed page (the
+  first is taken): which one is the record's is the page's order, not evidence;
+* **several of its kind** — one value holds two or more values of the field's kind ("$52,400 - $58,250" for a
+  price): a range or a list where one value was asked for.
+
+Each is counted on every seed page and kept as a number (:func:`value_facts`), with the texts that show it
+(:func:`joined_sample`) for the reason a user reads. Nothing here names a site, a vertical or an attribute;
+whether a fact makes a value doubtful is learned across sites (``bench swde-confidence``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lxml import etree
+
+from scrapesmith.induce.execute import XPathSyntaxError, normalize_space
+from scrapesmith.induce.field_evidence import FieldConcept
+from scrapesmith.induce.joined import text_part
+from scrapesmith.induce.kinds import DATE, MONEY, PHONE
+
+# kinds whose values a pattern can find inside a longer text: two finds in one value are two values
+KIND_PATTERNS = {"money": MONEY, "phone": PHONE, "date": DATE}
+FACT_NAMES = ("joined texts", "several matches", "several of its kind")
+
+
+def _selected(root: etree._Element, xpath: str) -> list[object]:
+    try:
+        result = etree.XPath(text_part(xpath) or xpath)(root)
+    except (etree.XPathError, XPathSyntaxError):
+        return []
+    return result if isinstance(result, list) else []
+
+
+def own_texts(element: etree._Element) -> list[str]:
+    """The separate texts the page prints inside ``element`` (each text node, spaces folded), in order."""
+    texts = []
+    for node in element.iter():
+        if not isinstance(node.tag, str) or node.tag in ("script", "style"):
+            continue
+        for text in (node.text, node.tail if node is not element else None):
+            plain = normalize_space(text or "")
+            if plain:
+                texts.append(plain)
+    return texts
+
+
+def joined_sample(seeds: Sequence[etree._Element], xpath: str) -> list[str]:
+    """The texts the path's first element joins on the first seed page where it joins several."""
+    for root in seeds:
+        first = next(iter(_selected(root, xpath)), None)
+        if isinstance(first, etree._Element):
+            texts = own_texts(first)
+            if len(texts) > 1:
+                return texts
+    return []
+
+
+def value_facts(xpath: str, values: Sequence[Sequence[str]], concept: FieldConcept, several: bool,
+                seeds: Sequence[etree._Element]) -> dict[str, float]:
+    """The facts of :data:`FACT_NAMES` for a candidate reading ``xpath`` (``values``: what it gives on each
+    seed page, the first of a single field being the field's)."""
+    joined, matches = [], []
+    for root in seeds:
+        selected = _selected(root, xpath)
+        if not selected:
+            continue
+        first = selected[0]
+        joined.append(len(own_texts(first)) - 1 if isinstance(first, etree._Element) else 0)
+        matches.append(len(selected))
+    kinded = [holds_several(page[0], concept.kind) for page in values if page] if not several else []
+    return {
+        "joined texts": math.log1p(max(0, sum(joined)) / len(joined)) if joined else 0.0,
+        "several matches": math.log(sum(matches) / len(matches)) if matches and not several else 0.0,
+        "several of its kind": sum(kinded) / len(kinded) if kinded and concept.kind in KIND_PATTERNS else 0.0,
+    }
+
+
+def holds_several(value: str, kind: str | None) -> bool:
+    """Does one value hold two or more values of ``kind`` ("$52,400 - $58,250" for a price)?"""
+    pattern = KIND_PATTERNS.get(kind or "")
+    return pattern is not None and len(pattern.findall(value)) > 1
+
+
+
+@dataclass
+class ValueFacts:
+    """What the seed pages show about a chosen candidate's node (:func:`value_facts`) and, when its element
+    joins several texts, those texts on the first seed page that shows it."""
+
+    numbers: dict[str, float]
+    joined: list[str]
+
+
+def with_facts(scored: Any, concept: FieldConcept, seeds: Sequence[etree._Element]) -> None:
+    """Keep on a scored candidate (``ranking.ScoredCandidate``, as ``facts``) the facts of its node."""
+    several = concept.multiple or scored.candidate.several
+    scored.facts = ValueFacts(value_facts(scored.candidate.xpath, scored.values, concept, several, seeds),
+                              joined_sample(seeds, scored.candidate.xpath))
+
+
+def facts_of(scored: Any) -> ValueFacts:
+    """The facts :func:`with_facts` kept on a scored candidate (none known: every fact 0, no doubt from them)."""
+    return getattr(scored, "facts", None) or ValueFacts({}, [])
