@@ -184,10 +184,11 @@ def renamed_candidates(xpath: str, root: etree._Element) -> list[FieldCandidate]
 def loosened(xpath: str) -> FieldCandidate | None:
     """The old selector with every child step made a descendant step (``//div[@id='profile_hdr']/h1`` ->
     ``//div[@id='profile_hdr']//h1``): a redesign that wrapped elements in new boxes kept the old anchors and the
-    old target; only the way between them grew. A text step is loosened only where it picks its text by what
-    it says (``text()[translate(…)='(000) 000-0000']``), not by where it is. Not for a selector with positions
-    (a wrapper moves them) or a union."""
-    if "|" in xpath or re.search(r"\[\d+\]", xpath):
+    old target; only the way between them grew. An element's position among its siblings stays (a box that
+    wraps a parent's content keeps its children's order: ``…/div[1]/h1`` -> ``…//div[1]//h1``); a text step
+    is loosened only where it picks its text by what it says (``text()[translate(…)='(000) 000-0000']``), not
+    by where it is. Not for a union."""
+    if "|" in xpath:
         return None
     depth, out = 0, []
     for index, char in enumerate(xpath):
@@ -195,7 +196,7 @@ def loosened(xpath: str) -> FieldCandidate | None:
         lone = char == "/" and depth == 0 and xpath[index - 1:index] != "/" and xpath[index + 1:index + 2] != "/"
         step = xpath[index + 1:]
         plain = not step.startswith(("text()", "@")) and not re.match(r"[\w-]+::", step)  # an axis is kept as is
-        plain = plain or step.startswith("text()[")  # a text picked by what it says (no position: see above)
+        plain = plain or (step.startswith("text()[") and not re.search(r"\[\d+\]", step))  # picked by what it says
         out.append("//" if lone and index > 0 and plain else char)
     widened = "".join(out)
     return FieldCandidate(widened, "class") if widened != xpath else None
@@ -228,8 +229,10 @@ def label_unions(per_page: Sequence[Sequence[tuple[FieldCandidate, float]]]) -> 
     """Label-anchored candidates that differ only in the label's text (``MSRP Price:`` on two seed pages,
     ``MSRP Price Range:`` on the third), joined two at a time into one that accepts both spellings: a label
     the site writes two ways is still one field, as induce forges it (``Director:`` or ``Directors:``). Only
-    on three seed pages or more, so that a pair giving every seed value back has one spelling that repeats:
-    a text beside the value that differs on every page (an address, "76% buy this") is no label."""
+    on three seed pages or more that read different values (copies of one record are one observation: an
+    author's name beside the title on two copies of a book is no repeated label), so that a pair giving every
+    seed value back has one spelling that repeats: a text beside the value that differs on every page (an
+    address, "76% buy this") is no label."""
     if len(per_page) < 3:
         return []
     groups: dict[tuple, dict[str, float]] = {}
@@ -251,7 +254,7 @@ def heal_candidates(spec_field: FieldSpec,
                 pairs: Sequence[tuple[etree._Element, Sequence[str]]]) -> list[tuple[FieldCandidate, float]]:
     """Every way to the seed values on their pages, each with its weight (widened ones a little less)."""
     pool: dict[tuple, tuple[FieldCandidate, float]] = {}
-    per_page = []
+    per_page: dict[tuple[str, ...], list[tuple[FieldCandidate, float]]] = {}
     opened = unseen_spellings(label_step(spec_field.actions[-1]) if spec_field.actions else None,
                               [root for root, _ in pairs])
     for root, values in pairs:
@@ -269,14 +272,14 @@ def heal_candidates(spec_field: FieldSpec,
         found = [(c, w * NEW_CONDITIONS) for c, w in found] + [
             (q, w) for c, w in found for q in (_with_conditions(c, kept), _with_old_label(c, old_label), opened(c))
             if q is not None] + [(m, 1.0) for a in spec_field.actions[-1:] for m in mirrored(a)]  # old conditions kept
-        per_page.append(found)
+        per_page.setdefault(tuple(values), found)  # seed pages that read the same values are one observation
         for candidate, weight in found:
             for regex in dict.fromkeys((candidate.regex, spec_field.post.regex)):
                 # the field's own regex, where it still gives the values, over a cut learnt from the seeds alone
                 kept_regex = weight if regex == spec_field.post.regex else weight * NEW_CONDITIONS
                 pool.setdefault((candidate.xpath, regex),
                                 (FieldCandidate(candidate.xpath, candidate.evidence, regex), kept_regex))
-    for candidate, weight in label_unions(per_page):
+    for candidate, weight in label_unions(list(per_page.values())):
         pool.setdefault((candidate.xpath, candidate.regex), (candidate, weight))
     old_shape = shape(spec_field.actions[-1]) if spec_field.actions else None
     if old_shape is None or "?" not in old_shape:  # a selector by tags alone (``//b``) is no shape to keep
