@@ -31,10 +31,13 @@ from scrapesmith.bench.metrics import CaseScore
 from scrapesmith.bench.swde import SwdeSite, discover_sites, load_groundtruth, read_page, requests_for
 from scrapesmith.bench.swde_ranker import C, candidate_rows, fit_ranker
 from scrapesmith.induce import (
+    CHECK_ONLY,
+    CHECKS,
     SHIPPED_CONFIDENCE,
     CompiledSpec,
     ConfidenceModel,
     ScraperSpec,
+    check_holds,
     concept_for,
     field_spec_from,
     parse_for_replay,
@@ -44,7 +47,6 @@ from scrapesmith.induce import (
     use_ranker,
 )
 from scrapesmith.induce import confidence_signals as signals
-from scrapesmith.induce.confidence import CHECK_ONLY, CHECKS, check_holds
 
 RIGHT_FLAGGED_AT_MOST = 0.10
 CHECK_RIGHT_AT_MOST = 0.01  # a check doubts by itself when it holds on at most this share of right values

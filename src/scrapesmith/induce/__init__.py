@@ -11,8 +11,8 @@ The result is a :class:`ScraperSpec` that replays with no LLM::
 
 from scrapesmith.induce.choose import GATED_PATHS, choose_path
 from scrapesmith.induce.choose_gate import GATE_PATH, use_gate
+from scrapesmith.induce.confidence import CHECK_ONLY, CHECKS, ConfidenceModel, check_holds, use_confidence
 from scrapesmith.induce.confidence import MODEL_PATH as SHIPPED_CONFIDENCE
-from scrapesmith.induce.confidence import ConfidenceModel, use_confidence
 from scrapesmith.induce.confidence import signals as confidence_signals
 from scrapesmith.induce.examples import Example, generalise, induce_from_examples, kind_of, parse_example
 from scrapesmith.induce.execute import CompiledSpec, normalize_space, parse_for_replay, post_process
@@ -45,6 +45,8 @@ from scrapesmith.induce.training import described_candidates
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec, SpecError
 
 __all__ = [
+    "CHECKS",
+    "CHECK_ONLY",
     "GATED_PATHS",
     "GATE_PATH",
     "METHODS",
@@ -68,6 +70,7 @@ __all__ = [
     "SpecError",
     "SpecPages",
     "check_dataset",
+    "check_holds",
     "choose_path",
     "concept_for",
     "confidence_signals",
