@@ -40,6 +40,7 @@ from scrapesmith.induce.execute import (
 from scrapesmith.induce.field_evidence import FieldConcept, concept_for, recogniser
 from scrapesmith.induce.heuristic import ScoredCandidate, page_candidates, rank_pool, trusted
 from scrapesmith.induce.labels import label_candidates
+from scrapesmith.induce.ranking import learned_order
 from scrapesmith.induce.titles import title_cores
 from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
 
@@ -48,6 +49,7 @@ from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
 OVERRULED = ("type", "outside", "closeness", "distractor", "avoided", "headline")
 TYPED_KINDS = ("isbn13", "isbn", "money", "date", "url", "phone")
 MAX_LABEL = 40
+CUT = 0.8  # a value cut out of a longer text, where another path reads it whole (as ``labelled`` in the engine)
 
 
 @dataclass(frozen=True)
@@ -245,6 +247,7 @@ def generalise(example: Example, pages: Sequence[etree._Element], expected: Sequ
         scored.weigh("expected", _expected_fit(scored.values[1:], expected, listed))
         if trusted(scored, len(pages)):
             fitting.append((listed, scored))
+    _prefer_whole(fitting)
     fitting.sort(key=lambda pair: (-pair[0], -round(pair[1].score, 6)))  # stable: the engine breaks ties
     if wanted_all and not any(listed for listed, _ in fitting):
         union = _union_of_values(example.name, pages, wanted_all)
@@ -257,7 +260,10 @@ def generalise(example: Example, pages: Sequence[etree._Element], expected: Sequ
                                                                            split=best.candidate.split),
                           evidence=f"example {example.value!r} via {best.candidate.evidence} (engine score "
                                    f"{best.score:.3f})")
-        return assessed(field, [s for _, s in fitting], concept)
+        # weighed as ``induce`` weighs its first: the ranker's probability and its node's facts, no reordering;
+        # a field the user gave several values for is a list, whatever its name suggests
+        concept = replace(concept, multiple=concept.multiple or listed)
+        return assessed(field, learned_order([s for _, s in fitting], concept, pages, reorder=False), concept)
     scored = _example_scores(example, pages, pool, expected, wanted_all)
     if not scored:
         raise ScrapesmithError(f"the example {example.name}={example.value!r} is not on the first page")
@@ -265,6 +271,15 @@ def generalise(example: Example, pages: Sequence[etree._Element], expected: Sequ
     return FieldSpec(name=example.name, instruction=f"like the example {example.value!r}", actions=[best.xpath],
                      post=PostProcess(regex=best.regex, multiple=listed),
                      evidence=f"example {example.value!r} via {best.evidence}")
+
+
+def _prefer_whole(fitting: Sequence[tuple[bool, ScoredCandidate]]) -> None:
+    """A path that cuts the value out of a longer text (a regex after a label in the same text node) loses to
+    one that reads the same values whole on every seed page: the page holds the value in a node of its own."""
+    whole = {tuple(map(tuple, s.values)) for _, s in fitting if s.candidate.regex is None}
+    for _, scored in fitting:
+        if scored.candidate.regex is not None and tuple(map(tuple, scored.values)) in whole:
+            scored.weigh("cut", CUT)
 
 
 def _union_of_values(name: str, pages: Sequence[etree._Element], wanted: list[str]) -> FieldSpec | None:
