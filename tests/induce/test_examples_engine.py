@@ -105,3 +105,15 @@ def test_several_values_given_make_a_list_that_is_not_doubted_for_matching_sever
     assert field.confidence is not None and field.doubt is None
     for got, page in zip(values_on(field, trees[3:]), ids[3:], strict=True):
         assert got == gold[page]
+
+
+def test_several_values_of_one_shape_are_every_text_of_that_shape_in_their_block():
+    trees, ids = site_pages("university", "collegeboard")
+    gold = truth("university", "collegeboard", "phone")
+    first = gold[ids[0]]
+    assert len(first) == 3  # the main line and two admission lines, on lines that move from record to record
+    field = generalise(Example("phone", first[0]), trees[:3], together=first)
+    assert field.post.multiple and " | " not in field.actions[0]  # one path, not a union of line counts
+    assert "[@" in field.actions[0].split("//text()")[0]  # from an id or a class, not every row of the page
+    for got, page in zip(values_on(field, trees[3:]), ids[3:], strict=True):
+        assert set(got) == set(gold[page])  # a "Fax: …" line is not of the shape; a moved line still is

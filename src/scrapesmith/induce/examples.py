@@ -149,6 +149,32 @@ def _values(root: etree._Element, candidate: FieldCandidate) -> list[str]:
 
 
 _LAST_POSITION = re.compile(r"\[\d+\]$")
+_DIGITS_AS_ZERO = str.maketrans("0123456789", "0000000000")
+
+
+def shape_candidates(root: etree._Element, values: Sequence[str]) -> list[FieldCandidate]:
+    """Several values the user gave for the first page that the page prints in one shape (digits as zeros, no
+    letters: "(000) 000-0000"): every text of that shape in the smallest block holding them all — the page's
+    values of that kind there, however many a record has and on whatever line, where one path per value
+    counts lines that move from record to record."""
+    shapes = {value.translate(_DIGITS_AS_ZERO) for value in values}
+    shape = next(iter(shapes))
+    if len(shapes) != 1 or "0" not in shape or re.search(r"[^\W\d_]", shape):
+        return []
+    holders = []
+    for text in root.xpath("//text()[normalize-space()]"):
+        if normalize_space(str(text)) in values:
+            owner = text.getparent()
+            holders.append(owner.getparent() if text.is_tail else owner)
+    if not holders or None in holders:
+        return []
+    common = [a for a in holders[0].iterancestors() if all(a in h.iterancestors() for h in holders[1:])]
+    block = holders[0] if all(h is holders[0] for h in holders) else (common[0] if common else None)
+    if block is None or block.tag in ("html", "body"):
+        return []
+    test = f"text()[translate(normalize-space(), '0123456789', '0000000000')={xpath_literal(shape)}]"
+    # from an id or a class: a bare tag ("//tr") is every row of the page
+    return [FieldCandidate(f"{path}//{test}", "class") for path in anchored_path(block, hashed=True)[:3] if "[@" in path]
 
 
 def _example_scores(example: Example, pages: Sequence[etree._Element], pool: Sequence[FieldCandidate],
@@ -231,6 +257,7 @@ def generalise(example: Example, pages: Sequence[etree._Element], expected: Sequ
     pool = example_candidates(pages[0], example)
     if wanted_all:
         pool += [replace(c, xpath=_LAST_POSITION.sub("", c.xpath)) for c in pool if _LAST_POSITION.search(c.xpath)]
+        pool += shape_candidates(pages[0], wanted_all)
     ranked, concept = engine_ranked(example, pages, pool)
     kind = kind_of(example.value)
     check = recogniser(kind) if kind else None
