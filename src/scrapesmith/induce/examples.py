@@ -274,7 +274,7 @@ def generalise(example: Example, pages: Sequence[etree._Element], expected: Sequ
         scored.weigh("expected", _expected_fit(scored.values[1:], expected, listed))
         if trusted(scored, len(pages)):
             fitting.append((listed, scored))
-    _prefer_whole(fitting)
+    _prefer_whole(fitting, pages)
     fitting.sort(key=lambda pair: (-pair[0], -round(pair[1].score, 6)))  # stable: the engine breaks ties
     if wanted_all and not any(listed for listed, _ in fitting):
         union = _union_of_values(example.name, pages, wanted_all)
@@ -300,12 +300,16 @@ def generalise(example: Example, pages: Sequence[etree._Element], expected: Sequ
                      evidence=f"example {example.value!r} via {best.evidence}")
 
 
-def _prefer_whole(fitting: Sequence[tuple[bool, ScoredCandidate]]) -> None:
+def _prefer_whole(fitting: Sequence[tuple[bool, ScoredCandidate]], pages: Sequence[etree._Element]) -> None:
     """A path that cuts the value out of a longer text (a regex after a label in the same text node) loses to
-    one that reads the same values whole on every seed page: the page holds the value in a node of its own."""
+    one that reads the same values whole on every seed page: the page holds the value in a node of its own.
+    A regex that only drops page controls ("See all") cuts nothing: every value it gives is a text read whole."""
     whole = {tuple(map(tuple, s.values)) for _, s in fitting if s.candidate.regex is None}
     for _, scored in fitting:
-        if scored.candidate.regex is not None and tuple(map(tuple, scored.values)) in whole:
+        if scored.candidate.regex is None or tuple(map(tuple, scored.values)) not in whole:
+            continue
+        read = [set(_values(root, replace(scored.candidate, regex=None))) for root in pages]
+        if any(value not in texts for page, texts in zip(scored.values, read, strict=False) for value in page):
             scored.weigh("cut", CUT)
 
 
