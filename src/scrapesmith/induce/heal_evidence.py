@@ -32,6 +32,7 @@ from scrapesmith.induce.heuristic import (
     score_candidate,
     trusted,
 )
+from scrapesmith.induce.labels import MAX_LABEL_CHARS
 from scrapesmith.induce.views import FieldRequest, FieldSpec
 from scrapesmith.llm import LLM
 
@@ -90,7 +91,6 @@ def relocate_by_evidence(spec_field: FieldSpec, column: ColumnProfile, pages: Se
 
 _LABEL_STEP = re.compile(r"([\w-]+)\[normalize-space\(\)=('[^']*'|\"[^\"]*\")"
                          r"(?: or normalize-space\(\)=(?:'[^']*'|\"[^\"]*\"))*\]")
-MAX_LABEL_CHARS = 40
 
 
 def relabelled(spec_field: FieldSpec, pages: Sequence[etree._Element]) -> list[FieldCandidate]:
