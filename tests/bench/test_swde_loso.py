@@ -71,6 +71,32 @@ def test_loso_without_field_confidence_rows_stops_with_one_error_line(three_site
     assert "no field-confidence rows at" in errors[0] and "bench swde-confidence" in errors[0]
 
 
+def test_loso_scores_the_example_path_held_out_too(three_sites: Path, tmp_path: Path):
+    """``--loso --examples 1``: each field learnt from its value on the first seed page, with a ranker and a
+    confidence fitted without the site (the examples figure was in-sample only)."""
+    out = tmp_path / "loso-examples.json"
+    args = ["bench", "swde", "--loso", "--examples", "1", "--pages", str(three_sites), "--attributes",
+            "title,isbn_13", "--seeds", "3", "--test", "2", "--rows", str(tmp_path / "rows.jsonl.gz"),
+            "--json", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["params"]["examples"] == 1 and data["name"] == "swde LOSO (examples on 1 seed pages)"
+    assert {spec["method"] for spec in data["params"]["specs"].values()} == {"examples"}
+    assert data["summary"]["cases"] == 6 and data["summary"]["correct_ratio"] > 0.5
+
+
+@pytest.mark.parametrize(("extra", "named"), [
+    (["--loso", "--mutate", "classes"], "--mutate"),
+    (["--loso", "--no-ranker"], "--no-ranker"),
+    (["--mutate", "classes", "--examples", "1"], "--examples"),
+    (["--mutate", "classes", "--strict"], "--strict"),
+])
+def test_an_option_the_run_would_ignore_is_a_usage_error(three_sites: Path, extra: list[str], named: str):
+    result = CliRunner().invoke(app, ["bench", "swde", "--pages", str(three_sites), "--test", "1", *extra])
+    assert result.exit_code == 2 and named in result.output, result.output
+
+
 def row(site: str, field: str, rank: int, good: float, correct: bool) -> CandidateRow:
     return CandidateRow(site, field, rank, f"//x{rank}", True, {"good": good, "noise": (rank * 7 % 3) / 3},
                         1.0 if correct else 0.0)

@@ -38,10 +38,11 @@ from scrapesmith.llm import LLM
 def run_loso(pages: Path, groundtruth: Path, sites: str | None, attributes: str | None, seeds: int, test: int,
              method: str, llm: LLM | None, json_out: Path | None, progress_factory: Callable[[], Progress],
              rows_cache: Path | None = None, strict: bool = False, orders: bool | None = None,
-             confidence_rows: Path = CONFIDENCE_ROWS) -> BenchResult:
+             confidence_rows: Path = CONFIDENCE_ROWS, examples: int = 0) -> BenchResult:
     """Each chosen site induced with a ranker and a field confidence fitted without it, and again with the
     ones fitted on all sites. ``orders`` overrides every fitted model's order switch (False: the
-    hand-weighted order, the models weighing confidence only — as the shipped ranker does)."""
+    hand-weighted order, the models weighing confidence only — as the shipped ranker does). ``examples`` N: each
+    field learnt from its values on the first N seed pages (``bench swde --examples``), held out the same way."""
     if not confidence_rows.is_file():
         raise ScrapesmithError(f"no field-confidence rows at {confidence_rows} (make them with "
                                "`scrapesmith bench swde-confidence`)")
@@ -69,12 +70,12 @@ def run_loso(pages: Path, groundtruth: Path, sites: str | None, attributes: str 
             folds[site.key]["confidence_threshold"] = confidence.threshold
             with use_ranker(fold), use_confidence(confidence):
                 runs, used = run_sites([site], groundtruth, attributes, seeds, test, method, llm, progress,
-                                       strict=strict)
+                                       strict=strict, examples=examples)
             held_out += runs
             calls += used
             with use_ranker(everything), use_confidence(confident):
                 in_sample += run_sites([site], groundtruth, attributes, seeds, test, method, llm, progress,
-                                       strict=strict)[0]
+                                       strict=strict, examples=examples)[0]
             progress.advance(task)
     loso, inside = summary_of(held_out), summary_of(in_sample)
     summary = {**loso, **{f"in_sample_{k}": inside[k] for k in ("correct_ratio", "f1", "precision", "recall")},
@@ -86,9 +87,9 @@ def run_loso(pages: Path, groundtruth: Path, sites: str | None, attributes: str 
         row["in_sample_correct"], row["in_sample_f1"] = inside_row["correct_ratio"], inside_row["f1"]
         row["describe_seconds"] = describe_seconds.get(row["group"])
     result = BenchResult(
-        name=f"swde LOSO ({method})", summary=summary, cases=case_rows(held_out),
+        name=f"swde LOSO (examples on {examples} seed pages)" if examples else f"swde LOSO ({method})", summary=summary, cases=case_rows(held_out),
         params={"pages": str(pages), "groundtruth": str(groundtruth), "seeds": seeds, "test": test,
-                "method": method, "llm": getattr(llm, "name", "none"), "loso": True, "strict": strict,
+                "method": method, "llm": getattr(llm, "name", "none"), "loso": True, "strict": strict, "examples": examples,
                 "orders": orders, "confidence_rows": str(confidence_rows),
                 "per_site": per_site, "folds": folds, "per_vertical": group_rows(held_out, calls, lambda r: r.site.vertical),
                 "specs": {r.site.key: r.spec.model_dump() for r in held_out}},

@@ -71,26 +71,38 @@ def bench_swde_command(
     pages = pages or default_swde_dir()
     groundtruth = groundtruth or pages / "groundtruth"
     check_choice("--method", method, METHODS)
+    refuse_unused(loso=loso, mutate=mutate is not None, no_ranker=no_ranker, examples=examples, strict=strict)
     drawn = names_and_seeds("--mutate", mutate, TEMPLATE_MUTATIONS, mutation_seeds) if mutate is not None else None
     model = model_for_method(method, llm, no_cache)
     if model is not None and model_lock is not None:
         model = locked(model, model_lock)
-    if loso:
-        from scrapesmith.bench.swde_loso import run_loso
-
-        run_loso(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, progress_bar,
-                 rows_cache=rows, strict=strict, orders=orders, confidence_rows=confidence_rows)
-        return
-    if drawn is not None:
-        from scrapesmith.bench import run_mutated
-
-        kinds, numbers = drawn
-        run_mutated(pages, groundtruth, sites, attributes, seeds, test, method, model, kinds, numbers, json_out,
-                    progress_bar)
-        return
     with use_ranker(None) if no_ranker else nullcontext(), use_gate(None) if open_gates else nullcontext():
-        run_benchmark(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, progress_bar,
-                      strict=strict, examples=examples)
+        if loso:
+            from scrapesmith.bench.swde_loso import run_loso
+
+            run_loso(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out, progress_bar,
+                     rows_cache=rows, strict=strict, orders=orders, confidence_rows=confidence_rows,
+                     examples=examples)
+        elif drawn is not None:
+            from scrapesmith.bench import run_mutated
+
+            kinds, numbers = drawn
+            run_mutated(pages, groundtruth, sites, attributes, seeds, test, method, model, kinds, numbers,
+                        json_out, progress_bar)
+        else:
+            run_benchmark(pages, groundtruth, sites, attributes, seeds, test, method, model, json_out,
+                          progress_bar, strict=strict, examples=examples)
+
+
+def refuse_unused(*, loso: bool, mutate: bool, no_ranker: bool, examples: int, strict: bool) -> None:
+    """A usage error (exit 2) for an option the chosen run would otherwise ignore."""
+    if loso and mutate:
+        raise typer.BadParameter("--loso and --mutate are separate runs: give one of them", param_hint="--mutate")
+    if loso and no_ranker:
+        raise typer.BadParameter("fits nothing to leave a site out of: run it without --loso", param_hint="--no-ranker")
+    if mutate and (examples or strict):
+        raise typer.BadParameter("not taken with --mutate: run it without --mutate",
+                                 param_hint="--examples" if examples else "--strict")
 
 
 @bench_app.command("swde-ranker")
