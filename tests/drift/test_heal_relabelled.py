@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from scrapesmith.drift.views import ColumnProfile
 from scrapesmith.induce.execute import parse_for_replay
-from scrapesmith.induce.heal_evidence import relabelled, relocate_by_evidence
+from scrapesmith.induce.heal_candidates import reanchored
+from scrapesmith.induce.heal_evidence import relocate_by_evidence
 from scrapesmith.induce.views import FieldSpec
 
 OLD = FieldSpec(name="publisher", instruction="the publisher of the book",
@@ -26,12 +27,12 @@ def test_the_old_selector_is_tried_on_every_label_each_page_prints() -> None:
     """The whole path on real pages (book-amazon, every label reworded, no seed value left) is
     tests/drift/test_heal_changed_pages.py; here, which places are offered."""
     pages = [parse_for_replay(_page(line, f"{n}.4 x 6.5 inches")) for n, line in enumerate(LINES)]
-    offered = [c.xpath for c in relabelled(OLD, pages)]
+    offered = [c.xpath for c in reanchored(OLD.actions[0], pages, "label")]
     assert offered == [f"//b[normalize-space()='Item {label}:']/following-sibling::text()[1]"
                        for label in ("2e4b73", "46f67e", "bf75b9")]
     one_page_only = pages[:2] + [parse_for_replay(_page(LINES[2], "1 x 2 inches").replace("Item bf75b9", "Tongue"))]
-    assert len(relabelled(OLD, one_page_only)) == 2  # a label is template: printed on every page
-    assert relabelled(FieldSpec(name="x", actions=["//div[@class='a']"]), pages) == []  # no label step
+    assert len(reanchored(OLD.actions[0], one_page_only, "label")) == 2  # a label is template: printed on every page
+    assert reanchored("//div[@class='a']", pages, "label") == []  # no label step
 
 
 def test_heal_without_seed_values_still_prefers_the_engine_evidence() -> None:

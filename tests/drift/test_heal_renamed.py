@@ -12,7 +12,7 @@ from scrapesmith.bench.swde import discover_sites, read_page
 from scrapesmith.dom.mutate import mutate_page
 from scrapesmith.induce import parse_for_replay
 from scrapesmith.induce.heal import heal_spec
-from scrapesmith.induce.heal_candidates import renamed_candidates, shape
+from scrapesmith.induce.heal_candidates import reanchored, shape
 
 SWDE = Path(__file__).resolve().parents[2] / "../shared/data/swde"
 
@@ -44,9 +44,9 @@ def test_a_selector_whose_class_was_renamed_is_healed_to_the_same_shape():
 def test_renamings_keep_everything_but_the_one_name():
     root = parse_for_replay("<html><body><div class='a1'><b>x</b></div><div class='b2'>y</div><p class='c'>z</p>"
                             "</body></html>")
-    found = {c.xpath for c in renamed_candidates("//div[@class='old']/b/text()[1]", root)}
+    found = {c.xpath for c in reanchored("//div[@class='old']/b/text()[1]", [root], "class")}
     assert found == {"//div[@class='a1']/b/text()[1]", "//div[@class='b2']/b/text()[1]"}
-    assert renamed_candidates("//div[@class='old']/span[@id='x']", root) == []  # two names: not tried
+    assert reanchored("//div[@class='old']/span[@id='x']", [root], "class") == []  # two names: not tried
 
 
 def test_a_selector_whose_elements_were_wrapped_keeps_its_anchor_and_target():

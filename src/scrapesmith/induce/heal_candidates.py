@@ -15,12 +15,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from itertools import combinations
+from typing import Literal
 
 from lxml import etree
 
 from scrapesmith.induce.candidates import FieldCandidate, xpath_literal
 from scrapesmith.induce.examples import MAX_LABEL, Example, example_candidates
 from scrapesmith.induce.execute import normalize_space, post_process
+from scrapesmith.induce.labels import MAX_LABEL_CHARS
 from scrapesmith.induce.views import FieldSpec, PostProcess
 
 NARROW_FIRST = 0.99
@@ -163,22 +165,36 @@ def _with_conditions(candidate: FieldCandidate, conditions: Sequence[str]) -> Fi
 
 
 _NAMED_STEP = re.compile(r"([\w-]+)\[@(class|id)=('[^']*'|\"[^\"]*\")\]")
+_LABEL_TEXT_STEP = re.compile(r"([\w-]+)\[normalize-space\(\)=('[^']*'|\"[^\"]*\")"
+                              r"(?: or normalize-space\(\)=(?:'[^']*'|\"[^\"]*\"))*\]")
 MAX_RENAMINGS = 300
 
 
-def renamed_candidates(xpath: str, root: etree._Element) -> list[FieldCandidate]:
-    """The old selector with its one class or id renamed to each that elements of the same tag now carry
-    (``//div[@class='author_name']`` -> ``//div[@class='c-e76aae']``): a redesign that renamed its classes
-    kept the element, and the old selector's whole shape — its regex, its text steps, its conditions — with
-    it. Only for a selector named by one class or id (more would multiply the renamings)."""
-    named = _NAMED_STEP.findall(xpath)
-    if len(named) != 1:
+def reanchored(xpath: str, roots: Sequence[etree._Element], anchor: Literal["class", "label"]) -> list[FieldCandidate]:
+    """The old selector with its one anchor set to each that elements of the anchor's tag carry on every page
+    of ``roots``: a redesign that renamed the anchor kept the element in its place, and the old selector's
+    whole shape — its regex, its text steps, its conditions — with it. Only for a selector with one anchor of
+    that kind (more would multiply the renamings).
+
+    ``anchor="class"``: its one class or id, renamed to each that elements of the same tag carry
+    (``//div[@class='author_name']`` -> ``//div[@class='c-e76aae']``; at most :data:`MAX_RENAMINGS`).
+    ``anchor="label"``: its one label's text, every spelling it knew, reworded to each short text the label's
+    tag prints on every page — a label is template (``//b[normalize-space()='Publisher:']/following-sibling::
+    text()[1]`` -> ``//b[normalize-space()='Item 46f67e:']/…``)."""
+    steps = list((_NAMED_STEP if anchor == "class" else _LABEL_TEXT_STEP).finditer(xpath))
+    if len(steps) != 1:
         return []
-    tag, attribute, literal = named[0]
-    names = sorted({(e.get(attribute) or "").strip() for e in root.iter(tag)} - {""})
-    step = f"{tag}[@{attribute}={literal}]"
-    return [FieldCandidate(xpath.replace(step, f"{tag}[@{attribute}={xpath_literal(name)}]", 1), "class")
-            for name in names[:MAX_RENAMINGS]]
+    step, tag = steps[0], steps[0].group(1)
+    attribute = step.group(2) if anchor == "class" else ""
+    shared: set[str] | None = None
+    for root in roots:
+        found = {(e.get(attribute) or "").strip() if attribute else normalize_space(e.text_content())
+                 for e in root.iter(tag)}
+        shared = found if shared is None else shared & found
+    names = [name for name in sorted(shared or ()) if name and (attribute or len(name) <= MAX_LABEL_CHARS)]
+    test = f"@{attribute}" if attribute else "normalize-space()"
+    return [FieldCandidate(f"{xpath[:step.start()]}{tag}[{test}={xpath_literal(name)}]{xpath[step.end():]}", anchor)
+            for name in (names[:MAX_RENAMINGS] if attribute else names)]
 
 
 def loosened(xpath: str) -> FieldCandidate | None:
@@ -261,7 +277,7 @@ def heal_candidates(spec_field: FieldSpec,
         loose = [c for c in (loosened(a) for a in spec_field.actions[-1:]) if c is not None]
         # classes renamed and boxes added at once: the loosened selector renamed too
         renamed = [c for action in [*spec_field.actions[-1:], *(c.xpath for c in loose)]
-                   for c in renamed_candidates(action, root)] + loose
+                   for c in reanchored(action, [root], "class")] + loose
         found = [(c, 1.0) for c in (*example_candidates(root, Example(spec_field.name, values[0])), *renamed,
                                     *_label_text_candidates(root, values[0]),
                                     *_label_beside_candidates(root, values[0], spec_field.post))]

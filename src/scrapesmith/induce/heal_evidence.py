@@ -20,11 +20,12 @@ from collections.abc import Sequence
 from lxml import etree
 
 from scrapesmith.drift import LENGTH_FACTOR, LENGTH_SLACK, ColumnProfile
-from scrapesmith.induce.candidates import FieldCandidate, page_title, xpath_literal
+from scrapesmith.induce.candidates import page_title
 from scrapesmith.induce.choose import choose_candidate
 from scrapesmith.induce.examples import kind_of
-from scrapesmith.induce.execute import folded, normalize_space
+from scrapesmith.induce.execute import folded
 from scrapesmith.induce.field_evidence import concept_for
+from scrapesmith.induce.heal_candidates import reanchored
 from scrapesmith.induce.heuristic import (
     ScoredCandidate,
     field_spec_from,
@@ -68,7 +69,8 @@ def relocate_by_evidence(spec_field: FieldSpec, column: ColumnProfile, pages: Se
     ranked = [s for s in rank_candidates(concept, pages) if trusted(s, len(pages)) and fits_profile(s, column)]
     if not ranked:  # a label renamed to words nothing matches ("Publisher:" -> "Item 46f67e:"): the old place
         titles = [folded(page_title(root)) for root in pages]
-        ranked = [s for s in (score_candidate(c, concept, pages, titles) for c in relabelled(spec_field, pages))
+        old = spec_field.actions[-1] if spec_field.actions else ""
+        ranked = [s for s in (score_candidate(c, concept, pages, titles) for c in reanchored(old, pages, "label"))
                   if len({tuple(v) for v in s.values}) > 1 and fits_profile(s, column)]
         if len(ranked) > 1 and llm is None:
             return None, (f"its seed values are not on the pages; {len(ranked)} relabelled places look like "
@@ -86,27 +88,3 @@ def relocate_by_evidence(spec_field: FieldSpec, column: ColumnProfile, pages: Se
     post = found.post.model_copy(update={"multiple": spec_field.post.multiple or found.post.multiple})
     return found.model_copy(update={"post": post, "evidence": f"healed without seed values: {how}; "
                                                               f"{found.evidence}"}), how
-
-
-_LABEL_STEP = re.compile(r"([\w-]+)\[normalize-space\(\)=('[^']*'|\"[^\"]*\")"
-                         r"(?: or normalize-space\(\)=(?:'[^']*'|\"[^\"]*\"))*\]")
-MAX_LABEL_CHARS = 40
-
-
-def relabelled(spec_field: FieldSpec, pages: Sequence[etree._Element]) -> list[FieldCandidate]:
-    """The old selector anchored on each label its label's tag now prints on every page: a redesign that
-    reworded the label kept the value in its place (``//b[normalize-space()='Publisher:']/following-sibling::
-    text()[1]`` -> ``//b[normalize-space()='Item 46f67e:']/…``). Only for a selector anchored on one label."""
-    xpath = spec_field.actions[-1] if spec_field.actions else ""
-    found = _LABEL_STEP.findall(xpath)
-    if len(found) != 1:
-        return []
-    match = _LABEL_STEP.search(xpath)
-    assert match is not None
-    tag = match.group(1)
-    shared: set[str] | None = None
-    for root in pages:  # a label is template: the same words on every page
-        texts = {normalize_space(e.text_content()) for e in root.iter(tag)}
-        shared = texts if shared is None else shared & texts
-    return [FieldCandidate(f"{xpath[:match.start()]}{tag}[normalize-space()={xpath_literal(text)}]{xpath[match.end():]}",
-                           "label") for text in sorted(shared or ()) if text and len(text) <= MAX_LABEL_CHARS]
