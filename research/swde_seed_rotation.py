@@ -22,10 +22,10 @@ from scrapesmith.bench.metrics import summarize
 from scrapesmith.bench.swde import (
     SiteRun,
     discover_sites,
+    example_spec,
     load_groundtruth,
     read_page,
     requests_for,
-    example_spec,
     score_site,
 )
 from scrapesmith.induce.execute import parse_for_replay
