@@ -115,24 +115,14 @@ def _predicate(whole: str, concept: FieldConcept) -> str:
     return "[" + " or ".join(f"normalize-space()={xpath_literal(f)}" for f in forms) + "]"
 
 
-# a sibling that reads as a label: its text ends with a colon ("Translator:")
-ENDS_LABEL = "[substring(normalize-space(), string-length(normalize-space()))=':']"
-
-
 def _sibling_candidates(anchor: str, sibling: etree._Element, evidence: str,
-                        concept: FieldConcept, axis: str = "following", bounded: bool = False) -> list[FieldCandidate]:
+                        concept: FieldConcept, axis: str = "following") -> list[FieldCandidate]:
     found = [FieldCandidate(f"{anchor}/{axis}-sibling::{sibling.tag}[1]", evidence)]
     if len(sibling) and all(c.tag == sibling[0].tag for c in sibling):
         found.append(FieldCandidate(f"{anchor}/{axis}-sibling::{sibling.tag}[1]/{sibling[0].tag}", evidence))
         if len(sibling) > 1 and not concept.multiple:  # "Type of School" over a list: one value, its first item
             found.append(FieldCandidate(f"{anchor}/{axis}-sibling::{sibling.tag}[1]/{sibling[0].tag}[1]", evidence))
-    if concept.multiple and axis == "following" and bounded:
-        # "Author: <a>…</a> <a>…</a> Translator: <a>…</a>": every link after the label up to the next label
-        tag = anchor[2:].split("[", 1)[0]
-        condition = anchor[2 + len(tag):]
-        found.append(FieldCandidate(f"{anchor}/following-sibling::{sibling.tag}"
-                                    f"[preceding-sibling::{tag}{ENDS_LABEL}[1]{condition}]", evidence, UI_TEXT))
-    elif concept.multiple and axis == "following":  # "Genres: <a>Crime</a> | <a>Drama</a>": every link after
+    if concept.multiple and axis == "following":  # "Genres: <a>Crime</a> | <a>Drama</a>": every link after
         found.append(FieldCandidate(f"{anchor}/following-sibling::{sibling.tag}", evidence, UI_TEXT))
     elif concept.multiple:  # printed before the label: those whose next label of its tag is this one
         tag = anchor[2:].split("[", 1)[0]
@@ -153,8 +143,7 @@ def after_label(element: etree._Element, whole: str, evidence: str, concept: Fie
     before = value_before_label(element)
     sibling = element.getprevious() if before else element.getnext()
     if sibling is not None and isinstance(sibling.tag, str):
-        here.extend(_sibling_candidates(anchor, sibling, evidence, concept, "preceding" if before else "following",
-                                        bounded=condition is None and whole.endswith(":")))
+        here.extend(_sibling_candidates(anchor, sibling, evidence, concept, "preceding" if before else "following"))
     parent = element.getparent()
     if condition is None and parent is not None and normalize_space(parent.text_content()) == whole:
         after = parent.getnext()
