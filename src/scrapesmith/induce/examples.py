@@ -49,7 +49,6 @@ from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
 OVERRULED = ("type", "outside", "closeness", "distractor", "avoided", "headline")
 TYPED_KINDS = ("isbn13", "isbn", "money", "date", "url", "phone")
 MAX_LABEL = 40
-ROWS = ("tr", "li")  # the rows of a table or a list, which a record may have more or fewer of
 CUT = 0.8  # a value cut out of a longer text, where another path reads it whole (as ``labelled`` in the engine)
 
 
@@ -143,9 +142,9 @@ def text_node_candidates(root: etree._Element, value: str) -> list[FieldCandidat
 
 
 def template_row_candidates(pages: Sequence[etree._Element], value: str) -> list[FieldCandidate]:
-    """A value in a table row or list item of its own with no label (a box's header row, "No. 20 Boston Celtics"),
-    counted from the nearest row the template prints the same on every seed page (a heading row, "Personal
-    information") rather than from the top of its table, where rows before it come and go from record to record."""
+    """A value in a row of its own with no label (a box's header row, "No. 20 Boston Celtics"), counted from the
+    nearest row the template prints the same on every seed page (a heading row, "Personal information") rather
+    than from the top of its table, where rows before it come and go from record to record."""
     found: list[FieldCandidate] = []
     for element in visible_elements(pages[0]):
         if normalize_space(element.text_content()) != value or len(found) > 8:
@@ -158,7 +157,7 @@ def template_row_candidates(pages: Sequence[etree._Element], value: str) -> list
             steps.append(row.tag)
             row = parent
         parent = row.getparent()
-        if parent is None or row.tag not in ROWS or sum(c.tag == row.tag for c in parent) < 3:
+        if parent is None or row.tag in ("html", "body") or sum(c.tag == row.tag for c in parent) < 3:
             continue
         rest = "".join(f"/{tag}" for tag in reversed(steps))
         for axis, siblings in (("preceding", row.itersiblings(row.tag)),
