@@ -141,38 +141,6 @@ def text_node_candidates(root: etree._Element, value: str) -> list[FieldCandidat
     return found
 
 
-def template_row_candidates(pages: Sequence[etree._Element], value: str) -> list[FieldCandidate]:
-    """A value in a row of its own with no label (a box's header row, "No. 20 Boston Celtics"), counted from the
-    nearest row the template prints the same on every seed page (a heading row, "Personal information") rather
-    than from the top of its table, where rows before it come and go from record to record."""
-    found: list[FieldCandidate] = []
-    for element in visible_elements(pages[0]):
-        if normalize_space(element.text_content()) != value or len(found) > 8:
-            continue
-        row, steps = element, []
-        while row.getparent() is not None and len(steps) < 4:
-            parent = row.getparent()
-            if sum(child.tag == row.tag for child in parent) >= 3:  # a row among rows of its kind
-                break
-            steps.append(row.tag)
-            row = parent
-        parent = row.getparent()
-        if parent is None or row.tag in ("html", "body") or sum(c.tag == row.tag for c in parent) < 3:
-            continue
-        rest = "".join(f"/{tag}" for tag in reversed(steps))
-        for axis, siblings in (("preceding", row.itersiblings(row.tag)),
-                               ("following", row.itersiblings(row.tag, preceding=True))):
-            for distance, sibling in enumerate(siblings, start=1):
-                text = normalize_space(sibling.text_content())
-                if distance > 3 or len(text) > MAX_LABEL:
-                    break
-                anchor = f"//{sibling.tag}[normalize-space()={xpath_literal(text)}]"
-                if text and all(root.xpath(anchor) for root in pages[1:]):  # the template's text, on every seed
-                    found.append(FieldCandidate(f"{anchor}/{axis}-sibling::{row.tag}[{distance}]{rest}", "label"))
-                    break
-    return found
-
-
 def _values(root: etree._Element, candidate: FieldCandidate) -> list[str]:
     try:
         return post_process(run_actions(root, [candidate.xpath]), PostProcess(regex=candidate.regex, multiple=True))
@@ -286,7 +254,7 @@ def generalise(example: Example, pages: Sequence[etree._Element], expected: Sequ
     that give back the example, the engine's first wins. Only when the engine trusts none does the example's
     own scoring decide."""
     wanted_all = sorted(set(together)) if len(set(together)) > 1 else None
-    pool = example_candidates(pages[0], example) + template_row_candidates(pages, example.value)
+    pool = example_candidates(pages[0], example)
     if wanted_all:
         pool += [replace(c, xpath=_LAST_POSITION.sub("", c.xpath)) for c in pool if _LAST_POSITION.search(c.xpath)]
         pool += shape_candidates(pages[0], wanted_all)
