@@ -13,6 +13,7 @@ import pytest
 
 from scrapesmith.bench.confidence import checks_for, fit
 from scrapesmith.induce import parse_for_replay, use_ranker
+from scrapesmith.induce.cleaning import several_texts
 from scrapesmith.induce.confidence import (
     CHECK_ONLY,
     CHECKS,
@@ -23,7 +24,7 @@ from scrapesmith.induce.confidence import (
 )
 from scrapesmith.induce.field_evidence import concept_for
 from scrapesmith.induce.heuristic import rank_candidates, trusted
-from scrapesmith.induce.value_facts import facts_of, joined_sample, value_facts, with_facts
+from scrapesmith.induce.value_facts import facts_of, joined_sample, own_texts, value_facts, with_facts
 
 # restaurant-opentable 0000.htm: the street and the city printed on two lines of one element
 ADDRESS = """<html><body><div id="tab_wrapper"><h1 class="RestProfileTitle">Agave - Las Vegas</h1>
@@ -55,6 +56,17 @@ def test_an_element_that_joins_two_printed_lines_is_a_joined_value_and_its_text_
                        False, [page])
     assert line["joined texts"] == 0.0
     assert joined_sample([page], "//h1[@class='RestProfileTitle']") == []
+
+
+def test_the_texts_an_element_prints_leave_out_scripts_and_comments_but_not_the_text_after_them():
+    """One reading of "the texts an element prints", for a value's facts and for the weight of a value that
+    holds other fields (``cleaning.several_texts``): a script's code is not printed; the text after a comment
+    or a script is."""
+    page = parse_for_replay("<html><body><h1>Pulp Fiction <!-- year --> (1994)</h1><p>Knopf<script>var x = 1;"
+                            "</script></p><div>Anchor<script>x()</script>(May 19, 2009)</div></body></html>")
+    assert [own_texts(e) for e in page.xpath("//h1 | //p | //div")] == [
+        ["Pulp Fiction", "(1994)"], ["Knopf"], ["Anchor", "(May 19, 2009)"]]
+    assert several_texts(page, "//h1") and several_texts(page, "//div") and not several_texts(page, "//p")
 
 
 def test_a_price_range_holds_two_prices_where_one_was_asked_for():

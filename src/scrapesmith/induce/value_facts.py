@@ -44,12 +44,12 @@ def _selected(root: etree._Element, xpath: str) -> list[object]:
 
 
 def own_texts(element: etree._Element) -> list[str]:
-    """The separate texts the page prints inside ``element`` (each text node, spaces folded), in order."""
+    """The separate texts the page prints inside ``element`` (each text node, spaces folded), in order: not
+    a script's or a style's, nor a comment's; the text after one of them is printed."""
     texts = []
     for node in element.iter():
-        if not isinstance(node.tag, str) or node.tag in ("script", "style"):
-            continue
-        for text in (node.text, node.tail if node is not element else None):
+        printed = isinstance(node.tag, str) and node.tag not in ("script", "style")
+        for text in (node.text if printed else None, node.tail if node is not element else None):
             plain = normalize_space(text or "")
             if plain:
                 texts.append(plain)
