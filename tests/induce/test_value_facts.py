@@ -24,7 +24,14 @@ from scrapesmith.induce.confidence import (
 )
 from scrapesmith.induce.field_evidence import concept_for
 from scrapesmith.induce.heuristic import rank_candidates, trusted
-from scrapesmith.induce.value_facts import facts_of, joined_sample, own_texts, value_facts, with_facts
+from scrapesmith.induce.value_facts import (
+    facts_of,
+    joined_sample,
+    own_texts,
+    selections,
+    value_facts,
+    with_facts,
+)
 
 # restaurant-opentable 0000.htm: the street and the city printed on two lines of one element
 ADDRESS = """<html><body><div id="tab_wrapper"><h1 class="RestProfileTitle">Agave - Las Vegas</h1>
@@ -47,15 +54,15 @@ OPENTABLE = SWDE / "restaurant/restaurant-opentable"
 def test_an_element_that_joins_two_printed_lines_is_a_joined_value_and_its_text_node_is_not():
     page = parse_for_replay(ADDRESS)
     concept = concept_for("address", "Please extract the restaurant's address.")
-    whole = value_facts("//div[@class='RestProfileAddress']", [["10820 W. Charleston Blvd Las Vegas, NV 89135"]],
-                        concept, False, [page])
+    whole = value_facts(selections([page], "//div[@class='RestProfileAddress']"),
+                        [["10820 W. Charleston Blvd Las Vegas, NV 89135"]], concept, False)
     assert whole["joined texts"] > 0
-    assert joined_sample([page], "//div[@class='RestProfileAddress']") == ["10820 W. Charleston Blvd",
-                                                                            "Las Vegas, NV 89135"]
-    line = value_facts("//div[@class='RestProfileAddress']/text()[1]", [["10820 W. Charleston Blvd"]], concept,
-                       False, [page])
+    assert joined_sample(selections([page], "//div[@class='RestProfileAddress']")) == ["10820 W. Charleston Blvd",
+                                                                                        "Las Vegas, NV 89135"]
+    line = value_facts(selections([page], "//div[@class='RestProfileAddress']/text()[1]"),
+                       [["10820 W. Charleston Blvd"]], concept, False)
     assert line["joined texts"] == 0.0
-    assert joined_sample([page], "//h1[@class='RestProfileTitle']") == []
+    assert joined_sample(selections([page], "//h1[@class='RestProfileTitle']")) == []
 
 
 def test_the_texts_an_element_prints_leave_out_scripts_and_comments_but_not_the_text_after_them():
@@ -73,17 +80,20 @@ def test_a_price_range_holds_two_prices_where_one_was_asked_for():
     page = parse_for_replay(PRICE)
     concept = concept_for("price", "Please extract the price of the auto.")
     value = page.xpath("string(//td[@class='value']/b)")
-    assert value_facts("//td[@class='value']/b", [[value]], concept, False, [page])["several of its kind"] == 1.0
-    assert value_facts("//td[@class='value']/b", [["$53,310"]], concept, False, [page])["several of its kind"] == 0.0
+    selected = selections([page], "//td[@class='value']/b")
+    assert value_facts(selected, [[value]], concept, False)["several of its kind"] == 1.0
+    assert value_facts(selected, [["$53,310"]], concept, False)["several of its kind"] == 0.0
 
 
 def test_a_path_matching_two_elements_for_a_field_asked_once_counts_its_matches_and_a_list_field_does_not():
     page = parse_for_replay(TYPES)
     concept = concept_for("type", "Please extract the type of the university.")
-    once = value_facts("//span[@class='type']", [["Work"]], concept, False, [page])
+    types = selections([page], "//span[@class='type']")
+    once = value_facts(types, [["Work"]], concept, False)
     assert once["several matches"] == pytest.approx(0.693, abs=1e-3)  # log 2
-    assert value_facts("//span[@class='type']", [["Work", "Work"]], concept, True, [page])["several matches"] == 0.0
-    assert value_facts("//h1", [["Abilene Christian University"]], concept, False, [page])["several matches"] == 0.0
+    assert value_facts(types, [["Work", "Work"]], concept, True)["several matches"] == 0.0
+    names = selections([page], "//h1")
+    assert value_facts(names, [["Abilene Christian University"]], concept, False)["several matches"] == 0.0
 
 
 def row(site: str, right: bool, **signals: float) -> dict:

@@ -12,8 +12,9 @@ holds that string, and only the page can say:
   price): a range or a list where one value was asked for.
 
 Each is counted on every seed page and kept as a number (:func:`value_facts`), with the texts that show it
-(:func:`joined_sample`) for the reason a user reads. Nothing here names a site, a vertical or an attribute;
-whether a fact makes a value doubtful is learned across sites (``bench swde-confidence``).
+(:func:`joined_sample`) for the reason a user reads, both from one selection a seed page (:func:`selections`).
+Nothing here names a site, a vertical or an attribute; whether a fact makes a value doubtful is learned across
+sites (``bench swde-confidence``).
 """
 
 from __future__ import annotations
@@ -56,10 +57,16 @@ def own_texts(element: etree._Element) -> list[str]:
     return texts
 
 
-def joined_sample(seeds: Sequence[etree._Element], xpath: str) -> list[str]:
-    """The texts the path's first element joins on the first seed page where it joins several."""
-    for root in seeds:
-        first = next(iter(_selected(root, xpath)), None)
+def selections(seeds: Sequence[etree._Element], xpath: str) -> list[list[object]]:
+    """What ``xpath`` selects on each seed page (the element a joined text path starts in), once a page."""
+    return [_selected(root, xpath) for root in seeds]
+
+
+def joined_sample(selected: Sequence[Sequence[object]]) -> list[str]:
+    """The texts the path's first element joins on the first seed page where it joins several (``selected``:
+    :func:`selections`)."""
+    for found in selected:
+        first = next(iter(found), None)
         if isinstance(first, etree._Element):
             texts = own_texts(first)
             if len(texts) > 1:
@@ -67,18 +74,18 @@ def joined_sample(seeds: Sequence[etree._Element], xpath: str) -> list[str]:
     return []
 
 
-def value_facts(xpath: str, values: Sequence[Sequence[str]], concept: FieldConcept, several: bool,
-                seeds: Sequence[etree._Element]) -> dict[str, float]:
-    """The facts of :data:`FACT_NAMES` for a candidate reading ``xpath`` (``values``: what it gives on each
-    seed page, the first of a single field being the field's)."""
+def value_facts(selected: Sequence[Sequence[object]], values: Sequence[Sequence[str]], concept: FieldConcept,
+                several: bool) -> dict[str, float]:
+    """The facts of :data:`FACT_NAMES` for a candidate whose path selects ``selected`` on the seed pages
+    (:func:`selections`); ``values``: what it gives on each seed page, the first of a single field being the
+    field's."""
     joined, matches = [], []
-    for root in seeds:
-        selected = _selected(root, xpath)
-        if not selected:
+    for found in selected:
+        if not found:
             continue
-        first = selected[0]
+        first = found[0]
         joined.append(len(own_texts(first)) - 1 if isinstance(first, etree._Element) else 0)
-        matches.append(len(selected))
+        matches.append(len(found))
     kinded = [holds_several(page[0], concept.kind) for page in values if page] if not several else []
     return {
         "joined texts": math.log1p(max(0, sum(joined)) / len(joined)) if joined else 0.0,
@@ -105,8 +112,8 @@ class ValueFacts:
 def with_facts(scored: Any, concept: FieldConcept, seeds: Sequence[etree._Element]) -> None:
     """Keep on a scored candidate (``ranking.ScoredCandidate``, as ``facts``) the facts of its node."""
     several = concept.multiple or scored.candidate.several
-    scored.facts = ValueFacts(value_facts(scored.candidate.xpath, scored.values, concept, several, seeds),
-                              joined_sample(seeds, scored.candidate.xpath))
+    selected = selections(seeds, scored.candidate.xpath)  # once a seed page, for both
+    scored.facts = ValueFacts(value_facts(selected, scored.values, concept, several), joined_sample(selected))
 
 
 def facts_of(scored: Any) -> ValueFacts:
