@@ -24,14 +24,7 @@ from scrapesmith.induce.confidence import (
 )
 from scrapesmith.induce.field_evidence import concept_for
 from scrapesmith.induce.heuristic import rank_candidates, trusted
-from scrapesmith.induce.value_facts import (
-    facts_of,
-    joined_sample,
-    own_texts,
-    selections,
-    value_facts,
-    with_facts,
-)
+from scrapesmith.induce.value_facts import facts_for, joined_sample, own_texts, selections, value_facts
 
 # restaurant-opentable 0000.htm: the street and the city printed on two lines of one element
 ADDRESS = """<html><body><div id="tab_wrapper"><h1 class="RestProfileTitle">Agave - Las Vegas</h1>
@@ -125,8 +118,8 @@ def test_an_address_read_from_the_element_that_joins_two_lines_is_doubted_with_b
         ranked = [s for s in rank_candidates(concept, trees) if trusted(s, len(trees))]
     element = next(s for s in ranked if s.candidate.xpath == "//div[@class='RestProfileAddress']")
     ranked = [element, *(s for s in ranked if s is not element)]
-    with_facts(element, concept, trees)
-    assert facts_of(element).numbers["joined texts"] > 0
+    element.facts = facts_for(element.candidate, element.values, concept, trees)
+    assert element.facts.numbers["joined texts"] > 0
     names = ["ranker"]
     model = ConfidenceModel({"kind": "linear", "features": names, "mean": [0.0], "scale": [1.0], "weights": [0.0],
                              "bias": 5.0, "threshold": 0.5, "checks": ["joined texts"]})
@@ -151,7 +144,7 @@ def test_the_reason_for_a_range_shows_the_value_that_holds_two_prices():
     with use_ranker(None):
         ranked = [s for s in rank_candidates(concept, [page, page]) if trusted(s, 2)]
     chosen = next(s for s in ranked if "$58,250" in s.values[0][0])
-    with_facts(chosen, concept, [page, page])
+    chosen.facts = facts_for(chosen.candidate, chosen.values, concept, [page, page])
     model = ConfidenceModel({"kind": "linear", "features": ["ranker"], "mean": [0.0], "scale": [1.0],
                              "weights": [0.0], "bias": 5.0, "threshold": 0.5, "checks": ["several of its kind"]})
     with use_confidence(model):
@@ -174,7 +167,7 @@ def test_a_constant_text_its_path_finds_twice_a_page_is_doubted_with_both_reason
     with use_ranker(None):
         ranked = [s for s in rank_candidates(concept, pages) if trusted(s, 3)]
     chosen = next(s for s in ranked if s.candidate.xpath == "//span[@class='type']")
-    with_facts(chosen, concept, pages)
+    chosen.facts = facts_for(chosen.candidate, chosen.values, concept, pages)
     model = ConfidenceModel({"kind": "linear", "features": ["ranker"], "mean": [0.0], "scale": [1.0],
                              "weights": [0.0], "bias": 5.0, "threshold": 0.5,
                              "checks": ["several matches & same on every seed, any kind"]})

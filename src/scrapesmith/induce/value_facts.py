@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 
 from lxml import etree
 
+from scrapesmith.induce.candidates import FieldCandidate
 from scrapesmith.induce.execute import XPathSyntaxError, normalize_space
 from scrapesmith.induce.field_evidence import FieldConcept
 from scrapesmith.induce.joined import text_part
@@ -103,19 +103,17 @@ def holds_several(value: str, kind: str | None) -> bool:
 @dataclass
 class ValueFacts:
     """What the seed pages show about a chosen candidate's node (:func:`value_facts`) and, when its element
-    joins several texts, those texts on the first seed page that shows it."""
+    joins several texts, those texts on the first seed page that shows it. Empty: none known (every fact 0, no
+    doubt from them)."""
 
-    numbers: dict[str, float]
-    joined: list[str]
-
-
-def with_facts(scored: Any, concept: FieldConcept, seeds: Sequence[etree._Element]) -> None:
-    """Keep on a scored candidate (``ranking.ScoredCandidate``, as ``facts``) the facts of its node."""
-    several = concept.multiple or scored.candidate.several
-    selected = selections(seeds, scored.candidate.xpath)  # once a seed page, for both
-    scored.facts = ValueFacts(value_facts(selected, scored.values, concept, several), joined_sample(selected))
+    numbers: dict[str, float] = field(default_factory=dict)
+    joined: list[str] = field(default_factory=list)
 
 
-def facts_of(scored: Any) -> ValueFacts:
-    """The facts :func:`with_facts` kept on a scored candidate (none known: every fact 0, no doubt from them)."""
-    return getattr(scored, "facts", None) or ValueFacts({}, [])
+def facts_for(candidate: FieldCandidate, values: Sequence[Sequence[str]], concept: FieldConcept,
+              seeds: Sequence[etree._Element]) -> ValueFacts:
+    """The facts of a candidate's node (``values``: what it gives on each seed page), its path selected once
+    a seed page for both; a scored candidate keeps them as its ``facts``."""
+    several = concept.multiple or candidate.several
+    selected = selections(seeds, candidate.xpath)
+    return ValueFacts(value_facts(selected, values, concept, several), joined_sample(selected))
