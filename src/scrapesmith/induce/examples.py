@@ -40,6 +40,7 @@ from scrapesmith.induce.execute import (
 from scrapesmith.induce.field_evidence import FieldConcept, concept_for, recogniser
 from scrapesmith.induce.heuristic import ScoredCandidate, page_candidates, rank_pool, trusted
 from scrapesmith.induce.labels import label_candidates
+from scrapesmith.induce.ranking import learned_order
 from scrapesmith.induce.titles import title_cores
 from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
 
@@ -48,6 +49,7 @@ from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
 OVERRULED = ("type", "outside", "closeness", "distractor", "avoided", "headline")
 TYPED_KINDS = ("isbn13", "isbn", "money", "date", "url", "phone")
 MAX_LABEL = 40
+CUT = 0.8  # a value cut out of a longer text, where another path reads it whole (as ``labelled`` in the engine)
 
 
 @dataclass(frozen=True)
@@ -147,6 +149,32 @@ def _values(root: etree._Element, candidate: FieldCandidate) -> list[str]:
 
 
 _LAST_POSITION = re.compile(r"\[\d+\]$")
+_DIGITS_AS_ZERO = str.maketrans("0123456789", "0000000000")
+
+
+def shape_candidates(root: etree._Element, values: Sequence[str]) -> list[FieldCandidate]:
+    """Several values the user gave for the first page that the page prints in one shape (digits as zeros, no
+    letters: "(000) 000-0000"): every text of that shape in the smallest block holding them all — the page's
+    values of that kind there, however many a record has and on whatever line, where one path per value
+    counts lines that move from record to record."""
+    shapes = {value.translate(_DIGITS_AS_ZERO) for value in values}
+    shape = next(iter(shapes))
+    if len(shapes) != 1 or "0" not in shape or re.search(r"[^\W\d_]", shape):
+        return []
+    holders = []
+    for text in root.xpath("//text()[normalize-space()]"):
+        if normalize_space(str(text)) in values:
+            owner = text.getparent()
+            holders.append(owner.getparent() if text.is_tail else owner)
+    if not holders or None in holders:
+        return []
+    common = [a for a in holders[0].iterancestors() if all(a in h.iterancestors() for h in holders[1:])]
+    block = holders[0] if all(h is holders[0] for h in holders) else (common[0] if common else None)
+    if block is None or block.tag in ("html", "body"):
+        return []
+    test = f"text()[translate(normalize-space(), '0123456789', '0000000000')={xpath_literal(shape)}]"
+    # from an id or a class: a bare tag ("//tr") is every row of the page
+    return [FieldCandidate(f"{path}//{test}", "class") for path in anchored_path(block, hashed=True)[:3] if "[@" in path]
 
 
 def _example_scores(example: Example, pages: Sequence[etree._Element], pool: Sequence[FieldCandidate],
@@ -229,6 +257,7 @@ def generalise(example: Example, pages: Sequence[etree._Element], expected: Sequ
     pool = example_candidates(pages[0], example)
     if wanted_all:
         pool += [replace(c, xpath=_LAST_POSITION.sub("", c.xpath)) for c in pool if _LAST_POSITION.search(c.xpath)]
+        pool += shape_candidates(pages[0], wanted_all)
     ranked, concept = engine_ranked(example, pages, pool)
     kind = kind_of(example.value)
     check = recogniser(kind) if kind else None
@@ -245,6 +274,7 @@ def generalise(example: Example, pages: Sequence[etree._Element], expected: Sequ
         scored.weigh("expected", _expected_fit(scored.values[1:], expected, listed))
         if trusted(scored, len(pages)):
             fitting.append((listed, scored))
+    _prefer_whole(fitting, pages)
     fitting.sort(key=lambda pair: (-pair[0], -round(pair[1].score, 6)))  # stable: the engine breaks ties
     if wanted_all and not any(listed for listed, _ in fitting):
         union = _union_of_values(example.name, pages, wanted_all)
@@ -257,7 +287,10 @@ def generalise(example: Example, pages: Sequence[etree._Element], expected: Sequ
                                                                            split=best.candidate.split),
                           evidence=f"example {example.value!r} via {best.candidate.evidence} (engine score "
                                    f"{best.score:.3f})")
-        return assessed(field, [s for _, s in fitting], concept)
+        # weighed as ``induce`` weighs its first: the ranker's probability and its node's facts, no reordering;
+        # a field the user gave several values for is a list, whatever its name suggests
+        concept = replace(concept, multiple=concept.multiple or listed)
+        return assessed(field, learned_order([s for _, s in fitting], concept, pages, reorder=False), concept)
     scored = _example_scores(example, pages, pool, expected, wanted_all)
     if not scored:
         raise ScrapesmithError(f"the example {example.name}={example.value!r} is not on the first page")
@@ -265,6 +298,19 @@ def generalise(example: Example, pages: Sequence[etree._Element], expected: Sequ
     return FieldSpec(name=example.name, instruction=f"like the example {example.value!r}", actions=[best.xpath],
                      post=PostProcess(regex=best.regex, multiple=listed),
                      evidence=f"example {example.value!r} via {best.evidence}")
+
+
+def _prefer_whole(fitting: Sequence[tuple[bool, ScoredCandidate]], pages: Sequence[etree._Element]) -> None:
+    """A path that cuts the value out of a longer text (a regex after a label in the same text node) loses to
+    one that reads the same values whole on every seed page: the page holds the value in a node of its own.
+    A regex that only drops page controls ("See all") cuts nothing: every value it gives is a text read whole."""
+    whole = {tuple(map(tuple, s.values)) for _, s in fitting if s.candidate.regex is None}
+    for _, scored in fitting:
+        if scored.candidate.regex is None or tuple(map(tuple, scored.values)) not in whole:
+            continue
+        read = [set(_values(root, replace(scored.candidate, regex=None))) for root in pages]
+        if any(value not in texts for page, texts in zip(scored.values, read, strict=False) for value in page):
+            scored.weigh("cut", CUT)
 
 
 def _union_of_values(name: str, pages: Sequence[etree._Element], wanted: list[str]) -> FieldSpec | None:

@@ -308,13 +308,15 @@ def described(ranked: Sequence[ScoredCandidate], concept: FieldConcept,
 
 
 def learned_order(ranked: list[ScoredCandidate], concept: FieldConcept, seeds: Sequence[etree._Element],
-                  model: RankerModel | None = None) -> list[ScoredCandidate]:
+                  model: RankerModel | None = None, reorder: bool = True) -> list[ScoredCandidate]:
     """``ranked`` (best hand-weighted first) with the model's probability in each candidate's ``learned``
     (only the first :data:`CONSIDERED`), reordered by it when the model was found to order better than the
     hand weights on the sites it was fitted on (``orders``) and its likeliest beats the hand-weighted first
     by more than the model's ``margin``; unchanged when there is no model. The first also carries what the
-    seed pages show about its node (:func:`value_facts.facts_for`), which its field's confidence weighs."""
-    ordered = _learned_order(ranked, concept, seeds, model)
+    seed pages show about its node (:func:`value_facts.facts_for`), which its field's confidence weighs.
+    ``reorder`` False: the first stays first whatever the model says (a user pointed at its node), weighed as
+    when ``orders`` is off."""
+    ordered = _learned_order(ranked, concept, seeds, model, reorder)
     if ordered:
         chosen = ordered[0]
         chosen.facts = facts_for(chosen.candidate, chosen.values, concept, seeds)
@@ -322,11 +324,11 @@ def learned_order(ranked: list[ScoredCandidate], concept: FieldConcept, seeds: S
 
 
 def _learned_order(ranked: list[ScoredCandidate], concept: FieldConcept, seeds: Sequence[etree._Element],
-                   model: RankerModel | None = None) -> list[ScoredCandidate]:
+                   model: RankerModel | None = None, reorder: bool = True) -> list[ScoredCandidate]:
     model = model or current_ranker()
     if model is None or not ranked:
         return ranked
-    if not model.orders:  # the model weighs the hand-weighted choice only: describe that one, not the head
+    if not model.orders or not reorder:  # the model weighs the hand-weighted choice only: describe that one, not the head
         ranked[0].learned = float(model.probabilities(described(ranked[:1], concept, seeds))[0])
         return ranked
     head, rest = ranked[:CONSIDERED], ranked[CONSIDERED:]
