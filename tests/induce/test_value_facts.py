@@ -13,6 +13,7 @@ import pytest
 
 from scrapesmith.bench.confidence import checks_for, fit
 from scrapesmith.induce import parse_for_replay, use_ranker
+from scrapesmith.induce.cleaning import several_texts
 from scrapesmith.induce.confidence import (
     CHECK_ONLY,
     CHECKS,
@@ -23,7 +24,7 @@ from scrapesmith.induce.confidence import (
 )
 from scrapesmith.induce.field_evidence import concept_for
 from scrapesmith.induce.heuristic import rank_candidates, trusted
-from scrapesmith.induce.value_facts import facts_of, joined_sample, value_facts, with_facts
+from scrapesmith.induce.value_facts import facts_for, joined_sample, own_texts, selections, value_facts
 
 # restaurant-opentable 0000.htm: the street and the city printed on two lines of one element
 ADDRESS = """<html><body><div id="tab_wrapper"><h1 class="RestProfileTitle">Agave - Las Vegas</h1>
@@ -46,32 +47,46 @@ OPENTABLE = SWDE / "restaurant/restaurant-opentable"
 def test_an_element_that_joins_two_printed_lines_is_a_joined_value_and_its_text_node_is_not():
     page = parse_for_replay(ADDRESS)
     concept = concept_for("address", "Please extract the restaurant's address.")
-    whole = value_facts("//div[@class='RestProfileAddress']", [["10820 W. Charleston Blvd Las Vegas, NV 89135"]],
-                        concept, False, [page])
+    whole = value_facts(selections([page], "//div[@class='RestProfileAddress']"),
+                        [["10820 W. Charleston Blvd Las Vegas, NV 89135"]], concept, False)
     assert whole["joined texts"] > 0
-    assert joined_sample([page], "//div[@class='RestProfileAddress']") == ["10820 W. Charleston Blvd",
-                                                                            "Las Vegas, NV 89135"]
-    line = value_facts("//div[@class='RestProfileAddress']/text()[1]", [["10820 W. Charleston Blvd"]], concept,
-                       False, [page])
+    assert joined_sample(selections([page], "//div[@class='RestProfileAddress']")) == ["10820 W. Charleston Blvd",
+                                                                                        "Las Vegas, NV 89135"]
+    line = value_facts(selections([page], "//div[@class='RestProfileAddress']/text()[1]"),
+                       [["10820 W. Charleston Blvd"]], concept, False)
     assert line["joined texts"] == 0.0
-    assert joined_sample([page], "//h1[@class='RestProfileTitle']") == []
+    assert joined_sample(selections([page], "//h1[@class='RestProfileTitle']")) == []
+
+
+def test_the_texts_an_element_prints_leave_out_scripts_and_comments_but_not_the_text_after_them():
+    """One reading of "the texts an element prints", for a value's facts and for the weight of a value that
+    holds other fields (``cleaning.several_texts``): a script's code is not printed; the text after a comment
+    or a script is."""
+    page = parse_for_replay("<html><body><h1>Pulp Fiction <!-- year --> (1994)</h1><p>Knopf<script>var x = 1;"
+                            "</script></p><div>Anchor<script>x()</script>(May 19, 2009)</div></body></html>")
+    assert [own_texts(e) for e in page.xpath("//h1 | //p | //div")] == [
+        ["Pulp Fiction", "(1994)"], ["Knopf"], ["Anchor", "(May 19, 2009)"]]
+    assert several_texts(page, "//h1") and several_texts(page, "//div") and not several_texts(page, "//p")
 
 
 def test_a_price_range_holds_two_prices_where_one_was_asked_for():
     page = parse_for_replay(PRICE)
     concept = concept_for("price", "Please extract the price of the auto.")
     value = page.xpath("string(//td[@class='value']/b)")
-    assert value_facts("//td[@class='value']/b", [[value]], concept, False, [page])["several of its kind"] == 1.0
-    assert value_facts("//td[@class='value']/b", [["$53,310"]], concept, False, [page])["several of its kind"] == 0.0
+    selected = selections([page], "//td[@class='value']/b")
+    assert value_facts(selected, [[value]], concept, False)["several of its kind"] == 1.0
+    assert value_facts(selected, [["$53,310"]], concept, False)["several of its kind"] == 0.0
 
 
 def test_a_path_matching_two_elements_for_a_field_asked_once_counts_its_matches_and_a_list_field_does_not():
     page = parse_for_replay(TYPES)
     concept = concept_for("type", "Please extract the type of the university.")
-    once = value_facts("//span[@class='type']", [["Work"]], concept, False, [page])
+    types = selections([page], "//span[@class='type']")
+    once = value_facts(types, [["Work"]], concept, False)
     assert once["several matches"] == pytest.approx(0.693, abs=1e-3)  # log 2
-    assert value_facts("//span[@class='type']", [["Work", "Work"]], concept, True, [page])["several matches"] == 0.0
-    assert value_facts("//h1", [["Abilene Christian University"]], concept, False, [page])["several matches"] == 0.0
+    assert value_facts(types, [["Work", "Work"]], concept, True)["several matches"] == 0.0
+    names = selections([page], "//h1")
+    assert value_facts(names, [["Abilene Christian University"]], concept, False)["several matches"] == 0.0
 
 
 def row(site: str, right: bool, **signals: float) -> dict:
@@ -103,8 +118,8 @@ def test_an_address_read_from_the_element_that_joins_two_lines_is_doubted_with_b
         ranked = [s for s in rank_candidates(concept, trees) if trusted(s, len(trees))]
     element = next(s for s in ranked if s.candidate.xpath == "//div[@class='RestProfileAddress']")
     ranked = [element, *(s for s in ranked if s is not element)]
-    with_facts(element, concept, trees)
-    assert facts_of(element).numbers["joined texts"] > 0
+    element.facts = facts_for(element.candidate, element.values, concept, trees)
+    assert element.facts.numbers["joined texts"] > 0
     names = ["ranker"]
     model = ConfidenceModel({"kind": "linear", "features": names, "mean": [0.0], "scale": [1.0], "weights": [0.0],
                              "bias": 5.0, "threshold": 0.5, "checks": ["joined texts"]})
@@ -129,7 +144,7 @@ def test_the_reason_for_a_range_shows_the_value_that_holds_two_prices():
     with use_ranker(None):
         ranked = [s for s in rank_candidates(concept, [page, page]) if trusted(s, 2)]
     chosen = next(s for s in ranked if "$58,250" in s.values[0][0])
-    with_facts(chosen, concept, [page, page])
+    chosen.facts = facts_for(chosen.candidate, chosen.values, concept, [page, page])
     model = ConfidenceModel({"kind": "linear", "features": ["ranker"], "mean": [0.0], "scale": [1.0],
                              "weights": [0.0], "bias": 5.0, "threshold": 0.5, "checks": ["several of its kind"]})
     with use_confidence(model):
@@ -152,7 +167,7 @@ def test_a_constant_text_its_path_finds_twice_a_page_is_doubted_with_both_reason
     with use_ranker(None):
         ranked = [s for s in rank_candidates(concept, pages) if trusted(s, 3)]
     chosen = next(s for s in ranked if s.candidate.xpath == "//span[@class='type']")
-    with_facts(chosen, concept, pages)
+    chosen.facts = facts_for(chosen.candidate, chosen.values, concept, pages)
     model = ConfidenceModel({"kind": "linear", "features": ["ranker"], "mean": [0.0], "scale": [1.0],
                              "weights": [0.0], "bias": 5.0, "threshold": 0.5,
                              "checks": ["several matches & same on every seed, any kind"]})

@@ -41,6 +41,7 @@ from scrapesmith.induce.fragments import value_nodes
 from scrapesmith.induce.kinds import recogniser
 from scrapesmith.induce.labels import is_ui_text, label_of
 from scrapesmith.induce.titles import common_words
+from scrapesmith.induce.value_facts import own_texts
 
 OTHER_KINDS = ("isbn", "money", "date", "url", "phone")
 _TRAILING_EXTRA = re.compile(r"^(.*?\S)\s*\(([^()]+)\)\s*$")
@@ -273,10 +274,10 @@ def composite_whole(values: Sequence[str], concept: FieldConcept, seeds: Sequenc
 
 
 def several_texts(root: etree._Element, xpath: str) -> bool:
-    """Does ``xpath`` point at an element whose text is drawn from more than one text node?"""
+    """Does ``xpath`` point at an element that prints more than one text (:func:`value_facts.own_texts`)?"""
     try:
         found = root.xpath(xpath)
     except (etree.XPathError, ValueError):
         return False
-    return any(isinstance(item, etree._Element) and sum(bool(t.strip()) for t in item.xpath(".//text()")) > 1
+    return any(isinstance(item, etree._Element) and len(own_texts(item)) > 1
                for item in (found if isinstance(found, list) else []))

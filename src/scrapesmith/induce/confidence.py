@@ -29,7 +29,7 @@ import numpy as np
 
 from scrapesmith.induce.field_evidence import FieldConcept
 from scrapesmith.induce.ranking import CONSTANT_KINDS, RankerModel, ScoredCandidate, shared_affix
-from scrapesmith.induce.value_facts import FACT_NAMES, facts_of, holds_several
+from scrapesmith.induce.value_facts import FACT_NAMES, holds_several
 from scrapesmith.induce.views import FieldSpec
 
 MODEL_PATH = Path(__file__).parent / "data" / "confidence.json"
@@ -87,7 +87,7 @@ def signals(ranked: Sequence[ScoredCandidate], concept: FieldConcept) -> dict[st
     }
     for name in FACTOR_SIGNALS:
         found[f"f:{name}"] = math.log(max(best.factors.get(name, 1.0), 1e-6))
-    facts = facts_of(best).numbers
+    facts = best.facts.numbers
     found.update({name: facts.get(name, 0.0) for name in FACT_NAMES})
     return found
 
@@ -106,7 +106,7 @@ def _reason(name: str, ranked: Sequence[ScoredCandidate], concept: FieldConcept,
     if name == "shared affix":
         return shared_affix([page[0] for page in filled]) or "same words around every seed's value"
     if name == "joined texts":
-        texts = facts_of(best).joined
+        texts = best.facts.joined
         shown = " + ".join(f"'{t[:30]}'" for t in texts[:2])
         return f"joins {len(texts)} texts the page prints apart ({shown})" if texts else "joins texts printed apart"
     if name == "several of its kind":

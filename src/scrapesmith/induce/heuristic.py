@@ -44,6 +44,7 @@ from scrapesmith.induce.ranking import field_phrases, judged, learned_order
 from scrapesmith.induce.regions import PageRegions, own_url
 from scrapesmith.induce.titles import title_cores
 from scrapesmith.induce.typed import type_candidates
+from scrapesmith.induce.value_facts import ValueFacts
 from scrapesmith.induce.views import FieldRequest, FieldSpec, PostProcess, ScraperSpec
 
 OUTSIDE_RECORD = 0.1
@@ -96,6 +97,8 @@ class ScoredCandidate:
     # each reason the score was multiplied by, kept apart: what the learned ranker reads (``ranking.py``)
     factors: dict[str, float] = field(default_factory=dict)
     learned: float | None = None
+    # what the seed pages show about its node: the chosen candidate's, kept by ``ranking.learned_order``
+    facts: ValueFacts = field(default_factory=ValueFacts)
 
     def weigh(self, name: str, factor: float) -> None:
         """Multiply the score by ``factor`` and remember it under ``name``."""

@@ -35,7 +35,7 @@ from scrapesmith.induce.candidates import PRIORS, FieldCandidate, class_words
 from scrapesmith.induce.execute import normalize_space
 from scrapesmith.induce.field_evidence import FieldConcept
 from scrapesmith.induce.fragments import value_nodes
-from scrapesmith.induce.value_facts import with_facts
+from scrapesmith.induce.value_facts import ValueFacts, facts_for
 from scrapesmith.llm import embed_texts, embeddings_available
 
 
@@ -48,6 +48,7 @@ class ScoredCandidate(Protocol):
     support: int
     factors: dict[str, float]
     learned: float | None
+    facts: ValueFacts
 
 MODEL_PATH = Path(__file__).parent / "data" / "ranker.json"
 FACTORS = ("prior", "coverage", "type", "cardinality", "short", "variation", "headline", "avoided", "scan",
@@ -312,11 +313,13 @@ def learned_order(ranked: list[ScoredCandidate], concept: FieldConcept, seeds: S
     (only the first :data:`CONSIDERED`), reordered by it when the model was found to order better than the
     hand weights on the sites it was fitted on (``orders``) and its likeliest beats the hand-weighted first
     by more than the model's ``margin``; unchanged when there is no model. The first also carries what the
-    seed pages show about its node (:func:`with_facts`), which its field's confidence weighs. ``reorder`` False:
-    the first stays first whatever the model says (a user pointed at its node), weighed as when ``orders`` is off."""
+    seed pages show about its node (:func:`value_facts.facts_for`), which its field's confidence weighs.
+    ``reorder`` False: the first stays first whatever the model says (a user pointed at its node), weighed as
+    when ``orders`` is off."""
     ordered = _learned_order(ranked, concept, seeds, model, reorder)
     if ordered:
-        with_facts(ordered[0], concept, seeds)
+        chosen = ordered[0]
+        chosen.facts = facts_for(chosen.candidate, chosen.values, concept, seeds)
     return ordered
 
 

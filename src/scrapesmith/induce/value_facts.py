@@ -12,19 +12,20 @@ holds that string, and only the page can say:
   price): a range or a list where one value was asked for.
 
 Each is counted on every seed page and kept as a number (:func:`value_facts`), with the texts that show it
-(:func:`joined_sample`) for the reason a user reads. Nothing here names a site, a vertical or an attribute;
-whether a fact makes a value doubtful is learned across sites (``bench swde-confidence``).
+(:func:`joined_sample`) for the reason a user reads, both from one selection a seed page (:func:`selections`).
+Nothing here names a site, a vertical or an attribute; whether a fact makes a value doubtful is learned across
+sites (``bench swde-confidence``).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 
 from lxml import etree
 
+from scrapesmith.induce.candidates import FieldCandidate
 from scrapesmith.induce.execute import XPathSyntaxError, normalize_space
 from scrapesmith.induce.field_evidence import FieldConcept
 from scrapesmith.induce.joined import text_part
@@ -44,22 +45,28 @@ def _selected(root: etree._Element, xpath: str) -> list[object]:
 
 
 def own_texts(element: etree._Element) -> list[str]:
-    """The separate texts the page prints inside ``element`` (each text node, spaces folded), in order."""
+    """The separate texts the page prints inside ``element`` (each text node, spaces folded), in order: not
+    a script's or a style's, nor a comment's; the text after one of them is printed."""
     texts = []
     for node in element.iter():
-        if not isinstance(node.tag, str) or node.tag in ("script", "style"):
-            continue
-        for text in (node.text, node.tail if node is not element else None):
+        printed = isinstance(node.tag, str) and node.tag not in ("script", "style")
+        for text in (node.text if printed else None, node.tail if node is not element else None):
             plain = normalize_space(text or "")
             if plain:
                 texts.append(plain)
     return texts
 
 
-def joined_sample(seeds: Sequence[etree._Element], xpath: str) -> list[str]:
-    """The texts the path's first element joins on the first seed page where it joins several."""
-    for root in seeds:
-        first = next(iter(_selected(root, xpath)), None)
+def selections(seeds: Sequence[etree._Element], xpath: str) -> list[list[object]]:
+    """What ``xpath`` selects on each seed page (the element a joined text path starts in), once a page."""
+    return [_selected(root, xpath) for root in seeds]
+
+
+def joined_sample(selected: Sequence[Sequence[object]]) -> list[str]:
+    """The texts the path's first element joins on the first seed page where it joins several (``selected``:
+    :func:`selections`)."""
+    for found in selected:
+        first = next(iter(found), None)
         if isinstance(first, etree._Element):
             texts = own_texts(first)
             if len(texts) > 1:
@@ -67,18 +74,18 @@ def joined_sample(seeds: Sequence[etree._Element], xpath: str) -> list[str]:
     return []
 
 
-def value_facts(xpath: str, values: Sequence[Sequence[str]], concept: FieldConcept, several: bool,
-                seeds: Sequence[etree._Element]) -> dict[str, float]:
-    """The facts of :data:`FACT_NAMES` for a candidate reading ``xpath`` (``values``: what it gives on each
-    seed page, the first of a single field being the field's)."""
+def value_facts(selected: Sequence[Sequence[object]], values: Sequence[Sequence[str]], concept: FieldConcept,
+                several: bool) -> dict[str, float]:
+    """The facts of :data:`FACT_NAMES` for a candidate whose path selects ``selected`` on the seed pages
+    (:func:`selections`); ``values``: what it gives on each seed page, the first of a single field being the
+    field's."""
     joined, matches = [], []
-    for root in seeds:
-        selected = _selected(root, xpath)
-        if not selected:
+    for found in selected:
+        if not found:
             continue
-        first = selected[0]
+        first = found[0]
         joined.append(len(own_texts(first)) - 1 if isinstance(first, etree._Element) else 0)
-        matches.append(len(selected))
+        matches.append(len(found))
     kinded = [holds_several(page[0], concept.kind) for page in values if page] if not several else []
     return {
         "joined texts": math.log1p(max(0, sum(joined)) / len(joined)) if joined else 0.0,
@@ -96,19 +103,17 @@ def holds_several(value: str, kind: str | None) -> bool:
 @dataclass
 class ValueFacts:
     """What the seed pages show about a chosen candidate's node (:func:`value_facts`) and, when its element
-    joins several texts, those texts on the first seed page that shows it."""
+    joins several texts, those texts on the first seed page that shows it. Empty: none known (every fact 0, no
+    doubt from them)."""
 
-    numbers: dict[str, float]
-    joined: list[str]
-
-
-def with_facts(scored: Any, concept: FieldConcept, seeds: Sequence[etree._Element]) -> None:
-    """Keep on a scored candidate (``ranking.ScoredCandidate``, as ``facts``) the facts of its node."""
-    several = concept.multiple or scored.candidate.several
-    scored.facts = ValueFacts(value_facts(scored.candidate.xpath, scored.values, concept, several, seeds),
-                              joined_sample(seeds, scored.candidate.xpath))
+    numbers: dict[str, float] = field(default_factory=dict)
+    joined: list[str] = field(default_factory=list)
 
 
-def facts_of(scored: Any) -> ValueFacts:
-    """The facts :func:`with_facts` kept on a scored candidate (none known: every fact 0, no doubt from them)."""
-    return getattr(scored, "facts", None) or ValueFacts({}, [])
+def facts_for(candidate: FieldCandidate, values: Sequence[Sequence[str]], concept: FieldConcept,
+              seeds: Sequence[etree._Element]) -> ValueFacts:
+    """The facts of a candidate's node (``values``: what it gives on each seed page), its path selected once
+    a seed page for both; a scored candidate keeps them as its ``facts``."""
+    several = concept.multiple or candidate.several
+    selected = selections(seeds, candidate.xpath)
+    return ValueFacts(value_facts(selected, values, concept, several), joined_sample(selected))
