@@ -49,6 +49,8 @@ from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
 OVERRULED = ("type", "outside", "closeness", "distractor", "avoided", "headline")
 TYPED_KINDS = ("isbn13", "isbn", "money", "date", "url", "phone")
 MAX_LABEL = 40
+ROWS = ("tr", "li")
+HEADINGS = ("th", "h1", "h2", "h3", "h4", "h5", "h6")  # the rows of a table or a list, which a record may have more or fewer of
 CUT = 0.8  # a value cut out of a longer text, where another path reads it whole (as ``labelled`` in the engine)
 
 
@@ -138,6 +140,40 @@ def text_node_candidates(root: etree._Element, value: str) -> list[FieldCandidat
             continue
         regex = re.escape(strip_separators(head)) + r"[\s:|–—-]*(.+)" if strip_separators(head) else None
         found += [FieldCandidate(path, evidence, regex) for path, evidence in line_paths(text, MAX_LABEL)]
+    return found
+
+
+def template_row_candidates(pages: Sequence[etree._Element], value: str) -> list[FieldCandidate]:
+    """A value in a table row or list item of its own with no label (a box's header row, "No. 20 Boston Celtics"),
+    counted from the nearest heading row the template prints the same on every seed page ("Personal
+    information") rather than from the top of its table, where rows before it come and go from record to record."""
+    found: list[FieldCandidate] = []
+    for element in visible_elements(pages[0]):
+        if normalize_space(element.text_content()) != value or len(found) > 8:
+            continue
+        row, steps = element, []
+        while row.getparent() is not None and len(steps) < 4:
+            parent = row.getparent()
+            if sum(child.tag == row.tag for child in parent) >= 3:  # a row among rows of its kind
+                break
+            steps.append(row.tag)
+            row = parent
+        parent = row.getparent()
+        if parent is None or row.tag not in ROWS or sum(c.tag == row.tag for c in parent) < 3:
+            continue
+        rest = "".join(f"/{tag}" for tag in reversed(steps))
+        for axis, siblings in (("preceding", row.itersiblings(row.tag)),
+                               ("following", row.itersiblings(row.tag, preceding=True))):
+            for distance, sibling in enumerate(siblings, start=1):
+                text = normalize_space(sibling.text_content())
+                if distance > 3 or len(text) > MAX_LABEL:
+                    break
+                anchor = f"//{sibling.tag}[normalize-space()={xpath_literal(text)}]"
+                heading = any(normalize_space(h.text_content()) == text for h in sibling.iter(*HEADINGS))
+                # a heading the template prints on every seed, not data the seeds happen to share ("Las Vegas")
+                if text and heading and all(root.xpath(anchor) for root in pages[1:]):
+                    found.append(FieldCandidate(f"{anchor}/{axis}-sibling::{row.tag}[{distance}]{rest}", "label"))
+                    break
     return found
 
 
@@ -254,7 +290,7 @@ def generalise(example: Example, pages: Sequence[etree._Element], expected: Sequ
     that give back the example, the engine's first wins. Only when the engine trusts none does the example's
     own scoring decide."""
     wanted_all = sorted(set(together)) if len(set(together)) > 1 else None
-    pool = example_candidates(pages[0], example)
+    pool = example_candidates(pages[0], example) + template_row_candidates(pages, example.value)
     if wanted_all:
         pool += [replace(c, xpath=_LAST_POSITION.sub("", c.xpath)) for c in pool if _LAST_POSITION.search(c.xpath)]
         pool += shape_candidates(pages[0], wanted_all)
