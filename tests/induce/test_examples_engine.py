@@ -131,3 +131,25 @@ def test_a_regex_that_only_drops_page_controls_is_not_a_cut():
     for got, page in zip(values_on(field, [trees[i] for i in (0, 3, 4, 5, 9)]), [ids[i] for i in (0, 3, 4, 5, 9)],
                          strict=True):
         assert got == gold[page]
+
+
+def test_a_value_in_an_unlabelled_row_is_counted_from_the_heading_row_after_it():
+    trees, ids = site_pages("nbaplayer", "wiki")
+    gold = truth("nbaplayer", "wiki", "team")
+    # the box's header row ("No. 20 Boston Celtics") is its 3rd, 1st, 2nd row on the seeds (an image and a
+    # caption come and go), and the 3rd link of the first paragraph gives it on two seeds by chance
+    field = generalise(Example("team", gold[ids[0]][0]), trees[:3])
+    assert "Personal information" in field.actions[0] and "p[1]" not in field.actions[0]
+    for got, page in zip(values_on(field, trees[3:]), ids[3:], strict=True):
+        assert got[:1] == gold[page]
+
+
+def test_data_the_seeds_happen_to_share_is_no_anchor_for_a_row():
+    trees, ids = site_pages("restaurant", "opentable")
+    gold = truth("restaurant", "opentable", "cuisine")
+    # seeds 6-8 are all in "Las Vegas", an item of a list the cuisine's row belongs to: not a heading
+    field = generalise(Example("cuisine", gold[ids[6]][0].strip(": ")), trees[6:9])
+    assert "Las Vegas" not in field.actions[0] and "Cuisine" in field.actions[0]
+    for got, page in zip(values_on(field, [trees[i] for i in (0, 1, 2, 9)]), [ids[i] for i in (0, 1, 2, 9)],
+                         strict=True):
+        assert got == [v.strip(": ") for v in gold[page]]
