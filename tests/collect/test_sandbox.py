@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
+import scrapesmith
 from scrapesmith.collect.sandbox import SandboxLimits, run_in_sandbox
 
 
@@ -246,3 +251,36 @@ def test_a_run_is_limited_in_tasks_threads_included(tmp_path):
     result = run_in_sandbox(program, tmp_path, [], SandboxLimits(max_processes=64))
     assert result.ok, result.stderr
     assert int(result.stdout.split()[-1]) < 64
+
+
+def _ending_with_the_caller(alive: int) -> subprocess.Popen:
+    """A process that asks to end with the caller through ``alive`` (the read end of a pipe), prints whether the
+    caller was there, then sleeps ten minutes."""
+    code = (f"import time\nfrom scrapesmith.collect.guard import end_with_caller\n"
+            f"print(end_with_caller({alive}), flush=True)\ntime.sleep(600)\n")
+    return subprocess.Popen([sys.executable, "-c", code], pass_fds=(alive,), stdout=subprocess.PIPE,
+                            env={**os.environ, "PYTHONPATH": str(Path(scrapesmith.__file__).parents[1])})
+
+
+def test_a_guard_that_ends_with_its_caller_is_killed_the_instant_the_callers_end_closes():
+    """However the caller dies, the kernel closes its end of the pipe: the guard (and through it the sandbox)
+    goes at once; a guard that starts after the caller went says so, and does not run the program."""
+    alive, ours = os.pipe()
+    guard = _ending_with_the_caller(alive)
+    try:
+        assert guard.stdout.readline() == b"True\n"
+        os.close(ours)
+        assert guard.wait(timeout=30) == -signal.SIGKILL
+    finally:
+        guard.kill()
+        guard.wait()
+        os.close(alive)
+    late, gone = os.pipe()
+    os.close(gone)
+    guard = _ending_with_the_caller(late)
+    try:
+        assert guard.stdout.readline() == b"False\n"
+    finally:
+        guard.kill()
+        guard.wait()
+        os.close(late)

@@ -14,9 +14,12 @@ hook (ctypes, frame tampering), which is why the program runs under bubblewrap
 
 from __future__ import annotations
 
+import fcntl
 import os
 import resource
 import runpy
+import select
+import signal
 import socket
 import sys
 from pathlib import Path
@@ -26,6 +29,7 @@ ENV_RUN_DIR = "SCRAPESMITH_RUN_DIR"
 ENV_ALLOW = "SCRAPESMITH_SANDBOX_ALLOW"
 ENV_LIMITS = "SCRAPESMITH_SANDBOX_LIMITS"
 ENV_PROXY = "SCRAPESMITH_SANDBOX_PROXY"
+ENV_CALLER = "SCRAPESMITH_SANDBOX_CALLER_FD"
 EXIT_VIOLATION = 3
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 _PROCESS_EVENTS = frozenset({"os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
@@ -125,7 +129,32 @@ def apply_limits(spec: str) -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (size * 1024 * 1024, size * 1024 * 1024))
 
 
+def arm(fd: int, owner: int) -> None:
+    """Have the kernel SIGKILL ``owner`` (a process; a process group if negative) the instant the last write
+    end of the pipe whose read end is ``fd`` closes: the caller's, when it dies, however it dies."""
+    fcntl.fcntl(fd, fcntl.F_SETOWN, owner)
+    fcntl.fcntl(fd, fcntl.F_SETSIG, signal.SIGKILL)
+    fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_ASYNC)
+
+
+def end_with_caller(fd: int) -> bool:
+    """This process dies with the caller from here on (:func:`arm`); False if the caller is gone already.
+
+    bwrap asks to die with its parent only at the end of its setup (``--die-with-parent``), so a caller killed
+    during that setup left the sandbox running with nobody to stop it. The caller's child armed the pipe for
+    its process group (which bwrap keeps until its setup ends, ``sandbox._dies_with``); the guard takes it
+    over before the program runs, and the sandbox ends when the guard does."""
+    arm(fd, os.getpid())
+    gone = select.poll()
+    gone.register(fd, select.POLLIN)  # the caller writes nothing: readable means its end closed
+    return not gone.poll(0)
+
+
 def main() -> int:
+    caller = os.environ.get(ENV_CALLER, "")
+    if caller and not end_with_caller(int(caller)):
+        print("sandbox: the caller is gone; the program is not run", file=sys.stderr)
+        return 1
     program = Path(sys.argv[1]).resolve()
     run_dir = Path(os.environ.get(ENV_RUN_DIR, program.parent))
     allow = [entry for entry in os.environ.get(ENV_ALLOW, "").split(",") if entry]

@@ -37,11 +37,13 @@ from pathlib import Path
 
 from scrapesmith.collect.guard import (
     ENV_ALLOW,
+    ENV_CALLER,
     ENV_LIMITS,
     ENV_PROXY,
     ENV_RUN_DIR,
     EXIT_VIOLATION,
     VIOLATION,
+    arm,
 )
 from scrapesmith.collect.isolation import SANDBOX_SOCKET, bwrap_command, bwrap_path, seccomp_file
 from scrapesmith.collect.limits import DiskQuota, OutputTail, RunCgroup
@@ -170,24 +172,28 @@ def _run_confined(program: Path, folder: Path, gate: NetworkGate, limits: Sandbo
            "SCRAPESMITH_LLM": "none", "PYTHONPATH": _PACKAGE_ROOT,
            ENV_LIMITS: f"{limits.cpu_seconds},{limits.memory_mb},{limits.max_file_mb},{nproc}"}
     command = [sys.executable, "-B", "-m", "scrapesmith.collect.guard", str(program), *args]
+    # the run's end of a pipe whose only write end is ours: it closes when we die, however we die
+    alive, ours = os.pipe()
+    env[ENV_CALLER] = str(alive)
     seccomp = seccomp_file() if isolated else None
     try:
         if isolated:
             command = bwrap_command(command, folder, gate.socket_path, _PACKAGE_ROOT, env, seccomp,
                                     [str(program), *roots], scratch_bytes=limits.scratch_mb * 2**20)
             env = {}
-        result = _supervise(command, folder, env, () if seccomp is None else (seccomp,), limits, cgroup)
+        result = _supervise(command, folder, env, () if seccomp is None else (seccomp,), alive, limits, cgroup)
         if isolated and result.exit_status == 1 and result.stderr.startswith("bwrap:"):
             raise SandboxUnavailable(
                 f"bubblewrap cannot create the sandbox here ({result.stderr.splitlines()[0]}); allow "
                 f"unprivileged user namespaces, or pass {UNSAFE_FLAG} to run generated code unconfined")
     finally:
-        if seccomp is not None:
-            os.close(seccomp)
+        for fd in (ours, alive, seccomp):
+            if fd is not None:
+                os.close(fd)
     return result
 
 
-def _supervise(command: list[str], folder: Path, env: dict[str, str], fds: tuple[int, ...],
+def _supervise(command: list[str], folder: Path, env: dict[str, str], fds: tuple[int, ...], alive: int,
                limits: SandboxLimits, cgroup: RunCgroup | None) -> SandboxResult:
     """Start ``command`` in its own session (and the run's cgroups), stdin from /dev/null, keeping the tails
     of its output; stop it at the wall limit or the disk quota; kill the session on any way out."""
@@ -196,8 +202,8 @@ def _supervise(command: list[str], folder: Path, env: dict[str, str], fds: tuple
         command = ["/bin/sh", "-c", _JOIN_CGROUPS, "sh", *(str(procs) for procs in cgroup.procs), "--", *command]
     started = time.monotonic()
     child = subprocess.Popen(command, cwd=folder, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, start_new_session=True, pass_fds=fds,
-                             preexec_fn=_dies_with(os.getpid()))  # noqa: PLW1509 (one syscall, no locks)
+                             stderr=subprocess.PIPE, start_new_session=True, pass_fds=(alive, *fds),
+                             preexec_fn=_dies_with(os.getpid(), alive))  # noqa: PLW1509 (syscalls, no locks)
     tails = [OutputTail(pipe, limits.output_kb * 1024) for pipe in (child.stdout, child.stderr)]
     stopped = _wait(child, quota, started + limits.wall_seconds, cgroup)
     if cgroup is not None:  # before the output is read: a process left could hold the pipes open
@@ -223,14 +229,19 @@ _PR_SET_PDEATHSIG = 1
 _prctl = ctypes.CDLL(None, use_errno=True).prctl
 
 
-def _dies_with(caller: int) -> Callable[[], None]:
+def _dies_with(caller: int, alive: int) -> Callable[[], None]:
     """Run in the child between fork and exec: SIGKILL it when the caller dies, from its first instant.
 
     bwrap's ``--die-with-parent`` asks the same, but only once bwrap has started: a caller killed while the
     shell or bwrap was still setting up left an orphaned sandbox whose sleeping program lived on (no caller
-    to enforce the wall limit, no CPU time spent). The request survives the exec of sh and bwrap."""
+    to enforce the wall limit, no CPU time spent). The request survives the exec of sh and bwrap. bwrap's own
+    child (the sandbox's first process) asks it only at the end of its setup, too late if bwrap died before:
+    so the caller's end of the ``alive`` pipe closing SIGKILLs this child's process group (which that child
+    keeps until its setup ends), then the guard, which takes the pipe over before the program runs
+    (:func:`guard.end_with_caller`)."""
     def request() -> None:
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        arm(alive, -os.getpgrp())  # start_new_session made this child its group's leader
         if os.getppid() != caller:  # the caller died before the request took effect
             os._exit(1)
 
