@@ -39,7 +39,7 @@ from scrapesmith.induce.execute import (
 )
 from scrapesmith.induce.field_evidence import FieldConcept, concept_for, recogniser
 from scrapesmith.induce.heuristic import ScoredCandidate, page_candidates, rank_pool, trusted
-from scrapesmith.induce.labels import label_candidates
+from scrapesmith.induce.labels import MAX_LABEL_CHARS, label_candidates
 from scrapesmith.induce.ranking import learned_order
 from scrapesmith.induce.titles import title_cores
 from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
@@ -48,7 +48,6 @@ from scrapesmith.induce.views import FieldSpec, PostProcess, ScraperSpec
 # field's name suggests, the page's record region, the headline's neighbourhood, a distractor's label
 OVERRULED = ("type", "outside", "closeness", "distractor", "avoided", "headline")
 TYPED_KINDS = ("isbn13", "isbn", "money", "date", "url", "phone")
-MAX_LABEL = 40
 ROWS = ("tr", "li")
 HEADINGS = ("th", "h1", "h2", "h3", "h4", "h5", "h6")  # the rows of a table or a list, which a record may have more or fewer of
 CUT = 0.8  # a value cut out of a longer text, where another path reads it whole (as ``labelled`` in the engine)
@@ -79,12 +78,12 @@ def _label_before(element: etree._Element) -> str | None:
     previous = element.getprevious()
     if previous is not None and isinstance(previous.tag, str):
         text = normalize_space(previous.text_content())
-        if 0 < len(text) <= MAX_LABEL and not normalize_space(previous.tail or ""):
+        if 0 < len(text) <= MAX_LABEL_CHARS and not normalize_space(previous.tail or ""):
             return text
     parent = element.getparent()
     if parent is not None and parent.index(element) == 0:
         text = normalize_space(parent.text or "")
-        if 0 < len(text) <= MAX_LABEL:
+        if 0 < len(text) <= MAX_LABEL_CHARS:
             return text
     return None
 
@@ -109,13 +108,13 @@ def example_candidates(root: etree._Element, example: Example) -> list[FieldCand
                 found += label_candidates(root, concept)
         elif value in own and own != value:
             head = own[: own.index(value)]
-            if head.strip() and len(head) <= MAX_LABEL and own.endswith(value):
+            if head.strip() and len(head) <= MAX_LABEL_CHARS and own.endswith(value):
                 regex = re.escape(normalize_space(head)) + r"\s*(.+)"
                 found.append(FieldCandidate(f"//{element.tag}[starts-with(normalize-space(), "
                                        f"{xpath_literal(normalize_space(head))})]", "label", regex))
         if tail == value or (value in tail and tail.endswith(value)):
             label = normalize_space(element.text_content())
-            if 0 < len(label) <= MAX_LABEL:
+            if 0 < len(label) <= MAX_LABEL_CHARS:
                 head = strip_separators(tail[: tail.index(value)])
                 regex = re.escape(head) + r"\s*(.+)" if head else None
                 found.append(FieldCandidate(f"//{element.tag}[normalize-space()={xpath_literal(label)}]"
@@ -136,10 +135,10 @@ def text_node_candidates(root: etree._Element, value: str) -> list[FieldCandidat
         if plain != value and not plain.endswith(value):
             continue
         head = plain[: len(plain) - len(value)]
-        if head and (len(head) > MAX_LABEL or not head[-1].isspace() and head[-1] not in ":"):
+        if head and (len(head) > MAX_LABEL_CHARS or not head[-1].isspace() and head[-1] not in ":"):
             continue
         regex = re.escape(strip_separators(head)) + r"[\s:|–—-]*(.+)" if strip_separators(head) else None
-        found += [FieldCandidate(path, evidence, regex) for path, evidence in line_paths(text, MAX_LABEL)]
+        found += [FieldCandidate(path, evidence, regex) for path, evidence in line_paths(text, MAX_LABEL_CHARS)]
     return found
 
 
@@ -166,7 +165,7 @@ def template_row_candidates(pages: Sequence[etree._Element], value: str) -> list
                                ("following", row.itersiblings(row.tag, preceding=True))):
             for distance, sibling in enumerate(siblings, start=1):
                 text = normalize_space(sibling.text_content())
-                if distance > 3 or len(text) > MAX_LABEL:
+                if distance > 3 or len(text) > MAX_LABEL_CHARS:
                     break
                 anchor = f"//{sibling.tag}[normalize-space()={xpath_literal(text)}]"
                 heading = any(normalize_space(h.text_content()) == text for h in sibling.iter(*HEADINGS))

@@ -20,7 +20,7 @@ from typing import Literal
 from lxml import etree
 
 from scrapesmith.induce.candidates import FieldCandidate, xpath_literal
-from scrapesmith.induce.examples import MAX_LABEL, Example, example_candidates
+from scrapesmith.induce.examples import Example, example_candidates
 from scrapesmith.induce.execute import normalize_space, post_process
 from scrapesmith.induce.labels import MAX_LABEL_CHARS
 from scrapesmith.induce.views import FieldSpec, PostProcess
@@ -45,7 +45,7 @@ def _label_text_candidates(root: etree._Element, value: str) -> list[FieldCandid
     ``<b>Publisher:</b>``): the old field's regex may still cut the value out of it."""
     found = []
     for element in root.iter(etree.Element):
-        if value in (element.tail or "") and 0 < len(label := normalize_space(element.text_content())) <= MAX_LABEL:
+        if value in (element.tail or "") and 0 < len(label := normalize_space(element.text_content())) <= MAX_LABEL_CHARS:
             found.append(FieldCandidate(f"//{element.tag}[normalize-space()={xpath_literal(label)}]"
                                    "/following-sibling::text()[1]", "label"))
     return found
@@ -67,7 +67,7 @@ def _label_beside_candidates(root: etree._Element, value: str, post: PostProcess
             if sibling is None or not isinstance(sibling.tag, str):
                 continue
             label = normalize_space(sibling.text_content())
-            if 0 < len(label) <= MAX_LABEL and label != value:
+            if 0 < len(label) <= MAX_LABEL_CHARS and label != value:
                 path = f"//{sibling.tag}[normalize-space()={xpath_literal(label)}]/{axis}::{element.tag}"
                 found.append(FieldCandidate(path if post.multiple else f"{path}[1]", "label"))
     return found
@@ -145,13 +145,13 @@ def unseen_spellings(old_step: str | None, roots: Sequence[etree._Element]) -> C
             return None  # no one place: the label moves among the others from page to page
         colon = all(literal[1:-1].endswith(":") for literal in spellings)
         seen = sorted({text for root in roots for element in root.iter(tag)
-                       if 0 < len(text := normalize_space(element.text_content())) <= MAX_LABEL
+                       if 0 < len(text := normalize_space(element.text_content())) <= MAX_LABEL_CHARS
                        and (text.endswith(":") or not colon)} - {literal[1:-1] for literal in spellings})
         if len(seen) > MAX_SEEN_LABELS:
             return None
         ending = "substring(normalize-space(), string-length(normalize-space()))=':' and " if colon else ""
         place = f"count(preceding::{tag})={ranks.pop()} and string-length(normalize-space()) > 0"
-        unseen = " and ".join([place, f"{ending}string-length(normalize-space()) <= {MAX_LABEL}",
+        unseen = " and ".join([place, f"{ending}string-length(normalize-space()) <= {MAX_LABEL_CHARS}",
                                *(f"normalize-space()!={xpath_literal(text)}" for text in seen)])
         return FieldCandidate(f"//{tag}[{condition[:-1]} or ({unseen})]{candidate.xpath[len(step):]}",
                               candidate.evidence, candidate.regex)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from scrapesmith.induce.candidates import FieldCandidate
-from scrapesmith.induce.execute import XPathSyntaxError, normalize_space
+from scrapesmith.induce.execute import XPathSyntaxError, compile_xpath, normalize_space
 from scrapesmith.induce.field_evidence import FieldConcept
 from scrapesmith.induce.joined import text_part
 from scrapesmith.induce.kinds import DATE, MONEY, PHONE
@@ -38,7 +38,7 @@ FACT_NAMES = ("joined texts", "several matches", "several of its kind")
 
 def _selected(root: etree._Element, xpath: str) -> list[object]:
     try:
-        result = etree.XPath(text_part(xpath) or xpath)(root)
+        result = compile_xpath(text_part(xpath) or xpath)(root)
     except (etree.XPathError, XPathSyntaxError):
         return []
     return result if isinstance(result, list) else []
